@@ -1,0 +1,1 @@
+//! CSV player lists (`name,rating[,id]`) to start an event.

@@ -1,0 +1,1 @@
+//! Result entry: `board result` or `white black result` lines.

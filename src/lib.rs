@@ -1,0 +1,14 @@
+//! optipair: provably optimal tournament pairings.
+//!
+//! Data flows one way: [`formats`] → [`tournament`] → [`systems`] (a round specification) →
+//! [`solve`] (an integer program on HiGHS, a greedy fallback, a certificate) → [`verify`]
+//! (an independent check of the rules) → [`formats`].
+
+pub mod error;
+pub mod formats;
+pub mod solve;
+pub mod systems;
+pub mod tournament;
+pub mod verify;
+
+pub use error::{Error, Result};

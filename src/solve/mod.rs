@@ -1,0 +1,215 @@
+//! Round specification → integer program → HiGHS, with a greedy procedural fallback and a
+//! certificate saying what was proved.
+//!
+//! The solver knows no pairing system: it sees players, candidate pairs with integer costs per
+//! tier, bye options and extra rows ([`RoundSpec`]). Tiers are minimised in strict
+//! lexicographic order (see `models/swiss.md`, "Exact lexicographic tiers").
+
+mod certificate;
+mod greedy;
+mod ilp;
+
+pub use certificate::{Certificate, ModelSize, Status, TierValue};
+
+use crate::systems::spec::{RoundSpec, Var};
+use std::time::{Duration, Instant};
+
+/// How to solve.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Wall-clock limit for the exact solve; past it the greedy pass pairs the round.
+    pub time_limit: Option<f64>,
+    /// Skip HiGHS and pair with the greedy pass only.
+    pub greedy_only: bool,
+    /// HiGHS `random_seed`: fixed so that the same input gives the same output.
+    pub seed: i32,
+    /// Add odd-set (blossom) rows for odd score groups and odd unions of top groups.
+    pub odd_set_rows: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            time_limit: None,
+            greedy_only: false,
+            seed: 0,
+            odd_set_rows: true,
+        }
+    }
+}
+
+/// A chosen set of variables: candidate indices, bye takers and unpaired players (indices).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Selection {
+    pub pairs: Vec<usize>,
+    pub byes: Vec<usize>,
+    pub unpaired: Vec<usize>,
+}
+
+impl Selection {
+    /// Exact integer value of every tier (tier 0 = players left unpaired).
+    pub fn tier_values(&self, spec: &RoundSpec) -> Vec<i64> {
+        let mut v = vec![0i64; spec.tiers.len() + 1];
+        v[0] = self.unpaired.len() as i64;
+        for &c in &self.pairs {
+            for (t, cost) in spec.candidates[c].costs.iter().enumerate() {
+                v[t + 1] += cost;
+            }
+        }
+        for &b in &self.byes {
+            let opt = spec.byes.iter().find(|o| o.player == b).expect("bye option");
+            for (t, cost) in opt.costs.iter().enumerate() {
+                v[t + 1] += cost;
+            }
+        }
+        v
+    }
+
+    /// Whether the selection satisfies the spec's hard rows.
+    pub fn satisfies_rows(&self, spec: &RoundSpec) -> bool {
+        spec.rows.iter().all(|row| {
+            let total: i64 = row
+                .terms
+                .iter()
+                .map(|(var, k)| {
+                    let on = match var {
+                        Var::Pair(c) => self.pairs.contains(c),
+                        Var::Bye(p) => self.byes.contains(p),
+                        Var::Unpaired(p) => self.unpaired.contains(p),
+                    };
+                    if on {
+                        *k
+                    } else {
+                        0
+                    }
+                })
+                .sum();
+            row.min.is_none_or(|m| total >= m) && row.max.is_none_or(|m| total <= m)
+        })
+    }
+}
+
+/// A paired round: games in board order as (white, black) ids, byes, players left unpaired,
+/// and the certificate.
+#[derive(Debug, Clone)]
+pub struct Pairing {
+    pub games: Vec<(u32, u32)>,
+    pub byes: Vec<u32>,
+    pub unpaired: Vec<u32>,
+    pub certificate: Certificate,
+}
+
+/// Pairs the round described by `spec`.
+pub fn solve(spec: &RoundSpec, opts: &Options) -> Pairing {
+    let start = Instant::now();
+    let deadline = opts
+        .time_limit
+        .map(|s| start + Duration::from_secs_f64(s.max(0.0)));
+    let mut notes = Vec::new();
+    let exact = if opts.greedy_only {
+        notes.push("greedy pass requested".to_string());
+        None
+    } else {
+        match ilp::solve(spec, opts, deadline) {
+            Ok(outcome) => Some(outcome),
+            Err(why) => {
+                notes.push(why);
+                None
+            }
+        }
+    };
+    let (selection, mut cert) = match exact {
+        Some(o) => (o.selection, o.certificate),
+        None => {
+            let sel = greedy::pair(spec);
+            let values = sel.tier_values(spec);
+            let cert = Certificate::fallback(spec, &values, notes.join("; "));
+            (sel, cert)
+        }
+    };
+    cert.seconds = start.elapsed().as_secs_f64();
+    finish(spec, selection, cert)
+}
+
+/// Board order: higher pairing score first (the better score of the two, then the other),
+/// then the higher-ranked player.
+fn finish(spec: &RoundSpec, sel: Selection, certificate: Certificate) -> Pairing {
+    let mut boards: Vec<(usize, usize)> = sel
+        .pairs
+        .iter()
+        .map(|&c| {
+            let cand = &spec.candidates[c];
+            let black = if cand.white == cand.a { cand.b } else { cand.a };
+            (cand.white, black)
+        })
+        .collect();
+    let key = |&(w, b): &(usize, usize)| {
+        let (hi, lo) = if spec.scores[w] >= spec.scores[b] {
+            (spec.scores[w], spec.scores[b])
+        } else {
+            (spec.scores[b], spec.scores[w])
+        };
+        (-(hi * 1000.0).round() as i64, -(lo * 1000.0).round() as i64, w.min(b))
+    };
+    boards.sort_by_key(key);
+    let mut byes: Vec<usize> = sel.byes.clone();
+    byes.sort();
+    let mut unpaired = sel.unpaired.clone();
+    unpaired.sort();
+    Pairing {
+        games: boards
+            .into_iter()
+            .map(|(w, b)| (spec.players[w], spec.players[b]))
+            .collect(),
+        byes: byes.into_iter().map(|i| spec.players[i]).collect(),
+        unpaired: unpaired.into_iter().map(|i| spec.players[i]).collect(),
+        certificate,
+    }
+}
+
+/// Exact tier values of a pairing given from outside (e.g. a pairing under audit), if every
+/// pair in it is a candidate of `spec`. Returns the pairs that are not candidates otherwise.
+pub fn evaluate(
+    spec: &RoundSpec,
+    games: &[(u32, u32)],
+    byes: &[u32],
+) -> Result<(Selection, Vec<i64>), Vec<(u32, u32)>> {
+    let index = |id: u32| spec.players.iter().position(|&p| p == id);
+    let mut sel = Selection::default();
+    let mut illegal = Vec::new();
+    let mut used = vec![false; spec.players.len()];
+    for &(w, b) in games {
+        let (Some(iw), Some(ib)) = (index(w), index(b)) else {
+            illegal.push((w, b));
+            continue;
+        };
+        let found = spec
+            .candidates
+            .iter()
+            .position(|c| (c.a == iw && c.b == ib) || (c.a == ib && c.b == iw));
+        match found {
+            Some(c) => {
+                sel.pairs.push(c);
+                used[iw] = true;
+                used[ib] = true;
+            }
+            None => illegal.push((w, b)),
+        }
+    }
+    for &b in byes {
+        if let Some(i) = index(b) {
+            if spec.byes.iter().any(|o| o.player == i) {
+                sel.byes.push(i);
+                used[i] = true;
+            } else {
+                illegal.push((b, 0));
+            }
+        }
+    }
+    if !illegal.is_empty() {
+        return Err(illegal);
+    }
+    sel.unpaired = (0..spec.players.len()).filter(|&i| !used[i]).collect();
+    let v = sel.tier_values(spec);
+    Ok((sel, v))
+}

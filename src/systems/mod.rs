@@ -1,0 +1,34 @@
+//! Pairing systems: tournament state → [`RoundSpec`]. One module per system; a system never
+//! calls the solver.
+
+pub mod colour;
+pub mod spec;
+pub mod swiss;
+
+pub use spec::{ByeOption, Candidate, Linear, RoundSpec, Tier, Var};
+
+use crate::tournament::Tournament;
+use crate::{Error, Result};
+
+/// A pairing system.
+pub trait System {
+    /// The name used with `--system`.
+    fn name(&self) -> &'static str;
+    /// The integer program's specification for pairing round `round` of `t`, from the rounds
+    /// before it.
+    fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec>;
+}
+
+/// Names accepted by `--system`.
+pub const NAMES: &[&str] = &["swiss"];
+
+/// The system called `name`.
+pub fn by_name(name: &str) -> Result<Box<dyn System>> {
+    match name {
+        "swiss" => Ok(Box::new(swiss::Swiss::default())),
+        other => Err(Error::field(
+            "--system",
+            format!("unknown system '{other}'; known: {}", NAMES.join(", ")),
+        )),
+    }
+}

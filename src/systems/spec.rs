@@ -1,0 +1,94 @@
+//! The round specification: what a pairing system hands the solver. It names who is paired,
+//! which pairs are allowed (hard rules are encoded by leaving pairs out or by rows), and the
+//! objective tiers in strict priority order. It knows nothing of HiGHS.
+
+use serde::Serialize;
+
+/// One objective tier. Lower is better; tiers compare lexicographically in the order given.
+#[derive(Debug, Clone, Serialize)]
+pub struct Tier {
+    /// Short name shown in certificates, e.g. `colour preferences`.
+    pub name: String,
+    /// The rule the tier encodes, e.g. `FIDE Dutch C.12`.
+    pub rule: String,
+}
+
+impl Tier {
+    pub fn new(name: &str, rule: &str) -> Tier {
+        Tier {
+            name: name.to_string(),
+            rule: rule.to_string(),
+        }
+    }
+}
+
+/// An allowed pair: players `a` and `b` (indices into [`RoundSpec::players`]), the colour
+/// allocation the system would give them, and its cost on every tier (non-negative integers).
+#[derive(Debug, Clone, Serialize)]
+pub struct Candidate {
+    pub a: usize,
+    pub b: usize,
+    /// Index (`a` or `b`) of the player who gets white or plays first.
+    pub white: usize,
+    pub costs: Vec<i64>,
+}
+
+/// A player who may receive the pairing-allocated bye, with its cost on every tier.
+#[derive(Debug, Clone, Serialize)]
+pub struct ByeOption {
+    pub player: usize,
+    pub costs: Vec<i64>,
+}
+
+/// A variable of the round's integer program, as systems refer to it in extra rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Var {
+    /// Candidate pair by index.
+    Pair(usize),
+    /// Player by index takes the pairing-allocated bye.
+    Bye(usize),
+    /// Player by index is left without a game or bye.
+    Unpaired(usize),
+}
+
+/// An extra hard row `min ≤ Σ coef·var ≤ max`, with the rule it encodes.
+#[derive(Debug, Clone, Serialize)]
+pub struct Linear {
+    pub terms: Vec<(Var, i64)>,
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+    pub rule: String,
+}
+
+/// Everything the solver needs to pair one round.
+#[derive(Debug, Clone, Serialize)]
+pub struct RoundSpec {
+    pub system: String,
+    pub round: u32,
+    /// Player ids to pair, in rank order (index 0 ranks highest).
+    pub players: Vec<u32>,
+    /// Pairing score of each player (used for board order).
+    pub scores: Vec<f64>,
+    /// Tiers after the implicit first one ("players left unpaired", always minimised first).
+    pub tiers: Vec<Tier>,
+    pub candidates: Vec<Candidate>,
+    pub byes: Vec<ByeOption>,
+    /// How many pairing-allocated byes the round gives at most (normally the parity of the
+    /// field).
+    pub max_byes: usize,
+    /// Sets of players whose size plus the byes and unpaired among them is odd, so that at
+    /// least one pair must leave them: valid inequalities the solver may add (score groups and
+    /// unions of the top groups).
+    pub odd_sets: Vec<Vec<usize>>,
+    pub rows: Vec<Linear>,
+    /// Remarks for the director (warnings about the field or the rules applied).
+    pub notes: Vec<String>,
+}
+
+impl RoundSpec {
+    /// All pairs among the players, whether candidates or not.
+    pub fn all_pairs(&self) -> u64 {
+        let n = self.players.len() as u64;
+        n * n.saturating_sub(1) / 2
+    }
+}

@@ -1,0 +1,287 @@
+//! The standard Swiss ("standard methods", FIDE Dutch C.04.3 as reference) as a round
+//! specification. The accelerated chess systems build on [`Field`] and [`standard_spec`],
+//! changing the pairing scores or adding rows and tiers.
+//!
+//! Hard rules (pairs left out): no rematch (C.04.1 b); colour difference within ±2 and no colour
+//! three times running (C.04.1 f/g), except topscorers in the last round (C.04.3 A.7); the
+//! pairing-allocated bye at most once and never after a forfeit win (C.04.1 d).
+//!
+//! Tiers, in strict priority after "players left unpaired":
+//! 1. bye placement: the bye in the lowest score group possible (C.04.3 C.2 / C.04.1 d);
+//! 2. floats: Σ (score difference in score steps)² over pairs (C.04.3 C.6–C.7);
+//! 3. colour preferences not granted (C.04.3 C.12);
+//! 4. strong or absolute colour preferences not granted (C.04.3 C.13);
+//! 5. floats repeated from the previous round (C.04.3 C.14–C.15);
+//! 6. floats repeated from two rounds before (C.04.3 C.16–C.17);
+//! 7. in-bracket order: S1 v S2 by rank, downfloaters the lowest of their group against the
+//!    highest of the next (C.04.3 B.2–B.3, C.4); the bye to the lowest-ranked.
+
+use super::colour::{allocate, breaks_colour_limits, preference, Strength};
+use super::spec::{ByeOption, Candidate, RoundSpec, Tier};
+use super::System;
+use crate::tournament::{Colour, Float, Player, Standing, Standings, Tournament};
+use crate::{Error, Result};
+
+#[derive(Debug, Default)]
+pub struct Swiss;
+
+impl System for Swiss {
+    fn name(&self) -> &'static str {
+        "swiss"
+    }
+
+    fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
+        let field = Field::new(t, round, &|p, s| {
+            s.score + p.virtual_points.get(round as usize - 1).copied().unwrap_or(0.0)
+        })?;
+        Ok(standard_spec(t, &field, "swiss"))
+    }
+}
+
+/// The players to pair in a round, in rank order, with their standings and pairing scores.
+#[derive(Debug, Clone)]
+pub struct Field {
+    pub round: u32,
+    pub ids: Vec<u32>,
+    pub standings: Vec<Standing>,
+    /// Score used for pairing (real score plus any acceleration).
+    pub scores: Vec<f64>,
+    /// Topscorers in the last round are exempt from the colour limits (C.04.3 A.7).
+    pub topscorer: Vec<bool>,
+    /// The common divisor of all scores: the unit floats are measured in.
+    pub step: f64,
+}
+
+impl Field {
+    /// Active players of round `round` without a requested bye, ranked by pairing score then
+    /// pairing number.
+    pub fn new(
+        t: &Tournament,
+        round: u32,
+        pairing_score: &dyn Fn(&Player, &Standing) -> f64,
+    ) -> Result<Field> {
+        if round == 0 {
+            return Err(Error::field("--round", "rounds are numbered from 1"));
+        }
+        let st = Standings::before(t, round);
+        let absent: Vec<u32> = t
+            .round(round)
+            .map(|r| r.requested_byes().map(|b| b.player).collect())
+            .unwrap_or_default();
+        let mut rows: Vec<(f64, u32, Standing)> = t
+            .players
+            .iter()
+            .filter(|p| p.active_in(round) && !absent.contains(&p.id))
+            .map(|p| {
+                let s = st.get(p.id).expect("standing for every player").clone();
+                (pairing_score(p, &s), p.id, s)
+            })
+            .collect();
+        rows.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let last = t.rounds_planned == Some(round);
+        let max = t.scoring.max_per_round() * (round as f64 - 1.0);
+        let topscorer = rows
+            .iter()
+            .map(|(_, _, s)| last && s.score > max / 2.0 + 1e-9)
+            .collect();
+        let mut units: Vec<i64> = rows
+            .iter()
+            .map(|r| (r.0 * 1000.0).round() as i64)
+            .collect();
+        let sc = &t.scoring;
+        for v in [sc.win, sc.draw, sc.loss, sc.pairing_bye, sc.half_bye] {
+            units.push((v * 1000.0).round() as i64);
+        }
+        let g = units.iter().fold(0i64, |g, &u| gcd(g, u.abs()));
+        Ok(Field {
+            round,
+            ids: rows.iter().map(|r| r.1).collect(),
+            scores: rows.iter().map(|r| r.0).collect(),
+            standings: rows.into_iter().map(|r| r.2).collect(),
+            topscorer,
+            step: if g == 0 { 1.0 } else { g as f64 / 1000.0 },
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// Score groups as index ranges in rank order (equal pairing score).
+    pub fn groups(&self) -> Vec<std::ops::Range<usize>> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        for i in 1..=self.len() {
+            if i == self.len() || (self.scores[i] - self.scores[start]).abs() > 1e-9 {
+                out.push(start..i);
+                start = i;
+            }
+        }
+        out
+    }
+
+    /// Score difference of two players in score steps.
+    pub fn steps(&self, a: usize, b: usize) -> i64 {
+        ((self.scores[a] - self.scores[b]).abs() / self.step).round() as i64
+    }
+
+    /// May `i` take the pairing-allocated bye? (C.04.1 d: not twice, not after a forfeit win.)
+    pub fn bye_eligible(&self, i: usize) -> bool {
+        let s = &self.standings[i];
+        s.pairing_byes == 0 && s.forfeit_wins == 0
+    }
+
+    /// The colour `a` (higher-ranked) would get against `b`, if the pair is legal for colours.
+    pub fn colour_for(&self, a: usize, b: usize, initial: Colour) -> Option<Colour> {
+        let (sa, sb) = (&self.standings[a], &self.standings[b]);
+        let ca = allocate(sa, sb, initial);
+        let legal = |c: Colour| {
+            (self.topscorer[a] || !breaks_colour_limits(sa, c))
+                && (self.topscorer[b] || !breaks_colour_limits(sb, c.opposite()))
+        };
+        if legal(ca) {
+            Some(ca)
+        } else if legal(ca.opposite()) {
+            Some(ca.opposite())
+        } else {
+            None
+        }
+    }
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// The tiers of the standard Swiss, in priority order.
+pub fn standard_tiers() -> Vec<Tier> {
+    vec![
+        Tier::new("bye above the lowest score group", "FIDE C.04.1 d, C.04.3 C.2"),
+        Tier::new("float size (score steps squared)", "FIDE C.04.3 C.6-C.7"),
+        Tier::new("colour preferences not granted", "FIDE C.04.3 C.12"),
+        Tier::new("strong colour preferences not granted", "FIDE C.04.3 C.13"),
+        Tier::new("floats repeated from last round", "FIDE C.04.3 C.14-C.15"),
+        Tier::new("floats repeated from two rounds before", "FIDE C.04.3 C.16-C.17"),
+        Tier::new("in-bracket order (S1 v S2)", "FIDE C.04.3 B.2-B.3"),
+    ]
+}
+
+/// Costs of pair (a, b), a ranking higher, with `white` = the colour `a` gets; in the order of
+/// [`standard_tiers`].
+pub fn pair_costs(f: &Field, groups: &[std::ops::Range<usize>], group_of: &[usize], a: usize, b: usize, ca: Colour) -> Vec<i64> {
+    let d = f.steps(a, b);
+    let (pa, pb) = (preference(&f.standings[a]), preference(&f.standings[b]));
+    let cb = ca.opposite();
+    let missed = |p: &super::colour::Preference, got: Colour| p.colour.is_some_and(|c| c != got);
+    let mut colour = 0;
+    let mut strong = 0;
+    for (p, got) in [(pa, ca), (pb, cb)] {
+        if missed(&p, got) {
+            colour += 1;
+            if p.strength >= Strength::Strong {
+                strong += 1;
+            }
+        }
+    }
+    let (fa, fb) = if d > 0 {
+        (Float::Down, Float::Up)
+    } else {
+        (Float::None, Float::None)
+    };
+    let repeat = |s: &Standing, fl: Float, back: usize| -> i64 {
+        let n = s.floats.len();
+        (fl != Float::None && n >= back && s.floats[n - back] == fl) as i64
+    };
+    let rep1 = repeat(&f.standings[a], fa, 1) + repeat(&f.standings[b], fb, 1);
+    let rep2 = repeat(&f.standings[a], fa, 2) + repeat(&f.standings[b], fb, 2);
+    let (ga, gb) = (group_of[a], group_of[b]);
+    let order = if ga == gb {
+        let g = &groups[ga];
+        let half = (g.len() / 2) as i64;
+        ((b - a) as i64 - half).abs()
+    } else {
+        // The downfloater should be the lowest of its group, meeting the highest of the next.
+        (groups[ga].end - 1 - a) as i64 + (b - groups[gb].start) as i64
+    };
+    vec![0, d * d, colour, strong, rep1, rep2, order]
+}
+
+/// The standard Swiss specification for `f`.
+pub fn standard_spec(t: &Tournament, f: &Field, system: &str) -> RoundSpec {
+    let n = f.len();
+    let initial = t.initial_colour.unwrap_or(Colour::White);
+    let groups = f.groups();
+    let mut group_of = vec![0; n];
+    for (gi, g) in groups.iter().enumerate() {
+        for i in g.clone() {
+            group_of[i] = gi;
+        }
+    }
+    let mut candidates = Vec::new();
+    for a in 0..n {
+        for b in a + 1..n {
+            if f.standings[a].has_met(f.ids[b]) {
+                continue; // C.04.1 b: no rematch
+            }
+            let Some(ca) = f.colour_for(a, b, initial) else {
+                continue; // C.04.1 f/g: colour limits
+            };
+            let costs = pair_costs(f, &groups, &group_of, a, b, ca);
+            candidates.push(Candidate {
+                a,
+                b,
+                white: if ca == Colour::White { a } else { b },
+                costs,
+            });
+        }
+    }
+    let byes = if n % 2 == 1 {
+        let lowest = groups.len() - 1;
+        (0..n)
+            .filter(|&i| f.bye_eligible(i))
+            .map(|i| {
+                let g = group_of[i];
+                let d = f.steps(i, groups[lowest].start);
+                ByeOption {
+                    player: i,
+                    costs: vec![
+                        (lowest - g) as i64,
+                        d * d,
+                        0,
+                        0,
+                        f.standings[i].floats.last().is_some_and(|&x| x == Float::Down) as i64,
+                        0,
+                        (n - 1 - i) as i64,
+                    ],
+                }
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut notes = Vec::new();
+    if n % 2 == 1 && byes.is_empty() {
+        notes.push("odd field and no player may take the pairing-allocated bye (C.04.1 d)".into());
+    }
+    RoundSpec {
+        system: system.to_string(),
+        round: f.round,
+        players: f.ids.clone(),
+        scores: f.scores.clone(),
+        tiers: standard_tiers(),
+        candidates,
+        byes,
+        max_byes: n % 2,
+        odd_sets: Vec::new(),
+        rows: Vec::new(),
+        notes,
+    }
+}

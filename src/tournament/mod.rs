@@ -1,0 +1,429 @@
+//! The domain: players, rounds, games, results, and the standings derived from them.
+//!
+//! A [`Tournament`] holds only facts (who entered, who played whom with which colour, what
+//! happened); everything a pairing needs — scores, colour and float histories, bye eligibility —
+//! is derived by [`standings`] so that it can never disagree with the results.
+
+pub mod standings;
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+pub use standings::{Float, Standing, Standings};
+
+/// The native JSON format's version tag.
+pub const FORMAT: &str = "optipair/1";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Colour {
+    White,
+    Black,
+}
+
+impl Colour {
+    pub fn opposite(self) -> Colour {
+        match self {
+            Colour::White => Colour::Black,
+            Colour::Black => Colour::White,
+        }
+    }
+    /// +1 for white, −1 for black: the colour difference counts whites minus blacks.
+    pub fn sign(self) -> i32 {
+        match self {
+            Colour::White => 1,
+            Colour::Black => -1,
+        }
+    }
+}
+
+/// Points for each kind of result. Defaults are 1 / ½ / 0 with a full-point pairing bye.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Scoring {
+    pub win: f64,
+    pub draw: f64,
+    pub loss: f64,
+    pub forfeit_win: f64,
+    pub forfeit_loss: f64,
+    /// Pairing-allocated bye (TRF `U`).
+    pub pairing_bye: f64,
+    /// Requested full-point bye (TRF `F`).
+    pub full_bye: f64,
+    /// Requested half-point bye (TRF `H`).
+    pub half_bye: f64,
+    /// Zero-point bye or absence (TRF `Z`, or not paired).
+    pub zero_bye: f64,
+}
+
+impl Default for Scoring {
+    fn default() -> Self {
+        Scoring {
+            win: 1.0,
+            draw: 0.5,
+            loss: 0.0,
+            forfeit_win: 1.0,
+            forfeit_loss: 0.0,
+            pairing_bye: 1.0,
+            full_bye: 1.0,
+            half_bye: 0.5,
+            zero_bye: 0.0,
+        }
+    }
+}
+
+impl Scoring {
+    /// The most a player can score in one round.
+    pub fn max_per_round(&self) -> f64 {
+        self.win.max(self.forfeit_win).max(self.pairing_bye)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Player {
+    /// Pairing number (TRF starting rank): unique, 1-based.
+    pub id: u32,
+    pub name: String,
+    /// Rating; 0 means unrated.
+    #[serde(default)]
+    pub rating: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub federation: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fide_id: Option<String>,
+    /// A group label used by some systems (e.g. an acceleration group); informational otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// First round the player is paired in (a late entry); earlier rounds are absences.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub joined: Option<u32>,
+    /// Withdrawn before this round: not paired in it or any later round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub withdrawn: Option<u32>,
+    /// Points added for pairing only, per round (TRF `XXA`): index 0 is round 1.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub virtual_points: Vec<f64>,
+}
+
+impl Player {
+    pub fn new(id: u32, name: impl Into<String>, rating: u32) -> Self {
+        Player {
+            id,
+            name: name.into(),
+            rating,
+            title: None,
+            federation: None,
+            fide_id: None,
+            group: None,
+            joined: None,
+            withdrawn: None,
+            virtual_points: Vec::new(),
+        }
+    }
+
+    /// Whether the player takes part in round `round` (entered, not withdrawn).
+    pub fn active_in(&self, round: u32) -> bool {
+        self.joined.is_none_or(|j| round >= j) && self.withdrawn.is_none_or(|w| round < w)
+    }
+}
+
+/// The outcome of a game. `Pending` is a game paired but not yet played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GameResult {
+    #[serde(rename = "*")]
+    Pending,
+    #[serde(rename = "1-0")]
+    WhiteWins,
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+    #[serde(rename = "0-1")]
+    BlackWins,
+    /// Black did not play: white wins by forfeit.
+    #[serde(rename = "+-")]
+    WhiteForfeitWin,
+    #[serde(rename = "-+")]
+    BlackForfeitWin,
+    #[serde(rename = "--")]
+    DoubleForfeit,
+}
+
+impl GameResult {
+    /// Whether the game was actually played over the board (forfeits and pending are not).
+    pub fn played(self) -> bool {
+        matches!(
+            self,
+            GameResult::WhiteWins | GameResult::Draw | GameResult::BlackWins
+        )
+    }
+
+    pub fn is_forfeit(self) -> bool {
+        matches!(
+            self,
+            GameResult::WhiteForfeitWin | GameResult::BlackForfeitWin | GameResult::DoubleForfeit
+        )
+    }
+
+    /// Points for (white, black) under `s`; pending games score nothing yet.
+    pub fn points(self, s: &Scoring) -> (f64, f64) {
+        match self {
+            GameResult::Pending => (0.0, 0.0),
+            GameResult::WhiteWins => (s.win, s.loss),
+            GameResult::Draw => (s.draw, s.draw),
+            GameResult::BlackWins => (s.loss, s.win),
+            GameResult::WhiteForfeitWin => (s.forfeit_win, s.forfeit_loss),
+            GameResult::BlackForfeitWin => (s.forfeit_loss, s.forfeit_win),
+            GameResult::DoubleForfeit => (s.forfeit_loss, s.forfeit_loss),
+        }
+    }
+
+    /// Parses the notations a director types: `1-0`, `0-1`, `1/2`, `=`, `½-½`, `+-`, `-+`, `--`,
+    /// `*`, also `1` / `0` for the white player's result.
+    pub fn parse(text: &str) -> Option<GameResult> {
+        Some(match text.trim() {
+            "1-0" | "1" => GameResult::WhiteWins,
+            "0-1" | "0" => GameResult::BlackWins,
+            "1/2-1/2" | "1/2" | "=" | "½-½" | "½" | "0.5-0.5" | "draw" => GameResult::Draw,
+            "+-" | "+/-" | "1F-0F" | "+" => GameResult::WhiteForfeitWin,
+            "-+" | "-/+" | "0F-1F" => GameResult::BlackForfeitWin,
+            "--" | "-/-" | "0F-0F" => GameResult::DoubleForfeit,
+            "*" => GameResult::Pending,
+            _ => return None,
+        })
+    }
+
+    pub fn notation(self) -> &'static str {
+        match self {
+            GameResult::Pending => "*",
+            GameResult::WhiteWins => "1-0",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::BlackWins => "0-1",
+            GameResult::WhiteForfeitWin => "+-",
+            GameResult::BlackForfeitWin => "-+",
+            GameResult::DoubleForfeit => "--",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Game {
+    pub white: u32,
+    pub black: u32,
+    #[serde(default = "pending")]
+    pub result: GameResult,
+}
+
+fn pending() -> GameResult {
+    GameResult::Pending
+}
+
+/// A round's entry for a player without an opponent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ByeKind {
+    /// The bye the pairing gives when the field is odd (TRF `U`).
+    PairingAllocated,
+    /// Requested full-point bye (TRF `F`).
+    Full,
+    /// Requested half-point bye (TRF `H`).
+    Half,
+    /// Zero-point bye or known absence (TRF `Z`).
+    Zero,
+}
+
+impl ByeKind {
+    pub fn points(self, s: &Scoring) -> f64 {
+        match self {
+            ByeKind::PairingAllocated => s.pairing_bye,
+            ByeKind::Full => s.full_bye,
+            ByeKind::Half => s.half_bye,
+            ByeKind::Zero => s.zero_bye,
+        }
+    }
+    /// Requested byes and absences are known before the round is paired.
+    pub fn is_requested(self) -> bool {
+        !matches!(self, ByeKind::PairingAllocated)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bye {
+    pub player: u32,
+    pub kind: ByeKind,
+}
+
+/// One round: its games (board order) and byes. A round holding only requested byes is a round
+/// not yet paired whose absences are known.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Round {
+    pub number: u32,
+    #[serde(default)]
+    pub games: Vec<Game>,
+    #[serde(default)]
+    pub byes: Vec<Bye>,
+}
+
+impl Round {
+    /// Paired means the pairing exists: any game or a pairing-allocated bye.
+    pub fn is_paired(&self) -> bool {
+        !self.games.is_empty()
+            || self
+                .byes
+                .iter()
+                .any(|b| b.kind == ByeKind::PairingAllocated)
+    }
+
+    /// Players absent by request or known absence in this round.
+    pub fn requested_byes(&self) -> impl Iterator<Item = &Bye> {
+        self.byes.iter().filter(|b| b.kind.is_requested())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tournament {
+    /// Format tag, `optipair/1`.
+    pub format: String,
+    #[serde(default)]
+    pub name: String,
+    /// Rounds planned; needed by rules that look at the last rounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds_planned: Option<u32>,
+    #[serde(default)]
+    pub scoring: Scoring,
+    /// Colour of the higher-ranked player on odd pairing numbers (FIDE Dutch E.5); white if
+    /// unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_colour: Option<Colour>,
+    /// The pairing system the event uses (`swiss` when unset).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system: Option<String>,
+    /// System settings (e.g. acceleration parameters), by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub settings: BTreeMap<String, serde_json::Value>,
+    pub players: Vec<Player>,
+    #[serde(default)]
+    pub rounds: Vec<Round>,
+}
+
+impl Tournament {
+    pub fn new(name: impl Into<String>, players: Vec<Player>) -> Self {
+        Tournament {
+            format: FORMAT.to_string(),
+            name: name.into(),
+            rounds_planned: None,
+            scoring: Scoring::default(),
+            initial_colour: None,
+            system: None,
+            settings: BTreeMap::new(),
+            players,
+            rounds: Vec::new(),
+        }
+    }
+
+    pub fn player(&self, id: u32) -> Option<&Player> {
+        self.players.iter().find(|p| p.id == id)
+    }
+
+    pub fn round(&self, number: u32) -> Option<&Round> {
+        self.rounds.iter().find(|r| r.number == number)
+    }
+
+    pub fn round_mut(&mut self, number: u32) -> &mut Round {
+        if let Some(i) = self.rounds.iter().position(|r| r.number == number) {
+            return &mut self.rounds[i];
+        }
+        self.rounds.push(Round {
+            number,
+            ..Round::default()
+        });
+        self.rounds.sort_by_key(|r| r.number);
+        let i = self.rounds.iter().position(|r| r.number == number).unwrap();
+        &mut self.rounds[i]
+    }
+
+    /// The highest round number with a pairing.
+    pub fn last_paired_round(&self) -> u32 {
+        self.rounds
+            .iter()
+            .filter(|r| r.is_paired())
+            .map(|r| r.number)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The tournament as it stood before round `round` was paired: later rounds dropped, and
+    /// round `round` reduced to its requested byes (absences known in advance).
+    pub fn before_round(&self, round: u32) -> Tournament {
+        let mut t = self.clone();
+        t.rounds.retain(|r| r.number <= round);
+        if let Some(r) = t.rounds.iter_mut().find(|r| r.number == round) {
+            r.games.clear();
+            r.byes.retain(|b| b.kind.is_requested());
+        }
+        t
+    }
+
+    /// Structural checks every format shares: unique ids, known players in rounds, nobody
+    /// twice in a round. Returns the first problem found.
+    pub fn validate(&self) -> crate::Result<()> {
+        use crate::Error;
+        use std::collections::HashSet;
+        if self.format != FORMAT {
+            return Err(Error::field(
+                "format",
+                format!("unknown format '{}', expected '{FORMAT}'", self.format),
+            ));
+        }
+        let mut ids = HashSet::new();
+        for (i, p) in self.players.iter().enumerate() {
+            if p.id == 0 {
+                return Err(Error::field(
+                    &format!("players[{i}].id"),
+                    "player id must be 1 or more",
+                ));
+            }
+            if !ids.insert(p.id) {
+                return Err(Error::field(
+                    &format!("players[{i}].id"),
+                    format!("duplicate player id {}", p.id),
+                ));
+            }
+        }
+        let mut numbers = HashSet::new();
+        for (ri, r) in self.rounds.iter().enumerate() {
+            if r.number == 0 || !numbers.insert(r.number) {
+                return Err(Error::field(
+                    &format!("rounds[{ri}].number"),
+                    format!("round number {} is zero or repeated", r.number),
+                ));
+            }
+            let mut seen = HashSet::new();
+            let mut see = |id: u32, field: String| -> crate::Result<()> {
+                if !ids.contains(&id) {
+                    return Err(Error::field(&field, format!("unknown player id {id}")));
+                }
+                if !seen.insert(id) {
+                    return Err(Error::field(
+                        &field,
+                        format!("player {id} appears twice in round {}", r.number),
+                    ));
+                }
+                Ok(())
+            };
+            for (gi, g) in r.games.iter().enumerate() {
+                see(g.white, format!("rounds[{ri}].games[{gi}].white"))?;
+                see(g.black, format!("rounds[{ri}].games[{gi}].black"))?;
+            }
+            for (bi, b) in r.byes.iter().enumerate() {
+                see(b.player, format!("rounds[{ri}].byes[{bi}].player"))?;
+            }
+        }
+        Ok(())
+    }
+}
