@@ -4,8 +4,10 @@
 //! [`solve`] (an integer program on HiGHS, a greedy fallback, a certificate) → [`verify`]
 //! (an independent check of the rules) → [`formats`].
 
+pub mod engine;
 pub mod error;
 pub mod formats;
+pub mod generate;
 pub mod solve;
 pub mod systems;
 pub mod tournament;

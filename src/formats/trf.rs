@@ -1,13 +1,762 @@
 //! FIDE TRF (TRF16 layout; CR, LF or CRLF line endings).
+//!
+//! Lines read:
+//!
+//! * `012` tournament name;
+//! * `XXR` (or `142`) number of rounds planned;
+//! * `XXC` words: `white1` / `black1` set the initial colour (other words such as `rank` are
+//!   ignored); `152 W` / `152 B` also set it;
+//! * `XXA NNNN p1 p2 …` acceleration: virtual points per round for player `NNNN`;
+//! * `BBW` `BBD` `BBL` `BBZ` `BBF` `BBU` point values (bbpPairings extension): win (also
+//!   forfeit win and full-point bye), draw (also half-point bye), loss, zero-point bye, forfeit
+//!   loss, pairing-allocated bye (defaults to the win value);
+//! * `001` player lines (fixed columns, see below).
+//!
+//! Every other line (`092`, `022`, …) is ignored.
+//!
+//! Player line columns (1-based): 5–8 start rank (the player id), 11–13 title, 15–47 name,
+//! 49–52 rating, 54–56 federation, 58–68 FIDE id, 81–84 points (not read: scores are derived),
+//! then one 8-column slot per round from column 92, every 10 columns: opponent (4), colour
+//! (`w`, `b`, `-`), result. A game is written on both players' lines; the two must agree.
+//!
+//! Extension: a slot with an opponent and a blank result (`  12 w  `) is a game paired but not
+//! yet played ([`GameResult::Pending`]); the result column must be present (a line that ends
+//! before it is truncated).
+//!
+//! What TRF cannot hold: the order of boards (games are listed in the order their first player
+//! appears in the file), `system`, `settings`, player `group` / `joined` / `withdrawn`, point
+//! values outside the `BB*` set, empty rounds, names longer than 33 characters.
 
-use crate::tournament::Tournament;
+use crate::tournament::{
+    Bye, ByeKind, Colour, Game, GameResult, Player, Round, Scoring, Tournament, FORMAT,
+};
 use crate::{Error, Result};
+use std::collections::{HashMap, HashSet};
 
-pub fn parse(_text: &str) -> Result<Tournament> {
-    Err(Error::input("TRF reading is not built yet"))
+/// Splits text into numbered lines (1-based) on CR, LF or CRLF; a leading byte-order mark is
+/// dropped. A final line without a terminator is kept.
+pub(crate) fn split_lines(text: &str) -> Vec<(usize, &str)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let (mut start, mut i, mut n) = (0usize, 0usize, 1usize);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\r' => {
+                out.push((n, &text[start..i]));
+                n += 1;
+                i += if bytes.get(i + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
+                start = i;
+            }
+            b'\n' => {
+                out.push((n, &text[start..i]));
+                n += 1;
+                i += 1;
+                start = i;
+            }
+            _ => i += 1,
+        }
+    }
+    if start < bytes.len() {
+        out.push((n, &text[start..]));
+    }
+    out
 }
 
+/// Characters `from..=to` (1-based columns), clipped to the line.
+fn cols(chars: &[char], from: usize, to: usize) -> String {
+    let a = from.saturating_sub(1).min(chars.len());
+    let b = to.min(chars.len()).max(a);
+    chars[a..b].iter().collect()
+}
+
+fn opt(s: String) -> Option<String> {
+    let s = s.trim();
+    if s.is_empty() {
+        None
+    } else {
+        Some(s.to_string())
+    }
+}
+
+/// One player's entry for one round, as written on their own line.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Entry {
+    Empty,
+    Bye(ByeKind),
+    Game {
+        opp: u32,
+        colour: Option<Colour>,
+        /// Normalised result char: `1 0 = + - ` (blank = pending).
+        result: char,
+    },
+}
+
+struct Rec {
+    line: usize,
+    player: Player,
+    entries: Vec<Entry>,
+}
+
+/// The start column (1-based) of round `r`'s slot.
+fn slot_col(r: usize) -> usize {
+    92 + 10 * (r - 1)
+}
+
+fn parse_player(line_no: usize, line: &str) -> Result<Rec> {
+    let chars: Vec<char> = line.chars().collect();
+    let at = |field: &str, msg: String| Error::at(line_no, field, msg);
+    if chars.len() < 84 {
+        let field = match chars.len() {
+            0..=8 => "start rank",
+            9..=47 => "name",
+            48..=52 => "rating",
+            _ => "points",
+        };
+        return Err(at(
+            field,
+            format!(
+                "player line is truncated: {} characters, a TRF player line runs at least to \
+                 column 84 (points)",
+                chars.len()
+            ),
+        ));
+    }
+    let rank_text = cols(&chars, 5, 8);
+    let id: u32 = rank_text.trim().parse().map_err(|_| {
+        at(
+            "start rank",
+            format!(
+                "start rank '{}' (columns 5-8) is not a number",
+                rank_text.trim()
+            ),
+        )
+    })?;
+    if id == 0 {
+        return Err(at("start rank", "start rank must be 1 or more".into()));
+    }
+    let rating_text = cols(&chars, 49, 52);
+    let rating: u32 = if rating_text.trim().is_empty() {
+        0
+    } else {
+        rating_text.trim().parse().map_err(|_| {
+            at(
+                "rating",
+                format!(
+                    "rating '{}' (columns 49-52) is not a number",
+                    rating_text.trim()
+                ),
+            )
+        })?
+    };
+    let mut player = Player::new(id, cols(&chars, 15, 47).trim(), rating);
+    player.title = opt(cols(&chars, 11, 13));
+    player.federation = opt(cols(&chars, 54, 56));
+    player.fide_id = opt(cols(&chars, 58, 68));
+
+    let mut entries = Vec::new();
+    let mut r = 1usize;
+    loop {
+        let start = slot_col(r);
+        // The two separator columns before the slot must be blank.
+        let gap = cols(&chars, start - 2, start - 1);
+        if !gap.trim().is_empty() {
+            return Err(at(
+                &format!("round {r}"),
+                format!(
+                    "unexpected '{}' at columns {}-{}: round data is misaligned",
+                    gap,
+                    start - 2,
+                    start - 1
+                ),
+            ));
+        }
+        if start > chars.len() {
+            break;
+        }
+        let slot: Vec<char> = cols(&chars, start, start + 7).chars().collect();
+        if slot.len() < 8 {
+            if slot.iter().all(|c| *c == ' ') {
+                break;
+            }
+            return Err(at(
+                &format!("round {r}"),
+                format!(
+                    "round {r} entry '{}' is cut short: it needs 8 columns ({}-{})",
+                    slot.iter().collect::<String>(),
+                    start,
+                    start + 7
+                ),
+            ));
+        }
+        entries.push(parse_slot(line_no, id, r, &slot)?);
+        r += 1;
+    }
+    // Trailing blank slots record nothing.
+    while entries.last() == Some(&Entry::Empty) {
+        entries.pop();
+    }
+    Ok(Rec {
+        line: line_no,
+        player,
+        entries,
+    })
+}
+
+fn parse_slot(line_no: usize, id: u32, r: usize, slot: &[char]) -> Result<Entry> {
+    let start = slot_col(r);
+    if slot[4] != ' ' || slot[6] != ' ' {
+        return Err(Error::at(
+            line_no,
+            &format!("round {r}"),
+            format!(
+                "round {r} entry '{}' (columns {}-{}) is misaligned",
+                slot.iter().collect::<String>(),
+                start,
+                start + 7
+            ),
+        ));
+    }
+    let opp_text: String = slot[0..4].iter().collect();
+    let opp_field = format!("round {r} opponent");
+    let opp: Option<u32> = match opp_text.trim() {
+        "" => None,
+        s => match s.parse::<u32>() {
+            Ok(0) => None,
+            Ok(n) => Some(n),
+            Err(_) => {
+                return Err(Error::at(
+                    line_no,
+                    &opp_field,
+                    format!("round {r} opponent '{s}' is not a number"),
+                ))
+            }
+        },
+    };
+    let colour = match slot[5] {
+        'w' | 'W' => Some(Colour::White),
+        'b' | 'B' => Some(Colour::Black),
+        '-' | ' ' => None,
+        c => {
+            return Err(Error::at(
+                line_no,
+                &format!("round {r} colour"),
+                format!("unknown colour '{c}' in round {r} (expected w, b or -)"),
+            ))
+        }
+    };
+    let res_field = format!("round {r} result");
+    let result = match slot[7].to_ascii_uppercase() {
+        c @ ('1' | '0' | '=' | '+' | '-' | 'H' | 'F' | 'U' | 'Z' | ' ') => c,
+        'W' => '1',
+        'L' => '0',
+        'D' => '=',
+        '*' => ' ',
+        _ => {
+            return Err(Error::at(
+                line_no,
+                &res_field,
+                format!(
+                    "unknown result '{}' in round {r} (expected 1 0 = + - W D L H F U Z)",
+                    slot[7]
+                ),
+            ))
+        }
+    };
+    match opp {
+        None => {
+            if colour.is_some() && result != ' ' {
+                return Err(Error::at(
+                    line_no,
+                    &format!("round {r} colour"),
+                    format!("round {r} has a colour but no opponent"),
+                ));
+            }
+            Ok(match result {
+                ' ' => Entry::Empty,
+                'U' | '+' => Entry::Bye(ByeKind::PairingAllocated),
+                'F' => Entry::Bye(ByeKind::Full),
+                'H' | '=' => Entry::Bye(ByeKind::Half),
+                'Z' | '-' => Entry::Bye(ByeKind::Zero),
+                c => {
+                    return Err(Error::at(
+                        line_no,
+                        &res_field,
+                        format!(
+                            "round {r}: result '{c}' is a game result but no opponent is given"
+                        ),
+                    ))
+                }
+            })
+        }
+        Some(o) => {
+            if o == id {
+                return Err(Error::at(
+                    line_no,
+                    &opp_field,
+                    format!("player {id} is paired against themselves in round {r}"),
+                ));
+            }
+            if matches!(result, 'H' | 'F' | 'U' | 'Z') {
+                return Err(Error::at(
+                    line_no,
+                    &res_field,
+                    format!("round {r}: bye result '{result}' but an opponent ({o}) is given"),
+                ));
+            }
+            Ok(Entry::Game {
+                opp: o,
+                colour,
+                result,
+            })
+        }
+    }
+}
+
+fn parse_points(line_no: usize, field: &str, s: &str) -> Result<f64> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        _ => Err(Error::at(
+            line_no,
+            field,
+            format!("'{s}' is not a number of points"),
+        )),
+    }
+}
+
+/// Parses a TRF16 file.
+pub fn parse(text: &str) -> Result<Tournament> {
+    let mut t = Tournament::new("", Vec::new());
+    let mut recs: Vec<Rec> = Vec::new();
+    let mut index: HashMap<u32, usize> = HashMap::new();
+    let mut accel: Vec<(usize, u32, Vec<f64>)> = Vec::new();
+    let mut pab_points: Option<f64> = None;
+    let mut win_points: Option<f64> = None;
+    let mut draw_points: Option<f64> = None;
+
+    for (n, line) in split_lines(text) {
+        let kind: String = line.chars().take(3).collect();
+        let rest = line.get(3..).unwrap_or("");
+        match kind.as_str() {
+            "001" => {
+                let rec = parse_player(n, line)?;
+                if let Some(&prev) = index.get(&rec.player.id) {
+                    return Err(Error::at(
+                        n,
+                        "start rank",
+                        format!(
+                            "start rank {} is used twice (first on line {})",
+                            rec.player.id, recs[prev].line
+                        ),
+                    ));
+                }
+                index.insert(rec.player.id, recs.len());
+                recs.push(rec);
+            }
+            "012" => t.name = rest.trim().to_string(),
+            "XXR" | "142" => {
+                let s = rest.trim();
+                match s.parse::<u32>() {
+                    Ok(v) if v > 0 => t.rounds_planned = Some(v),
+                    _ => {
+                        return Err(Error::at(
+                            n,
+                            &kind,
+                            format!("number of rounds '{s}' is not a positive number"),
+                        ))
+                    }
+                }
+            }
+            "XXC" => {
+                for w in rest.split_whitespace() {
+                    match w.to_ascii_lowercase().as_str() {
+                        "white1" => t.initial_colour = Some(Colour::White),
+                        "black1" => t.initial_colour = Some(Colour::Black),
+                        _ => {}
+                    }
+                }
+            }
+            "152" => match rest.trim() {
+                "W" | "w" => t.initial_colour = Some(Colour::White),
+                "B" | "b" => t.initial_colour = Some(Colour::Black),
+                s => {
+                    return Err(Error::at(
+                        n,
+                        "152",
+                        format!("initial colour '{s}' must be W or B"),
+                    ))
+                }
+            },
+            "XXA" => {
+                let mut words = rest.split_whitespace();
+                let id_text = words.next().unwrap_or("");
+                let id: u32 = match id_text.parse() {
+                    Ok(v) if v > 0 => v,
+                    _ => {
+                        return Err(Error::at(
+                            n,
+                            "XXA start rank",
+                            format!("acceleration start rank '{id_text}' is not a number"),
+                        ))
+                    }
+                };
+                let mut pts = Vec::new();
+                for w in words {
+                    pts.push(parse_points(n, "XXA points", w)?);
+                }
+                if let Some((prev, _, _)) = accel.iter().find(|(_, p, _)| *p == id) {
+                    return Err(Error::at(
+                        n,
+                        "XXA start rank",
+                        format!("player {id} has a second XXA line (first on line {prev})"),
+                    ));
+                }
+                accel.push((n, id, pts));
+            }
+            "BBW" | "BBD" | "BBL" | "BBZ" | "BBF" | "BBU" => {
+                let v = parse_points(n, &kind, rest.trim())?;
+                let s = &mut t.scoring;
+                match kind.as_str() {
+                    "BBW" => win_points = Some(v),
+                    "BBD" => draw_points = Some(v),
+                    "BBL" => s.loss = v,
+                    "BBZ" => s.zero_bye = v,
+                    "BBF" => s.forfeit_loss = v,
+                    _ => pab_points = Some(v),
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(v) = win_points {
+        t.scoring.win = v;
+        t.scoring.forfeit_win = v;
+        t.scoring.full_bye = v;
+        t.scoring.pairing_bye = v;
+    }
+    if let Some(v) = draw_points {
+        t.scoring.draw = v;
+        t.scoring.half_bye = v;
+    }
+    if let Some(v) = pab_points {
+        t.scoring.pairing_bye = v;
+    }
+
+    for (n, id, pts) in accel {
+        match index.get(&id) {
+            Some(&i) => recs[i].player.virtual_points = pts,
+            None => {
+                return Err(Error::at(
+                    n,
+                    "XXA start rank",
+                    format!("acceleration for player {id}, who has no 001 line"),
+                ))
+            }
+        }
+    }
+
+    t.rounds = build_rounds(&recs, &index)?;
+    t.players = recs.into_iter().map(|r| r.player).collect();
+    t.format = FORMAT.to_string();
+    if t.initial_colour.is_none() {
+        t.initial_colour = infer_initial_colour(&t);
+    }
+    Ok(t)
+}
+
+/// Without an XXC line, the colour drawn by lot shows in round 1: the best-numbered player who
+/// played got the initial colour if his pairing number (counted among those present, E.5) is
+/// odd, the other colour if even.
+fn infer_initial_colour(t: &Tournament) -> Option<Colour> {
+    let r1 = t.round(1)?;
+    let absent: Vec<u32> = r1.byes.iter().filter(|b| b.kind.is_requested()).map(|b| b.player).collect();
+    let (id, colour) = r1
+        .games
+        .iter()
+        .flat_map(|g| [(g.white, Colour::White), (g.black, Colour::Black)])
+        .min_by_key(|&(id, _)| id)?;
+    let number = t
+        .players
+        .iter()
+        .filter(|p| p.id <= id && !absent.contains(&p.id) && p.active_in(1))
+        .count();
+    Some(if number % 2 == 1 { colour } else { colour.opposite() })
+}
+
+/// Pairs up the two lines' entries for every game, round by round.
+fn build_rounds(recs: &[Rec], index: &HashMap<u32, usize>) -> Result<Vec<Round>> {
+    let max_round = recs.iter().map(|r| r.entries.len()).max().unwrap_or(0);
+    let mut rounds = Vec::new();
+    for k in 0..max_round {
+        let r = k + 1;
+        let mut round = Round {
+            number: r as u32,
+            ..Round::default()
+        };
+        let mut done: HashSet<usize> = HashSet::new();
+        for (i, rec) in recs.iter().enumerate() {
+            let id = rec.player.id;
+            match rec.entries.get(k).copied().unwrap_or(Entry::Empty) {
+                Entry::Empty => {}
+                Entry::Bye(kind) => round.byes.push(Bye { player: id, kind }),
+                Entry::Game {
+                    opp,
+                    colour,
+                    result,
+                } => {
+                    if done.contains(&i) {
+                        continue;
+                    }
+                    let field = format!("round {r} opponent");
+                    let Some(&j) = index.get(&opp) else {
+                        return Err(Error::at(
+                            rec.line,
+                            &field,
+                            format!("round {r}: opponent {opp} is not a player in this file"),
+                        ));
+                    };
+                    let other = &recs[j];
+                    let theirs = other.entries.get(k).copied().unwrap_or(Entry::Empty);
+                    let (o_colour, o_result) = match theirs {
+                        Entry::Game {
+                            opp: back,
+                            colour,
+                            result,
+                        } if back == id => (colour, result),
+                        Entry::Game { opp: q, .. } => {
+                            // `opp` names someone else: is `opp` paired twice?
+                            let twice =
+                                index.get(&q).and_then(|&qi| match recs[qi].entries.get(k) {
+                                    Some(Entry::Game { opp: b, .. }) if *b == opp => {
+                                        Some(recs[qi].line)
+                                    }
+                                    _ => None,
+                                });
+                            let msg = match twice {
+                                Some(ql) => format!(
+                                    "player {opp} appears twice in round {r}: against {id} \
+                                     (line {}) and against {q} (line {ql})",
+                                    rec.line
+                                ),
+                                None => format!(
+                                    "round {r}: line {} pairs player {id} with {opp}, but \
+                                     player {opp}'s line {} gives opponent {q}",
+                                    rec.line, other.line
+                                ),
+                            };
+                            return Err(Error::at(rec.line, &field, msg));
+                        }
+                        _ => {
+                            return Err(Error::at(
+                                rec.line,
+                                &field,
+                                format!(
+                                    "round {r}: line {} pairs player {id} with {opp}, but \
+                                     player {opp}'s line {} has no game in round {r}",
+                                    rec.line, other.line
+                                ),
+                            ))
+                        }
+                    };
+                    let white_is_mine = match (colour, o_colour) {
+                        (Some(a), Some(b)) if a == b => {
+                            return Err(Error::at(
+                                rec.line,
+                                &format!("round {r} colour"),
+                                format!(
+                                    "round {r}: players {id} (line {}) and {opp} (line {}) \
+                                     both have {}",
+                                    rec.line,
+                                    other.line,
+                                    if a == Colour::White { "white" } else { "black" }
+                                ),
+                            ))
+                        }
+                        (Some(a), _) => a == Colour::White,
+                        (None, Some(b)) => b == Colour::Black,
+                        (None, None) => true,
+                    };
+                    let (w, b, wc, bc) = if white_is_mine {
+                        (id, opp, result, o_result)
+                    } else {
+                        (opp, id, o_result, result)
+                    };
+                    let res = match (wc, bc) {
+                        ('1', '0') => GameResult::WhiteWins,
+                        ('0', '1') => GameResult::BlackWins,
+                        ('=', '=') => GameResult::Draw,
+                        ('+', '-') => GameResult::WhiteForfeitWin,
+                        ('-', '+') => GameResult::BlackForfeitWin,
+                        ('-', '-') => GameResult::DoubleForfeit,
+                        (' ', ' ') => GameResult::Pending,
+                        _ => {
+                            return Err(Error::at(
+                                rec.line,
+                                &format!("round {r} result"),
+                                format!(
+                                    "round {r}: results disagree: player {id} (line {}) has \
+                                     '{}', opponent {opp} (line {}) has '{}'",
+                                    rec.line, result, other.line, o_result
+                                ),
+                            ))
+                        }
+                    };
+                    done.insert(i);
+                    done.insert(j);
+                    round.games.push(Game {
+                        white: w,
+                        black: b,
+                        result: res,
+                    });
+                }
+            }
+        }
+        if !round.games.is_empty() || !round.byes.is_empty() {
+            rounds.push(round);
+        }
+    }
+    Ok(rounds)
+}
+
+/// Fits `s` in `width` characters (cut if longer), with line breaks flattened.
+fn fit(s: &str, width: usize) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(width)
+        .collect()
+}
+
+/// Points as TRF writes them: one decimal when that is exact, else in full.
+fn pts(v: f64) -> String {
+    if (v * 10.0).fract() == 0.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v}")
+    }
+}
+
+/// Writes TRF16 with LF line endings.
 pub fn write(t: &Tournament) -> String {
-    let _ = t;
-    String::new()
+    let mut out = String::new();
+    out.push_str(&format!("012 {}\n", fit(&t.name, 200).trim()));
+    if let Some(n) = t.rounds_planned {
+        out.push_str(&format!("XXR {n}\n"));
+    }
+    match t.initial_colour {
+        Some(Colour::White) => out.push_str("XXC white1\n"),
+        Some(Colour::Black) => out.push_str("XXC black1\n"),
+        None => {}
+    }
+    let s = &t.scoring;
+    let d = Scoring::default();
+    let mut bb = |code: &str, v: f64, dv: f64| {
+        if v != dv {
+            out.push_str(&format!("{code} {:>4}\n", pts(v)));
+        }
+    };
+    bb("BBW", s.win, d.win);
+    bb("BBD", s.draw, d.draw);
+    bb("BBL", s.loss, d.loss);
+    bb("BBZ", s.zero_bye, d.zero_bye);
+    bb("BBF", s.forfeit_loss, d.forfeit_loss);
+    bb("BBU", s.pairing_bye, s.win);
+
+    // Each player's slot per round, and their score.
+    let max_round = t.rounds.iter().map(|r| r.number).max().unwrap_or(0) as usize;
+    let mut slots: HashMap<u32, Vec<String>> = HashMap::new();
+    let mut score: HashMap<u32, f64> = HashMap::new();
+    let blank = " ".repeat(8);
+    for p in &t.players {
+        slots.insert(p.id, vec![blank.clone(); max_round]);
+        score.insert(p.id, 0.0);
+    }
+    let mut put = |id: u32, r: u32, text: String, points: f64| {
+        if let Some(v) = slots.get_mut(&id) {
+            if r >= 1 {
+                v[r as usize - 1] = text;
+            }
+        }
+        if let Some(sc) = score.get_mut(&id) {
+            *sc += points;
+        }
+    };
+    for round in &t.rounds {
+        for g in &round.games {
+            let (wc, bc) = match g.result {
+                GameResult::Pending => (' ', ' '),
+                GameResult::WhiteWins => ('1', '0'),
+                GameResult::Draw => ('=', '='),
+                GameResult::BlackWins => ('0', '1'),
+                GameResult::WhiteForfeitWin => ('+', '-'),
+                GameResult::BlackForfeitWin => ('-', '+'),
+                GameResult::DoubleForfeit => ('-', '-'),
+            };
+            let (wp, bp) = g.result.points(s);
+            put(g.white, round.number, format!("{:>4} w {wc}", g.black), wp);
+            put(g.black, round.number, format!("{:>4} b {bc}", g.white), bp);
+        }
+        for b in &round.byes {
+            let c = match b.kind {
+                ByeKind::PairingAllocated => 'U',
+                ByeKind::Full => 'F',
+                ByeKind::Half => 'H',
+                ByeKind::Zero => 'Z',
+            };
+            put(
+                b.player,
+                round.number,
+                format!("0000 - {c}"),
+                b.kind.points(s),
+            );
+        }
+    }
+    let mut order: Vec<(f64, u32)> = t
+        .players
+        .iter()
+        .map(|p| (score.get(&p.id).copied().unwrap_or(0.0), p.id))
+        .collect();
+    order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let rank: HashMap<u32, usize> = order
+        .iter()
+        .enumerate()
+        .map(|(i, (_, id))| (*id, i + 1))
+        .collect();
+
+    for p in &t.players {
+        let mut line = format!(
+            "001 {:>4}  {:>3} {:<33} {:>4} {:<3} {:>11} {:<10} {:>4} {:>4}",
+            p.id,
+            fit(p.title.as_deref().unwrap_or(""), 3),
+            fit(&p.name, 33),
+            p.rating.min(9999),
+            fit(p.federation.as_deref().unwrap_or(""), 3),
+            fit(p.fide_id.as_deref().unwrap_or(""), 11),
+            "",
+            format!("{:.1}", score.get(&p.id).copied().unwrap_or(0.0)),
+            rank.get(&p.id).copied().unwrap_or(0),
+        );
+        let mine = slots.remove(&p.id).unwrap_or_default();
+        let used = mine.iter().rposition(|s| *s != blank).map_or(0, |i| i + 1);
+        for s in &mine[..used] {
+            line.push_str("  ");
+            line.push_str(s);
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    for p in &t.players {
+        if !p.virtual_points.is_empty() {
+            let mut line = format!("XXA {:>4}", p.id);
+            for v in &p.virtual_points {
+                line.push_str(&format!(" {:>4}", pts(*v)));
+            }
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
 }

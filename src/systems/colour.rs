@@ -46,9 +46,9 @@ pub fn preference(s: &Standing) -> Preference {
     }
 }
 
-/// Colour of the higher-ranked player `a` against `b` by E.1–E.5. `a_id` is `a`'s pairing
-/// number; `initial` is the colour drawn for odd pairing numbers.
-pub fn allocate(a: &Standing, b: &Standing, initial: Colour) -> Colour {
+/// Colour of the higher-ranked player `a` against `b` by E.1–E.5. `a_number` is `a`'s pairing
+/// number as E.5 counts it; `initial` is the colour drawn for odd pairing numbers.
+pub fn allocate(a: &Standing, b: &Standing, a_number: u32, initial: Colour) -> Colour {
     let (pa, pb) = (preference(a), preference(b));
     match (pa.colour, pb.colour) {
         // E.1: both preferences granted when they differ (or one has none).
@@ -71,13 +71,12 @@ pub fn allocate(a: &Standing, b: &Standing, initial: Colour) -> Colour {
                     ca.opposite()
                 };
             }
-            // E.3: alternate to the most recent round where their colours differed.
-            let rounds = a.colours.len().min(b.colours.len());
-            for r in (0..rounds).rev() {
-                if let (Some(x), Some(y)) = (a.colours[r], b.colours[r]) {
-                    if x != y {
-                        return x.opposite();
-                    }
+            // E.3: alternate to the most recent time their colours differed, comparing played
+            // games from the last backwards (C.04.2: unplayed rounds are dropped, WB-WB ~ -WBWB).
+            let (ha, hb) = (a.played_colours(), b.played_colours());
+            for (x, y) in ha.iter().rev().zip(hb.iter().rev()) {
+                if x != y {
+                    return x.opposite();
                 }
             }
             // E.4: the higher-ranked player's preference.
@@ -86,7 +85,7 @@ pub fn allocate(a: &Standing, b: &Standing, initial: Colour) -> Colour {
         (None, None) => {}
     }
     // E.5: by the higher-ranked player's pairing number.
-    if a.id % 2 == 1 {
+    if a_number % 2 == 1 {
         initial
     } else {
         initial.opposite()

@@ -50,6 +50,9 @@ pub struct Field {
     pub topscorer: Vec<bool>,
     /// The common divisor of all scores: the unit floats are measured in.
     pub step: f64,
+    /// Pairing number as E.5 counts it: place among the players who have entered play (a
+    /// player absent without ever having been paired is skipped, like a late entry).
+    pub number: Vec<u32>,
 }
 
 impl Field {
@@ -93,7 +96,10 @@ impl Field {
             units.push((v * 1000.0).round() as i64);
         }
         let g = units.iter().fold(0i64, |g, &u| gcd(g, u.abs()));
+        let numbers = entered_numbers(t, round, &absent);
+        let number = rows.iter().map(|r| numbers.get(&r.1).copied().unwrap_or(r.1)).collect();
         Ok(Field {
+            number,
             round,
             ids: rows.iter().map(|r| r.1).collect(),
             scores: rows.iter().map(|r| r.0).collect(),
@@ -138,7 +144,7 @@ impl Field {
     /// The colour `a` (higher-ranked) would get against `b`, if the pair is legal for colours.
     pub fn colour_for(&self, a: usize, b: usize, initial: Colour) -> Option<Colour> {
         let (sa, sb) = (&self.standings[a], &self.standings[b]);
-        let ca = allocate(sa, sb, initial);
+        let ca = allocate(sa, sb, self.number[a], initial);
         let legal = |c: Colour| {
             (self.topscorer[a] || !breaks_colour_limits(sa, c))
                 && (self.topscorer[b] || !breaks_colour_limits(sb, c.opposite()))
@@ -151,6 +157,34 @@ impl Field {
             None
         }
     }
+}
+
+/// E.5 pairing numbers: players in pairing-number order, skipping those not yet joined and
+/// those absent from `round` who were never paired before (C.04.2 late entries).
+fn entered_numbers(t: &Tournament, round: u32, absent: &[u32]) -> std::collections::BTreeMap<u32, u32> {
+    let mut paired = std::collections::BTreeSet::new();
+    for rd in t.rounds.iter().filter(|r| r.number < round) {
+        for g in &rd.games {
+            paired.insert(g.white);
+            paired.insert(g.black);
+        }
+        for b in rd.byes.iter().filter(|b| !b.kind.is_requested()) {
+            paired.insert(b.player);
+        }
+    }
+    let mut ids: Vec<&Player> = t.players.iter().collect();
+    ids.sort_by_key(|p| p.id);
+    let mut out = std::collections::BTreeMap::new();
+    let mut n = 0;
+    for p in ids {
+        let away = !p.active_in(round) || absent.contains(&p.id);
+        if p.joined.is_some_and(|j| j > round) || (away && !paired.contains(&p.id)) {
+            continue;
+        }
+        n += 1;
+        out.insert(p.id, n);
+    }
+    out
 }
 
 fn gcd(a: i64, b: i64) -> i64 {

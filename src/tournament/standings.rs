@@ -55,9 +55,10 @@ impl Standing {
         self.colours.iter().rev().flatten().next().copied()
     }
 
-    /// Both players have already met (over the board or by forfeit).
+    /// Both players have already played each other over the board. A forfeited game does not
+    /// count: the players may be paired again (as FIDE Dutch engines do).
     pub fn has_met(&self, other: u32) -> bool {
-        self.played.contains(&other) || self.forfeited.contains(&other)
+        self.played.contains(&other)
     }
 
     pub fn games_played(&self) -> usize {

@@ -1,2 +1,82 @@
 //! Independent rule checks, written from the rule documents. Shares no code with model
 //! building (`systems`, `solve`).
+//!
+//! A check looks at one paired round against the rounds before it and reports every rule the
+//! round breaks as a [`Violation`], each with the rule's citation and a message an arbiter can
+//! read. Each pairing system has its own rule set, chosen by name in [`check_round`]; the
+//! standard Swiss (FIDE Dutch) rules, and the readings taken where the text leaves room, are
+//! documented in [`swiss`].
+
+pub mod matching;
+pub mod swiss;
+
+use crate::tournament::Tournament;
+use crate::{Error, Result};
+
+/// One broken rule in one round.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Violation {
+    pub round: u32,
+    /// The rule's citation, e.g. `FIDE C.04.1 b`.
+    pub rule: String,
+    /// The players concerned, by pairing number.
+    pub players: Vec<u32>,
+    /// For the arbiter, e.g. `round 5: 12 v 31 is a rematch (they met in round 2) — FIDE
+    /// C.04.1 b`.
+    pub message: String,
+}
+
+/// The systems with a rule set here.
+pub const SYSTEMS: &[&str] = &["swiss"];
+
+/// Checks round `round` of `t` under `system`'s rules, from the rounds before it. An unknown
+/// system, or a round that is not paired, is an error.
+pub fn check_round(t: &Tournament, round: u32, system: &str) -> Result<Vec<Violation>> {
+    let rules: fn(&Tournament, u32) -> Vec<Violation> = match system {
+        "swiss" => swiss::check_round,
+        other => {
+            return Err(Error::field(
+                "system",
+                format!(
+                    "no rule checks for system '{other}'; known: {}",
+                    SYSTEMS.join(", ")
+                ),
+            ))
+        }
+    };
+    if round == 0 {
+        return Err(Error::field("round", "rounds are numbered from 1"));
+    }
+    match t.round(round) {
+        Some(rd) if rd.is_paired() => Ok(rules(t, round)),
+        _ => Err(Error::field(
+            "round",
+            format!("round {round} has no pairing to check"),
+        )),
+    }
+}
+
+/// Checks every paired round of `t` (in order), or only `round` if given.
+pub fn check(t: &Tournament, round: Option<u32>, system: &str) -> Result<Vec<Violation>> {
+    if let Some(r) = round {
+        return check_round(t, r, system);
+    }
+    let mut rounds: Vec<u32> = t
+        .rounds
+        .iter()
+        .filter(|r| r.is_paired())
+        .map(|r| r.number)
+        .collect();
+    rounds.sort_unstable();
+    if rounds.is_empty() {
+        // Validate the system name even when there is nothing to check.
+        if !SYSTEMS.contains(&system) {
+            return check_round(t, 0, system);
+        }
+    }
+    let mut out = Vec::new();
+    for r in rounds {
+        out.extend(check_round(t, r, system)?);
+    }
+    Ok(out)
+}

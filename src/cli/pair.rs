@@ -1,0 +1,194 @@
+//! `optipair pair`: pair a round, print it, optionally store it.
+
+use super::{system_name, OutFormat};
+use optipair::engine::{self, Paired};
+use optipair::formats;
+use optipair::solve::Options;
+use optipair::tournament::{GameResult, Tournament};
+use optipair::{Error, Result};
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct PairArgs {
+    /// Tournament file (.json or .trf).
+    file: PathBuf,
+    /// Re-pair round N from the rounds before it (later rounds ignored).
+    #[arg(long)]
+    round: Option<u32>,
+    /// Seconds for the exact solve; past it the greedy pass pairs the round.
+    #[arg(long)]
+    time_limit: Option<f64>,
+    #[arg(long, default_value = "text")]
+    format: OutFormat,
+    /// Store the round in FILE (atomically).
+    #[arg(long)]
+    write: bool,
+    #[arg(long)]
+    system: Option<String>,
+    /// Pair with the greedy procedural pass only (no solver).
+    #[arg(long)]
+    greedy: bool,
+}
+
+pub fn run(a: PairArgs) -> Result<u8> {
+    let t = formats::load(&a.file)?;
+    let system = system_name(&t, a.system.as_deref());
+    let last = t.last_paired_round();
+    let round = match a.round {
+        Some(r) => r,
+        None => {
+            if let Some(prev) = t.round(last) {
+                let missing: Vec<String> = prev
+                    .games
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, g)| g.result == GameResult::Pending)
+                    .map(|(i, _)| (i + 1).to_string())
+                    .collect();
+                if !missing.is_empty() {
+                    return Err(Error::field(
+                        "result",
+                        format!(
+                            "round {last} has no result on board{} {}; record them first",
+                            if missing.len() == 1 { "" } else { "s" },
+                            missing.join(", ")
+                        ),
+                    )
+                    .in_file(&a.file));
+                }
+            }
+            last + 1
+        }
+    };
+    if a.write && t.round(round).is_some_and(|r| r.is_paired()) {
+        return Err(Error::field(
+            "--round",
+            format!("round {round} is already paired; --write would overwrite it"),
+        )
+        .in_file(&a.file));
+    }
+    if a.write && last > round {
+        return Err(Error::field(
+            "--round",
+            format!("rounds after {round} exist; --write would contradict them"),
+        )
+        .in_file(&a.file));
+    }
+    let opts = Options {
+        time_limit: a.time_limit,
+        greedy_only: a.greedy,
+        ..Options::default()
+    };
+    let paired = engine::pair_round(&t, round, &system, &opts).map_err(|e| e.in_file(&a.file))?;
+    let stored = engine::store(&t, &paired);
+    if a.write {
+        formats::save(&a.file, &stored)?;
+    }
+    match a.format {
+        OutFormat::Text => print!("{}", sheet(&t, &paired)),
+        OutFormat::Json => println!("{}", json(&t, &paired)),
+        OutFormat::Trf => print!("{}", formats::trf::write(&stored)),
+    }
+    for v in &paired.violations {
+        eprintln!("verifier: {}", v.message);
+    }
+    Ok(0)
+}
+
+fn name(t: &Tournament, id: u32) -> String {
+    t.player(id)
+        .map(|p| format!("{} ({id})", p.name))
+        .unwrap_or_else(|| id.to_string())
+}
+
+/// The pairing sheet: board, white, score, black, score; then byes and the certificate.
+pub fn sheet(t: &Tournament, p: &Paired) -> String {
+    use std::fmt::Write;
+    let st = optipair::tournament::Standings::before(t, p.round.number);
+    let score = |id: u32| st.get(id).map(|s| s.score).unwrap_or(0.0);
+    let width = p
+        .round
+        .games
+        .iter()
+        .flat_map(|g| [name(t, g.white).chars().count(), name(t, g.black).chars().count()])
+        .max()
+        .unwrap_or(10)
+        .max(5);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Round {} — {} — {} games",
+        p.round.number,
+        p.system,
+        p.round.games.len()
+    );
+    let _ = writeln!(s, "{:>5}  {:<width$} {:>5}   {:<width$} {:>5}", "Board", "White", "Score", "Black", "Score");
+    for (i, g) in p.round.games.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "{:>5}  {:<width$} {:>5}   {:<width$} {:>5}",
+            i + 1,
+            name(t, g.white),
+            score(g.white),
+            name(t, g.black),
+            score(g.black)
+        );
+    }
+    for b in &p.round.byes {
+        let _ = writeln!(s, "  Bye  {} ({:?})", name(t, b.player), b.kind);
+    }
+    for &u in &p.pairing.unpaired {
+        let _ = writeln!(s, "  NOT PAIRED  {}", name(t, u));
+    }
+    for n in &p.notes {
+        let _ = writeln!(s, "  Note: {n}");
+    }
+    let c = &p.pairing.certificate;
+    let _ = writeln!(s, "Certificate: {:?} — {} — {:.3} s", c.status, c.summary, c.seconds);
+    for tv in &c.tiers {
+        let _ = writeln!(
+            s,
+            "  {:<42} {:>8}{}   [{}]",
+            tv.name,
+            tv.value,
+            if tv.proved { "  proved optimal" } else { "" },
+            tv.rule
+        );
+    }
+    if p.violations.is_empty() {
+        let _ = writeln!(s, "Verifier: no rule broken.");
+    } else {
+        let _ = writeln!(s, "Verifier: {} violation(s):", p.violations.len());
+        for v in &p.violations {
+            let _ = writeln!(s, "  {}", v.message);
+        }
+    }
+    s
+}
+
+pub fn json(_t: &Tournament, p: &Paired) -> String {
+    let pairings: Vec<_> = p
+        .round
+        .games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| serde_json::json!({"board": i + 1, "white": g.white, "black": g.black}))
+        .collect();
+    let byes: Vec<_> = p
+        .round
+        .byes
+        .iter()
+        .map(|b| serde_json::json!({"player": b.player, "kind": b.kind}))
+        .collect();
+    serde_json::to_string_pretty(&serde_json::json!({
+        "round": p.round.number,
+        "system": p.system,
+        "pairings": pairings,
+        "byes": byes,
+        "unpaired": p.pairing.unpaired,
+        "notes": p.notes,
+        "certificate": p.pairing.certificate,
+        "violations": p.violations,
+    }))
+    .expect("json")
+}

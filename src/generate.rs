@@ -1,0 +1,103 @@
+//! Random fields for tests, benchmarks and simulation, deterministic by seed.
+//!
+//! Result model (chess): ratings drawn from a normal law (mean 1800, sd 300, clipped to
+//! 1000–2800). White's expected score is E = 1 / (1 + 10^((Rb − Ra − 35) / 400)) (35 points for
+//! the white pieces). A draw happens with probability P(draw) = draw_rate · 2·min(E, 1 − E); the
+//! rest splits so that white's expected score stays E: P(white wins) = E − P(draw)/2.
+
+use crate::engine;
+use crate::solve::Options;
+use crate::tournament::{GameResult, Player, Tournament};
+use crate::Result;
+
+/// SplitMix64: small, fast, and the same on every platform and version.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    /// Standard normal (Box–Muller).
+    pub fn normal(&mut self) -> f64 {
+        let u = self.unit().max(1e-300);
+        let v = self.unit();
+        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
+    }
+}
+
+/// Parameters of a generated field.
+#[derive(Debug, Clone)]
+pub struct Spec {
+    pub players: usize,
+    pub rounds: u32,
+    pub played: u32,
+    pub seed: u64,
+    pub draw_rate: f64,
+    pub system: String,
+}
+
+/// Players with random ratings, pairing numbers by rating.
+pub fn players(n: usize, rng: &mut Rng) -> Vec<Player> {
+    let mut ratings: Vec<u32> = (0..n)
+        .map(|_| (1800.0 + 300.0 * rng.normal()).clamp(1000.0, 2800.0).round() as u32)
+        .collect();
+    ratings.sort_by(|a, b| b.cmp(a));
+    ratings
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| Player::new(i as u32 + 1, format!("Player {:05}", i + 1), r))
+        .collect()
+}
+
+/// A result drawn from the model above.
+pub fn result(white: u32, black: u32, draw_rate: f64, rng: &mut Rng) -> GameResult {
+    let e = 1.0 / (1.0 + 10f64.powf((black as f64 - white as f64 - 35.0) / 400.0));
+    let draw = draw_rate * 2.0 * e.min(1.0 - e);
+    let u = rng.unit();
+    if u < e - draw / 2.0 {
+        GameResult::WhiteWins
+    } else if u < e + draw / 2.0 {
+        GameResult::Draw
+    } else {
+        GameResult::BlackWins
+    }
+}
+
+/// A field with `played` rounds paired under `system` (with `opts`) and results drawn.
+pub fn field(spec: &Spec, opts: &Options) -> Result<Tournament> {
+    let mut rng = Rng::new(spec.seed);
+    let mut t = Tournament::new(
+        format!("Generated {} players, seed {}", spec.players, spec.seed),
+        players(spec.players, &mut rng),
+    );
+    t.rounds_planned = Some(spec.rounds);
+    t.system = Some(spec.system.clone());
+    for r in 1..=spec.played.min(spec.rounds) {
+        let paired = engine::pair_round(&t, r, &spec.system, opts)?;
+        t = engine::store(&t, &paired);
+        let rating = |id: u32| t.player(id).map(|p| p.rating).unwrap_or(0);
+        let results: Vec<GameResult> = t
+            .round(r)
+            .expect("stored round")
+            .games
+            .iter()
+            .map(|g| result(rating(g.white), rating(g.black), spec.draw_rate, &mut rng))
+            .collect();
+        for (g, res) in t.round_mut(r).games.iter_mut().zip(results) {
+            g.result = res;
+        }
+    }
+    Ok(t)
+}

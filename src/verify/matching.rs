@@ -1,0 +1,299 @@
+//! Maximum cardinality matching in a general graph (Edmonds' blossom algorithm), written for
+//! the verifier: "could the other players still have been paired if someone else had the
+//! bye?" is a perfect-matching question on the graph of pairs the absolute criteria allow.
+//!
+//! Deliberately independent of the model-building code: the verifier must not trust the
+//! machinery it checks.
+
+use std::collections::VecDeque;
+
+const NONE: usize = usize::MAX;
+
+/// An undirected graph on vertices `0..n` with a (partial) matching.
+#[derive(Debug, Clone)]
+pub struct Matching {
+    adj: Vec<Vec<usize>>,
+    mate: Vec<usize>,
+}
+
+impl Matching {
+    /// A graph on `n` vertices, no edges, nothing matched.
+    pub fn new(n: usize) -> Self {
+        Matching {
+            adj: vec![Vec::new(); n],
+            mate: vec![NONE; n],
+        }
+    }
+
+    pub fn add_edge(&mut self, a: usize, b: usize) {
+        if a != b {
+            self.adj[a].push(b);
+            self.adj[b].push(a);
+        }
+    }
+
+    pub fn has_edge(&self, a: usize, b: usize) -> bool {
+        self.adj[a].contains(&b)
+    }
+
+    /// Matches `a` with `b` as a starting point (both must be free and adjacent; otherwise
+    /// the call does nothing and returns false).
+    pub fn seed(&mut self, a: usize, b: usize) -> bool {
+        if a == b || self.mate[a] != NONE || self.mate[b] != NONE || !self.has_edge(a, b) {
+            return false;
+        }
+        self.mate[a] = b;
+        self.mate[b] = a;
+        true
+    }
+
+    /// Unmatches `v` (and its mate).
+    pub fn unmatch(&mut self, v: usize) {
+        let m = self.mate[v];
+        if m != NONE {
+            self.mate[m] = NONE;
+        }
+        self.mate[v] = NONE;
+    }
+
+    /// Whether every vertex except those in `skip` can be matched among themselves (vertices
+    /// in `skip` must be unmatched and are treated as absent). Extends the current matching.
+    pub fn covers_all_but(&mut self, skip: &[usize]) -> bool {
+        let n = self.adj.len();
+        let mut absent = vec![false; n];
+        for &s in skip {
+            if self.mate[s] != NONE {
+                self.unmatch(s);
+            }
+            absent[s] = true;
+        }
+        for v in 0..n {
+            if absent[v] || self.mate[v] != NONE {
+                continue;
+            }
+            match self.find_path(v, &absent) {
+                Some((end, parent)) => self.augment(end, &parent),
+                // No augmenting path from a free vertex now means none ever (Edmonds).
+                None => return false,
+            }
+        }
+        true
+    }
+
+    fn augment(&mut self, mut v: usize, parent: &[usize]) {
+        // `v` is the free end; walk back along parents flipping the matching.
+        while v != NONE {
+            let pv = parent[v];
+            let next = self.mate[pv];
+            self.mate[v] = pv;
+            self.mate[pv] = v;
+            v = next;
+        }
+    }
+}
+
+impl Matching {
+    /// Breadth-first search for an augmenting path from the free vertex `root`; returns its
+    /// free far end and the parent links to walk back along.
+    fn find_path(&self, root: usize, absent: &[bool]) -> Option<(usize, Vec<usize>)> {
+        let n = self.adj.len();
+        let mut st = Search {
+            parent: vec![NONE; n],
+            base: (0..n).collect(),
+            outer: vec![false; n],
+        };
+        let mut queue = VecDeque::new();
+        st.outer[root] = true;
+        queue.push_back(root);
+        while let Some(v) = queue.pop_front() {
+            for i in 0..self.adj[v].len() {
+                let to = self.adj[v][i];
+                if absent[to] || st.base[v] == st.base[to] || self.mate[v] == to {
+                    continue;
+                }
+                let to_is_outer =
+                    to == root || (self.mate[to] != NONE && st.parent[self.mate[to]] != NONE);
+                if to_is_outer {
+                    // An odd cycle: contract the blossom onto its base.
+                    let cur = self.lca(&st, v, to);
+                    let mut in_blossom = vec![false; n];
+                    self.mark_path(&mut st, &mut in_blossom, v, cur, to);
+                    self.mark_path(&mut st, &mut in_blossom, to, cur, v);
+                    for u in 0..n {
+                        if in_blossom[st.base[u]] {
+                            st.base[u] = cur;
+                            if !st.outer[u] {
+                                st.outer[u] = true;
+                                queue.push_back(u);
+                            }
+                        }
+                    }
+                } else if st.parent[to] == NONE {
+                    st.parent[to] = v;
+                    if self.mate[to] == NONE {
+                        return Some((to, st.parent));
+                    }
+                    let m = self.mate[to];
+                    st.outer[m] = true;
+                    queue.push_back(m);
+                }
+            }
+        }
+        None
+    }
+
+    fn lca(&self, st: &Search, mut a: usize, mut b: usize) -> usize {
+        let n = self.adj.len();
+        let mut seen = vec![false; n];
+        loop {
+            a = st.base[a];
+            seen[a] = true;
+            if self.mate[a] == NONE {
+                break;
+            }
+            a = st.parent[self.mate[a]];
+        }
+        loop {
+            b = st.base[b];
+            if seen[b] {
+                return b;
+            }
+            b = st.parent[self.mate[b]];
+        }
+    }
+
+    fn mark_path(
+        &self,
+        st: &mut Search,
+        in_blossom: &mut [bool],
+        mut v: usize,
+        b: usize,
+        mut child: usize,
+    ) {
+        while st.base[v] != b {
+            in_blossom[st.base[v]] = true;
+            in_blossom[st.base[self.mate[v]]] = true;
+            st.parent[v] = child;
+            child = self.mate[v];
+            v = st.parent[self.mate[v]];
+        }
+    }
+}
+
+/// State of one augmenting-path search.
+struct Search {
+    parent: Vec<usize>,
+    base: Vec<usize>,
+    outer: Vec<bool>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn odd_cycle_with_tail() {
+        // Triangle 0-1-2 with a tail 2-3: perfect matching 0-1, 2-3.
+        let mut m = Matching::new(4);
+        m.add_edge(0, 1);
+        m.add_edge(1, 2);
+        m.add_edge(0, 2);
+        m.add_edge(2, 3);
+        m.seed(0, 2);
+        assert!(m.covers_all_but(&[]));
+    }
+
+    #[test]
+    fn blossom_needed() {
+        // A 5-cycle 0..4 with a pendant 5 on 0: the augmenting path runs through a blossom.
+        let mut m = Matching::new(6);
+        for (a, b) in [(0, 1), (1, 2), (2, 3), (3, 4), (4, 0), (0, 5)] {
+            m.add_edge(a, b);
+        }
+        m.seed(1, 2);
+        m.seed(3, 4);
+        assert!(m.covers_all_but(&[]));
+        let mut m2 = Matching::new(6);
+        for (a, b) in [(0, 1), (1, 2), (2, 3), (3, 4), (4, 0), (0, 5)] {
+            m2.add_edge(a, b);
+        }
+        // Without vertex 5 the 5-cycle alone cannot be perfectly matched.
+        assert!(!m2.covers_all_but(&[5]));
+    }
+
+    #[test]
+    fn star_is_not_perfect() {
+        let mut m = Matching::new(4);
+        m.add_edge(0, 1);
+        m.add_edge(0, 2);
+        m.add_edge(0, 3);
+        assert!(!m.covers_all_but(&[]));
+        let mut m = Matching::new(3);
+        m.add_edge(0, 1);
+        m.add_edge(0, 2);
+        assert!(m.covers_all_but(&[2]));
+    }
+
+    /// Brute force: can the vertices not in `skip` be perfectly matched?
+    fn brute(n: usize, edges: &[(usize, usize)], free: u32) -> bool {
+        if free == 0 {
+            return true;
+        }
+        let v = free.trailing_zeros() as usize;
+        edges.iter().any(|&(a, b)| {
+            let other = if a == v {
+                b
+            } else if b == v {
+                a
+            } else {
+                return false;
+            };
+            free & (1 << other) != 0 && brute(n, edges, free & !(1 << v) & !(1 << other))
+        })
+    }
+
+    #[test]
+    fn agrees_with_brute_force() {
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for case in 0..3000 {
+            let n = 2 + (case % 11);
+            let density = 20 + next() % 60;
+            let mut edges = Vec::new();
+            let mut m = Matching::new(n);
+            for a in 0..n {
+                for b in a + 1..n {
+                    if next() % 100 < density {
+                        edges.push((a, b));
+                        m.add_edge(a, b);
+                    }
+                }
+            }
+            // Seed part of a matching, skip one vertex when n is odd.
+            for &(a, b) in &edges {
+                if next() % 3 == 0 {
+                    m.seed(a, b);
+                }
+            }
+            let skip: Vec<usize> = if n % 2 == 1 {
+                vec![(next() % n as u64) as usize]
+            } else {
+                vec![]
+            };
+            let mut free: u32 = (1 << n) - 1;
+            for &s in &skip {
+                free &= !(1 << s);
+            }
+            assert_eq!(
+                m.covers_all_but(&skip),
+                brute(n, &edges, free),
+                "case {case}: n {n} edges {edges:?} skip {skip:?}"
+            );
+        }
+    }
+}
