@@ -51,7 +51,11 @@ pub struct Spec {
 /// Players with random ratings, pairing numbers by rating.
 pub fn players(n: usize, rng: &mut Rng) -> Vec<Player> {
     let mut ratings: Vec<u32> = (0..n)
-        .map(|_| (1800.0 + 300.0 * rng.normal()).clamp(1000.0, 2800.0).round() as u32)
+        .map(|_| {
+            (1800.0 + 300.0 * rng.normal())
+                .clamp(1000.0, 2800.0)
+                .round() as u32
+        })
         .collect();
     ratings.sort_by(|a, b| b.cmp(a));
     ratings

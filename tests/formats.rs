@@ -91,7 +91,19 @@ fn reference_1005_facts() {
     let t = trf::parse(&read_ref("rtg_1005_57p_10r.trf")).unwrap();
     assert_eq!(t.name, "AutoTest Tournament 1005");
     assert_eq!(t.rounds_planned, None);
-    assert_eq!(t.initial_colour, None);
+    // No XXC line: the initial colour is read off round 1 (E.5), where player 1 had black.
+    let r1 = t.round(1).unwrap();
+    let g1 = r1
+        .games
+        .iter()
+        .find(|g| g.white == 1 || g.black == 1)
+        .unwrap();
+    let expected = if g1.white == 1 {
+        Colour::White
+    } else {
+        Colour::Black
+    };
+    assert_eq!(t.initial_colour, Some(expected));
     let p1 = t.player(1).unwrap();
     assert_eq!(p1.name, "Test0001 Player0001");
     assert_eq!(p1.rating, 2484);

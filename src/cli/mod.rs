@@ -11,7 +11,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "optipair", version, about = "Provably optimal tournament pairings")]
+#[command(
+    name = "optipair",
+    version,
+    about = "Provably optimal tournament pairings"
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,

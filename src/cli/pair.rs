@@ -28,6 +28,10 @@ pub struct PairArgs {
     /// Pair with the greedy procedural pass only (no solver).
     #[arg(long)]
     greedy: bool,
+    /// Print solve seconds on stdout too (they always go to stderr); without it stdout is
+    /// byte-identical for the same input.
+    #[arg(long)]
+    timing: bool,
 }
 
 pub fn run(a: PairArgs) -> Result<u8> {
@@ -80,10 +84,20 @@ pub fn run(a: PairArgs) -> Result<u8> {
         ..Options::default()
     };
     let paired = engine::pair_round(&t, round, &system, &opts).map_err(|e| e.in_file(&a.file))?;
-    let stored = engine::store(&t, &paired);
+    // Later rounds are ignored: the output (and a write, which needs none) ends at `round`.
+    let stored = engine::store(&t.before_round(round), &paired);
     if a.write {
         formats::save(&a.file, &stored)?;
     }
+    let mut shown = paired.clone();
+    if !a.timing {
+        shown.pairing.certificate.seconds = f64::NAN;
+    }
+    eprintln!(
+        "round {round}: {:?} in {:.3} s",
+        paired.pairing.certificate.status, paired.pairing.certificate.seconds
+    );
+    let paired = shown;
     match a.format {
         OutFormat::Text => print!("{}", sheet(&t, &paired)),
         OutFormat::Json => println!("{}", json(&t, &paired)),
@@ -110,7 +124,12 @@ pub fn sheet(t: &Tournament, p: &Paired) -> String {
         .round
         .games
         .iter()
-        .flat_map(|g| [name(t, g.white).chars().count(), name(t, g.black).chars().count()])
+        .flat_map(|g| {
+            [
+                name(t, g.white).chars().count(),
+                name(t, g.black).chars().count(),
+            ]
+        })
         .max()
         .unwrap_or(10)
         .max(5);
@@ -122,7 +141,11 @@ pub fn sheet(t: &Tournament, p: &Paired) -> String {
         p.system,
         p.round.games.len()
     );
-    let _ = writeln!(s, "{:>5}  {:<width$} {:>5}   {:<width$} {:>5}", "Board", "White", "Score", "Black", "Score");
+    let _ = writeln!(
+        s,
+        "{:>5}  {:<width$} {:>5}   {:<width$} {:>5}",
+        "Board", "White", "Score", "Black", "Score"
+    );
     for (i, g) in p.round.games.iter().enumerate() {
         let _ = writeln!(
             s,
@@ -144,7 +167,11 @@ pub fn sheet(t: &Tournament, p: &Paired) -> String {
         let _ = writeln!(s, "  Note: {n}");
     }
     let c = &p.pairing.certificate;
-    let _ = writeln!(s, "Certificate: {:?} — {} — {:.3} s", c.status, c.summary, c.seconds);
+    let _ = writeln!(
+        s,
+        "Certificate: {:?} — {} — {:.3} s",
+        c.status, c.summary, c.seconds
+    );
     for tv in &c.tiers {
         let _ = writeln!(
             s,

@@ -42,7 +42,11 @@ pub fn kind_of(path: &Path) -> Result<Kind> {
 pub fn read_text(path: &Path) -> Result<String> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     String::from_utf8(bytes).map_err(|e| {
-        Error::input(format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to())).in_file(path)
+        Error::input(format!(
+            "not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to()
+        ))
+        .in_file(path)
     })
 }
 

@@ -473,7 +473,12 @@ pub fn parse(text: &str) -> Result<Tournament> {
 /// odd, the other colour if even.
 fn infer_initial_colour(t: &Tournament) -> Option<Colour> {
     let r1 = t.round(1)?;
-    let absent: Vec<u32> = r1.byes.iter().filter(|b| b.kind.is_requested()).map(|b| b.player).collect();
+    let absent: Vec<u32> = r1
+        .byes
+        .iter()
+        .filter(|b| b.kind.is_requested())
+        .map(|b| b.player)
+        .collect();
     let (id, colour) = r1
         .games
         .iter()
@@ -484,7 +489,11 @@ fn infer_initial_colour(t: &Tournament) -> Option<Colour> {
         .iter()
         .filter(|p| p.id <= id && !absent.contains(&p.id) && p.active_in(1))
         .count();
-    Some(if number % 2 == 1 { colour } else { colour.opposite() })
+    Some(if number % 2 == 1 {
+        colour
+    } else {
+        colour.opposite()
+    })
 }
 
 /// Pairs up the two lines' entries for every game, round by round.

@@ -18,7 +18,9 @@ pub fn pair(spec: &RoundSpec) -> Selection {
     for list in adj.iter_mut() {
         list.sort_by(|&x, &y| {
             let (cx, cy) = (&spec.candidates[x], &spec.candidates[y]);
-            cx.costs.cmp(&cy.costs).then(cx.a.max(cx.b).cmp(&cy.a.max(cy.b)))
+            cx.costs
+                .cmp(&cy.costs)
+                .then(cx.a.max(cx.b).cmp(&cy.a.max(cy.b)))
         });
     }
     let mut byes: Vec<usize> = (0..spec.byes.len()).collect();

@@ -10,6 +10,7 @@ use super::{Options, Selection};
 use crate::systems::spec::{RoundSpec, Var};
 use good_lp::{variable, Expression, ProblemVariables, SolverModel, Variable};
 use highs::HighsModelStatus;
+use std::ops::Sub;
 use std::sync::mpsc;
 use std::time::Instant;
 
@@ -25,7 +26,11 @@ pub struct Outcome {
 
 /// Runs the exact solve on a worker thread and gives up at `deadline` (HiGHS overruns its own
 /// limit, so the limit is enforced here; an abandoned worker ends with the process).
-pub fn solve(spec: &RoundSpec, opts: &Options, deadline: Option<Instant>) -> Result<Outcome, String> {
+pub fn solve(
+    spec: &RoundSpec,
+    opts: &Options,
+    deadline: Option<Instant>,
+) -> Result<Outcome, String> {
     let (tx, rx) = mpsc::channel();
     let spec = spec.clone();
     let opts = opts.clone();
@@ -65,7 +70,8 @@ impl Columns {
 /// Cost of every column on every tier (tier 0 = players left unpaired).
 fn column_costs(spec: &RoundSpec) -> Vec<Vec<i64>> {
     let t = spec.tiers.len() + 1;
-    let mut costs = Vec::with_capacity(spec.candidates.len() + spec.byes.len() + spec.players.len());
+    let mut costs =
+        Vec::with_capacity(spec.candidates.len() + spec.byes.len() + spec.players.len());
     for c in &spec.candidates {
         let mut v = vec![0];
         v.extend(&c.costs);
@@ -91,6 +97,7 @@ fn tier_ranges(spec: &RoundSpec) -> Vec<i128> {
     let n = spec.players.len();
     let mut ranges = vec![0i128; t];
     ranges[0] = n as i128;
+    #[allow(clippy::needless_range_loop)]
     for k in 1..t {
         let mut most = vec![0i128; n];
         for c in &spec.candidates {
@@ -165,7 +172,324 @@ fn odd_sets(spec: &RoundSpec) -> Vec<Vec<usize>> {
     sets
 }
 
-fn solve_here(spec: &RoundSpec, opts: &Options, deadline: Option<Instant>) -> Result<Outcome, String> {
+/// Everything about the model that does not change between solves.
+struct Model<'a> {
+    spec: &'a RoundSpec,
+    costs: Vec<Vec<i64>>,
+    cols: Columns,
+    /// Odd sets as membership masks.
+    sets: Vec<Vec<bool>>,
+    /// Extra rows' terms on pairs, by candidate: (extra row, coefficient).
+    extra_on_pair: Vec<Vec<(usize, i64)>>,
+}
+
+/// One HiGHS solve over a subset of the candidate pairs.
+struct Solved {
+    proved: bool,
+    status: HighsModelStatus,
+    objective: f64,
+    bound: Option<f64>,
+    gap: f64,
+    /// Values of the active pair columns, then byes, then unpaired.
+    values: Vec<f64>,
+    /// Duals: degree rows, odd-set rows, extra rows (lower, upper), fixed-group rows.
+    deg: Vec<f64>,
+    odd: Vec<f64>,
+    extra: Vec<f64>,
+    fix: Vec<f64>,
+    rows: usize,
+    nonzeros: usize,
+}
+
+impl Model<'_> {
+    fn coef(&self, col: usize, group: &[(usize, i128)]) -> i128 {
+        group
+            .iter()
+            .map(|&(t, w)| w * self.costs[col][t] as i128)
+            .sum()
+    }
+
+    /// Builds and solves the program over pairs `active` (LP relaxation when `integer` is
+    /// false), with the tiers of `group` as objective and the optima of `fixed` as rows.
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &self,
+        active: &[usize],
+        group: &[(usize, i128)],
+        fixed: &[(Vec<(usize, i128)>, i128)],
+        integer: bool,
+        start: Option<&Selection>,
+        opts: &Options,
+        deadline: Option<Instant>,
+    ) -> Result<Solved, String> {
+        let spec = self.spec;
+        let n = spec.players.len();
+        let (nb, na) = (self.cols.byes, active.len());
+        // Local columns: active pairs, byes, unpaired.
+        let global: Vec<usize> = active
+            .iter()
+            .copied()
+            .chain(self.cols.pairs..self.cols.count())
+            .collect();
+        let mut vars = ProblemVariables::new();
+        let x: Vec<Variable> = global
+            .iter()
+            .map(|_| {
+                if integer {
+                    vars.add(variable().binary())
+                } else {
+                    vars.add(variable().min(0).max(1))
+                }
+            })
+            .collect();
+        let mut objective = Expression::with_capacity(global.len());
+        for (l, &g) in global.iter().enumerate() {
+            let c = self.coef(g, group);
+            if c != 0 {
+                objective.add_mul(c as f64, x[l]);
+            }
+        }
+        let mut model = vars.minimise(objective).using(good_lp::highs);
+        let mut incident: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (l, &k) in active.iter().enumerate() {
+            let c = &spec.candidates[k];
+            incident[c.a].push(l);
+            incident[c.b].push(l);
+        }
+        for (j, b) in spec.byes.iter().enumerate() {
+            incident[b.player].push(na + j);
+        }
+        let mut nonzeros = 0;
+        for (i, inc) in incident.iter_mut().enumerate() {
+            inc.push(na + nb + i);
+            nonzeros += inc.len();
+            let e: Expression = inc.iter().map(|&l| x[l]).sum();
+            model.add_constraint(e.eq(1));
+        }
+        let mut rows = n;
+        if nb > 0 {
+            let e: Expression = (0..nb).map(|j| x[na + j]).sum();
+            model.add_constraint(e.leq(spec.max_byes as f64));
+            rows += 1;
+            nonzeros += nb;
+        }
+        for inside in &self.sets {
+            let mut e = Expression::default();
+            for (l, &k) in active.iter().enumerate() {
+                let c = &spec.candidates[k];
+                if inside[c.a] != inside[c.b] {
+                    e.add_mul(1.0, x[l]);
+                    nonzeros += 1;
+                }
+            }
+            for (j, b) in spec.byes.iter().enumerate() {
+                if inside[b.player] {
+                    e.add_mul(1.0, x[na + j]);
+                }
+            }
+            for (i, &inn) in inside.iter().enumerate() {
+                if inn {
+                    e.add_mul(1.0, x[na + nb + i]);
+                }
+            }
+            model.add_constraint(e.geq(1));
+            rows += 1;
+        }
+        let local_of_pair: std::collections::HashMap<usize, usize> =
+            active.iter().enumerate().map(|(l, &k)| (k, l)).collect();
+        let mut extra_rows = Vec::new();
+        for (ri, row) in spec.rows.iter().enumerate() {
+            let mut e = Expression::default();
+            for &(var, k) in &row.terms {
+                let l = match var {
+                    Var::Pair(c) => match local_of_pair.get(&c) {
+                        Some(&l) => l,
+                        None => continue,
+                    },
+                    Var::Bye(p) => match spec.byes.iter().position(|b| b.player == p) {
+                        Some(j) => na + j,
+                        None => continue,
+                    },
+                    Var::Unpaired(p) => na + nb + p,
+                };
+                e.add_mul(k as f64, x[l]);
+                nonzeros += 1;
+            }
+            if let Some(m) = row.min {
+                model.add_constraint(e.clone().geq(m as f64));
+                extra_rows.push(ri);
+                rows += 1;
+            }
+            if let Some(m) = row.max {
+                model.add_constraint(e.leq(m as f64));
+                extra_rows.push(ri);
+                rows += 1;
+            }
+        }
+        for (fg, opt) in fixed {
+            let mut e = Expression::default();
+            for (l, &g) in global.iter().enumerate() {
+                let c = self.coef(g, fg);
+                if c != 0 {
+                    e.add_mul(c as f64, x[l]);
+                    nonzeros += 1;
+                }
+            }
+            model.add_constraint(e.leq(*opt as f64 + 0.5));
+            rows += 1;
+        }
+        let mut m = model
+            .try_into_inner()
+            .map_err(|e| format!("HiGHS rejected the model: {e}"))?;
+        m.make_quiet();
+        m.set_option("random_seed", opts.seed);
+        m.set_option("mip_rel_gap", 0.0);
+        m.set_option("mip_abs_gap", 0.5);
+        m.set_option("threads", 1);
+        // Measured: presolve costs more than it saves on these models (BENCHMARKS.md).
+        m.set_option("presolve", "off");
+        if let Some(d) = deadline {
+            let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
+            m.set_option("time_limit", left.max(0.01));
+        }
+        if let (true, Some(sel)) = (integer, start) {
+            let mut v = vec![0.0; global.len()];
+            for &k in &sel.pairs {
+                if let Some(&l) = local_of_pair.get(&k) {
+                    v[l] = 1.0;
+                }
+            }
+            for &p in &sel.byes {
+                if let Some(j) = spec.byes.iter().position(|b| b.player == p) {
+                    v[na + j] = 1.0;
+                }
+            }
+            for &p in &sel.unpaired {
+                v[na + nb + p] = 1.0;
+            }
+            let _ = m.try_set_solution(Some(&v), None, None, None);
+        }
+        let solved = m.try_solve().map_err(|e| format!("HiGHS failed: {e:?}"))?;
+        let status = solved.status();
+        let sol = solved.get_solution();
+        let values = sol.columns().to_vec();
+        if values.len() != global.len()
+            || solved.primal_solution_status() != highs::HighsSolutionStatus::Feasible
+        {
+            return Err(format!("HiGHS found no pairing (status {status:?})"));
+        }
+        let duals = sol.dual_rows().to_vec();
+        let objective = solved.objective_value();
+        let bound = if integer {
+            solved
+                .double_info_value(c"mip_dual_bound")
+                .ok()
+                .filter(|b| b.is_finite())
+        } else {
+            Some(objective)
+        };
+        let gap = if integer { solved.mip_gap() } else { 0.0 };
+        let (mut deg, mut odd, mut extra, mut fix) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        if !integer && duals.len() == rows {
+            let mut it = duals.into_iter();
+            deg = it.by_ref().take(n).collect();
+            if nb > 0 {
+                it.next();
+            }
+            odd = it.by_ref().take(self.sets.len()).collect();
+            extra = it.by_ref().take(extra_rows.len()).collect();
+            fix = it.collect();
+        }
+        let _ = extra_rows;
+        Ok(Solved {
+            proved: status == HighsModelStatus::Optimal,
+            status,
+            objective,
+            bound,
+            gap: if gap.is_finite() { gap } else { 0.0 },
+            values,
+            deg,
+            odd,
+            extra,
+            fix,
+            rows,
+            nonzeros,
+        })
+    }
+
+    /// Reduced cost of candidate `k` under the duals of an LP solve.
+    fn reduced_cost(
+        &self,
+        k: usize,
+        group: &[(usize, i128)],
+        fixed: &[(Vec<(usize, i128)>, i128)],
+        lp: &Solved,
+        extra_index: &[Vec<usize>],
+    ) -> f64 {
+        let c = &self.spec.candidates[k];
+        let mut rc = self.coef(k, group) as f64 - lp.deg[c.a] - lp.deg[c.b];
+        for (s, inside) in self.sets.iter().enumerate() {
+            if inside[c.a] != inside[c.b] {
+                rc -= lp.odd[s];
+            }
+        }
+        for &(ri, coef) in &self.extra_on_pair[k] {
+            for &row in &extra_index[ri] {
+                rc -= coef as f64 * lp.extra[row];
+            }
+        }
+        for (f, (fg, _)) in fixed.iter().enumerate() {
+            let a = self.coef(k, fg);
+            if a != 0 {
+                rc -= a as f64 * lp.fix[f];
+            }
+        }
+        rc
+    }
+}
+
+/// Pairs each player's `k` cheapest partners (all tiers, lexicographically) plus `seed`'s pairs.
+fn initial_columns(spec: &RoundSpec, per_player: usize, seed: &Selection) -> Vec<usize> {
+    let n = spec.players.len();
+    let mut by_player: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (k, c) in spec.candidates.iter().enumerate() {
+        by_player[c.a].push(k);
+        by_player[c.b].push(k);
+    }
+    let mut chosen = vec![false; spec.candidates.len()];
+    for list in by_player.iter_mut() {
+        if list.len() > per_player {
+            list.select_nth_unstable_by(per_player, |&x, &y| {
+                spec.candidates[x]
+                    .costs
+                    .cmp(&spec.candidates[y].costs)
+                    .then(x.cmp(&y))
+            });
+            list.truncate(per_player);
+        }
+        for &k in list.iter() {
+            chosen[k] = true;
+        }
+    }
+    for &k in &seed.pairs {
+        chosen[k] = true;
+    }
+    (0..spec.candidates.len()).filter(|&k| chosen[k]).collect()
+}
+
+/// Candidates per player in the first restricted program.
+const PER_PLAYER: usize = 12;
+/// Rounds of odd-set cut separation per tier group before the MIP takes over.
+const MAX_CUT_ROUNDS: usize = 8;
+/// Negative reduced cost tolerance.
+const EPS: f64 = 1e-7;
+
+fn solve_here(
+    spec: &RoundSpec,
+    opts: &Options,
+    deadline: Option<Instant>,
+) -> Result<Outcome, String> {
     let n = spec.players.len();
     let cols = Columns {
         pairs: spec.candidates.len(),
@@ -178,188 +502,303 @@ fn solve_here(spec: &RoundSpec, opts: &Options, deadline: Option<Instant>) -> Re
         .map(|t| costs.iter().map(|c| c[t]).max().unwrap_or(0))
         .collect();
     let groups = group_tiers(&ranges, &max_cost);
-
-    // Incidence: the columns touching each player.
-    let mut incident: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (k, c) in spec.candidates.iter().enumerate() {
-        incident[c.a].push(k);
-        incident[c.b].push(k);
-    }
-    for (k, b) in spec.byes.iter().enumerate() {
-        incident[b.player].push(cols.pairs + k);
-    }
-    for (i, inc) in incident.iter_mut().enumerate() {
-        inc.push(cols.pairs + cols.byes + i);
-    }
-    let sets = if opts.odd_set_rows { odd_sets(spec) } else { Vec::new() };
-    let mut set_rows: Vec<Vec<usize>> = Vec::with_capacity(sets.len());
-    for s in &sets {
-        let mut inside = vec![false; n];
-        for &i in s {
-            inside[i] = true;
-        }
-        let mut row: Vec<usize> = spec
-            .candidates
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| inside[c.a] != inside[c.b])
-            .map(|(k, _)| k)
-            .collect();
-        for (k, b) in spec.byes.iter().enumerate() {
-            if inside[b.player] {
-                row.push(cols.pairs + k);
+    let sets_list = if opts.odd_set_rows {
+        odd_sets(spec)
+    } else {
+        Vec::new()
+    };
+    let sets: Vec<Vec<bool>> = sets_list
+        .iter()
+        .map(|s| {
+            let mut inside = vec![false; n];
+            for &i in s {
+                inside[i] = true;
+            }
+            inside
+        })
+        .collect();
+    let mut extra_on_pair: Vec<Vec<(usize, i64)>> = vec![Vec::new(); spec.candidates.len()];
+    let mut extra_index: Vec<Vec<usize>> = Vec::new();
+    let mut next = 0;
+    for (ri, row) in spec.rows.iter().enumerate() {
+        for &(var, k) in &row.terms {
+            if let Var::Pair(c) = var {
+                extra_on_pair[c].push((ri, k));
             }
         }
-        row.extend(s.iter().map(|&i| cols.pairs + cols.byes + i));
-        set_rows.push(row);
+        let mut idx = Vec::new();
+        for bound in [row.min, row.max] {
+            if bound.is_some() {
+                idx.push(next);
+                next += 1;
+            }
+        }
+        extra_index.push(idx);
     }
+    let mut model = Model {
+        spec,
+        costs,
+        cols,
+        sets,
+        extra_on_pair,
+    };
 
+    // A warm start and a guaranteed-feasible column set: the greedy pairing.
+    let greedy = super::greedy::pair(spec);
+    let per_player = if opts.full_candidates {
+        usize::MAX
+    } else {
+        PER_PLAYER
+    };
+    let mut active = initial_columns(spec, per_player, &greedy);
+    let mut in_active = vec![false; spec.candidates.len()];
+    for &k in &active {
+        in_active[k] = true;
+    }
     let mut fixed: Vec<(Vec<(usize, i128)>, i128)> = Vec::new();
-    let mut selection = Selection::default();
+    // Pairs proved absent from every optimum of the tier groups solved so far.
+    let mut dead = vec![false; spec.candidates.len()];
+    let mut dead_count = 0usize;
+    let mut selection = greedy.clone();
     let mut proof: Vec<(Option<f64>, bool)> = vec![(None, false); ranges.len()];
     let mut size = ModelSize {
         players: n,
         all_pairs: spec.all_pairs(),
         candidates: spec.candidates.len(),
-        columns: cols.count(),
-        odd_set_rows: set_rows.len(),
+        odd_set_rows: model.sets.len(),
         ..ModelSize::default()
     };
     let mut last_gap = 0.0;
     let mut status = Status::Optimal;
-    let mut start_values: Option<Vec<f64>> = None;
+    let mut pricing_rounds = 0usize;
+    let mut cut_rows = 0usize;
+    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
 
-    for group in &groups {
-        let coef = |k: usize| -> i128 { group.iter().map(|&(t, w)| w * costs[k][t] as i128).sum() };
-        let mut vars = ProblemVariables::new();
-        let x: Vec<Variable> = (0..cols.count()).map(|_| vars.add(variable().binary())).collect();
-        let mut objective = Expression::with_capacity(cols.count());
-        for (k, &v) in x.iter().enumerate() {
-            let c = coef(k);
-            if c != 0 {
-                objective.add_mul(c as f64, v);
+    'groups: for group in &groups {
+        // Column generation on the LP relaxation, with odd-set cuts separated from its
+        // fractional support, until no cut is violated and no excluded pair prices out.
+        let mut cut_rounds = 0;
+        let lp = loop {
+            let lp = model.run(&active, group, &fixed, false, None, opts, deadline)?;
+            size.solves += 1;
+            if lp.status != HighsModelStatus::Optimal || lp.deg.len() != n {
+                return Err(format!("LP relaxation not solved (status {:?})", lp.status));
             }
-        }
-        let mut model = vars.minimise(objective).using(good_lp::highs);
-        let mut rows = 0usize;
-        let mut nonzeros = 0usize;
-        for inc in &incident {
-            let e: Expression = inc.iter().map(|&k| x[k]).sum();
-            model.add_constraint(e.eq(1));
-            rows += 1;
-            nonzeros += inc.len();
-        }
-        if cols.byes > 0 {
-            let e: Expression = (0..cols.byes).map(|k| x[cols.pairs + k]).sum();
-            model.add_constraint(e.leq(spec.max_byes as f64));
-            rows += 1;
-            nonzeros += cols.byes;
-        }
-        for row in &set_rows {
-            let e: Expression = row.iter().map(|&k| x[k]).sum();
-            model.add_constraint(e.geq(1));
-            rows += 1;
-            nonzeros += row.len();
-        }
-        for row in &spec.rows {
-            let mut e = Expression::with_capacity(row.terms.len());
-            for &(var, k) in &row.terms {
-                let col = match var {
-                    Var::Pair(c) => c,
-                    Var::Bye(p) => match spec.byes.iter().position(|b| b.player == p) {
-                        Some(j) => cols.pairs + j,
-                        None => continue,
-                    },
-                    Var::Unpaired(p) => cols.pairs + cols.byes + p,
-                };
-                e.add_mul(k as f64, x[col]);
-            }
-            nonzeros += row.terms.len();
-            if let Some(m) = row.min {
-                model.add_constraint(e.clone().geq(m as f64));
-                rows += 1;
-            }
-            if let Some(m) = row.max {
-                model.add_constraint(e.leq(m as f64));
-                rows += 1;
-            }
-        }
-        for (fg, opt) in &fixed {
-            let mut e = Expression::with_capacity(cols.count());
-            for (k, &v) in x.iter().enumerate() {
-                let c: i128 = fg.iter().map(|&(t, w)| w * costs[k][t] as i128).sum();
-                if c != 0 {
-                    e.add_mul(c as f64, v);
-                    nonzeros += 1;
+            let mut add: Vec<(f64, usize)> = (0..spec.candidates.len())
+                .filter(|&k| !in_active[k] && !dead[k])
+                .map(|k| (model.reduced_cost(k, group, &fixed, &lp, &extra_index), k))
+                .filter(|&(rc, _)| rc < -EPS)
+                .collect();
+            if !add.is_empty() {
+                pricing_rounds += 1;
+                add.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                add.truncate((4 * n).max(64));
+                for (_, k) in add {
+                    in_active[k] = true;
+                    active.push(k);
                 }
+                active.sort_unstable();
+            } else {
+                // The LP bound now holds over all pairs. Stop when it is met by the incumbent
+                // (or the LP is integral); otherwise tighten it with odd-set cuts, a few rounds.
+                let incumbent: i128 = group
+                    .iter()
+                    .map(|&(t, w)| w * selection.tier_values(spec)[t] as i128)
+                    .sum();
+                if integral(&lp.values, &active, &model.cols, spec).is_some()
+                    || (incumbent as f64) < lp.objective + 1.0 - 1e-6
+                    || cut_rounds >= MAX_CUT_ROUNDS
+                {
+                    break lp;
+                }
+                let cuts = separate(&model, &active, &lp.values);
+                if cuts.is_empty() {
+                    break lp;
+                }
+                cut_rounds += 1;
+                cut_rows += cuts.len();
+                model.sets.extend(cuts);
             }
-            model.add_constraint(e.leq(*opt as f64 + 0.5));
-            rows += 1;
-        }
-        size.rows = size.rows.max(rows);
-        size.nonzeros = size.nonzeros.max(nonzeros);
-        size.solves += 1;
-
-        let mut m = model
-            .try_into_inner()
-            .map_err(|e| format!("HiGHS rejected the model: {e}"))?;
-        m.make_quiet();
-        m.set_option("random_seed", opts.seed);
-        m.set_option("mip_rel_gap", 0.0);
-        m.set_option("mip_abs_gap", 0.5);
-        m.set_option("threads", 1);
-        if let Some(d) = deadline {
-            let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
-            m.set_option("time_limit", left.max(0.01));
-        }
-        if let Some(sol) = &start_values {
-            // The previous group's optimum is feasible here: a warm start.
-            let _ = m.try_set_solution(Some(sol), None, None, None);
-        }
-        let solved = m
-            .try_solve()
-            .map_err(|e| format!("HiGHS failed: {e:?}"))?;
-        let st = solved.status();
-        let values = solved.get_solution().columns().to_vec();
-        let have_solution = values.len() == cols.count()
-            && solved.primal_solution_status() == highs::HighsSolutionStatus::Feasible;
-        if !have_solution {
-            return Err(format!("HiGHS found no pairing (status {st:?})"));
-        }
-        let bound = solved
-            .double_info_value(c"mip_dual_bound")
-            .ok()
-            .filter(|b| b.is_finite());
-        let gap = solved.mip_gap();
-        last_gap = if gap.is_finite() { gap } else { 0.0 };
-        let sel = read_selection(&values, &cols, spec);
-        let tv = sel.tier_values(spec);
-        let opt: i128 = group.iter().map(|&(t, w)| w * tv[t] as i128).sum();
-        let proved = st == HighsModelStatus::Optimal
-            && bound.is_none_or(|b| (opt as f64) - b < 1.0 - 1e-6);
-        // A bound for the group is the bound on its first tier; lower tiers are bounded given it.
-        for &(t, w) in group {
-            let b = bound.map(|b| {
+            if out_of_time() {
+                status = Status::Feasible;
+                break 'groups;
+            }
+        };
+        let lp_bound = lp.objective;
+        let incumbent_tv = selection.tier_values(spec);
+        let incumbent: i128 = group
+            .iter()
+            .map(|&(t, w)| w * incumbent_tv[t] as i128)
+            .sum();
+        if integral(&lp.values, &active, &model.cols, spec).is_none()
+            && (incumbent as f64) < lp_bound + 1.0 - 1e-6
+            && selection.satisfies_rows(spec)
+        {
+            // The incumbent (greedy pairing or the previous group's optimum) meets the bound.
+            let tv = incumbent_tv;
+            let opt = incumbent;
+            for &(t, w) in group {
                 let above: i128 = group
                     .iter()
                     .filter(|&&(u, _)| u < t)
                     .map(|&(u, wu)| wu * tv[u] as i128)
                     .sum();
-                ((b - above as f64) / w as f64).max(0.0)
+                let b = ((lp_bound - above as f64) / w as f64)
+                    .max(0.0)
+                    .min(tv[t] as f64)
+                    // Tier values are integers: a lower bound rounds up.
+                    .sub(1e-6)
+                    .ceil();
+                proof[t] = (Some(b), true);
+            }
+            size.rows = size.rows.max(lp.rows);
+            size.nonzeros = size.nonzeros.max(lp.nonzeros);
+            size.columns = size.columns.max(active.len() + model.cols.byes + n);
+            dead_count += fix_by_reduced_cost(
+                &model,
+                group,
+                &fixed,
+                &lp,
+                &extra_index,
+                opt as f64 - lp_bound,
+                &mut dead,
+                &mut active,
+                &mut in_active,
+                &selection,
+            );
+            fixed.push((group.clone(), opt));
+            if out_of_time() && fixed.len() < groups.len() {
+                status = Status::Feasible;
+                break;
+            }
+            continue;
+        }
+        if let Some(sel) = integral(&lp.values, &active, &model.cols, spec) {
+            // The LP over all pairs has an integral optimum: it is the integer optimum.
+            let tv = sel.tier_values(spec);
+            let opt: i128 = group.iter().map(|&(t, w)| w * tv[t] as i128).sum();
+            if (opt as f64) - lp_bound < 1.0 - 1e-6 {
+                for &(t, w) in group {
+                    let above: i128 = group
+                        .iter()
+                        .filter(|&&(u, _)| u < t)
+                        .map(|&(u, wu)| wu * tv[u] as i128)
+                        .sum();
+                    let b = ((lp_bound - above as f64) / w as f64)
+                        .max(0.0)
+                        .min(tv[t] as f64)
+                        // Tier values are integers: a lower bound rounds up.
+                        .sub(1e-6)
+                        .ceil();
+                    proof[t] = (Some(b), true);
+                }
+                size.rows = size.rows.max(lp.rows);
+                size.nonzeros = size.nonzeros.max(lp.nonzeros);
+                size.columns = size.columns.max(active.len() + model.cols.byes + n);
+                selection = sel;
+                dead_count += fix_by_reduced_cost(
+                    &model,
+                    group,
+                    &fixed,
+                    &lp,
+                    &extra_index,
+                    opt as f64 - lp_bound,
+                    &mut dead,
+                    &mut active,
+                    &mut in_active,
+                    &selection,
+                );
+                fixed.push((group.clone(), opt));
+                if out_of_time() && fixed.len() < groups.len() {
+                    status = Status::Feasible;
+                    break;
+                }
+                continue;
+            }
+        }
+        let mut mip = model.run(
+            &active,
+            group,
+            &fixed,
+            true,
+            Some(&selection),
+            opts,
+            deadline,
+        )?;
+        size.solves += 1;
+        let mut sel = read_local(&mip.values, &active, &model.cols, spec);
+        let mut tv = sel.tier_values(spec);
+        let mut opt: i128 = group.iter().map(|&(t, w)| w * tv[t] as i128).sum();
+        if mip.proved
+            && (opt as f64) > lp_bound.ceil() + 1e-6 - 1e-9
+            && (opt as f64) - lp_bound > 1e-6
+        {
+            // The restricted optimum is above the LP bound: every excluded pair whose reduced
+            // cost is below the gap could still improve it; add them all and solve again.
+            let gap = opt as f64 - lp_bound;
+            let more: Vec<usize> = (0..spec.candidates.len())
+                .filter(|&k| !in_active[k] && !dead[k])
+                .filter(|&k| model.reduced_cost(k, group, &fixed, &lp, &extra_index) < gap - EPS)
+                .collect();
+            if !more.is_empty() {
+                for k in more {
+                    in_active[k] = true;
+                    active.push(k);
+                }
+                active.sort_unstable();
+                mip = model.run(&active, group, &fixed, true, Some(&sel), opts, deadline)?;
+                size.solves += 1;
+                sel = read_local(&mip.values, &active, &model.cols, spec);
+                tv = sel.tier_values(spec);
+                opt = group.iter().map(|&(t, w)| w * tv[t] as i128).sum();
+            }
+        }
+        size.rows = size.rows.max(mip.rows);
+        size.nonzeros = size.nonzeros.max(mip.nonzeros);
+        size.columns = size.columns.max(active.len() + model.cols.byes + n);
+        last_gap = mip.gap;
+        let proved = mip.proved && mip.bound.is_none_or(|b| (opt as f64) - b < 1.0 - 1e-6);
+        for &(t, w) in group {
+            let b = mip.bound.map(|b| {
+                let above: i128 = group
+                    .iter()
+                    .filter(|&&(u, _)| u < t)
+                    .map(|&(u, wu)| wu * tv[u] as i128)
+                    .sum();
+                ((b - above as f64) / w as f64)
+                    .max(0.0)
+                    .min(tv[t] as f64)
+                    // Tier values are integers: a lower bound rounds up.
+                    .sub(1e-6)
+                    .ceil()
             });
-            proof[t] = (b.map(|v| v.min(tv[t] as f64)), proved);
+            proof[t] = (b, proved);
         }
         selection = sel;
-        start_values = Some(values);
         if !proved {
             status = Status::Feasible;
             break;
         }
+        dead_count += fix_by_reduced_cost(
+            &model,
+            group,
+            &fixed,
+            &lp,
+            &extra_index,
+            opt as f64 - lp_bound,
+            &mut dead,
+            &mut active,
+            &mut in_active,
+            &selection,
+        );
         fixed.push((group.clone(), opt));
-        if deadline.is_some_and(|d| Instant::now() >= d) && fixed.len() < groups.len() {
+        if out_of_time() && fixed.len() < groups.len() {
             status = Status::Feasible;
             break;
         }
+    }
+    if fixed.is_empty() && status != Status::Optimal {
+        return Err("time limit reached before the first tier group was solved".to_string());
     }
     if !selection.satisfies_rows(spec) {
         return Err("HiGHS answer breaks a hard row".to_string());
@@ -367,12 +806,15 @@ fn solve_here(spec: &RoundSpec, opts: &Options, deadline: Option<Instant>) -> Re
     let values = selection.tier_values(spec);
     let summary = match status {
         Status::Optimal => format!(
-            "optimal over all {} pairs ({} allowed, {} odd-set rows, {} HiGHS solve{})",
+            "optimal over all {} pairs ({} allowed by the rules; {} in the final programs, {} pricing round{}, {} odd-set rows + {} odd-set cuts, {} HiGHS solves)",
             size.all_pairs,
             size.candidates,
+            active.len(),
+            pricing_rounds,
+            if pricing_rounds == 1 { "" } else { "s" },
             size.odd_set_rows,
+            cut_rows,
             size.solves,
-            if size.solves == 1 { "" } else { "s" }
         ),
         _ => format!(
             "feasible, not proved optimal: stopped after {} of {} tier groups (gap {:.2e})",
@@ -381,6 +823,7 @@ fn solve_here(spec: &RoundSpec, opts: &Options, deadline: Option<Instant>) -> Re
             last_gap
         ),
     };
+    let _ = dead_count;
     Ok(Outcome {
         selection,
         certificate: Certificate {
@@ -394,20 +837,132 @@ fn solve_here(spec: &RoundSpec, opts: &Options, deadline: Option<Instant>) -> Re
     })
 }
 
-fn read_selection(values: &[f64], cols: &Columns, spec: &RoundSpec) -> Selection {
+/// Reduced-cost fixing: with LP bound `L` and integer optimum `L + gap` of a group, a pair whose
+/// reduced cost exceeds the gap is in no optimal pairing of the group, so it is removed from
+/// every later program. Returns how many pairs were removed.
+#[allow(clippy::too_many_arguments)]
+fn fix_by_reduced_cost(
+    model: &Model,
+    group: &[(usize, i128)],
+    fixed: &[(Vec<(usize, i128)>, i128)],
+    lp: &Solved,
+    extra_index: &[Vec<usize>],
+    gap: f64,
+    dead: &mut [bool],
+    active: &mut Vec<usize>,
+    in_active: &mut [bool],
+    keep: &Selection,
+) -> usize {
+    let mut count = 0;
+    for k in 0..dead.len() {
+        if dead[k] || keep.pairs.contains(&k) {
+            continue;
+        }
+        if model.reduced_cost(k, group, fixed, lp, extra_index) > gap.max(0.0) + 1e-5 {
+            dead[k] = true;
+            in_active[k] = false;
+            count += 1;
+        }
+    }
+    active.retain(|&k| !dead[k]);
+    count
+}
+
+/// Odd sets violated by an LP solution: odd components of its fractional support (an odd
+/// cycle of halves is the typical case). Their rows `x(δ(S)) + byes + unpaired ≥ 1` are valid
+/// for every pairing.
+fn separate(model: &Model, active: &[usize], values: &[f64]) -> Vec<Vec<bool>> {
+    let spec = model.spec;
+    let n = spec.players.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn find(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            p[i] = p[p[i]];
+            i = p[i];
+        }
+        i
+    }
+    let mut touched = vec![false; n];
+    for (l, &k) in active.iter().enumerate() {
+        let v = values[l];
+        if v > 1e-6 && v < 1.0 - 1e-6 {
+            let c = &spec.candidates[k];
+            touched[c.a] = true;
+            touched[c.b] = true;
+            let (ra, rb) = (find(&mut parent, c.a), find(&mut parent, c.b));
+            if ra != rb {
+                parent[ra] = rb;
+            }
+        }
+    }
+    let mut members: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for (i, &t) in touched.iter().enumerate() {
+        if t {
+            let r = find(&mut parent, i);
+            members.entry(r).or_default().push(i);
+        }
+    }
+    let mut out = Vec::new();
+    for (_, m) in members {
+        if m.len() % 2 == 0 || m.len() < 3 {
+            continue;
+        }
+        let mut inside = vec![false; n];
+        for &i in &m {
+            inside[i] = true;
+        }
+        let mut lhs = 0.0;
+        for (l, &k) in active.iter().enumerate() {
+            let c = &spec.candidates[k];
+            if inside[c.a] != inside[c.b] {
+                lhs += values[l];
+            }
+        }
+        let na = active.len();
+        for (j, b) in spec.byes.iter().enumerate() {
+            if inside[b.player] {
+                lhs += values[na + j];
+            }
+        }
+        for &i in &m {
+            lhs += values[na + model.cols.byes + i];
+        }
+        if lhs < 1.0 - 1e-6 && !model.sets.contains(&inside) {
+            out.push(inside);
+        }
+    }
+    out
+}
+
+/// The LP solution as a pairing, if it is integral.
+fn integral(
+    values: &[f64],
+    active: &[usize],
+    cols: &Columns,
+    spec: &RoundSpec,
+) -> Option<Selection> {
+    if values.iter().any(|&v| v > 1e-6 && v < 1.0 - 1e-6) {
+        return None;
+    }
+    Some(read_local(values, active, cols, spec))
+}
+
+fn read_local(values: &[f64], active: &[usize], cols: &Columns, spec: &RoundSpec) -> Selection {
     let mut sel = Selection::default();
-    for (k, &v) in values.iter().enumerate() {
+    let na = active.len();
+    for (l, &v) in values.iter().enumerate() {
         if v < 0.5 {
             continue;
         }
-        if k < cols.pairs {
-            sel.pairs.push(k);
-        } else if k < cols.pairs + cols.byes {
-            sel.byes.push(spec.byes[k - cols.pairs].player);
+        if l < na {
+            sel.pairs.push(active[l]);
+        } else if l < na + cols.byes {
+            sel.byes.push(spec.byes[l - na].player);
         } else {
-            sel.unpaired.push(k - cols.pairs - cols.byes);
+            sel.unpaired.push(l - na - cols.byes);
         }
     }
+    sel.pairs.sort_unstable();
     sel
 }
 

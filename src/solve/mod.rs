@@ -25,6 +25,9 @@ pub struct Options {
     pub seed: i32,
     /// Add odd-set (blossom) rows for odd score groups and odd unions of top groups.
     pub odd_set_rows: bool,
+    /// Put every allowed pair in the program from the start (the plain formulation) instead
+    /// of a sparse set priced by LP duals.
+    pub full_candidates: bool,
 }
 
 impl Default for Options {
@@ -34,6 +37,7 @@ impl Default for Options {
             greedy_only: false,
             seed: 0,
             odd_set_rows: true,
+            full_candidates: false,
         }
     }
 }
@@ -57,7 +61,11 @@ impl Selection {
             }
         }
         for &b in &self.byes {
-            let opt = spec.byes.iter().find(|o| o.player == b).expect("bye option");
+            let opt = spec
+                .byes
+                .iter()
+                .find(|o| o.player == b)
+                .expect("bye option");
             for (t, cost) in opt.costs.iter().enumerate() {
                 v[t + 1] += cost;
             }
@@ -149,7 +157,11 @@ fn finish(spec: &RoundSpec, sel: Selection, certificate: Certificate) -> Pairing
         } else {
             (spec.scores[b], spec.scores[w])
         };
-        (-(hi * 1000.0).round() as i64, -(lo * 1000.0).round() as i64, w.min(b))
+        (
+            -(hi * 1000.0).round() as i64,
+            -(lo * 1000.0).round() as i64,
+            w.min(b),
+        )
     };
     boards.sort_by_key(key);
     let mut byes: Vec<usize> = sel.byes.clone();
@@ -167,13 +179,16 @@ fn finish(spec: &RoundSpec, sel: Selection, certificate: Certificate) -> Pairing
     }
 }
 
+/// A pairing scored on the tiers: the selection and its value per tier.
+pub type Scored = (Selection, Vec<i64>);
+
 /// Exact tier values of a pairing given from outside (e.g. a pairing under audit), if every
 /// pair in it is a candidate of `spec`. Returns the pairs that are not candidates otherwise.
 pub fn evaluate(
     spec: &RoundSpec,
     games: &[(u32, u32)],
     byes: &[u32],
-) -> Result<(Selection, Vec<i64>), Vec<(u32, u32)>> {
+) -> Result<Scored, Vec<(u32, u32)>> {
     let index = |id: u32| spec.players.iter().position(|&p| p == id);
     let mut sel = Selection::default();
     let mut illegal = Vec::new();

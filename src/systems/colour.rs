@@ -31,7 +31,10 @@ pub fn preference(s: &Standing) -> Preference {
     } else if cd > 1 {
         (Some(Colour::Black), Strength::Absolute)
     } else if last_two_same {
-        (Some(played[played.len() - 1].opposite()), Strength::Absolute)
+        (
+            Some(played[played.len() - 1].opposite()),
+            Strength::Absolute,
+        )
     } else if cd == -1 {
         (Some(Colour::White), Strength::Strong)
     } else if cd == 1 {

@@ -2,6 +2,7 @@
 //! calls the solver.
 
 pub mod colour;
+pub mod ecf;
 pub mod spec;
 pub mod swiss;
 
@@ -20,12 +21,14 @@ pub trait System {
 }
 
 /// Names accepted by `--system`.
-pub const NAMES: &[&str] = &["swiss"];
+pub const NAMES: &[&str] = &["swiss", "ecf-basic", "ecf-advanced"];
 
 /// The system called `name`.
 pub fn by_name(name: &str) -> Result<Box<dyn System>> {
     match name {
-        "swiss" => Ok(Box::new(swiss::Swiss::default())),
+        "swiss" => Ok(Box::new(swiss::Swiss)),
+        "ecf-basic" => Ok(Box::new(ecf::Ecf { advanced: false })),
+        "ecf-advanced" => Ok(Box::new(ecf::Ecf { advanced: true })),
         other => Err(Error::field(
             "--system",
             format!("unknown system '{other}'; known: {}", NAMES.join(", ")),

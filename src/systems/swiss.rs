@@ -13,8 +13,9 @@
 //! 4. strong or absolute colour preferences not granted (C.04.3 C.13);
 //! 5. floats repeated from the previous round (C.04.3 C.14–C.15);
 //! 6. floats repeated from two rounds before (C.04.3 C.16–C.17);
-//! 7. in-bracket order: S1 v S2 by rank, downfloaters the lowest of their group against the
-//!    highest of the next (C.04.3 B.2–B.3, C.4); the bye to the lowest-ranked.
+//! 7. the bye to the lowest-ranked eligible player (places from the bottom);
+//! 8. in-bracket order: S1 v S2 by rank, downfloaters the lowest of their group against the
+//!    highest of the next (C.04.3 B.2–B.3, C.4).
 
 use super::colour::{allocate, breaks_colour_limits, preference, Strength};
 use super::spec::{ByeOption, Candidate, RoundSpec, Tier};
@@ -32,7 +33,11 @@ impl System for Swiss {
 
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
         let field = Field::new(t, round, &|p, s| {
-            s.score + p.virtual_points.get(round as usize - 1).copied().unwrap_or(0.0)
+            s.score
+                + p.virtual_points
+                    .get(round as usize - 1)
+                    .copied()
+                    .unwrap_or(0.0)
         })?;
         Ok(standard_spec(t, &field, "swiss"))
     }
@@ -87,17 +92,17 @@ impl Field {
             .iter()
             .map(|(_, _, s)| last && s.score > max / 2.0 + 1e-9)
             .collect();
-        let mut units: Vec<i64> = rows
-            .iter()
-            .map(|r| (r.0 * 1000.0).round() as i64)
-            .collect();
+        let mut units: Vec<i64> = rows.iter().map(|r| (r.0 * 1000.0).round() as i64).collect();
         let sc = &t.scoring;
         for v in [sc.win, sc.draw, sc.loss, sc.pairing_bye, sc.half_bye] {
             units.push((v * 1000.0).round() as i64);
         }
         let g = units.iter().fold(0i64, |g, &u| gcd(g, u.abs()));
         let numbers = entered_numbers(t, round, &absent);
-        let number = rows.iter().map(|r| numbers.get(&r.1).copied().unwrap_or(r.1)).collect();
+        let number = rows
+            .iter()
+            .map(|r| numbers.get(&r.1).copied().unwrap_or(r.1))
+            .collect();
         Ok(Field {
             number,
             round,
@@ -135,19 +140,22 @@ impl Field {
         ((self.scores[a] - self.scores[b]).abs() / self.step).round() as i64
     }
 
-    /// May `i` take the pairing-allocated bye? (C.04.1 d: not twice, not after a forfeit win.)
+    /// May `i` take the pairing-allocated bye? (C.04.1 d: not to a player who already had it,
+    /// won by forfeit, or scored a win's points without playing — a requested full-point bye.)
     pub fn bye_eligible(&self, i: usize) -> bool {
         let s = &self.standings[i];
-        s.pairing_byes == 0 && s.forfeit_wins == 0
+        s.pairing_byes == 0 && s.forfeit_wins == 0 && s.full_byes == 0
     }
 
     /// The colour `a` (higher-ranked) would get against `b`, if the pair is legal for colours.
     pub fn colour_for(&self, a: usize, b: usize, initial: Colour) -> Option<Colour> {
         let (sa, sb) = (&self.standings[a], &self.standings[b]);
         let ca = allocate(sa, sb, self.number[a], initial);
+        // C.04.3 A.7 / C.3: in the last round a pair with a topscorer is exempt from the colour
+        // limits, for both players.
+        let exempt = self.topscorer[a] || self.topscorer[b];
         let legal = |c: Colour| {
-            (self.topscorer[a] || !breaks_colour_limits(sa, c))
-                && (self.topscorer[b] || !breaks_colour_limits(sb, c.opposite()))
+            exempt || (!breaks_colour_limits(sa, c) && !breaks_colour_limits(sb, c.opposite()))
         };
         if legal(ca) {
             Some(ca)
@@ -161,7 +169,11 @@ impl Field {
 
 /// E.5 pairing numbers: players in pairing-number order, skipping those not yet joined and
 /// those absent from `round` who were never paired before (C.04.2 late entries).
-fn entered_numbers(t: &Tournament, round: u32, absent: &[u32]) -> std::collections::BTreeMap<u32, u32> {
+fn entered_numbers(
+    t: &Tournament,
+    round: u32,
+    absent: &[u32],
+) -> std::collections::BTreeMap<u32, u32> {
     let mut paired = std::collections::BTreeSet::new();
     for rd in t.rounds.iter().filter(|r| r.number < round) {
         for g in &rd.games {
@@ -198,19 +210,36 @@ fn gcd(a: i64, b: i64) -> i64 {
 /// The tiers of the standard Swiss, in priority order.
 pub fn standard_tiers() -> Vec<Tier> {
     vec![
-        Tier::new("bye above the lowest score group", "FIDE C.04.1 d, C.04.3 C.2"),
+        Tier::new(
+            "bye above the lowest score group",
+            "FIDE C.04.1 d, C.04.3 C.2",
+        ),
         Tier::new("float size (score steps squared)", "FIDE C.04.3 C.6-C.7"),
         Tier::new("colour preferences not granted", "FIDE C.04.3 C.12"),
         Tier::new("strong colour preferences not granted", "FIDE C.04.3 C.13"),
         Tier::new("floats repeated from last round", "FIDE C.04.3 C.14-C.15"),
-        Tier::new("floats repeated from two rounds before", "FIDE C.04.3 C.16-C.17"),
+        Tier::new(
+            "floats repeated from two rounds before",
+            "FIDE C.04.3 C.16-C.17",
+        ),
+        Tier::new(
+            "bye above the lowest-ranked eligible player",
+            "FIDE C.04.3 bye (lowest ranked)",
+        ),
         Tier::new("in-bracket order (S1 v S2)", "FIDE C.04.3 B.2-B.3"),
     ]
 }
 
 /// Costs of pair (a, b), a ranking higher, with `white` = the colour `a` gets; in the order of
 /// [`standard_tiers`].
-pub fn pair_costs(f: &Field, groups: &[std::ops::Range<usize>], group_of: &[usize], a: usize, b: usize, ca: Colour) -> Vec<i64> {
+pub fn pair_costs(
+    f: &Field,
+    groups: &[std::ops::Range<usize>],
+    group_of: &[usize],
+    a: usize,
+    b: usize,
+    ca: Colour,
+) -> Vec<i64> {
     let d = f.steps(a, b);
     let (pa, pb) = (preference(&f.standings[a]), preference(&f.standings[b]));
     let cb = ca.opposite();
@@ -245,7 +274,13 @@ pub fn pair_costs(f: &Field, groups: &[std::ops::Range<usize>], group_of: &[usiz
         // The downfloater should be the lowest of its group, meeting the highest of the next.
         (groups[ga].end - 1 - a) as i64 + (b - groups[gb].start) as i64
     };
-    vec![0, d * d, colour, strong, rep1, rep2, order]
+    vec![0, d * d, colour, strong, rep1, rep2, 0, order]
+}
+
+/// 1 if the player floated down `back` rounds ago (the bye is a downfloat, C.04.3 A.4).
+fn repeated_down(s: &Standing, back: usize) -> i64 {
+    let n = s.floats.len();
+    (n >= back && s.floats[n - back] == Float::Down) as i64
 }
 
 /// The standard Swiss specification for `f`.
@@ -291,9 +326,10 @@ pub fn standard_spec(t: &Tournament, f: &Field, system: &str) -> RoundSpec {
                         d * d,
                         0,
                         0,
-                        f.standings[i].floats.last().is_some_and(|&x| x == Float::Down) as i64,
-                        0,
+                        repeated_down(&f.standings[i], 1),
+                        repeated_down(&f.standings[i], 2),
                         (n - 1 - i) as i64,
+                        0,
                     ],
                 }
             })

@@ -169,7 +169,8 @@ impl Standings {
             }
             for (id, st) in by_id.iter_mut() {
                 st.colours.push(colour.get(id).copied());
-                st.floats.push(float.get(id).copied().unwrap_or(Float::Down));
+                st.floats
+                    .push(float.get(id).copied().unwrap_or(Float::Down));
                 st.score += gained.get(id).copied().unwrap_or(0.0);
             }
         }

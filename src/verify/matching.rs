@@ -235,6 +235,7 @@ mod tests {
     }
 
     /// Brute force: can the vertices not in `skip` be perfectly matched?
+    #[allow(clippy::only_used_in_recursion)]
     fn brute(n: usize, edges: &[(usize, usize)], free: u32) -> bool {
         if free == 0 {
             return true;

@@ -7,6 +7,7 @@
 //! standard Swiss (FIDE Dutch) rules, and the readings taken where the text leaves room, are
 //! documented in [`swiss`].
 
+mod ecf;
 pub mod matching;
 pub mod swiss;
 
@@ -27,13 +28,15 @@ pub struct Violation {
 }
 
 /// The systems with a rule set here.
-pub const SYSTEMS: &[&str] = &["swiss"];
+pub const SYSTEMS: &[&str] = &["swiss", "ecf-basic", "ecf-advanced"];
 
 /// Checks round `round` of `t` under `system`'s rules, from the rounds before it. An unknown
 /// system, or a round that is not paired, is an error.
 pub fn check_round(t: &Tournament, round: u32, system: &str) -> Result<Vec<Violation>> {
     let rules: fn(&Tournament, u32) -> Vec<Violation> = match system {
         "swiss" => swiss::check_round,
+        "ecf-basic" => ecf::check_basic,
+        "ecf-advanced" => ecf::check_advanced,
         other => {
             return Err(Error::field(
                 "system",

@@ -1,0 +1,705 @@
+//! ECF accelerated pairings ("Accelerated Pairings", ECF; short name "ECF"), Basic and
+//! Advanced, on top of the grading-based Swiss ([`super::swiss`]). See `models/ecf.md` for the
+//! formulation clause by clause.
+//!
+//! * Groups (ECF basic 1 / advanced 1): the entry in rating order, quarters A–D; the top half
+//!   is A+B. Basic: `4q + rem` players give a top half of `2q`, enlarged by two when `rem > 0`
+//!   (and the bottom half gets the rest: `2q − 1`, `2q`, `2q + 1`). Advanced: an even number
+//!   between 56% and 60% of the entry.
+//! * Round 1 (ECF basic 2 / advanced 2): A v B and C v D, encoded as a first tier counting
+//!   pairs outside that structure (zero unless absences make the structure impossible); the
+//!   colour of board 1 by lot (seeded and reported) or as given, then alternating.
+//! * Accelerated rounds (ECF basic 3, 4, 6; advanced 3, 4, 6, 7): tiers, in priority order,
+//!   counting bottom-half leaders not facing the top-half players of the next two score groups,
+//!   rule-6 breaks, and (Advanced) bottom-half players half a point behind not facing top-half
+//!   players a point behind, then promotions; score-group floats are counted only outside those
+//!   accelerated pairs; the choice of the highest-rated partners is a tier after colours.
+//! * After acceleration (ECF basic 5): the standard Swiss specification.
+
+use super::spec::{ByeOption, Candidate, RoundSpec, Tier};
+use super::swiss::{pair_costs, standard_spec, standard_tiers, Field};
+use super::System;
+use crate::tournament::{Colour, Player, Tournament};
+use crate::{Error, Result};
+use std::collections::BTreeMap;
+
+const EPS: f64 = 1e-9;
+
+/// `--system ecf-basic` (`advanced == false`) or `--system ecf-advanced`.
+#[derive(Debug, Default)]
+pub struct Ecf {
+    pub advanced: bool,
+}
+
+impl Ecf {
+    fn cite(&self, clause: &str) -> String {
+        format!(
+            "ECF {} {clause}",
+            if self.advanced { "advanced" } else { "basic" }
+        )
+    }
+}
+
+/// Quarters of the entry (ECF basic 1 / advanced 1).
+#[derive(Debug, Clone)]
+pub struct Groups {
+    /// The entry in rating order (rating descending, then pairing number).
+    pub order: Vec<u32>,
+    /// Size of the top half (quarters A and B).
+    pub top: usize,
+    /// Quarter letter by player id; late entries are not listed (they count as bottom half).
+    pub quarter: BTreeMap<u32, char>,
+    /// Remarks on how the groups were formed.
+    pub notes: Vec<String>,
+}
+
+impl Groups {
+    pub fn is_top(&self, id: u32) -> bool {
+        matches!(self.quarter.get(&id), Some('A') | Some('B'))
+    }
+
+    /// Ids of one quarter, in rating order.
+    pub fn members(&self, q: char) -> Vec<u32> {
+        self.order
+            .iter()
+            .copied()
+            .filter(|id| self.quarter.get(id) == Some(&q))
+            .collect()
+    }
+}
+
+fn setting_f64(t: &Tournament, key: &str) -> Result<Option<f64>> {
+    match t.settings.get(key) {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(v) => v
+            .as_f64()
+            .map(Some)
+            .ok_or_else(|| Error::field(key, format!("must be a number, got {v}"))),
+    }
+}
+
+fn setting_int(t: &Tournament, key: &str) -> Result<Option<i64>> {
+    match setting_f64(t, key)? {
+        None => Ok(None),
+        Some(x) if x.fract() == 0.0 => Ok(Some(x as i64)),
+        Some(x) => Err(Error::field(
+            key,
+            format!("must be a whole number, got {x}"),
+        )),
+    }
+}
+
+/// The entry: players taking part from round 1 (late entries are added to the bottom half).
+fn entry(t: &Tournament) -> Vec<&Player> {
+    let mut v: Vec<&Player> = t.players.iter().filter(|p| p.active_in(1)).collect();
+    v.sort_by(|a, b| b.rating.cmp(&a.rating).then(a.id.cmp(&b.id)));
+    v
+}
+
+/// Top-half size for ECF basic 1: `2q`, plus two when the entry is not a multiple of four.
+pub fn basic_top_half(n: usize) -> usize {
+    let (q, rem) = (n / 4, n % 4);
+    let top = 2 * q + if rem > 0 { 2 } else { 0 };
+    top.min(n - n % 2)
+}
+
+/// The allowed even top-half sizes for ECF advanced 1: even numbers in [56%, 60%] of `n`.
+pub fn advanced_range(n: usize) -> (usize, usize) {
+    let lo = (n * 56).div_ceil(100);
+    let hi = n * 60 / 100;
+    (lo, hi)
+}
+
+/// Forms the groups of ECF basic 1 / advanced 1 from the ratings of the entry.
+pub fn groups(t: &Tournament, advanced: bool) -> Result<Groups> {
+    let entry = entry(t);
+    let n = entry.len();
+    let mut notes = Vec::new();
+    let top = if !advanced {
+        basic_top_half(n)
+    } else {
+        let (lo, hi) = advanced_range(n);
+        let evens: Vec<usize> = (lo..=hi).filter(|x| x % 2 == 0).collect();
+        let range = format!(
+            "an even number between {lo} and {hi} (56%–60% of the {n} entrants, ECF advanced 1)"
+        );
+        let pct = setting_f64(t, "ecf.top_half_percent")?;
+        if let Some(p) = pct {
+            if !(56.0..=60.0).contains(&p) {
+                return Err(Error::field(
+                    "ecf.top_half_percent",
+                    format!("must be between 56 and 60 (ECF advanced 1), got {p}"),
+                ));
+            }
+        }
+        if let Some(k) = setting_int(t, "ecf.top_half")? {
+            if k < 0 || k % 2 != 0 || (k as usize) < lo || k as usize > hi {
+                return Err(Error::field(
+                    "ecf.top_half",
+                    if evens.is_empty() {
+                        format!("{k} is not allowed: no even number lies between {lo} and {hi} (56%–60% of the {n} entrants, ECF advanced 1); use ecf-basic")
+                    } else {
+                        format!("must be {range}, got {k}")
+                    },
+                ));
+            }
+            k as usize
+        } else {
+            let target = pct.unwrap_or(58.0) / 100.0 * n as f64;
+            let best = |c: &[usize]| {
+                c.iter().copied().min_by(|a, b| {
+                    (*a as f64 - target)
+                        .abs()
+                        .total_cmp(&(*b as f64 - target).abs())
+                        .then(a.cmp(b))
+                })
+            };
+            match best(&evens) {
+                Some(k) => k,
+                None => {
+                    if pct.is_some() {
+                        return Err(Error::field(
+                            "ecf.top_half_percent",
+                            format!("no even top half lies between {lo} and {hi} (56%–60% of the {n} entrants, ECF advanced 1); use ecf-basic"),
+                        ));
+                    }
+                    let all: Vec<usize> = (0..=n).filter(|x| x % 2 == 0).collect();
+                    let k = best(&all).unwrap_or(0);
+                    notes.push(format!(
+                        "ECF advanced 1: no even number lies between 56% and 60% of the {n} entrants; the top half has {k} players"
+                    ));
+                    k
+                }
+            }
+        }
+    };
+    let bottom = n - top;
+    let (ab, c) = (top / 2, bottom / 2);
+    let mut quarter = BTreeMap::new();
+    for (i, p) in entry.iter().enumerate() {
+        let q = if i < ab {
+            'A'
+        } else if i < top {
+            'B'
+        } else if i < top + c {
+            'C'
+        } else {
+            'D'
+        };
+        quarter.insert(p.id, q);
+    }
+    Ok(Groups {
+        order: entry.iter().map(|p| p.id).collect(),
+        top,
+        quarter,
+        notes,
+    })
+}
+
+/// The colour of the higher-rated player on board 1 of round 1 (ECF basic 2): the setting
+/// `ecf.first_board_colour`, else the tournament's initial colour, else drawn by lot from a
+/// seed (`ecf.lot_seed`, else a hash of the entry) and reported.
+pub fn first_board_colour(t: &Tournament) -> Result<(Colour, Option<String>)> {
+    if let Some(v) = t.settings.get("ecf.first_board_colour") {
+        return match v.as_str() {
+            Some("white") | Some("w") | Some("W") => Ok((Colour::White, None)),
+            Some("black") | Some("b") | Some("B") => Ok((Colour::Black, None)),
+            _ => Err(Error::field(
+                "ecf.first_board_colour",
+                format!("must be \"white\" or \"black\", got {v}"),
+            )),
+        };
+    }
+    if let Some(c) = t.initial_colour {
+        return Ok((c, None));
+    }
+    let seed = match setting_int(t, "ecf.lot_seed")? {
+        Some(s) => s as u64,
+        None => {
+            // FNV-1a over the entry: the same file always draws the same colour.
+            let mut h: u64 = 0xcbf29ce484222325;
+            for p in &t.players {
+                for b in p.id.to_le_bytes().iter().chain(p.name.as_bytes()) {
+                    h ^= *b as u64;
+                    h = h.wrapping_mul(0x100000001b3);
+                }
+            }
+            h
+        }
+    };
+    // splitmix64 finaliser, then a coin.
+    let mut z = seed.wrapping_add(0x9e3779b97f4a7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d049bb133111eb);
+    z ^= z >> 31;
+    let c = if z & 1 == 0 {
+        Colour::White
+    } else {
+        Colour::Black
+    };
+    let word = if c == Colour::White { "white" } else { "black" };
+    Ok((
+        c,
+        Some(format!(
+            "ECF basic 2: colour on board 1 drawn by lot (seed {seed}): {word} for the higher-rated player; record it as setting ecf.first_board_colour = \"{word}\""
+        )),
+    ))
+}
+
+/// The fixed number of accelerated rounds set by the director, if any (at least three).
+pub fn fixed_rounds(t: &Tournament) -> Result<Option<u32>> {
+    let Some(k) = setting_int(t, "ecf.accelerated_rounds")? else {
+        return Ok(None);
+    };
+    let max = t.rounds_planned.map(i64::from).unwrap_or(i64::MAX);
+    if k < 3 || k > max {
+        let range = match t.rounds_planned {
+            Some(p) => format!("between 3 and {p} (the rounds planned)"),
+            None => "at least 3".to_string(),
+        };
+        return Err(Error::field(
+            "ecf.accelerated_rounds",
+            format!("must be {range} (ECF: a fixed number of rounds, a minimum of three), got {k}"),
+        ));
+    }
+    Ok(Some(k as u32))
+}
+
+/// The director's warnings: the document's conditions for acceleration to work.
+pub fn field_warnings(t: &Tournament) -> Vec<String> {
+    let entry = entry(t);
+    let n = entry.len();
+    let mut out = Vec::new();
+    let unrated = entry.iter().filter(|p| p.rating == 0).count();
+    if n > 0 && unrated * 10 > n {
+        out.push(format!(
+            "ECF: acceleration is likely to work well only if all, or nearly all, players are rated; {unrated} of {n} are unrated"
+        ));
+    }
+    let rated: Vec<u32> = entry.iter().map(|p| p.rating).filter(|&r| r > 0).collect();
+    if let (Some(hi), Some(lo)) = (rated.iter().max(), rated.iter().min()) {
+        if hi - lo <= 350 {
+            out.push(format!(
+                "ECF: acceleration wants a large rating difference (over 350) between top and bottom; this field spans {}",
+                hi - lo
+            ));
+        }
+    }
+    if let Some(r) = t.rounds_planned {
+        if r < 63 && (n as u64) <= (1u64 << r) {
+            out.push(format!(
+                "ECF: acceleration is likely to work well only with more than 2^r players ({} for {r} rounds); this field has {n}",
+                1u64 << r
+            ));
+        }
+    } else {
+        out.push(
+            "ECF: rounds_planned is not set, so acceleration cannot stop two rounds before the end (ECF basic 4)".into(),
+        );
+    }
+    out
+}
+
+/// Whether round `round` (≥ 2) is accelerated, with the reason. `leaders` counts bottom-half
+/// players on 100% (Advanced: within half a point of it).
+pub fn accelerated(
+    t: &Tournament,
+    round: u32,
+    advanced: bool,
+    leaders: usize,
+) -> Result<(bool, String)> {
+    let fixed = fixed_rounds(t)?;
+    let two_left = t.rounds_planned.is_some_and(|p| round + 1 >= p);
+    let what = if advanced {
+        "no bottom-half player is within half a point of 100%"
+    } else {
+        "no bottom-half player is on 100%"
+    };
+    let cl = if advanced {
+        "ECF advanced 4"
+    } else {
+        "ECF basic 4"
+    };
+    if let Some(k) = fixed {
+        if round > k {
+            return Ok((
+                false,
+                format!("acceleration ended after the fixed {k} rounds ({cl})"),
+            ));
+        }
+        if !advanced {
+            return Ok((
+                true,
+                format!("accelerated round {round} of the fixed {k} ({cl})"),
+            ));
+        }
+    }
+    if two_left {
+        return Ok((
+            false,
+            format!("acceleration ended: only two rounds are left to play ({cl})"),
+        ));
+    }
+    if leaders == 0 {
+        return Ok((false, format!("acceleration ended: {what} ({cl})")));
+    }
+    Ok((
+        true,
+        format!("accelerated: {leaders} bottom-half player(s) to catch ({cl})"),
+    ))
+}
+
+impl System for Ecf {
+    fn name(&self) -> &'static str {
+        if self.advanced {
+            "ecf-advanced"
+        } else {
+            "ecf-basic"
+        }
+    }
+
+    fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
+        let g = groups(t, self.advanced)?;
+        let field = Field::new(t, round, &|_, s| s.score)?;
+        let mut notes = field_warnings(t);
+        notes.extend(g.notes.iter().cloned());
+        let mut spec = if round == 1 {
+            self.round_one(t, &field, &g, &mut notes)?
+        } else {
+            let m = t.scoring.max_per_round() * f64::from(round - 1);
+            let half = t.scoring.draw;
+            let leaders = (0..field.len())
+                .filter(|&i| !g.is_top(field.ids[i]))
+                .filter(|&i| {
+                    let s = field.standings[i].score;
+                    s >= m - EPS || (self.advanced && (s - (m - half)).abs() < EPS)
+                })
+                .count();
+            let (on, why) = accelerated(t, round, self.advanced, leaders)?;
+            notes.push(why);
+            if on {
+                self.accelerated_round(t, &field, &g, m)
+            } else {
+                let mut s = standard_spec(t, &field, self.name());
+                s.tiers[1].rule = format!("{}; FIDE C.04.3 C.6-C.7", self.cite("5"));
+                s
+            }
+        };
+        notes.append(&mut spec.notes);
+        spec.notes = notes;
+        Ok(spec)
+    }
+}
+
+impl Ecf {
+    /// ECF basic 2: A v B and C v D, board 1's colour by lot, then alternating.
+    fn round_one(
+        &self,
+        t: &Tournament,
+        f: &Field,
+        g: &Groups,
+        notes: &mut Vec<String>,
+    ) -> Result<RoundSpec> {
+        let (first, lot) = first_board_colour(t)?;
+        notes.extend(lot);
+        let (a, b, c, d) = (
+            g.members('A'),
+            g.members('B'),
+            g.members('C'),
+            g.members('D'),
+        );
+        // (higher-rated, lower-rated, colour of the higher-rated)
+        let mut intended: BTreeMap<(u32, u32), Colour> = BTreeMap::new();
+        let boards = a.iter().zip(&b).chain(c.iter().zip(&d));
+        for (k, (&x, &y)) in boards.enumerate() {
+            let col = if k % 2 == 0 { first } else { first.opposite() };
+            intended.insert(
+                (x.min(y), x.max(y)),
+                if x < y { col } else { col.opposite() },
+            );
+        }
+        let intended_bye = if d.len() > c.len() {
+            d.last().copied()
+        } else {
+            None
+        };
+        let initial = t.initial_colour.unwrap_or(Colour::White);
+        let groups_ = f.groups();
+        let group_of = group_index(f);
+        let n = f.len();
+        let mut candidates = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                let (x, y) = (f.ids[i], f.ids[j]);
+                let key = (x.min(y), x.max(y));
+                let (col_i, off) = match intended.get(&key) {
+                    // the colour of the lower id in `key`
+                    Some(&cl) => (if x < y { cl } else { cl.opposite() }, 0),
+                    None => match f.colour_for(i, j, initial) {
+                        Some(cl) => (cl, 1),
+                        None => continue,
+                    },
+                };
+                let mut costs = vec![off];
+                costs.extend(pair_costs(f, &groups_, &group_of, i, j, col_i));
+                candidates.push(Candidate {
+                    a: i,
+                    b: j,
+                    white: if col_i == Colour::White { i } else { j },
+                    costs,
+                });
+            }
+        }
+        let base = standard_spec(t, f, self.name());
+        let byes = base
+            .byes
+            .iter()
+            .map(|o| {
+                let mut costs = vec![(Some(f.ids[o.player]) != intended_bye) as i64];
+                costs.extend(o.costs.iter().copied());
+                ByeOption {
+                    player: o.player,
+                    costs,
+                }
+            })
+            .collect();
+        let mut tiers = vec![Tier::new("pairs outside A v B, C v D", &self.cite("2"))];
+        tiers.extend(standard_tiers());
+        notes.push(format!(
+            "{}: top half {} players (A {}, B {}), bottom half {} (C {}, D {})",
+            self.cite("1"),
+            g.top,
+            a.len(),
+            b.len(),
+            c.len() + d.len(),
+            c.len(),
+            d.len()
+        ));
+        Ok(RoundSpec {
+            tiers,
+            candidates,
+            byes,
+            ..base
+        })
+    }
+
+    /// ECF basic 3/4/6, advanced 3/4/6/7: an accelerated round.
+    fn accelerated_round(&self, t: &Tournament, f: &Field, g: &Groups, m: f64) -> RoundSpec {
+        let n = f.len();
+        let (win, half) = (t.scoring.win, t.scoring.draw);
+        let near = |i: usize, v: f64| (f.standings[i].score - v).abs() < EPS;
+        let top: Vec<bool> = f.ids.iter().map(|&id| g.is_top(id)).collect();
+        let rating = |i: usize| f.standings[i].rating;
+        let lead: Vec<bool> = (0..n).map(|i| f.standings[i].score >= m - EPS).collect();
+        // (b): bottom-half leaders; their pool: top-half players ½ and 1 behind.
+        let l: Vec<bool> = (0..n).map(|i| !top[i] && lead[i]).collect();
+        let pool: Vec<bool> = (0..n)
+            .map(|i| top[i] && (near(i, m - half) || near(i, m - win)))
+            .collect();
+        let ta: Vec<bool> = (0..n).map(|i| top[i] && lead[i]).collect();
+        // Advanced (d): bottom-half ½-behind against top-half 1-behind; (c) top-half ½-behind.
+        let adv = self.advanced;
+        let h: Vec<bool> = (0..n)
+            .map(|i| adv && !top[i] && near(i, m - half))
+            .collect();
+        let q: Vec<bool> = (0..n).map(|i| adv && top[i] && near(i, m - win)).collect();
+        let th: Vec<bool> = (0..n).map(|i| top[i] && near(i, m - half)).collect();
+        // Rating rank within a set (0 = highest rated).
+        let rank_in = |set: &[bool]| -> Vec<i64> {
+            let mut idx: Vec<usize> = (0..n).filter(|&i| set[i]).collect();
+            idx.sort_by(|&x, &y| rating(y).cmp(&rating(x)).then(f.ids[x].cmp(&f.ids[y])));
+            let mut r = vec![0i64; n];
+            for (k, &i) in idx.iter().enumerate() {
+                r[i] = k as i64;
+            }
+            r
+        };
+        let (rl, rp, rh, rq, rth) = (
+            rank_in(&l),
+            rank_in(&pool),
+            rank_in(&h),
+            rank_in(&q),
+            rank_in(&th),
+        );
+        let initial = t.initial_colour.unwrap_or(Colour::White);
+        let groups_ = f.groups();
+        let group_of = group_index(f);
+        let big = n as i64;
+        let mut candidates = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                if f.standings[i].has_met(f.ids[j]) {
+                    continue; // no rematch (FIDE C.04.1 b, the seeded-pairing rules)
+                }
+                let Some(ci) = f.colour_for(i, j, initial) else {
+                    continue; // colour limits (FIDE C.04.1 f/g)
+                };
+                let std = pair_costs(f, &groups_, &group_of, i, j, ci);
+                // std = [bye, float, colour, strong, rep1, rep2, order]
+                let (mut tb, mut t6, mut td, mut t7) = (0i64, 0i64, 0i64, 0i64);
+                let (mut float, mut select, mut order) = (std[1], 0i64, std[6]);
+                let (mut acc, mut border) = (true, 0i64);
+                let role = |x: usize, y: usize| -> Option<&'static str> {
+                    if l[x] && pool[y] {
+                        Some("b")
+                    } else if l[x] && ta[y] {
+                        Some("6")
+                    } else if h[x] && q[y] {
+                        Some("d")
+                    } else if h[x] && th[y] {
+                        Some("7")
+                    } else {
+                        None
+                    }
+                };
+                match role(i, j)
+                    .map(|r| (r, i, j))
+                    .or(role(j, i).map(|r| (r, j, i)))
+                {
+                    Some(("b", x, y)) => {
+                        float = 0;
+                        select = rp[y];
+                        border = (rl[x] - rp[y]).pow(2);
+                        order = 0;
+                    }
+                    Some(("6", _, _)) => {
+                        t6 = 1;
+                        float = 0;
+                    }
+                    Some(("d", x, y)) => {
+                        float = 0;
+                        select = rq[y];
+                        border = (rh[x] - rq[y]).pow(2);
+                        order = 0;
+                    }
+                    Some((_, x, _)) => {
+                        // advanced 7: promotion of the highest-rated bottom-half players
+                        t7 = 1;
+                        float = 0;
+                        select = rh[x];
+                    }
+                    None => {
+                        acc = false;
+                        tb = l[i] as i64 + l[j] as i64;
+                        td = h[i] as i64 + h[j] as i64;
+                        // ECF 6: a floater from the top-half leaders (Advanced also from the
+                        // top-half ½-behind) meets the highest-rated top-half player half a
+                        // point behind.
+                        for (x, y) in [(i, j), (j, i)] {
+                            let floats_down = f.standings[x].score > f.standings[y].score + EPS;
+                            let from_top_group = ta[x] || (adv && th[x]);
+                            if from_top_group && floats_down {
+                                let behind = f.standings[x].score - half;
+                                acc = true;
+                                if top[y] && near(y, behind) {
+                                    // (a) is paired before (b): the floater's choice outweighs
+                                    // any choice of (b) partners.
+                                    select += big * if ta[x] { rth[y] } else { rq[y] };
+                                } else {
+                                    select += big * big;
+                                }
+                            }
+                        }
+                    }
+                }
+                let mut costs = vec![std[0], tb, t6];
+                if adv {
+                    costs.extend([td, t7]);
+                }
+                // Colours inside the accelerated pairs come first ("due the appropriate
+                // colour"), then the choice of partners and their grading order, and only then
+                // the score groups of the remaining players (4(c)).
+                let acc_colour = if acc { std[2] } else { 0 };
+                costs.extend([
+                    acc_colour, select, border, float, std[2], std[3], std[4], std[5], order,
+                ]);
+                candidates.push(Candidate {
+                    a: i,
+                    b: j,
+                    white: if ci == Colour::White { i } else { j },
+                    costs,
+                });
+            }
+        }
+        let base = standard_spec(t, f, self.name());
+        let byes = base
+            .byes
+            .iter()
+            .map(|o| {
+                let p = o.player;
+                let c = &o.costs;
+                let mut costs = vec![c[0], l[p] as i64, 0];
+                if adv {
+                    costs.extend([h[p] as i64, 0]);
+                }
+                costs.extend([0, 0, 0, c[1], c[2], c[3], c[4], c[5], c[6]]);
+                ByeOption { player: p, costs }
+            })
+            .collect();
+        let st = standard_tiers();
+        let mut tiers = vec![
+            st[0].clone(),
+            Tier::new(
+                "bottom-half leaders not paired against top-half players",
+                &format!("{}, 4(b)", self.cite("3(b)")),
+            ),
+            Tier::new(
+                "top-half leaders paired against bottom-half leaders (rule 6 broken)",
+                &self.cite("6"),
+            ),
+        ];
+        if adv {
+            tiers.push(Tier::new(
+                "bottom-half players half a point behind not paired against top-half players",
+                "ECF advanced 3(d), 7",
+            ));
+            tiers.push(Tier::new(
+                "bottom-half players promoted into the top half",
+                "ECF advanced 7",
+            ));
+        }
+        tiers.push(Tier::new(
+            "colour preferences not granted in the accelerated pairs",
+            &format!(
+                "{}, 4(b), 6 (due the appropriate colour)",
+                self.cite("3(b)")
+            ),
+        ));
+        tiers.push(Tier::new(
+            "top-half partners not the highest-rated available",
+            &format!("{}, 4(b), 6", self.cite("3(b)")),
+        ));
+        tiers.push(Tier::new(
+            "accelerated pairs not in grading order",
+            &self.cite("3(b)"),
+        ));
+        tiers.push(Tier::new(
+            "float size outside the accelerated pairs (score steps squared)",
+            &format!("{}; FIDE C.04.3 C.6-C.7", self.cite("4(c)")),
+        ));
+        tiers.push(st[2].clone());
+        tiers.push(st[3].clone());
+        tiers.push(st[4].clone());
+        tiers.push(st[5].clone());
+        tiers.push(Tier::new(
+            "in-bracket order (S1 v S2) outside the accelerated pairs",
+            "FIDE C.04.3 B.2-B.3",
+        ));
+        RoundSpec {
+            tiers,
+            candidates,
+            byes,
+            ..base
+        }
+    }
+}
+
+fn group_index(f: &Field) -> Vec<usize> {
+    let mut group_of = vec![0; f.len()];
+    for (gi, g) in f.groups().iter().enumerate() {
+        for i in g.clone() {
+            group_of[i] = gi;
+        }
+    }
+    group_of
+}

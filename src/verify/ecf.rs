@@ -1,0 +1,657 @@
+//! ECF accelerated pairings (Basic and Advanced), checked one round at a time. The seeded
+//! (grading-based) Swiss rules underneath are the standard checks of [`super::swiss`]; this
+//! module adds the document's clauses, computed here from the tournament's facts with code of
+//! its own (nothing from the model builder).
+//!
+//! | rule string | what is checked |
+//! |---|---|
+//! | `ECF basic 1` / `ECF advanced 1` | a player's `group` label, when given as A–D, is his quarter by rating order |
+//! | `ECF basic 2` | round 1: games are A v B and C v D (quarter pairs, in rating order), the bye (odd bottom half) to the last of D; board 1's colour as set (or by lot), then alternating |
+//! | `ECF basic 3(b)` (round 2) / `4(b)` | a bottom-half leader (100%) does not meet a top-half player although an exchange with a free top-half player ½ or 1 point behind would give him one; the top-half partners are the highest-rated available due the colour (exchange test), paired in grading order |
+//! | `ECF basic 6` | a top-half leader meets a bottom-half leader only when the bottom-half leaders outnumber the top-half players left for group (b); a floater from the top-half leaders meets a top-half player half a point behind when one is free |
+//! | `ECF advanced 3(d)` | a bottom-half player half a point behind meets a top-half player a point behind when an exchange would allow it |
+//! | `ECF advanced 7` | promotion (bottom-half ½-behind v top-half ½-behind) only when no (b) pair with a top-half player a point behind could be substituted from; the highest-rated bottom-half players are the ones promoted |
+//! | `ECF basic 4(c)` / `ECF basic 5` | score groups: two pairs that both cross the same two score groups could be exchanged into two pairs within the groups (a rematch-free, colour-compatible exchange) |
+//!
+//! Readings: the lead is 100% (`(round − 1) ×` the most points a round gives); "half a point"
+//! is the scoring's draw value, "a point" its win value. Acceleration (rounds ≥ 2) continues
+//! while some bottom-half player is on 100% (Advanced: within half a point of it) and more than
+//! two rounds are left; with `ecf.accelerated_rounds = k` Basic accelerates rounds `1..=k`,
+//! Advanced stops at the first of the three conditions (ECF advanced 4). An exchange test
+//! flags only what a two-pair exchange without rematch and without giving a player with an
+//! absolute colour preference the other colour would have improved: sound, not complete.
+
+use super::swiss::{self, preference, Strength};
+use super::Violation;
+use crate::tournament::{ByeKind, Colour, Standings, Tournament};
+use std::collections::{BTreeMap, BTreeSet};
+
+const EPS: f64 = 1e-9;
+
+pub fn check_basic(t: &Tournament, round: u32) -> Vec<Violation> {
+    Check::new(t, round, false).run()
+}
+
+pub fn check_advanced(t: &Tournament, round: u32) -> Vec<Violation> {
+    Check::new(t, round, true).run()
+}
+
+fn num(t: &Tournament, key: &str) -> Option<f64> {
+    t.settings.get(key).and_then(|v| v.as_f64())
+}
+
+struct Check<'a> {
+    t: &'a Tournament,
+    r: u32,
+    adv: bool,
+    /// Entry in rating order.
+    order: Vec<u32>,
+    quarter: BTreeMap<u32, char>,
+    rating: BTreeMap<u32, u32>,
+    score: BTreeMap<u32, f64>,
+    colours: BTreeMap<u32, Vec<Colour>>,
+    met: BTreeMap<u32, BTreeSet<u32>>,
+    /// Opponent and colour in this round.
+    opp: BTreeMap<u32, (u32, Colour)>,
+    games: Vec<(u32, u32)>,
+    pab: Vec<u32>,
+    out: Vec<Violation>,
+}
+
+impl<'a> Check<'a> {
+    fn new(t: &'a Tournament, r: u32, adv: bool) -> Self {
+        let mut entry: Vec<_> = t.players.iter().filter(|p| p.active_in(1)).collect();
+        entry.sort_by(|a, b| b.rating.cmp(&a.rating).then(a.id.cmp(&b.id)));
+        let n = entry.len();
+        let top = if adv {
+            // ECF advanced 1: an even number between 56% and 60% of the entry.
+            let lo = (n * 56).div_ceil(100);
+            let hi = n * 60 / 100;
+            if let Some(k) = num(t, "ecf.top_half") {
+                k as usize
+            } else {
+                let target = num(t, "ecf.top_half_percent").unwrap_or(58.0) * n as f64 / 100.0;
+                let pick = |lo: usize, hi: usize| {
+                    let mut best: Option<usize> = None;
+                    for k in (lo..=hi).filter(|k| k % 2 == 0) {
+                        let better = best.is_none_or(|b| {
+                            (k as f64 - target).abs() < (b as f64 - target).abs() - EPS
+                        });
+                        if better {
+                            best = Some(k);
+                        }
+                    }
+                    best
+                };
+                pick(lo, hi).or_else(|| pick(0, n)).unwrap_or(0)
+            }
+        } else {
+            // ECF basic 1: quarters; remainder 1 or 2: top half +2; 3: top +2, bottom +1.
+            let base = n / 4 * 2;
+            let top = if n % 4 == 0 { base } else { base + 2 };
+            top.min(n / 2 * 2)
+        };
+        let bottom = n - top;
+        let mut quarter = BTreeMap::new();
+        for (i, p) in entry.iter().enumerate() {
+            let q = match i {
+                i if i < top / 2 => 'A',
+                i if i < top => 'B',
+                i if i < top + bottom / 2 => 'C',
+                _ => 'D',
+            };
+            quarter.insert(p.id, q);
+        }
+        let st = Standings::before(t, r);
+        let mut score = BTreeMap::new();
+        let mut colours = BTreeMap::new();
+        let mut met = BTreeMap::new();
+        let mut rating = BTreeMap::new();
+        for p in &t.players {
+            rating.insert(p.id, p.rating);
+            if let Some(s) = st.get(p.id) {
+                score.insert(p.id, s.score);
+                colours.insert(p.id, s.played_colours());
+                met.insert(p.id, s.played.clone());
+            }
+        }
+        let mut opp = BTreeMap::new();
+        let mut games = Vec::new();
+        let mut pab = Vec::new();
+        if let Some(rd) = t.round(r) {
+            for g in &rd.games {
+                opp.insert(g.white, (g.black, Colour::White));
+                opp.insert(g.black, (g.white, Colour::Black));
+                games.push((g.white, g.black));
+            }
+            pab = rd
+                .byes
+                .iter()
+                .filter(|b| b.kind == ByeKind::PairingAllocated)
+                .map(|b| b.player)
+                .collect();
+        }
+        Check {
+            t,
+            r,
+            adv,
+            order: entry.iter().map(|p| p.id).collect(),
+            quarter,
+            rating,
+            score,
+            colours,
+            met,
+            opp,
+            games,
+            pab,
+            out: Vec::new(),
+        }
+    }
+
+    fn cite(&self, clause: &str) -> String {
+        format!(
+            "ECF {} {clause}",
+            if self.adv { "advanced" } else { "basic" }
+        )
+    }
+
+    fn flag(&mut self, rule: String, players: Vec<u32>, message: String) {
+        self.out.push(Violation {
+            round: self.r,
+            players,
+            message: format!("round {}: {message} — {rule}", self.r),
+            rule,
+        });
+    }
+
+    fn top(&self, id: u32) -> bool {
+        matches!(self.quarter.get(&id), Some('A' | 'B'))
+    }
+
+    fn sc(&self, id: u32) -> f64 {
+        self.score.get(&id).copied().unwrap_or(0.0)
+    }
+
+    fn rt(&self, id: u32) -> u32 {
+        self.rating.get(&id).copied().unwrap_or(0)
+    }
+
+    /// Rated above: higher rating, then lower pairing number.
+    fn above(&self, a: u32, b: u32) -> bool {
+        (self.rt(a), std::cmp::Reverse(a)) > (self.rt(b), std::cmp::Reverse(b))
+    }
+
+    fn absolute(&self, id: u32) -> Option<Colour> {
+        preference(self.colours.get(&id).map(|v| v.as_slice()).unwrap_or(&[]))
+            .filter(|p| p.strength == Strength::Absolute)
+            .map(|p| p.colour)
+    }
+
+    /// May `a` and `b` meet: no rematch, not the same absolute colour preference.
+    fn may_meet(&self, a: u32, b: u32) -> bool {
+        if a == b || self.met.get(&a).is_some_and(|m| m.contains(&b)) {
+            return false;
+        }
+        !matches!((self.absolute(a), self.absolute(b)), (Some(x), Some(y)) if x == y)
+    }
+
+    /// `p` is due colour `c`: no colour preference, or a preference for `c` (any strength).
+    fn due(&self, p: u32, c: Colour) -> bool {
+        preference(self.colours.get(&p).map(|v| v.as_slice()).unwrap_or(&[]))
+            .is_none_or(|pr| pr.colour == c)
+    }
+
+    fn run(mut self) -> Vec<Violation> {
+        let base = swiss::check_round(self.t, self.r);
+        for v in base {
+            // Round 1 colours and bye follow ECF basic 2, not the Dutch E.5 / lowest-ranked.
+            let skip = self.r == 1
+                && (v.rule == swiss::ALLOCATION
+                    || v.rule == swiss::BYE_RANK
+                    || v.rule == swiss::BYE_GROUP);
+            if !skip {
+                self.out.push(v);
+            }
+        }
+        self.check_labels();
+        if self.r == 1 {
+            self.check_round_one();
+            return self.out;
+        }
+        let m = self.t.scoring.max_per_round() * f64::from(self.r - 1);
+        let half = self.t.scoring.draw;
+        let win = self.t.scoring.win;
+        let paired: Vec<u32> = self.opp.keys().copied().collect();
+        let leaders: Vec<u32> = paired
+            .iter()
+            .chain(&self.pab)
+            .copied()
+            .filter(|&p| !self.top(p) && self.sc(p) >= m - EPS)
+            .collect();
+        let halves: Vec<u32> = paired
+            .iter()
+            .chain(&self.pab)
+            .copied()
+            .filter(|&p| self.adv && !self.top(p) && (self.sc(p) - (m - half)).abs() < EPS)
+            .collect();
+        let on = self.accelerating(leaders.len() + halves.len());
+        if !on {
+            self.check_floats(&BTreeSet::new(), "ECF basic 5".to_string());
+            return self.out;
+        }
+        let near = |s: &Self, p: u32, v: f64| (s.sc(p) - v).abs() < EPS;
+        let pool: Vec<u32> = paired
+            .iter()
+            .copied()
+            .filter(|&p| self.top(p) && (near(&self, p, m - half) || near(&self, p, m - win)))
+            .collect();
+        let ta: Vec<u32> = paired
+            .iter()
+            .copied()
+            .filter(|&p| self.top(p) && self.sc(p) >= m - EPS)
+            .collect();
+        let bclause = if self.r == 2 {
+            self.cite("3(b)")
+        } else {
+            self.cite("4(b)")
+        };
+        // (b) pairs: bottom leader v pool player.
+        let bpairs: Vec<(u32, u32)> = leaders
+            .iter()
+            .filter_map(|&l| self.opp.get(&l).map(|&(o, _)| (l, o)))
+            .filter(|&(_, o)| pool.contains(&o))
+            .collect();
+        let in_b: BTreeSet<u32> = bpairs.iter().flat_map(|&(a, b)| [a, b]).collect();
+        // 3(b)/4(b): a leader without a top-half opponent though a pool player is free.
+        for &l in &leaders {
+            let Some(&(x, _)) = self.opp.get(&l) else {
+                continue;
+            };
+            if self.top(x) && (pool.contains(&x) || ta.contains(&x)) {
+                continue;
+            }
+            let free = pool.iter().copied().find(|&p| {
+                !in_b.contains(&p)
+                    && self.may_meet(l, p)
+                    && self
+                        .opp
+                        .get(&p)
+                        .is_some_and(|&(y, _)| y != l && self.may_meet(x, y))
+            });
+            if let Some(p) = free {
+                self.flag(
+                    bclause.clone(),
+                    vec![l, x, p],
+                    format!(
+                        "bottom-half leader {l} plays {x}, not a top-half player, though top-half {p} (score {}) was free to play him",
+                        self.sc(p)
+                    ),
+                );
+            }
+        }
+        // Highest-rated partners, due the colour.
+        for &(l, p) in &bpairs {
+            let cp = self.opp[&p].1;
+            // A pool player taken by the floater from the top-half leaders (ECF basic 6,
+            // group (a) before (b)) is not available.
+            let better = pool.iter().copied().find(|&q| {
+                !in_b.contains(&q)
+                    && !self.opp.get(&q).is_some_and(|&(o, _)| ta.contains(&o))
+                    // Advanced 7: a top-half player kept for a bottom-half player half a point
+                    // behind (3(d)) is not available either.
+                    && !self.opp.get(&q).is_some_and(|&(o, _)| halves.contains(&o))
+                    && self.above(q, p)
+                    && self.may_meet(l, q)
+                    && {
+                        let (y, cq) = self.opp[&q];
+                        self.may_meet(p, y) && self.due(q, cp) && self.due(p, cq)
+                    }
+            });
+            if let Some(q) = better {
+                self.flag(
+                    bclause.clone(),
+                    vec![l, p, q],
+                    format!(
+                        "bottom-half leader {l} plays top-half {p} ({}), but the higher-rated top-half {q} ({}) was available and due the same colour",
+                        self.rt(p),
+                        self.rt(q)
+                    ),
+                );
+            }
+        }
+        // Grading order of the (b) pairs.
+        for i in 0..bpairs.len() {
+            for j in 0..bpairs.len() {
+                let ((l1, p1), (l2, p2)) = (bpairs[i], bpairs[j]);
+                if i != j
+                    && self.above(l1, l2)
+                    && self.above(p2, p1)
+                    && self.opp[&p1].1 == self.opp[&p2].1
+                    && self.may_meet(l1, p2)
+                    && self.may_meet(l2, p1)
+                {
+                    self.flag(
+                        bclause.clone(),
+                        vec![l1, p1, l2, p2],
+                        format!(
+                            "bottom-half leaders are not paired in grading order: {l1} plays {p1} while the lower-rated {l2} plays the higher-rated {p2}"
+                        ),
+                    );
+                }
+            }
+        }
+        // Rule 6.
+        let floater_takes = (ta.len() % 2 == 1) as usize;
+        for &l in &leaders {
+            let Some(&(x, _)) = self.opp.get(&l) else {
+                continue;
+            };
+            if ta.contains(&x) && leaders.len() + floater_takes <= pool.len() {
+                self.flag(
+                    self.cite("6"),
+                    vec![x, l],
+                    format!(
+                        "top-half leader {x} plays bottom-half leader {l}, but the {} bottom-half leaders do not outnumber the {} top-half players left for group (b)",
+                        leaders.len(),
+                        pool.len() - floater_takes
+                    ),
+                );
+            }
+        }
+        for &a in &ta {
+            let Some(&(y, _)) = self.opp.get(&a) else {
+                continue;
+            };
+            if leaders.contains(&y) || self.sc(y) >= m - EPS {
+                continue;
+            }
+            if self.top(y) && near(&self, y, m - half) {
+                continue;
+            }
+            let free = pool.iter().copied().find(|&z| {
+                near(&self, z, m - half)
+                    && !in_b.contains(&z)
+                    && self.may_meet(a, z)
+                    && self
+                        .opp
+                        .get(&z)
+                        .is_some_and(|&(w, _)| w != a && self.may_meet(y, w))
+            });
+            if let Some(z) = free {
+                self.flag(
+                    self.cite("6"),
+                    vec![a, y, z],
+                    format!(
+                        "the floater {a} from the top-half leaders plays {y}, though top-half {z} half a point behind was free"
+                    ),
+                );
+            }
+        }
+        let mut accel: BTreeSet<u32> = in_b.clone();
+        accel.extend(leaders.iter().copied());
+        accel.extend(ta.iter().copied());
+        if self.adv {
+            self.check_advanced(m, half, win, &halves, &bpairs, &in_b);
+            accel.extend(halves.iter().copied());
+            for &h in &halves {
+                if let Some(&(o, _)) = self.opp.get(&h) {
+                    accel.insert(o);
+                }
+            }
+        }
+        self.check_floats(&accel, self.cite("4(c)"));
+        self.out
+    }
+
+    fn check_advanced(
+        &mut self,
+        m: f64,
+        half: f64,
+        win: f64,
+        halves: &[u32],
+        bpairs: &[(u32, u32)],
+        in_b: &BTreeSet<u32>,
+    ) {
+        let near = |s: &Self, p: u32, v: f64| (s.sc(p) - v).abs() < EPS;
+        let q: Vec<u32> = self
+            .opp
+            .keys()
+            .copied()
+            .filter(|&p| self.top(p) && near(self, p, m - win))
+            .collect();
+        let in_d: BTreeSet<u32> = halves
+            .iter()
+            .filter_map(|&h| self.opp.get(&h).map(|&(o, _)| (h, o)))
+            .filter(|&(_, o)| q.contains(&o))
+            .flat_map(|(h, o)| [h, o])
+            .collect();
+        for &h in halves {
+            let Some(&(x, _)) = self.opp.get(&h) else {
+                continue;
+            };
+            if self.top(x) && self.sc(x) < m - EPS {
+                if near(self, x, m - half) {
+                    // Promotion (ECF advanced 7): only after substitution, highest-rated first.
+                    let sub = bpairs.iter().copied().find(|&(l, p0)| {
+                        near(self, p0, m - win) && self.may_meet(l, x) && self.may_meet(h, p0)
+                    });
+                    if let Some((l, p0)) = sub {
+                        self.flag(
+                            "ECF advanced 7".into(),
+                            vec![h, x, l, p0],
+                            format!(
+                                "bottom-half {h} is promoted to play top-half {x}, though {x} could have replaced top-half {p0} (a point behind) against {l}, freeing {p0} for {h}"
+                            ),
+                        );
+                    }
+                    let higher = halves.iter().copied().find(|&h2| {
+                        self.above(h2, h)
+                            && self.opp.get(&h2).is_some_and(|&(o, _)| {
+                                !self.top(o) && self.may_meet(h2, x) && self.may_meet(h, o)
+                            })
+                    });
+                    if let Some(h2) = higher {
+                        self.flag(
+                            "ECF advanced 7".into(),
+                            vec![h, h2],
+                            format!("bottom-half {h} is promoted ahead of the higher-rated {h2}"),
+                        );
+                    }
+                }
+                continue;
+            }
+            let free = q.iter().copied().find(|&p| {
+                !in_b.contains(&p)
+                    && !in_d.contains(&p)
+                    && self.may_meet(h, p)
+                    && self
+                        .opp
+                        .get(&p)
+                        .is_some_and(|&(y, _)| y != h && self.may_meet(x, y))
+            });
+            if let Some(p) = free {
+                self.flag(
+                    "ECF advanced 3(d)".into(),
+                    vec![h, x, p],
+                    format!(
+                        "bottom-half {h}, half a point behind the lead, plays {x}, though top-half {p} (a point behind) was free to play him"
+                    ),
+                );
+            }
+        }
+    }
+
+    /// Two pairs that both join the same two score groups could be exchanged into two pairs
+    /// within the groups.
+    fn check_floats(&mut self, skip: &BTreeSet<u32>, rule: String) {
+        let pairs: Vec<(u32, u32)> = self
+            .games
+            .iter()
+            .map(|&(w, b)| {
+                if self.sc(w) >= self.sc(b) {
+                    (w, b)
+                } else {
+                    (b, w)
+                }
+            })
+            .filter(|&(hi, lo)| {
+                self.sc(hi) > self.sc(lo) + EPS && !skip.contains(&hi) && !skip.contains(&lo)
+            })
+            .collect();
+        for i in 0..pairs.len() {
+            for j in i + 1..pairs.len() {
+                let ((a, b), (c, d)) = (pairs[i], pairs[j]);
+                if (self.sc(a) - self.sc(c)).abs() < EPS
+                    && (self.sc(b) - self.sc(d)).abs() < EPS
+                    && self.may_meet(a, c)
+                    && self.may_meet(b, d)
+                {
+                    self.flag(
+                        rule.clone(),
+                        vec![a, b, c, d],
+                        format!(
+                            "{a} v {b} and {c} v {d} both float between the score groups {} and {}; {a} v {c} and {b} v {d} keep each pair in its group",
+                            self.sc(a),
+                            self.sc(b)
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    fn accelerating(&self, catch: usize) -> bool {
+        let fixed = num(self.t, "ecf.accelerated_rounds").map(|k| k as u32);
+        let two_left = self.t.rounds_planned.is_some_and(|p| self.r + 1 >= p);
+        if let Some(k) = fixed {
+            if self.r > k {
+                return false;
+            }
+            if !self.adv {
+                return true;
+            }
+        }
+        !two_left && catch > 0
+    }
+
+    fn check_labels(&mut self) {
+        let rule = self.cite("1");
+        let mut bad = Vec::new();
+        for p in &self.t.players {
+            let Some(label) = p.group.as_deref() else {
+                continue;
+            };
+            let want = self.quarter.get(&p.id).copied();
+            let l = label.trim().to_ascii_uppercase();
+            if matches!(l.as_str(), "A" | "B" | "C" | "D")
+                && want.is_some_and(|w| l != w.to_string())
+            {
+                bad.push((p.id, l, want.unwrap()));
+            }
+        }
+        for (id, l, w) in bad {
+            self.flag(
+                rule.clone(),
+                vec![id],
+                format!("{id} is labelled quarter {l} but by rating order is in quarter {w}"),
+            );
+        }
+    }
+
+    fn check_round_one(&mut self) {
+        let rule = self.cite("2");
+        let q = |c: char| -> Vec<u32> {
+            self.order
+                .iter()
+                .copied()
+                .filter(|id| self.quarter.get(id) == Some(&c))
+                .collect()
+        };
+        let (a, b, c, d) = (q('A'), q('B'), q('C'), q('D'));
+        let boards: Vec<(u32, u32)> = a
+            .iter()
+            .zip(&b)
+            .chain(c.iter().zip(&d))
+            .map(|(&x, &y)| (x, y))
+            .collect();
+        let partner: BTreeMap<u32, u32> =
+            boards.iter().flat_map(|&(x, y)| [(x, y), (y, x)]).collect();
+        let here: BTreeSet<u32> = self.opp.keys().chain(&self.pab).copied().collect();
+        let present = |id: u32| here.contains(&id);
+        for &(w, bl) in &self.games.clone() {
+            let intended = partner.get(&w) == Some(&bl);
+            let breakable = [w, bl]
+                .iter()
+                .any(|p| partner.get(p).is_some_and(|&o| present(o)));
+            if !intended && breakable {
+                self.flag(
+                    rule.clone(),
+                    vec![w, bl],
+                    format!(
+                        "{w} v {bl} is not a quarter pairing (A v B, C v D): {w} should meet {}",
+                        partner
+                            .get(&w)
+                            .map(|x| x.to_string())
+                            .unwrap_or("nobody".into())
+                    ),
+                );
+            }
+        }
+        if d.len() > c.len() {
+            let last = *d.last().unwrap();
+            for &p in &self.pab.clone() {
+                if p != last
+                    && present(last)
+                    && self.opp.contains_key(&last)
+                    && partner.get(&p).is_some_and(|&o| present(o))
+                {
+                    self.flag(
+                        rule.clone(),
+                        vec![p, last],
+                        format!("{p} has the bye, but the odd bottom half leaves the last of quarter D, {last}, without an opponent"),
+                    );
+                }
+            }
+        }
+        // Colours: board 1 as set (or by lot), then alternating.
+        let given = match self
+            .t
+            .settings
+            .get("ecf.first_board_colour")
+            .and_then(|v| v.as_str())
+        {
+            Some("white" | "w" | "W") => Some(Colour::White),
+            Some("black" | "b" | "B") => Some(Colour::Black),
+            _ => self.t.initial_colour,
+        };
+        let mut first = given;
+        for (k, &(x, y)) in boards.iter().enumerate() {
+            let Some(&(o, cx)) = self.opp.get(&x) else {
+                continue;
+            };
+            if o != y {
+                continue;
+            }
+            let board_one = if k % 2 == 0 { cx } else { cx.opposite() };
+            match first {
+                None => first = Some(board_one),
+                Some(f) if f != board_one => {
+                    let want = if k % 2 == 0 { f } else { f.opposite() };
+                    let word = |c: Colour| if c == Colour::White { "white" } else { "black" };
+                    self.flag(
+                        rule.clone(),
+                        vec![x, y],
+                        format!(
+                            "board {}: {x} has {} but board 1 {} and colours alternate, so {x} should have {}",
+                            k + 1,
+                            word(cx),
+                            if given.is_some() { "is set" } else { "was drawn" },
+                            word(want)
+                        ),
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+}

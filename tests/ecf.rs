@@ -1,0 +1,555 @@
+//! ECF accelerated pairings (Basic and Advanced): pairings derived from the document's clauses
+//! on small hand-built tournaments, and the verifier's verdicts on hand-made wrong pairings.
+
+use optipair::engine::{pair_round, Paired};
+use optipair::solve::Options;
+use optipair::systems::ecf;
+use optipair::tournament::{Bye, ByeKind, Colour, Game, GameResult, Player, Round, Tournament};
+use optipair::verify::{check_round, Violation};
+use std::collections::BTreeSet;
+
+/// `n` players, pairing number = rating order, ratings 2400 down in steps of 60.
+fn field(n: u32) -> Tournament {
+    let players = (1..=n)
+        .map(|i| Player::new(i, format!("P{i}"), 2400 - 60 * i))
+        .collect();
+    let mut t = Tournament::new("ecf", players);
+    t.settings
+        .insert("ecf.first_board_colour".into(), serde_json::json!("white"));
+    t
+}
+
+fn g(white: u32, black: u32, result: &str) -> Game {
+    Game {
+        white,
+        black,
+        result: GameResult::parse(result).expect("result"),
+    }
+}
+
+fn add(t: &mut Tournament, number: u32, games: Vec<Game>, byes: Vec<u32>) {
+    t.rounds.push(Round {
+        number,
+        games,
+        byes: byes
+            .into_iter()
+            .map(|player| Bye {
+                player,
+                kind: ByeKind::PairingAllocated,
+            })
+            .collect(),
+    });
+    t.rounds.sort_by_key(|r| r.number);
+}
+
+fn pair(t: &Tournament, r: u32, system: &str) -> Paired {
+    let p = pair_round(t, r, system, &Options::default()).expect("pairing");
+    assert!(
+        p.violations.is_empty(),
+        "verifier: {:?}\ngames {:?}",
+        p.violations,
+        p.round.games
+    );
+    p
+}
+
+fn pairs(p: &Paired) -> BTreeSet<(u32, u32)> {
+    p.round
+        .games
+        .iter()
+        .map(|g| (g.white.min(g.black), g.white.max(g.black)))
+        .collect()
+}
+
+fn set(list: &[(u32, u32)]) -> BTreeSet<(u32, u32)> {
+    list.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect()
+}
+
+fn rules(v: &[Violation]) -> Vec<String> {
+    v.iter().map(|x| x.rule.clone()).collect()
+}
+
+/// ECF basic 1: 4k, 4k+1, 4k+2, 4k+3 (top half +2 when the remainder is 1 or 2; +2 and the
+/// bottom half +1 when it is 3).
+#[test]
+fn group_sizes() {
+    assert_eq!(ecf::basic_top_half(12), 6);
+    assert_eq!(ecf::basic_top_half(13), 8); // bottom 5
+    assert_eq!(ecf::basic_top_half(14), 8); // bottom 6
+    assert_eq!(ecf::basic_top_half(15), 8); // bottom 7 = 6 + 1
+    let g = ecf::groups(&field(15), false).unwrap();
+    assert_eq!(g.members('A'), vec![1, 2, 3, 4]);
+    assert_eq!(g.members('B'), vec![5, 6, 7, 8]);
+    assert_eq!(g.members('C'), vec![9, 10, 11]);
+    assert_eq!(g.members('D'), vec![12, 13, 14, 15]);
+    // Groups follow ratings, not pairing numbers.
+    let mut t = field(8);
+    t.players[0].rating = 1000;
+    let g = ecf::groups(&t, false).unwrap();
+    assert_eq!(g.members('D'), vec![8, 1]);
+}
+
+/// ECF basic 2: A v B, C v D, the bye (odd bottom half) to the last of D; colours alternate
+/// from board 1.
+#[test]
+fn round_one_for_all_remainders() {
+    for (n, expect, bye) in [
+        (
+            12,
+            vec![(1, 4), (2, 5), (3, 6), (7, 10), (8, 11), (9, 12)],
+            None,
+        ),
+        (
+            13,
+            vec![(1, 5), (2, 6), (3, 7), (4, 8), (9, 11), (10, 12)],
+            Some(13),
+        ),
+        (
+            14,
+            vec![(1, 5), (2, 6), (3, 7), (4, 8), (9, 12), (10, 13), (11, 14)],
+            None,
+        ),
+        (
+            15,
+            vec![(1, 5), (2, 6), (3, 7), (4, 8), (9, 12), (10, 13), (11, 14)],
+            Some(15),
+        ),
+    ] {
+        let t = field(n);
+        let p = pair(&t, 1, "ecf-basic");
+        assert_eq!(pairs(&p), set(&expect), "n = {n}");
+        assert_eq!(p.pairing.byes.first().copied(), bye, "n = {n}");
+        // Board k (in the quarter order) gives the higher-rated player white on even k.
+        for (k, &(hi, lo)) in expect.iter().enumerate() {
+            let game = p
+                .round
+                .games
+                .iter()
+                .find(|g| g.white.min(g.black) == hi && g.white.max(g.black) == lo)
+                .unwrap();
+            let want_white = if k % 2 == 0 { hi } else { lo };
+            assert_eq!(game.white, want_white, "n = {n}, board {}", k + 1);
+        }
+    }
+    // Without a given colour the lot is drawn from a seed and reported.
+    let mut t = field(8);
+    t.settings.clear();
+    let p = pair(&t, 1, "ecf-basic");
+    assert!(
+        p.notes.iter().any(|n| n.contains("drawn by lot")),
+        "{:?}",
+        p.notes
+    );
+}
+
+#[test]
+fn verifier_flags_wrong_round_one() {
+    let mut t = field(8);
+    // A v A and wrong alternation.
+    add(
+        &mut t,
+        1,
+        vec![g(1, 2, "*"), g(3, 4, "*"), g(5, 7, "*"), g(6, 8, "*")],
+        vec![],
+    );
+    let v = check_round(&t, 1, "ecf-basic").unwrap();
+    assert!(
+        rules(&v).iter().filter(|r| *r == "ECF basic 2").count() >= 2,
+        "{v:?}"
+    );
+    assert!(v
+        .iter()
+        .any(|x| x.message.contains("not a quarter pairing")));
+    // Right pairs, colours not alternating on board 2 (2 should have black).
+    let mut t = field(8);
+    add(
+        &mut t,
+        1,
+        vec![g(1, 3, "*"), g(2, 4, "*"), g(5, 7, "*"), g(8, 6, "*")],
+        vec![],
+    );
+    let v = check_round(&t, 1, "ecf-basic").unwrap();
+    assert_eq!(rules(&v), vec!["ECF basic 2"], "{v:?}");
+    assert_eq!(v[0].players, vec![2, 4]);
+}
+
+/// 12 players: A 1-3, B 4-6, C 7-9, D 10-12. Round 1 colours: 1 W, 2 B, 3 W, 7 B, 8 W, 9 B.
+fn round_two_field() -> Tournament {
+    let mut t = field(12);
+    t.rounds_planned = Some(6);
+    add(
+        &mut t,
+        1,
+        vec![
+            g(1, 4, "1-0"),
+            g(5, 2, "1-0"),
+            g(3, 6, "1/2"),
+            g(10, 7, "1-0"),
+            g(8, 11, "1-0"),
+            g(12, 9, "1/2"),
+        ],
+        vec![],
+    );
+    t
+}
+
+/// ECF basic 3: top-half non-winners (2, 3, 4, 6) outnumber the bottom-half winners (8, 10).
+/// (a) 1 v 5; (b) 8 and 10 (both due black) in grading order against the highest-rated
+/// top-half non-winners due white: 2 and 4 (3 is due black); (c) ½'s 3, 6, 9, 12 (3 v 6 and
+/// 9 v 12 met): 3 v 9, 6 v 12; (d) 0's 7 v 11.
+#[test]
+fn round_two_top_non_winners_outnumber_bottom_winners() {
+    let t = round_two_field();
+    let p = pair(&t, 2, "ecf-basic");
+    assert_eq!(
+        pairs(&p),
+        set(&[(1, 5), (8, 2), (10, 4), (3, 9), (6, 12), (7, 11)]),
+        "{:?}",
+        p.round.games
+    );
+    for &(w, b) in &[(2, 8), (4, 10)] {
+        assert!(p.round.games.iter().any(|x| x.white == w && x.black == b));
+    }
+}
+
+#[test]
+fn verifier_flags_round_two_breaches() {
+    // 8 v 3 and 10 v 4 while the higher-rated 2 (due white, like 4) is left out: 3(b)
+    // (highest-rated partners due the colour). 3 is due black, so 2 cannot replace him.
+    let mut t = round_two_field();
+    add(
+        &mut t,
+        2,
+        vec![
+            g(1, 5, "*"),
+            g(3, 8, "*"),
+            g(4, 10, "*"),
+            g(2, 9, "*"),
+            g(6, 12, "*"),
+            g(7, 11, "*"),
+        ],
+        vec![],
+    );
+    let v = check_round(&t, 2, "ecf-basic").unwrap();
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ECF basic 3(b)" && x.players == vec![10, 4, 2]),
+        "{v:?}"
+    );
+    // 1 v 10 (top leader against bottom leader) with enough top-half non-winners: 6.
+    let mut t = round_two_field();
+    add(
+        &mut t,
+        2,
+        vec![
+            g(1, 10, "*"),
+            g(2, 8, "*"),
+            g(5, 4, "*"),
+            g(9, 3, "*"),
+            g(6, 12, "*"),
+            g(7, 11, "*"),
+        ],
+        vec![],
+    );
+    let v = check_round(&t, 2, "ecf-basic").unwrap();
+    assert!(rules(&v).contains(&"ECF basic 6".to_string()), "{v:?}");
+    // Bottom leaders not against top-half players at all.
+    let mut t = round_two_field();
+    add(
+        &mut t,
+        2,
+        vec![
+            g(1, 5, "*"),
+            g(8, 10, "*"),
+            g(2, 4, "*"),
+            g(9, 3, "*"),
+            g(6, 12, "*"),
+            g(7, 11, "*"),
+        ],
+        vec![],
+    );
+    let v = check_round(&t, 2, "ecf-basic").unwrap();
+    assert!(rules(&v).contains(&"ECF basic 3(b)".to_string()), "{v:?}");
+}
+
+/// 8 players: A 1,2; B 3,4; C 5,6; D 7,8. Round 1: top-half 1 and 2 win, bottom-half 7, 8 win.
+/// Round 2: 1 beats 2, 7 and 8 beat the top-half 3 and 4, 5 beats 6. Round 3: top-half leader 1
+/// (2 points) is a floater with nobody top-half half a point behind, and the bottom-half
+/// leaders 7, 8 outnumber the top-half players left for group (b) (only 2, a point behind):
+/// rule 6 is broken, 1 meets a bottom-half leader and 2 the other (ECF basic 6, 4(b)).
+fn rule_six_field(planned: u32) -> Tournament {
+    let mut t = field(8);
+    t.rounds_planned = Some(planned);
+    add(
+        &mut t,
+        1,
+        vec![
+            g(1, 3, "1-0"),
+            g(4, 2, "0-1"),
+            g(5, 7, "0-1"),
+            g(8, 6, "1-0"),
+        ],
+        vec![],
+    );
+    add(
+        &mut t,
+        2,
+        vec![
+            g(2, 1, "0-1"),
+            g(7, 3, "1-0"),
+            g(4, 8, "0-1"),
+            g(6, 5, "0-1"),
+        ],
+        vec![],
+    );
+    t
+}
+
+#[test]
+fn rule_six_broken_when_bottom_leaders_exceed_group_b() {
+    let t = rule_six_field(5);
+    let p = pair(&t, 3, "ecf-basic");
+    let got = pairs(&p);
+    let one_v = got.iter().find(|&&(a, b)| a == 1 || b == 1).unwrap();
+    assert!(matches!(*one_v, (1, 7) | (1, 8)), "{got:?}");
+    let other = if one_v.1 == 7 { 8 } else { 7 };
+    assert!(got.contains(&(2, other)), "{got:?}");
+    // Hand-made: leaders 7 v 8 while 2 is free for (b): flagged.
+    let mut t = rule_six_field(5);
+    add(
+        &mut t,
+        3,
+        vec![g(1, 2, "*"), g(7, 8, "*"), g(3, 5, "*"), g(4, 6, "*")],
+        vec![],
+    );
+    let v = check_round(&t, 3, "ecf-basic").unwrap();
+    assert!(rules(&v).contains(&"ECF basic 4(b)".to_string()), "{v:?}");
+}
+
+/// ECF basic 4: acceleration is not done with only two rounds to play, so round 3 of 4 is a
+/// plain round (rule 5): the leaders 1, 7, 8 (2 points) form one score group.
+#[test]
+fn acceleration_stops_two_rounds_before_the_end() {
+    let t = rule_six_field(4);
+    let p = pair(&t, 3, "ecf-basic");
+    assert!(
+        p.notes.iter().any(|n| n.contains("only two rounds")),
+        "{:?}",
+        p.notes
+    );
+    let got = pairs(&p);
+    // 1 meets a bottom leader in his own score group; the other leader floats down to 2.
+    assert!(
+        got.iter().any(|&(a, b)| a == 1 && (b == 7 || b == 8)),
+        "{got:?}"
+    );
+    // The same field with five rounds is still accelerated.
+    let p = pair(&rule_six_field(5), 3, "ecf-basic");
+    assert!(
+        p.notes.iter().any(|n| n.contains("accelerated")),
+        "{:?}",
+        p.notes
+    );
+}
+
+/// A fixed count set by the director (at least three): round 3 accelerated, round 4 plain.
+#[test]
+fn fixed_count_of_accelerated_rounds() {
+    let mut t = rule_six_field(7);
+    t.settings
+        .insert("ecf.accelerated_rounds".into(), serde_json::json!(3));
+    let p = pair(&t, 3, "ecf-basic");
+    assert!(
+        p.notes.iter().any(|n| n.contains("fixed 3")),
+        "{:?}",
+        p.notes
+    );
+    let mut t4 = t.clone();
+    add(
+        &mut t4,
+        3,
+        vec![
+            g(1, 7, "1-0"),
+            g(8, 2, "1-0"),
+            g(3, 5, "1-0"),
+            g(6, 4, "1-0"),
+        ],
+        vec![],
+    );
+    let p = pair(&t4, 4, "ecf-basic");
+    assert!(
+        p.notes
+            .iter()
+            .any(|n| n.contains("ended after the fixed 3")),
+        "{:?}",
+        p.notes
+    );
+    // Fewer than three is an error naming the range.
+    t.settings
+        .insert("ecf.accelerated_rounds".into(), serde_json::json!(2));
+    let e = pair_round(&t, 3, "ecf-basic", &Options::default()).unwrap_err();
+    assert!(e.to_string().contains("between 3 and 7"), "{e}");
+}
+
+#[test]
+fn advanced_top_half_setting() {
+    // 25 entrants: 56%–60% is 14..=15, the only even number 14.
+    let g = ecf::groups(&field(25), true).unwrap();
+    assert_eq!(g.top, 14);
+    let mut t = field(25);
+    t.settings
+        .insert("ecf.top_half_percent".into(), serde_json::json!(70));
+    let e = ecf::groups(&t, true).unwrap_err();
+    assert!(e.to_string().contains("between 56 and 60"), "{e}");
+    let mut t = field(25);
+    t.settings
+        .insert("ecf.top_half".into(), serde_json::json!(12));
+    let e = ecf::groups(&t, true).unwrap_err();
+    assert!(e.to_string().contains("between 14 and 15"), "{e}");
+}
+
+/// Advanced, 10 players: top half 6 (A 1-3, B 4-6), C 7-8, D 9-10. Round 1: 1 and 2 win, 3 v 6
+/// drawn; the bottom-half games drawn. Round 2: bottom-half ½'s (7, 8, 9, 10) outnumber the
+/// top-half 0's (4, 5): 9 and 10 meet them, and the highest-rated bottom halves 7 and 8 are
+/// promoted against the top-half ½'s 3 and 6 (ECF advanced 3(d), 7).
+fn advanced_field() -> Tournament {
+    let mut t = field(10);
+    t.rounds_planned = Some(7);
+    add(
+        &mut t,
+        1,
+        vec![
+            g(1, 4, "1-0"),
+            g(5, 2, "0-1"),
+            g(3, 6, "1/2"),
+            g(9, 7, "1/2"),
+            g(8, 10, "1/2"),
+        ],
+        vec![],
+    );
+    t
+}
+
+#[test]
+fn advanced_rule_seven_promotion() {
+    let t = advanced_field();
+    let p = pair(&t, 2, "ecf-advanced");
+    let got = pairs(&p);
+    assert!(got.contains(&(1, 2)), "{got:?}");
+    let top_half_opp = |x: u32| {
+        got.iter()
+            .any(|&(a, b)| (a == x && b <= 6) || (b == x && a <= 6))
+    };
+    for x in [7, 8, 9, 10] {
+        assert!(top_half_opp(x), "{x} has no top-half opponent: {got:?}");
+    }
+    // 7 and 8 are the promoted ones (against 3 and 6).
+    for x in [7, 8] {
+        assert!(
+            got.iter().any(|&(a, b)| (a == 3 || a == 6) && b == x),
+            "{got:?}"
+        );
+    }
+    // Basic pairs the same field in plain score groups for the ½'s.
+    let p = pair(&t, 2, "ecf-basic");
+    assert!(p.violations.is_empty());
+}
+
+#[test]
+fn advanced_verifier_flags_promotion_before_substitution() {
+    // Round 1 (10 players): 1 beats 4, 2 draws 5, 3 draws 6; 7 beats 9, 8 draws 10.
+    // Leader 7; pool 2, 3, 4, 5, 6; top 0: 4; bottom ½: 8, 10.
+    let mut t = field(10);
+    t.rounds_planned = Some(7);
+    add(
+        &mut t,
+        1,
+        vec![
+            g(1, 4, "1-0"),
+            g(5, 2, "1/2"),
+            g(3, 6, "1/2"),
+            g(9, 7, "0-1"),
+            g(8, 10, "1/2"),
+        ],
+        vec![],
+    );
+    // Made: 7 v 4 (the only top 0) and 8 promoted against 3 although 3 could take 4's place
+    // against 7, freeing 4 for 8.
+    let mut bad = t.clone();
+    add(
+        &mut bad,
+        2,
+        vec![
+            g(1, 2, "*"),
+            g(4, 7, "*"),
+            g(3, 8, "*"),
+            g(10, 5, "*"),
+            g(6, 9, "*"),
+        ],
+        vec![],
+    );
+    let v = check_round(&bad, 2, "ecf-advanced").unwrap();
+    assert!(rules(&v).contains(&"ECF advanced 7".to_string()), "{v:?}");
+    // The system's own pairing is clean.
+    let p = pair(&t, 2, "ecf-advanced");
+    let got = pairs(&p);
+    assert!(
+        got.iter().any(|&(a, b)| a == 4 && (b == 8 || b == 10)),
+        "{got:?}"
+    );
+}
+
+/// The document's conditions for acceleration to work, as director's notes.
+#[test]
+fn warnings_for_unsuitable_fields() {
+    let mut t = field(8);
+    t.rounds_planned = Some(5);
+    for p in t.players.iter_mut().take(3) {
+        p.rating = 0;
+    }
+    let p = pair(&t, 1, "ecf-basic");
+    let all = p.notes.join("\n");
+    assert!(all.contains("unrated"), "{all}");
+    assert!(all.contains("2^r"), "{all}");
+    let mut t = field(8);
+    for p in t.players.iter_mut() {
+        p.rating = 1800 + p.id;
+    }
+    let p = pair(&t, 1, "ecf-basic");
+    assert!(
+        p.notes.iter().any(|n| n.contains("over 350")),
+        "{:?}",
+        p.notes
+    );
+    let _ = Colour::White;
+}
+
+/// Whole events, results by a fixed pseudo-random rule (the higher-rated usually wins): every
+/// round the system pairs keeps every rule the verifier knows, for both methods.
+#[test]
+fn whole_events_verify_clean() {
+    for (n, rounds) in [(20u32, 6u32), (23, 7)] {
+        for system in ["ecf-basic", "ecf-advanced"] {
+            let mut t = field(n);
+            t.rounds_planned = Some(rounds);
+            let mut seed: u64 = 0x2545f4914f6cdd1d ^ u64::from(n);
+            for r in 1..=rounds {
+                let p = pair(&t, r, system);
+                let mut round = p.round.clone();
+                for game in &mut round.games {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let roll = seed % 10;
+                    let white_higher = game.white < game.black;
+                    game.result = match (roll, white_higher) {
+                        (0..=1, _) => GameResult::Draw,
+                        (2, true) | (3..=9, false) => GameResult::BlackWins,
+                        _ => GameResult::WhiteWins,
+                    };
+                }
+                *t.round_mut(r) = round;
+            }
+        }
+    }
+}
