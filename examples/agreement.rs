@@ -8,7 +8,8 @@
 //!
 //! ```text
 //! cargo run --release --example agreement -- [--max-players N] [--budget SECONDS]
-//!     [--explain N] [--explain-players N] [--no-planned] [--only SUBSTR] [DIR]
+//!     [--explain N] [--explain-players N] [--no-planned] [--only SUBSTR] [--time-limit S]
+//!     [--variant base|tb|lex|lex2|lex3|lex4] [--ref-floats] [--dump FILE_SUBSTR:ROUND] [DIR]
 //! ```
 //!
 //! * `--max-players N` (default 250): skip files with more players;
@@ -18,7 +19,18 @@
 //! * `--no-planned`: leave the number of rounds unset (the files carry no `XXR`; by default
 //!   it is set to the rounds in the file, as the generator knew it, so that the last-round
 //!   topscorer rule C.04.3 A.7 applies);
-//! * `--only SUBSTR`: only files whose name contains SUBSTR.
+//! * `--only SUBSTR`: only files whose name contains SUBSTR;
+//! * `--time-limit S`: `Options::time_limit` for every pairing (none by default: the exact
+//!   solve runs to the end);
+//! * `--variant`: an experimental tier design built here from the standard spec (hard rules
+//!   untouched) and solved with `solve::solve` instead of `pair_round` (see [`variant_spec`]);
+//!   `--ref-floats` makes the lex variants count repeated floats from the reference engine's
+//!   float history;
+//! * `--dump FILE_SUBSTR:ROUND`: print the field and both pairings of that round.
+//!
+//! Non-identical rounds are also judged bracket by bracket with the reference engine's
+//! criteria as we read them (bbpPairings `dutch.cpp`, see [`dutch_key`]): that says whether a
+//! difference comes from the order of our tiers or only from the in-bracket tie-breaks.
 
 use optipair::engine::pair_round;
 use optipair::solve::{evaluate, Options, Status};
@@ -75,6 +87,8 @@ struct Args {
     dump: Option<(String, u32)>,
     /// Lex variants: repeated floats from the reference reading of the float history.
     ref_floats: bool,
+    /// `Options::time_limit` per pairing (none by default).
+    time_limit: Option<f64>,
     dir: PathBuf,
 }
 
@@ -89,6 +103,7 @@ fn args() -> Args {
         variant: "base".into(),
         dump: None,
         ref_floats: false,
+        time_limit: None,
         dir: PathBuf::from("/work/shared/reference/dutch"),
     };
     let mut it = std::env::args().skip(1);
@@ -105,13 +120,14 @@ fn args() -> Args {
             "--only" => a.only = Some(val("--only")),
             "--variant" => a.variant = val("--variant"),
             "--ref-floats" => a.ref_floats = true,
+            "--time-limit" => a.time_limit = Some(val("--time-limit").parse().expect("seconds")),
             "--dump" => {
                 let v = val("--dump");
                 let (f, r) = v.rsplit_once(':').expect("--dump FILE:ROUND");
                 a.dump = Some((f.to_string(), r.parse().expect("round")));
             }
             "-h" | "--help" => {
-                eprintln!("agreement [--max-players N] [--budget S] [--explain N] [--explain-players N] [--no-planned] [--only SUBSTR] [DIR]");
+                eprintln!("agreement [--max-players N] [--budget S] [--explain N] [--explain-players N] [--no-planned] [--only SUBSTR] [--time-limit S] [--variant V] [--ref-floats] [--dump FILE:ROUND] [DIR]");
                 std::process::exit(0);
             }
             _ => a.dir = PathBuf::from(x),
@@ -899,7 +915,10 @@ fn run_file(path: &Path, a: &Args, explanations: &mut Vec<String>) -> FileStats 
         rounds,
         ..FileStats::default()
     };
-    let opts = Options::default();
+    let opts = Options {
+        time_limit: a.time_limit,
+        ..Options::default()
+    };
     for k in 1..=rounds {
         let base = t.before_round(k);
         let f = field(&base, k);
@@ -922,7 +941,10 @@ fn run_file(path: &Path, a: &Args, explanations: &mut Vec<String>) -> FileStats 
             optipair::solve::solve(&spec, &opts)
         };
         let cert = &pairing.certificate;
-        eprintln!("  {} round {k}: {:.2}s", st.name, cert.seconds);
+        eprintln!(
+            "  {} round {k}: {:.2}s {:?}",
+            st.name, cert.seconds, cert.status
+        );
         st.seconds.push(cert.seconds);
         if cert.status != Status::Optimal {
             st.unproved += 1;
