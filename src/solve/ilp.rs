@@ -141,9 +141,11 @@ fn group_tiers(ranges: &[i128], max_cost: &[i64]) -> Vec<Vec<(usize, i128)>> {
     groups
 }
 
-/// Odd sets whose boundary must carry a pair: odd score groups, odd unions of the top groups,
-/// and any the system names.
+/// Parity sets whose rows are added from the start: score groups and unions of the top groups
+/// (odd ones always; even ones when a bye is given), and the odd sets the system names. See
+/// `Model::run` for the rows.
 fn odd_sets(spec: &RoundSpec) -> Vec<Vec<usize>> {
+    let with_bye = spec.max_byes > 0 && !spec.byes.is_empty();
     let n = spec.players.len();
     let key = |s: f64| (s * 1000.0).round() as i64;
     let mut order: Vec<usize> = (0..n).collect();
@@ -158,11 +160,11 @@ fn odd_sets(spec: &RoundSpec) -> Vec<Vec<usize>> {
     let mut sets: Vec<Vec<usize>> = Vec::new();
     let mut union: Vec<usize> = Vec::new();
     for (gi, g) in groups.iter().enumerate() {
-        if g.len() % 2 == 1 && g.len() > 1 {
+        if g.len() > 1 && (g.len() % 2 == 1 || with_bye) {
             sets.push(g.clone());
         }
         union.extend(g);
-        if gi + 1 < groups.len() && union.len() % 2 == 1 && gi > 0 {
+        if gi + 1 < groups.len() && gi > 0 && (union.len() % 2 == 1 || with_bye) {
             sets.push(union.clone());
         }
     }
@@ -274,6 +276,9 @@ impl Model<'_> {
             nonzeros += nb;
         }
         for inside in &self.sets {
+            // Odd S: x(δ(S)) + y(S) + u(S) ≥ 1. Even S (a bye is given): the bye is one more
+            // vertex, so x(δ(S)) + u(S) − y(S) ≥ 0: a bye inside S makes a pair leave it.
+            let odd = inside.iter().filter(|&&b| b).count() % 2 == 1;
             let mut e = Expression::default();
             for (l, &k) in active.iter().enumerate() {
                 let c = &spec.candidates[k];
@@ -284,7 +289,7 @@ impl Model<'_> {
             }
             for (j, b) in spec.byes.iter().enumerate() {
                 if inside[b.player] {
-                    e.add_mul(1.0, x[na + j]);
+                    e.add_mul(if odd { 1.0 } else { -1.0 }, x[na + j]);
                 }
             }
             for (i, &inn) in inside.iter().enumerate() {
@@ -292,7 +297,7 @@ impl Model<'_> {
                     e.add_mul(1.0, x[na + nb + i]);
                 }
             }
-            model.add_constraint(e.geq(1));
+            model.add_constraint(e.geq(if odd { 1.0 } else { 0.0 }));
             rows += 1;
         }
         let local_of_pair: std::collections::HashMap<usize, usize> =
@@ -868,9 +873,9 @@ fn fix_by_reduced_cost(
     count
 }
 
-/// Odd sets violated by an LP solution: odd components of its fractional support (an odd
-/// cycle of halves is the typical case). Their rows `x(δ(S)) + byes + unpaired ≥ 1` are valid
-/// for every pairing.
+/// Parity sets violated by an LP solution: components of its fractional support (an odd cycle
+/// of halves is the typical case; with a fractional bye, even components too). Their rows
+/// (odd: `x(δ(S)) + y(S) + u(S) ≥ 1`, even: `x(δ(S)) + u(S) ≥ y(S)`) hold for every pairing.
 fn separate(model: &Model, active: &[usize], values: &[f64]) -> Vec<Vec<bool>> {
     let spec = model.spec;
     let n = spec.players.len();
@@ -895,6 +900,14 @@ fn separate(model: &Model, active: &[usize], values: &[f64]) -> Vec<Vec<bool>> {
             }
         }
     }
+    let na = active.len();
+    for (j, b) in spec.byes.iter().enumerate() {
+        let v = values[na + j];
+        if v > 1e-6 && v < 1.0 - 1e-6 {
+            touched[b.player] = true;
+        }
+    }
+    let with_bye = spec.max_byes > 0 && !spec.byes.is_empty();
     let mut members: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
     for (i, &t) in touched.iter().enumerate() {
         if t {
@@ -904,7 +917,8 @@ fn separate(model: &Model, active: &[usize], values: &[f64]) -> Vec<Vec<bool>> {
     }
     let mut out = Vec::new();
     for (_, m) in members {
-        if m.len() % 2 == 0 || m.len() < 3 {
+        let odd = m.len() % 2 == 1;
+        if m.len() < 2 || (!odd && !with_bye) {
             continue;
         }
         let mut inside = vec![false; n];
@@ -918,16 +932,21 @@ fn separate(model: &Model, active: &[usize], values: &[f64]) -> Vec<Vec<bool>> {
                 lhs += values[l];
             }
         }
-        let na = active.len();
+        let mut bye_in = 0.0;
         for (j, b) in spec.byes.iter().enumerate() {
             if inside[b.player] {
-                lhs += values[na + j];
+                bye_in += values[na + j];
             }
         }
         for &i in &m {
             lhs += values[na + model.cols.byes + i];
         }
-        if lhs < 1.0 - 1e-6 && !model.sets.contains(&inside) {
+        let violated = if odd {
+            lhs + bye_in < 1.0 - 1e-6
+        } else {
+            lhs < bye_in - 1e-6
+        };
+        if violated && !model.sets.contains(&inside) {
             out.push(inside);
         }
     }
