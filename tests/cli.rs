@@ -855,3 +855,83 @@ fn tiny_time_limit_falls_back_to_a_legal_pairing() {
         assert_eq!(byes, 1);
     }
 }
+
+#[test]
+fn generate_is_deterministic_by_seed_and_checks_clean() {
+    let s = Scratch::new("generate");
+    let (a, b, c) = (s.path("a.json"), s.path("b.json"), s.path("c.json"));
+    for (out, seed) in [(&a, "7"), (&b, "7"), (&c, "8")] {
+        let o = run(&[
+            "generate",
+            "--players",
+            "30",
+            "--rounds",
+            "7",
+            "--played",
+            "3",
+            "--seed",
+            seed,
+            "--out",
+            p(out),
+        ]);
+        assert_exit(&o, 0);
+    }
+    let read = |f: &Path| std::fs::read(f).unwrap();
+    assert_eq!(read(&a), read(&b), "same seed, same field");
+    assert_ne!(read(&a), read(&c), "another seed, another field");
+    let t = load(&a);
+    assert_eq!(t.players.len(), 30);
+    assert_eq!(t.last_paired_round(), 3);
+    assert_exit(&run(&["check", p(&a)]), 0);
+}
+
+#[test]
+fn generate_rejects_more_rounds_played_than_planned() {
+    let s = Scratch::new("generate-bad");
+    let out = s.path("x.json");
+    let o = run(&[
+        "generate",
+        "--players",
+        "10",
+        "--rounds",
+        "2",
+        "--played",
+        "3",
+        "--out",
+        p(&out),
+    ]);
+    assert_exit(&o, 2);
+    assert!(stderr(&o).contains("--played"), "{}", describe(&o));
+    assert!(!out.exists());
+}
+
+#[test]
+fn bench_reports_a_proved_optimum_for_both_formulations() {
+    let s = Scratch::new("bench");
+    let csv = s.path("bench.csv");
+    let o = run(&[
+        "bench",
+        "--players",
+        "60",
+        "--round",
+        "4",
+        "--plain",
+        "--csv",
+        p(&csv),
+    ]);
+    assert_exit(&o, 0);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    for row in rows {
+        let f: Vec<&str> = row.split(',').collect();
+        assert_eq!(f[0], "60");
+        assert_eq!(f[2], "Optimal", "{row}");
+        assert_eq!(f[5], "1770", "all pairs of 60 players: {row}");
+    }
+    assert!(
+        stdout(&o).contains("optimal over all 1770 pairs"),
+        "{}",
+        describe(&o)
+    );
+}

@@ -1,6 +1,7 @@
-//! Commands: `new`, `record`, `pair`, `check`. Exit codes: 0 success (or a clean check), 1 a
+//! Commands: `new`, `record`, `pair`, `check`, `generate`, `bench`. Exit codes: 0 success (or a clean check), 1 a
 //! check found violations, 2 bad input.
 
+mod bench;
 mod pair;
 
 use clap::{Parser, Subcommand};
@@ -50,6 +51,10 @@ enum Command {
     },
     /// Pair the next round (or re-pair round N from the rounds before it).
     Pair(pair::PairArgs),
+    /// Generate a random field with some rounds played (deterministic by seed).
+    Generate(bench::GenerateArgs),
+    /// Pair one round of generated fields of several sizes and report time, memory and proof.
+    Bench(bench::BenchArgs),
     /// Verify the recorded pairings of every round (or round N) against the rules.
     Check {
         file: PathBuf,
@@ -131,6 +136,8 @@ fn dispatch(cli: Cli) -> Result<u8> {
             Ok(0)
         }
         Command::Pair(args) => pair::run(args),
+        Command::Generate(args) => bench::generate(args),
+        Command::Bench(args) => bench::bench(args),
         Command::Check {
             file,
             round,
