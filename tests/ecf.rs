@@ -326,6 +326,137 @@ fn rule_six_broken_when_bottom_leaders_exceed_group_b() {
     assert!(rules(&v).contains(&"ECF basic 4(b)".to_string()), "{v:?}");
 }
 
+/// 8 players. Round 1: 1, 2 and the bottom-half 7, 8 win; round 2: 1 beats 6, 3 v 2 drawn, 7
+/// and 8 win again. Round 3 of 5: the floater 1 (2 points) breaks rule 6 (two bottom-half
+/// leaders, one top-half player, 2 on 1½, for group (b)) and takes the highest-rated
+/// bottom-half leader, 7; then 2 v 8. Colours do not decide: 1 and 2 are due white, 7 and 8
+/// black (ECF basic 6).
+fn floater_choice_field() -> Tournament {
+    let mut t = field(8);
+    t.rounds_planned = Some(5);
+    add(
+        &mut t,
+        1,
+        vec![
+            g(1, 3, "1-0"),
+            g(4, 2, "0-1"),
+            g(5, 7, "0-1"),
+            g(8, 6, "1-0"),
+        ],
+        vec![],
+    );
+    add(
+        &mut t,
+        2,
+        vec![
+            g(6, 1, "0-1"),
+            g(3, 2, "1/2-1/2"),
+            g(7, 4, "1-0"),
+            g(8, 5, "1-0"),
+        ],
+        vec![],
+    );
+    t
+}
+
+#[test]
+fn rule_six_floater_takes_the_highest_rated_bottom_leader() {
+    let t = floater_choice_field();
+    let p = pair(&t, 3, "ecf-basic");
+    let got = pairs(&p);
+    assert!(got.is_superset(&set(&[(1, 7), (2, 8)])), "{got:?}");
+    // Hand-made: the floater takes the lower-rated leader 8, though 7 was due the same colour.
+    let mut t = floater_choice_field();
+    add(
+        &mut t,
+        3,
+        vec![g(1, 8, "*"), g(2, 7, "*"), g(5, 3, "*"), g(4, 6, "*")],
+        vec![],
+    );
+    let v = check_round(&t, 3, "ecf-basic").unwrap();
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ECF basic 6" && x.players == vec![1, 8, 7]),
+        "{v:?}"
+    );
+}
+
+/// 16 players, round 3 of 6. Top-half leaders 1 and 3 (an even group: no floater), bottom-half
+/// leaders 9-12, top-half 2 and 4 a point behind for group (b). Rule 6 lets only the floater of
+/// an odd top group meet a bottom-half leader: 1 v 3, and the leaders left over after (b) are
+/// not given further top-half leaders (ECF basic 6).
+fn even_top_group_field() -> Tournament {
+    let mut t = field(16);
+    t.rounds_planned = Some(6);
+    add(
+        &mut t,
+        1,
+        vec![
+            g(1, 5, "1-0"),
+            g(6, 2, "0-1"),
+            g(3, 7, "1-0"),
+            g(8, 4, "0-1"),
+            g(9, 13, "1-0"),
+            g(14, 10, "0-1"),
+            g(11, 15, "1-0"),
+            g(16, 12, "0-1"),
+        ],
+        vec![],
+    );
+    add(
+        &mut t,
+        2,
+        vec![
+            g(2, 1, "0-1"),
+            g(4, 3, "0-1"),
+            g(5, 9, "0-1"),
+            g(10, 6, "1-0"),
+            g(7, 11, "0-1"),
+            g(12, 8, "1-0"),
+            g(13, 14, "0-1"),
+            g(15, 16, "1-0"),
+        ],
+        vec![],
+    );
+    t
+}
+
+#[test]
+fn rule_six_no_floater_from_an_even_top_group() {
+    let t = even_top_group_field();
+    let p = pair(&t, 3, "ecf-basic");
+    let got = pairs(&p);
+    assert!(got.contains(&(1, 3)), "{got:?}");
+    for &(a, b) in &got {
+        if [9, 10, 11, 12].contains(&b) || [9, 10, 11, 12].contains(&a) {
+            assert!(![1, 3].contains(&a) && ![1, 3].contains(&b), "{got:?}");
+        }
+    }
+    // Hand-made: both top-half leaders sent against bottom-half leaders.
+    let mut t = even_top_group_field();
+    add(
+        &mut t,
+        3,
+        vec![
+            g(1, 12, "*"),
+            g(3, 10, "*"),
+            g(9, 2, "*"),
+            g(11, 4, "*"),
+            g(14, 15, "*"),
+            g(6, 5, "*"),
+            g(16, 7, "*"),
+            g(8, 13, "*"),
+        ],
+        vec![],
+    );
+    let v = check_round(&t, 3, "ecf-basic").unwrap();
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ECF basic 6" && x.players == vec![1, 12, 3, 10]),
+        "{v:?}"
+    );
+}
+
 /// ECF basic 4: acceleration is not done with only two rounds to play, so round 3 of 4 is a
 /// plain round (rule 5): the leaders 1, 7, 8 (2 points) form one score group.
 #[test]

@@ -196,10 +196,15 @@ pub fn groups(t: &Tournament, advanced: bool) -> Result<Groups> {
     })
 }
 
-/// The colour of the higher-rated player on board 1 of round 1 (ECF basic 2): the setting
+/// The colour of the higher-rated player on board 1 of round 1 (ECF basic 2 / advanced 2): the setting
 /// `ecf.first_board_colour`, else the tournament's initial colour, else drawn by lot from a
 /// seed (`ecf.lot_seed`, else a hash of the entry) and reported.
-pub fn first_board_colour(t: &Tournament) -> Result<(Colour, Option<String>)> {
+pub fn first_board_colour(t: &Tournament, advanced: bool) -> Result<(Colour, Option<String>)> {
+    let clause = if advanced {
+        "ECF advanced 2"
+    } else {
+        "ECF basic 2"
+    };
     if let Some(v) = t.settings.get("ecf.first_board_colour") {
         return match v.as_str() {
             Some("white") | Some("w") | Some("W") => Ok((Colour::White, None)),
@@ -241,7 +246,7 @@ pub fn first_board_colour(t: &Tournament) -> Result<(Colour, Option<String>)> {
     Ok((
         c,
         Some(format!(
-            "ECF basic 2: colour on board 1 drawn by lot (seed {seed}): {word} for the higher-rated player; record it as setting ecf.first_board_colour = \"{word}\""
+            "{clause}: colour on board 1 drawn by lot (seed {seed}): {word} for the higher-rated player; record it as setting ecf.first_board_colour = \"{word}\""
         )),
     ))
 }
@@ -378,7 +383,7 @@ impl System for Ecf {
             let (on, why) = accelerated(t, round, self.advanced, leaders)?;
             notes.push(why);
             if on {
-                self.accelerated_round(t, &field, &g, m)
+                self.accelerated_round(t, &field, &g, m, round)
             } else {
                 let mut s = standard_spec(t, &field, self.name());
                 s.tiers[1].rule = format!("{}; FIDE C.04.3 C.6-C.7", self.cite("5"));
@@ -400,7 +405,7 @@ impl Ecf {
         g: &Groups,
         notes: &mut Vec<String>,
     ) -> Result<RoundSpec> {
-        let (first, lot) = first_board_colour(t)?;
+        let (first, lot) = first_board_colour(t, self.advanced)?;
         notes.extend(lot);
         let (a, b, c, d) = (
             g.members('A'),
@@ -484,7 +489,16 @@ impl Ecf {
     }
 
     /// ECF basic 3/4/6, advanced 3/4/6/7: an accelerated round.
-    fn accelerated_round(&self, t: &Tournament, f: &Field, g: &Groups, m: f64) -> RoundSpec {
+    fn accelerated_round(
+        &self,
+        t: &Tournament,
+        f: &Field,
+        g: &Groups,
+        m: f64,
+        round: u32,
+    ) -> RoundSpec {
+        // The remaining players: 3(c)-(d) in round 2, 4(c) afterwards.
+        let rest = if round == 2 { "3(c)-(d)" } else { "4(c)" };
         let n = f.len();
         let (win, half) = (t.scoring.win, t.scoring.draw);
         let near = |i: usize, v: f64| (f.standings[i].score - v).abs() < EPS;
@@ -537,6 +551,11 @@ impl Ecf {
                 let std = pair_costs(f, &groups_, &group_of, i, j, ci);
                 // std = [bye, float, colour, strong, rep1, rep2, order]
                 let (mut tb, mut t6, mut td, mut t7) = (0i64, 0i64, 0i64, 0i64);
+                // ECF 6: only the floater of an odd top score group leaves it; no further
+                // top-half leader is sent down, not even against a bottom-half leader.
+                let tx = (ta[i] != ta[j]) as i64;
+                // ECF 6: the floater takes the highest-rated bottom-half leader (colour first).
+                let mut fl = 0i64;
                 let (mut float, mut select, mut order) = (std[1], 0i64, std[6]);
                 let (mut acc, mut border) = (true, 0i64);
                 let role = |x: usize, y: usize| -> Option<&'static str> {
@@ -562,9 +581,10 @@ impl Ecf {
                         border = (rl[x] - rp[y]).pow(2);
                         order = 0;
                     }
-                    Some(("6", _, _)) => {
+                    Some(("6", x, _)) => {
                         t6 = 1;
                         float = 0;
+                        fl = rl[x];
                     }
                     Some(("d", x, y)) => {
                         float = 0;
@@ -602,7 +622,7 @@ impl Ecf {
                         }
                     }
                 }
-                let mut costs = vec![std[0], tb, t6];
+                let mut costs = vec![std[0], tx, tb, t6];
                 if adv {
                     costs.extend([td, t7]);
                 }
@@ -611,7 +631,7 @@ impl Ecf {
                 // the score groups of the remaining players (4(c)).
                 let acc_colour = if acc { std[2] } else { 0 };
                 costs.extend([
-                    acc_colour, select, border, float, std[2], std[3], std[4], std[5], order,
+                    acc_colour, fl, select, border, float, std[2], std[3], std[4], std[5], order,
                 ]);
                 candidates.push(Candidate {
                     a: i,
@@ -628,17 +648,21 @@ impl Ecf {
             .map(|o| {
                 let p = o.player;
                 let c = &o.costs;
-                let mut costs = vec![c[0], l[p] as i64, 0];
+                let mut costs = vec![c[0], ta[p] as i64, l[p] as i64, 0];
                 if adv {
                     costs.extend([h[p] as i64, 0]);
                 }
-                costs.extend([0, 0, 0, c[1], c[2], c[3], c[4], c[5], c[6]]);
+                costs.extend([0, 0, 0, 0, c[1], c[2], c[3], c[4], c[5], c[6]]);
                 ByeOption { player: p, costs }
             })
             .collect();
         let st = standard_tiers();
         let mut tiers = vec![
             st[0].clone(),
+            Tier::new(
+                "top-half leaders floated out beyond an odd group's one floater",
+                &self.cite("6"),
+            ),
             Tier::new(
                 "bottom-half leaders not paired against top-half players",
                 &format!("{}, 4(b)", self.cite("3(b)")),
@@ -666,6 +690,10 @@ impl Ecf {
             ),
         ));
         tiers.push(Tier::new(
+            "floater not given the highest-rated bottom-half leader",
+            &self.cite("6"),
+        ));
+        tiers.push(Tier::new(
             "top-half partners not the highest-rated available",
             &format!("{}, 4(b), 6", self.cite("3(b)")),
         ));
@@ -675,7 +703,7 @@ impl Ecf {
         ));
         tiers.push(Tier::new(
             "float size outside the accelerated pairs (score steps squared)",
-            &format!("{}; FIDE C.04.3 C.6-C.7", self.cite("4(c)")),
+            &format!("{}; FIDE C.04.3 C.6-C.7", self.cite(rest)),
         ));
         tiers.push(st[2].clone());
         tiers.push(st[3].clone());

@@ -8,10 +8,10 @@
 //! | `ECF basic 1` / `ECF advanced 1` | a player's `group` label, when given as A–D, is his quarter by rating order |
 //! | `ECF basic 2` | round 1: games are A v B and C v D (quarter pairs, in rating order), the bye (odd bottom half) to the last of D; board 1's colour as set (or by lot), then alternating |
 //! | `ECF basic 3(b)` (round 2) / `4(b)` | a bottom-half leader (100%) does not meet a top-half player although an exchange with a free top-half player ½ or 1 point behind would give him one; the top-half partners are the highest-rated available due the colour (exchange test), paired in grading order |
-//! | `ECF basic 6` | a top-half leader meets a bottom-half leader only when the bottom-half leaders outnumber the top-half players left for group (b); a floater from the top-half leaders meets a top-half player half a point behind when one is free |
+//! | `ECF basic 6` | a top-half leader meets a bottom-half leader only when the bottom-half leaders outnumber the top-half players left for group (b), and only one (the floater of an odd top group): two such pairs whose top-half players could meet each other are flagged; the floater takes the highest-rated bottom-half leader due the colour (exchange test); a floater from the top-half leaders meets a top-half player half a point behind when one is free |
 //! | `ECF advanced 3(d)` | a bottom-half player half a point behind meets a top-half player a point behind when an exchange would allow it |
 //! | `ECF advanced 7` | promotion (bottom-half ½-behind v top-half ½-behind) only when no (b) pair with a top-half player a point behind could be substituted from; the highest-rated bottom-half players are the ones promoted |
-//! | `ECF basic 4(c)` / `ECF basic 5` | score groups: two pairs that both cross the same two score groups could be exchanged into two pairs within the groups (a rematch-free, colour-compatible exchange) |
+//! | `ECF basic 3(c)-(d)` (round 2) / `4(c)` / `ECF basic 5` (Advanced: `ECF advanced …`) | score groups: two pairs that both cross the same two score groups could be exchanged into two pairs within the groups (a rematch-free, colour-compatible exchange) |
 //!
 //! Readings: the lead is 100% (`(round − 1) ×` the most points a round gives); "half a point"
 //! is the scoring's draw value, "a point" its win value. Acceleration (rounds ≥ 2) continues
@@ -236,7 +236,8 @@ impl<'a> Check<'a> {
             .collect();
         let on = self.accelerating(leaders.len() + halves.len());
         if !on {
-            self.check_floats(&BTreeSet::new(), "ECF basic 5".to_string());
+            let rule = self.cite("5");
+            self.check_floats(&BTreeSet::new(), rule);
             return self.out;
         }
         let near = |s: &Self, p: u32, v: f64| (s.sc(p) - v).abs() < EPS;
@@ -358,6 +359,52 @@ impl<'a> Check<'a> {
                 );
             }
         }
+        // Only the one floater of an odd top score group meets a bottom-half leader; further
+        // top-half leaders are not sent down (two such could have met each other instead).
+        let six: Vec<(u32, u32)> = ta
+            .iter()
+            .filter_map(|&a| self.opp.get(&a).map(|&(o, _)| (a, o)))
+            .filter(|&(_, o)| leaders.contains(&o))
+            .collect();
+        for i in 0..six.len() {
+            for j in i + 1..six.len() {
+                let ((a1, l1), (a2, l2)) = (six[i], six[j]);
+                if self.may_meet(a1, a2) && self.may_meet(l1, l2) {
+                    self.flag(
+                        self.cite("6"),
+                        vec![a1, l1, a2, l2],
+                        format!(
+                            "top-half leaders {a1} and {a2} both play bottom-half leaders ({l1}, {l2}); only the one floater of an odd top score group may, and {a1} v {a2} was possible"
+                        ),
+                    );
+                }
+            }
+        }
+        // The floater takes the highest-rated bottom-half leader of the appropriate colour.
+        for &(a, l) in &six {
+            let cl = self.opp[&l].1;
+            let better = leaders.iter().copied().find(|&l2| {
+                self.above(l2, l)
+                    && self.opp.get(&l2).is_some_and(|&(y, c2)| {
+                        !ta.contains(&y)
+                            && self.may_meet(a, l2)
+                            && self.may_meet(l, y)
+                            && self.due(l2, cl)
+                            && self.due(l, c2)
+                    })
+            });
+            if let Some(l2) = better {
+                self.flag(
+                    self.cite("6"),
+                    vec![a, l, l2],
+                    format!(
+                        "the floater {a} from the top-half leaders plays bottom-half leader {l} ({}), but the higher-rated bottom-half leader {l2} ({}) was available and due the same colour",
+                        self.rt(l),
+                        self.rt(l2)
+                    ),
+                );
+            }
+        }
         for &a in &ta {
             let Some(&(y, _)) = self.opp.get(&a) else {
                 continue;
@@ -399,7 +446,9 @@ impl<'a> Check<'a> {
                 }
             }
         }
-        self.check_floats(&accel, self.cite("4(c)"));
+        // The remaining players: 3(c)-(d) in round 2, 4(c) afterwards.
+        let rest = self.cite(if self.r == 2 { "3(c)-(d)" } else { "4(c)" });
+        self.check_floats(&accel, rest);
         self.out
     }
 
