@@ -630,18 +630,22 @@ fn solve_here(
             }
         };
         let lp_bound = lp.objective;
-        let incumbent_tv = selection.tier_values(spec);
-        let incumbent: i128 = group
-            .iter()
-            .map(|&(t, w)| w * incumbent_tv[t] as i128)
-            .sum();
-        if integral(&lp.values, &active, &model.cols, spec).is_none()
-            && (incumbent as f64) < lp_bound + 1.0 - 1e-6
-            && selection.satisfies_rows(spec)
-        {
-            // The incumbent (greedy pairing or the previous group's optimum) meets the bound.
-            let tv = incumbent_tv;
-            let opt = incumbent;
+        let value = |sel: &Selection| -> i128 {
+            let tv = sel.tier_values(spec);
+            group.iter().map(|&(t, w)| w * tv[t] as i128).sum()
+        };
+        // The group is closed without a MIP when a pairing meets the LP bound over all pairs:
+        // an integral LP optimum, or the incumbent (greedy pairing or previous group's optimum).
+        let meets = |sel: &Selection| (value(sel) as f64) < lp_bound + 1.0 - 1e-6;
+        let closing = match integral(&lp.values, &active, &model.cols, spec) {
+            Some(sel) if meets(&sel) => Some(sel),
+            Some(_) => None,
+            None if meets(&selection) && selection.satisfies_rows(spec) => Some(selection.clone()),
+            None => None,
+        };
+        if let Some(sel) = closing {
+            let tv = sel.tier_values(spec);
+            let opt = value(&sel);
             for &(t, w) in group {
                 let above: i128 = group
                     .iter()
@@ -659,6 +663,7 @@ fn solve_here(
             size.rows = size.rows.max(lp.rows);
             size.nonzeros = size.nonzeros.max(lp.nonzeros);
             size.columns = size.columns.max(active.len() + model.cols.byes + n);
+            selection = sel;
             dead_count += fix_by_reduced_cost(
                 &model,
                 group,
@@ -677,49 +682,6 @@ fn solve_here(
                 break;
             }
             continue;
-        }
-        if let Some(sel) = integral(&lp.values, &active, &model.cols, spec) {
-            // The LP over all pairs has an integral optimum: it is the integer optimum.
-            let tv = sel.tier_values(spec);
-            let opt: i128 = group.iter().map(|&(t, w)| w * tv[t] as i128).sum();
-            if (opt as f64) - lp_bound < 1.0 - 1e-6 {
-                for &(t, w) in group {
-                    let above: i128 = group
-                        .iter()
-                        .filter(|&&(u, _)| u < t)
-                        .map(|&(u, wu)| wu * tv[u] as i128)
-                        .sum();
-                    let b = ((lp_bound - above as f64) / w as f64)
-                        .max(0.0)
-                        .min(tv[t] as f64)
-                        // Tier values are integers: a lower bound rounds up.
-                        .sub(1e-6)
-                        .ceil();
-                    proof[t] = (Some(b), true);
-                }
-                size.rows = size.rows.max(lp.rows);
-                size.nonzeros = size.nonzeros.max(lp.nonzeros);
-                size.columns = size.columns.max(active.len() + model.cols.byes + n);
-                selection = sel;
-                dead_count += fix_by_reduced_cost(
-                    &model,
-                    group,
-                    &fixed,
-                    &lp,
-                    &extra_index,
-                    opt as f64 - lp_bound,
-                    &mut dead,
-                    &mut active,
-                    &mut in_active,
-                    &selection,
-                );
-                fixed.push((group.clone(), opt));
-                if out_of_time() && fixed.len() < groups.len() {
-                    status = Status::Feasible;
-                    break;
-                }
-                continue;
-            }
         }
         let mut mip = model.run(
             &active,
