@@ -643,90 +643,56 @@ fn solve_here(
             None if meets(&selection) && selection.satisfies_rows(spec) => Some(selection.clone()),
             None => None,
         };
-        if let Some(sel) = closing {
-            let tv = sel.tier_values(spec);
+        // The group's pairing, its exact value, the bound proving it, and the program solved.
+        let (sel, opt, bound, proved, rows, nonzeros) = if let Some(sel) = closing {
             let opt = value(&sel);
-            for &(t, w) in group {
-                let above: i128 = group
-                    .iter()
-                    .filter(|&&(u, _)| u < t)
-                    .map(|&(u, wu)| wu * tv[u] as i128)
-                    .sum();
-                let b = ((lp_bound - above as f64) / w as f64)
-                    .max(0.0)
-                    .min(tv[t] as f64)
-                    // Tier values are integers: a lower bound rounds up.
-                    .sub(1e-6)
-                    .ceil();
-                proof[t] = (Some(b), true);
-            }
-            size.rows = size.rows.max(lp.rows);
-            size.nonzeros = size.nonzeros.max(lp.nonzeros);
-            size.columns = size.columns.max(active.len() + model.cols.byes + n);
-            selection = sel;
-            dead_count += fix_by_reduced_cost(
-                &model,
+            (sel, opt, Some(lp_bound), true, lp.rows, lp.nonzeros)
+        } else {
+            let mut mip = model.run(
+                &active,
                 group,
                 &fixed,
-                &lp,
-                &extra_index,
-                opt as f64 - lp_bound,
-                &mut dead,
-                &mut active,
-                &mut in_active,
-                &selection,
-            );
-            fixed.push((group.clone(), opt));
-            if out_of_time() && fixed.len() < groups.len() {
-                status = Status::Feasible;
-                break;
-            }
-            continue;
-        }
-        let mut mip = model.run(
-            &active,
-            group,
-            &fixed,
-            true,
-            Some(&selection),
-            opts,
-            deadline,
-        )?;
-        size.solves += 1;
-        let mut sel = read_local(&mip.values, &active, &model.cols, spec);
-        let mut tv = sel.tier_values(spec);
-        let mut opt: i128 = group.iter().map(|&(t, w)| w * tv[t] as i128).sum();
-        if mip.proved
-            && (opt as f64) > lp_bound.ceil() + 1e-6 - 1e-9
-            && (opt as f64) - lp_bound > 1e-6
-        {
-            // The restricted optimum is above the LP bound: every excluded pair whose reduced
-            // cost is below the gap could still improve it; add them all and solve again.
-            let gap = opt as f64 - lp_bound;
-            let more: Vec<usize> = (0..spec.candidates.len())
-                .filter(|&k| !in_active[k] && !dead[k])
-                .filter(|&k| model.reduced_cost(k, group, &fixed, &lp, &extra_index) < gap - EPS)
-                .collect();
-            if !more.is_empty() {
-                for k in more {
-                    in_active[k] = true;
-                    active.push(k);
+                true,
+                Some(&selection),
+                opts,
+                deadline,
+            )?;
+            size.solves += 1;
+            let mut sel = read_local(&mip.values, &active, &model.cols, spec);
+            let mut opt = value(&sel);
+            if mip.proved && (opt as f64) - lp_bound > 1e-6 {
+                // The restricted optimum is above the LP bound: every excluded pair whose
+                // reduced cost is below the gap could still improve it; add them all and solve
+                // again.
+                let gap = opt as f64 - lp_bound;
+                let more: Vec<usize> = (0..spec.candidates.len())
+                    .filter(|&k| !in_active[k] && !dead[k])
+                    .filter(|&k| {
+                        model.reduced_cost(k, group, &fixed, &lp, &extra_index) < gap - EPS
+                    })
+                    .collect();
+                if !more.is_empty() {
+                    for k in more {
+                        in_active[k] = true;
+                        active.push(k);
+                    }
+                    active.sort_unstable();
+                    mip = model.run(&active, group, &fixed, true, Some(&sel), opts, deadline)?;
+                    size.solves += 1;
+                    sel = read_local(&mip.values, &active, &model.cols, spec);
+                    opt = value(&sel);
                 }
-                active.sort_unstable();
-                mip = model.run(&active, group, &fixed, true, Some(&sel), opts, deadline)?;
-                size.solves += 1;
-                sel = read_local(&mip.values, &active, &model.cols, spec);
-                tv = sel.tier_values(spec);
-                opt = group.iter().map(|&(t, w)| w * tv[t] as i128).sum();
             }
-        }
-        size.rows = size.rows.max(mip.rows);
-        size.nonzeros = size.nonzeros.max(mip.nonzeros);
+            last_gap = mip.gap;
+            let proved = mip.proved && mip.bound.is_none_or(|b| (opt as f64) - b < 1.0 - 1e-6);
+            (sel, opt, mip.bound, proved, mip.rows, mip.nonzeros)
+        };
+        size.rows = size.rows.max(rows);
+        size.nonzeros = size.nonzeros.max(nonzeros);
         size.columns = size.columns.max(active.len() + model.cols.byes + n);
-        last_gap = mip.gap;
-        let proved = mip.proved && mip.bound.is_none_or(|b| (opt as f64) - b < 1.0 - 1e-6);
+        let tv = sel.tier_values(spec);
         for &(t, w) in group {
-            let b = mip.bound.map(|b| {
+            let b = bound.map(|b| {
                 let above: i128 = group
                     .iter()
                     .filter(|&&(u, _)| u < t)
