@@ -32,6 +32,20 @@ pub fn pair_round(t: &Tournament, round: u32, system: &str, opts: &Options) -> R
             ));
         }
     }
+    let divisions = t.divisions();
+    if divisions.len() > 1 {
+        let names: Vec<&str> = divisions
+            .iter()
+            .map(|d| d.as_deref().unwrap_or("(none)"))
+            .collect();
+        return Err(Error::field(
+            "--division",
+            format!(
+                "the event has divisions {}: each is paired on its own (choose one)",
+                names.join(", ")
+            ),
+        ));
+    }
     let sys = systems::by_name(system)?;
     let base = t.before_round(round);
     let spec = sys.spec(&base, round)?;
@@ -47,11 +61,13 @@ pub fn pair_round(t: &Tournament, round: u32, system: &str, opts: &Options) -> R
             white,
             black,
             result: GameResult::Pending,
+            ..Default::default()
         })
         .collect();
     rd.byes.extend(pairing.byes.iter().map(|&player| Bye {
         player,
         kind: ByeKind::PairingAllocated,
+        ..Default::default()
     }));
     let mut after = base;
     *after.round_mut(round) = rd.clone();
@@ -65,9 +81,48 @@ pub fn pair_round(t: &Tournament, round: u32, system: &str, opts: &Options) -> R
     })
 }
 
-/// `t` with round `paired.round` stored (replacing any pairing recorded for it).
+/// Pairs round `round` of one division of `t` (see [`Tournament::division`]); a division
+/// name that no player has is an error.
+pub fn pair_division(
+    t: &Tournament,
+    division: &str,
+    round: u32,
+    system: &str,
+    opts: &Options,
+) -> Result<Paired> {
+    let d = Some(division.to_string());
+    if !t.players.iter().any(|p| p.division == d) {
+        return Err(Error::field(
+            "--division",
+            format!("no player is in division '{division}'"),
+        ));
+    }
+    pair_round(&t.division(&d), round, system, opts)
+}
+
+/// `t` with round `paired.round` stored: every game and bye of that round involving a player
+/// of the paired round's division is replaced (other divisions' pairings are kept).
 pub fn store(t: &Tournament, paired: &Paired) -> Tournament {
     let mut out = t.clone();
-    *out.round_mut(paired.round.number) = paired.round.clone();
+    let ids: std::collections::HashSet<u32> = paired
+        .round
+        .games
+        .iter()
+        .flat_map(|g| [g.white, g.black])
+        .chain(paired.round.byes.iter().map(|b| b.player))
+        .chain(paired.pairing.unpaired.iter().copied())
+        .collect();
+    let division = |id: u32| t.player(id).map(|p| p.division.clone());
+    let divs: std::collections::HashSet<Option<String>> =
+        ids.iter().filter_map(|&id| division(id)).collect();
+    let number = paired.round.number;
+    let rd = out.round_mut(number);
+    rd.games.retain(|g| {
+        !divs.contains(&division(g.white).flatten()) && !divs.contains(&division(g.black).flatten())
+    });
+    rd.byes
+        .retain(|b| !divs.contains(&division(b.player).flatten()));
+    rd.games.extend(paired.round.games.iter().cloned());
+    rd.byes.extend(paired.round.byes.iter().cloned());
     out
 }

@@ -935,3 +935,32 @@ fn bench_reports_a_proved_optimum_for_both_formulations() {
         describe(&o)
     );
 }
+
+#[test]
+fn divisions_are_paired_one_at_a_time_and_stored_side_by_side() {
+    let dir = Scratch::new("divisions");
+    let mut players: Vec<optipair::tournament::Player> = (1..=10)
+        .map(|i| optipair::tournament::Player::new(i, format!("P{i}"), 2000 - 10 * i))
+        .collect();
+    for p in &mut players {
+        p.division = Some(if p.id <= 6 { "A" } else { "B" }.to_string());
+    }
+    let file = dir.path("div.json");
+    formats::save(&file, &Tournament::new("two divisions", players)).unwrap();
+    // Without a division the request is ambiguous: refused, file untouched.
+    let o = run(&["pair", p(&file), "--write"]);
+    assert_exit(&o, 2);
+    assert!(stderr(&o).contains("divisions A, B"), "{}", describe(&o));
+    assert_exit(&run(&["pair", p(&file), "--division", "C"]), 2);
+    assert_exit(&run(&["pair", p(&file), "--write", "--division", "A"]), 0);
+    assert_exit(&run(&["pair", p(&file), "--write", "--division", "B"]), 0);
+    let t = load(&file);
+    let r1 = t.round(1).unwrap();
+    assert_eq!(r1.games.len(), 5);
+    for g in &r1.games {
+        let d = |id: u32| t.player(id).unwrap().division.clone();
+        assert_eq!(d(g.white), d(g.black), "a game across divisions: {g:?}");
+    }
+    // Each division checks clean on its own.
+    assert_exit(&run(&["check", p(&file)]), 0);
+}

@@ -120,7 +120,8 @@ fn reference_1005_facts() {
         Game {
             white: 4,
             black: 7,
-            result: GameResult::BlackForfeitWin
+            result: GameResult::BlackForfeitWin,
+            ..Default::default()
         }
     );
     // ... and they meet again over the board in round 9: 7 white, draw.
@@ -129,7 +130,8 @@ fn reference_1005_facts() {
         Game {
             white: 7,
             black: 4,
-            result: GameResult::Draw
+            result: GameResult::Draw,
+            ..Default::default()
         }
     );
     // Round 1: 29 (white) lost to 1.
@@ -138,7 +140,8 @@ fn reference_1005_facts() {
         Game {
             white: 29,
             black: 1,
-            result: GameResult::BlackWins
+            result: GameResult::BlackWins,
+            ..Default::default()
         }
     );
     // Round 3: 42 (white) forfeits to 48; round 8: 26 (black) forfeits to 40.
@@ -160,7 +163,8 @@ fn reference_other_codes() {
         Game {
             white: 22,
             black: 55,
-            result: GameResult::DoubleForfeit
+            result: GameResult::DoubleForfeit,
+            ..Default::default()
         }
     );
     // A half-point bye: player 50 in round 5.
@@ -374,7 +378,8 @@ fn headers_and_extensions() {
         vec![Game {
             white: 2,
             black: 3,
-            result: GameResult::Pending
+            result: GameResult::Pending,
+            ..Default::default()
         }]
     );
     assert_eq!(bye(&t, 1, 3), Some(ByeKind::PairingAllocated));
@@ -439,16 +444,19 @@ fn rich_tournament() -> Tournament {
                     white: 1,
                     black: 3,
                     result: GameResult::WhiteWins,
+                    ..Default::default()
                 },
                 Game {
                     white: 4,
                     black: 2,
                     result: GameResult::BlackForfeitWin,
+                    ..Default::default()
                 },
             ],
             byes: vec![Bye {
                 player: 5,
                 kind: ByeKind::PairingAllocated,
+                ..Default::default()
             }],
         },
         Round {
@@ -458,16 +466,19 @@ fn rich_tournament() -> Tournament {
                     white: 2,
                     black: 1,
                     result: GameResult::Draw,
+                    ..Default::default()
                 },
                 Game {
                     white: 5,
                     black: 3,
                     result: GameResult::DoubleForfeit,
+                    ..Default::default()
                 },
             ],
             byes: vec![Bye {
                 player: 4,
                 kind: ByeKind::Full,
+                ..Default::default()
             }],
         },
         Round {
@@ -476,15 +487,18 @@ fn rich_tournament() -> Tournament {
                 white: 3,
                 black: 4,
                 result: GameResult::Pending,
+                ..Default::default()
             }],
             byes: vec![
                 Bye {
                     player: 1,
                     kind: ByeKind::Half,
+                    ..Default::default()
                 },
                 Bye {
                     player: 2,
                     kind: ByeKind::Zero,
+                    ..Default::default()
                 },
             ],
         },
@@ -495,6 +509,7 @@ fn rich_tournament() -> Tournament {
             byes: vec![Bye {
                 player: 5,
                 kind: ByeKind::Zero,
+                ..Default::default()
             }],
         },
     ];
@@ -646,16 +661,19 @@ fn paired() -> Tournament {
                     white: 1,
                     black: 3,
                     result: GameResult::Pending,
+                    ..Default::default()
                 },
                 Game {
                     white: 4,
                     black: 2,
                     result: GameResult::Pending,
+                    ..Default::default()
                 },
             ],
             byes: vec![Bye {
                 player: 5,
                 kind: ByeKind::PairingAllocated,
+                ..Default::default()
             }],
         },
         Round {
@@ -664,6 +682,7 @@ fn paired() -> Tournament {
             byes: vec![Bye {
                 player: 1,
                 kind: ByeKind::Half,
+                ..Default::default()
             }],
         },
     ];
@@ -719,4 +738,46 @@ fn results_errors_leave_tournament_unchanged() {
     assert!(e.contains("round") && e.contains("not paired"), "{e}");
     let e = record_err(&mut t, 7, "1 1-0\n");
     assert!(e.contains("not paired"), "{e}");
+}
+
+#[test]
+fn scrabble_scores_give_results_spread_and_ranking() {
+    let mut t = paired();
+    // A chess event refuses scores: `2-0` is a typing error there.
+    assert!(record_err(&mut t, 1, "1 432-377\n").contains("unknown result"));
+    t.scoring.game_scores = true;
+    t.round_mut(1).byes[0].spread = Some(50);
+    results::apply(&mut t, 1, "1 432-377\n2 350-350\n").unwrap();
+    let g = &t.round(1).unwrap().games;
+    assert_eq!(g[0].result, GameResult::WhiteWins);
+    assert_eq!(g[0].scores, Some([432, 377]));
+    assert_eq!(g[1].result, GameResult::Draw);
+    let st = optipair::tournament::Standings::before(&t, 2);
+    assert_eq!(st.get(1).unwrap().spread, 55);
+    assert_eq!(st.get(3).unwrap().spread, -55);
+    assert_eq!(st.get(5).unwrap().spread, 50);
+    // Wins first (1 and 5, the bye, on one), spread next (+55 before +50); then the draws,
+    // level on spread, by rating (2 before 4); then 3.
+    assert_eq!(st.by_wins_spread(), vec![1, 5, 2, 4, 3]);
+    // JSON keeps scores and bye spread; a result contradicting its scores is refused.
+    let text = serde_json::to_string(&t).unwrap();
+    let back: Tournament = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, t);
+    let mut bad = t.clone();
+    bad.round_mut(1).games[0].result = GameResult::BlackWins;
+    let e = bad.validate().unwrap_err().to_string();
+    assert!(
+        e.contains("rounds[0].games[0].result") && e.contains("432-377"),
+        "{e}"
+    );
+}
+
+#[test]
+fn unknown_first_is_not_first_second_history() {
+    let mut t = paired();
+    t.round_mut(1).games[0].order = optipair::tournament::Order::Unknown;
+    let st = optipair::tournament::Standings::before(&t, 2);
+    assert_eq!(st.get(1).unwrap().colours, vec![None]);
+    assert_eq!(st.get(4).unwrap().firsts_seconds(), (1, 0));
+    assert!(st.get(1).unwrap().has_met(3));
 }

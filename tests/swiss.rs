@@ -31,11 +31,16 @@ fn g(white: u32, black: u32, result: &str) -> Game {
         white,
         black,
         result: GameResult::parse(result).expect("result notation"),
+        ..Default::default()
     }
 }
 
 fn bye(player: u32, kind: ByeKind) -> Bye {
-    Bye { player, kind }
+    Bye {
+        player,
+        kind,
+        ..Default::default()
+    }
 }
 
 fn add(t: &mut Tournament, number: u32, games: Vec<Game>, byes: Vec<Bye>) {

@@ -16,6 +16,7 @@ fn g(white: u32, black: u32, result: &str) -> Game {
         white,
         black,
         result: GameResult::parse(result).expect("result"),
+        ..Default::default()
     }
 }
 
@@ -23,6 +24,7 @@ fn pab(player: u32) -> Bye {
     Bye {
         player,
         kind: ByeKind::PairingAllocated,
+        ..Default::default()
     }
 }
 
@@ -250,10 +252,12 @@ fn bye_moves_up_when_the_rest_cannot_be_paired() {
     let half = |p| Bye {
         player: p,
         kind: ByeKind::Half,
+        ..Default::default()
     };
     let zero = |p| Bye {
         player: p,
         kind: ByeKind::Zero,
+        ..Default::default()
     };
     let mut t = field(5);
     add(
@@ -321,6 +325,7 @@ fn bye_to_player_with_fewer_unplayed_games_is_fine() {
         vec![Bye {
             player: 5,
             kind: ByeKind::Zero,
+            ..Default::default()
         }],
     );
     add(&mut t, 2, vec![g(2, 1, "*"), g(3, 5, "*")], vec![pab(4)]);
@@ -349,6 +354,7 @@ fn late_entry_and_requested_bye_paired_flagged() {
         vec![Bye {
             player: 1,
             kind: ByeKind::Half,
+            ..Default::default()
         }],
     );
     let v = swiss(&t, 1);
@@ -373,6 +379,7 @@ fn active_player_left_out_flagged() {
         vec![Bye {
             player: 5,
             kind: ByeKind::Zero,
+            ..Default::default()
         }],
     );
     assert!(swiss(&t, 1).is_empty());
@@ -417,6 +424,7 @@ fn colour_allocation_e5_skips_round_one_absentee() {
         vec![Bye {
             player: 1,
             kind: ByeKind::Zero,
+            ..Default::default()
         }],
     );
     let v = swiss(&t, 1);
@@ -442,6 +450,7 @@ fn colour_allocation_e3_skips_unplayed_rounds() {
     let half = |p| Bye {
         player: p,
         kind: ByeKind::Half,
+        ..Default::default()
     };
     let mut t = field(6);
     add(&mut t, 1, vec![g(3, 1, "1/2")], vec![half(2)]);

@@ -32,11 +32,32 @@ pub struct PairArgs {
     /// byte-identical for the same input.
     #[arg(long)]
     timing: bool,
+    /// Pair this division only (an event with divisions pairs each on its own).
+    #[arg(long)]
+    division: Option<String>,
 }
 
 pub fn run(a: PairArgs) -> Result<u8> {
-    let t = formats::load(&a.file)?;
-    let system = system_name(&t, a.system.as_deref());
+    let full = formats::load(&a.file)?;
+    let system = system_name(&full, a.system.as_deref());
+    // With --division, everything below looks at that division only.
+    let t = match &a.division {
+        Some(d) => {
+            let d = Some(d.clone());
+            if !full.players.iter().any(|p| p.division == d) {
+                return Err(Error::field(
+                    "--division",
+                    format!(
+                        "no player is in division '{}'",
+                        a.division.as_deref().unwrap()
+                    ),
+                )
+                .in_file(&a.file));
+            }
+            full.division(&d)
+        }
+        None => full.clone(),
+    };
     let last = t.last_paired_round();
     let round = match a.round {
         Some(r) => r,
@@ -85,7 +106,9 @@ pub fn run(a: PairArgs) -> Result<u8> {
     };
     let paired = engine::pair_round(&t, round, &system, &opts).map_err(|e| e.in_file(&a.file))?;
     // Later rounds are ignored: the output (and a write, which needs none) ends at `round`.
-    let stored = engine::store(&t.before_round(round), &paired);
+    let mut upto = full.clone();
+    upto.rounds.retain(|r| r.number <= round);
+    let stored = engine::store(&upto, &paired);
     if a.write {
         formats::save(&a.file, &stored)?;
     }

@@ -5,6 +5,8 @@
 //!   given in colour order: white first.
 //! * Result notations are those of [`GameResult::parse`] (`1-0`, `0-1`, `1/2`, `=`, `+-`, `-+`,
 //!   `--`, `*` …).
+//! * Where games keep scores (`scoring.game_scores`, Scrabble), the result may be the game
+//!   scores, first player's first: `3 432-377`.
 //! * Blank lines and `#` comments (whole line or the rest of a line) are skipped.
 //!
 //! Every line is checked before anything is recorded: one bad line leaves the tournament as it
@@ -27,7 +29,7 @@ pub fn apply(t: &mut Tournament, round: u32, text: &str) -> Result<usize> {
     };
     let games = &r.games;
     // Validate every line first: (game index, result).
-    let mut planned: Vec<(usize, GameResult)> = Vec::new();
+    let mut planned: Vec<(usize, GameResult, Option<[i32; 2]>)> = Vec::new();
     let mut given: HashMap<usize, usize> = HashMap::new(); // game index → line
     for (n, raw) in super::trf::split_lines(text) {
         let line = raw.split('#').next().unwrap_or("").trim();
@@ -104,13 +106,26 @@ pub fn apply(t: &mut Tournament, round: u32, text: &str) -> Result<usize> {
                 ))
             }
         };
-        let res = GameResult::parse(res_text).ok_or_else(|| {
-            Error::at(
-                n,
-                "result",
-                format!("unknown result '{res_text}' (use 1-0, 0-1, 1/2, +-, -+, --)"),
-            )
-        })?;
+        let (res, scores) = match GameResult::parse(res_text) {
+            Some(r) => (r, None),
+            None => match parse_scores(res_text).filter(|_| t.scoring.game_scores) {
+                Some([a, b]) => (GameResult::from_scores(a, b), Some([a, b])),
+                None => {
+                    return Err(Error::at(
+                        n,
+                        "result",
+                        if t.scoring.game_scores {
+                            format!(
+                                "unknown result '{res_text}' (use game scores such as \
+                                 432-377, or +-, -+, --)"
+                            )
+                        } else {
+                            format!("unknown result '{res_text}' (use 1-0, 0-1, 1/2, +-, -+, --)")
+                        },
+                    ))
+                }
+            },
+        };
         if let Some(prev) = given.insert(gi, n) {
             let g = &games[gi];
             return Err(Error::at(
@@ -124,12 +139,27 @@ pub fn apply(t: &mut Tournament, round: u32, text: &str) -> Result<usize> {
                 ),
             ));
         }
-        planned.push((gi, res));
+        planned.push((gi, res, scores));
     }
     let count = planned.len();
     let r = t.round_mut(round);
-    for (gi, res) in planned {
+    for (gi, res, scores) in planned {
         r.games[gi].result = res;
+        r.games[gi].scores = scores;
     }
     Ok(count)
+}
+
+/// Game scores `432-377` (first player's, then second's; a score may be negative, e.g.
+/// `-10-350`, as after a penalty).
+fn parse_scores(text: &str) -> Option<[i32; 2]> {
+    let t = text.trim();
+    let (neg, rest) = match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t),
+    };
+    let (a, b) = rest.split_once('-')?;
+    let a: i32 = a.parse().ok()?;
+    let b: i32 = b.parse().ok()?;
+    Some([if neg { -a } else { a }, b])
 }

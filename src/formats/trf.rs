@@ -511,7 +511,11 @@ fn build_rounds(recs: &[Rec], index: &HashMap<u32, usize>) -> Result<Vec<Round>>
             let id = rec.player.id;
             match rec.entries.get(k).copied().unwrap_or(Entry::Empty) {
                 Entry::Empty => {}
-                Entry::Bye(kind) => round.byes.push(Bye { player: id, kind }),
+                Entry::Bye(kind) => round.byes.push(Bye {
+                    player: id,
+                    kind,
+                    ..Default::default()
+                }),
                 Entry::Game {
                     opp,
                     colour,
@@ -620,6 +624,7 @@ fn build_rounds(recs: &[Rec], index: &HashMap<u32, usize>) -> Result<Vec<Round>>
                         white: w,
                         black: b,
                         result: res,
+                        ..Default::default()
                     });
                 }
             }

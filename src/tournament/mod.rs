@@ -54,6 +54,10 @@ pub struct Scoring {
     pub half_bye: f64,
     /// Zero-point bye or absence (TRF `Z`, or not paired).
     pub zero_bye: f64,
+    /// Games keep scores (Scrabble): results are entered as game scores and spread breaks
+    /// ties in the standings.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub game_scores: bool,
 }
 
 impl Default for Scoring {
@@ -68,6 +72,7 @@ impl Default for Scoring {
             full_bye: 1.0,
             half_bye: 0.5,
             zero_bye: 0.0,
+            game_scores: false,
         }
     }
 }
@@ -103,6 +108,10 @@ pub struct Player {
     /// Withdrawn before this round: not paired in it or any later round.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub withdrawn: Option<u32>,
+    /// Division (section): each division is paired on its own; `None` is one unnamed
+    /// division.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub division: Option<String>,
     /// Points added for pairing only, per round (TRF `XXA`): index 0 is round 1.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub virtual_points: Vec<f64>,
@@ -120,6 +129,7 @@ impl Player {
             group: None,
             joined: None,
             withdrawn: None,
+            division: None,
             virtual_points: Vec::new(),
         }
     }
@@ -194,6 +204,15 @@ impl GameResult {
         })
     }
 
+    /// The result of a game with these scores (higher score wins; equal scores draw).
+    pub fn from_scores(white: i32, black: i32) -> GameResult {
+        match white.cmp(&black) {
+            std::cmp::Ordering::Greater => GameResult::WhiteWins,
+            std::cmp::Ordering::Less => GameResult::BlackWins,
+            std::cmp::Ordering::Equal => GameResult::Draw,
+        }
+    }
+
     pub fn notation(self) -> &'static str {
         match self {
             GameResult::Pending => "*",
@@ -210,10 +229,87 @@ impl GameResult {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Game {
+    /// White in chess; the player who goes first in Scrabble.
     pub white: u32,
+    /// Black in chess; the player who goes second in Scrabble.
     pub black: u32,
     #[serde(default = "pending")]
     pub result: GameResult,
+    /// Game scores (white/first, black/second) where the game keeps them (Scrabble). The
+    /// result must agree with them; spread is their difference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scores: Option<[i32; 2]>,
+    /// Whether `white` is known to have moved first (always, in chess).
+    #[serde(default, skip_serializing_if = "Order::is_recorded")]
+    pub order: Order,
+}
+
+impl Default for Game {
+    fn default() -> Self {
+        Game {
+            white: 0,
+            black: 0,
+            result: GameResult::Pending,
+            scores: None,
+            order: Order::Recorded,
+        }
+    }
+}
+
+impl Game {
+    /// A game with the given result and nothing else recorded.
+    pub fn new(white: u32, black: u32, result: GameResult) -> Game {
+        Game {
+            white,
+            black,
+            result,
+            ..Game::default()
+        }
+    }
+
+    /// A Scrabble game from its scores: the result follows from them (a tie is a draw).
+    pub fn scored(first: u32, second: u32, first_score: i32, second_score: i32) -> Game {
+        Game {
+            white: first,
+            black: second,
+            result: GameResult::from_scores(first_score, second_score),
+            scores: Some([first_score, second_score]),
+            order: Order::Recorded,
+        }
+    }
+
+    /// Spread (own score minus opponent's) for `player`, if scores are recorded.
+    pub fn spread_for(&self, player: u32) -> Option<i64> {
+        let [a, b] = self.scores?;
+        let d = i64::from(a) - i64::from(b);
+        if player == self.white {
+            Some(d)
+        } else if player == self.black {
+            Some(-d)
+        } else {
+            None
+        }
+    }
+}
+
+/// Who moved first. Chess always records it (the colours); a Scrabble record may not know, or
+/// the pairing may leave it to a draw at the board (tsh `p12` values 4 and 3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Order {
+    /// `white` moved (or moves) first.
+    #[default]
+    Recorded,
+    /// The players draw for first at the board.
+    Draw,
+    /// Not known who moved first.
+    Unknown,
+}
+
+impl Order {
+    pub fn is_recorded(&self) -> bool {
+        *self == Order::Recorded
+    }
 }
 
 fn pending() -> GameResult {
@@ -254,6 +350,20 @@ impl ByeKind {
 pub struct Bye {
     pub player: u32,
     pub kind: ByeKind,
+    /// Spread credited for the bye where games keep scores (Scrabble; tsh records e.g. +50
+    /// for a bye, −50 for a forfeit loss). `None` counts as 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spread: Option<i32>,
+}
+
+impl Default for Bye {
+    fn default() -> Self {
+        Bye {
+            player: 0,
+            kind: ByeKind::PairingAllocated,
+            spread: None,
+        }
+    }
 }
 
 /// One round: its games (board order) and byes. A round holding only requested byes is a round
@@ -369,6 +479,31 @@ impl Tournament {
         t
     }
 
+    /// The divisions, in order of first appearance (one `None` when no player has one).
+    pub fn divisions(&self) -> Vec<Option<String>> {
+        let mut out: Vec<Option<String>> = Vec::new();
+        for p in &self.players {
+            if !out.contains(&p.division) {
+                out.push(p.division.clone());
+            }
+        }
+        out
+    }
+
+    /// The tournament restricted to one division: its players, and the games and byes that
+    /// involve them (a game across divisions is kept only if both players are in it).
+    pub fn division(&self, division: &Option<String>) -> Tournament {
+        let mut t = self.clone();
+        t.players.retain(|p| &p.division == division);
+        let ids: std::collections::HashSet<u32> = t.players.iter().map(|p| p.id).collect();
+        for r in &mut t.rounds {
+            r.games
+                .retain(|g| ids.contains(&g.white) && ids.contains(&g.black));
+            r.byes.retain(|b| ids.contains(&b.player));
+        }
+        t
+    }
+
     /// Structural checks every format shares: unique ids, known players in rounds, nobody
     /// twice in a round. Returns the first problem found.
     pub fn validate(&self) -> crate::Result<()> {
@@ -419,6 +554,17 @@ impl Tournament {
             for (gi, g) in r.games.iter().enumerate() {
                 see(g.white, format!("rounds[{ri}].games[{gi}].white"))?;
                 see(g.black, format!("rounds[{ri}].games[{gi}].black"))?;
+                if let Some([a, b]) = g.scores {
+                    if g.result.played() && GameResult::from_scores(a, b) != g.result {
+                        return Err(Error::field(
+                            &format!("rounds[{ri}].games[{gi}].result"),
+                            format!(
+                                "result {} disagrees with the scores {a}-{b}",
+                                g.result.notation()
+                            ),
+                        ));
+                    }
+                }
             }
             for (bi, b) in r.byes.iter().enumerate() {
                 see(b.player, format!("rounds[{ri}].byes[{bi}].player"))?;

@@ -1,6 +1,6 @@
 //! Standings derived from results: scores, colour and float histories, byes, opponents.
 
-use super::{ByeKind, Colour, GameResult, Tournament};
+use super::{ByeKind, Colour, GameResult, Order, Tournament};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A player's float in one round (FIDE Dutch A.4).
@@ -38,6 +38,8 @@ pub struct Standing {
     pub full_byes: u32,
     /// Score before each earlier round (index 0 = before round 1).
     pub score_before: Vec<f64>,
+    /// Sum of game-score differences (Scrabble spread), byes' recorded spread included.
+    pub spread: i64,
 }
 
 impl Standing {
@@ -63,6 +65,17 @@ impl Standing {
 
     pub fn games_played(&self) -> usize {
         self.colours.iter().flatten().count()
+    }
+
+    /// Games in which the player is recorded as going first (white), and second (black).
+    pub fn firsts_seconds(&self) -> (u32, u32) {
+        let w = self
+            .colours
+            .iter()
+            .flatten()
+            .filter(|c| **c == Colour::White);
+        let firsts = w.count() as u32;
+        (firsts, self.games_played() as u32 - firsts)
     }
 }
 
@@ -94,6 +107,7 @@ impl Standings {
                         forfeit_wins: 0,
                         full_byes: 0,
                         score_before: Vec::new(),
+                        spread: 0,
                     },
                 )
             })
@@ -121,9 +135,17 @@ impl Standings {
                     continue;
                 };
                 let (sw, sb) = (w.score, b.score);
+                for id in [g.white, g.black] {
+                    if let Some(d) = g.spread_for(id) {
+                        by_id.get_mut(&id).unwrap().spread += d;
+                    }
+                }
                 if g.result.played() || g.result == GameResult::Pending {
-                    colour.insert(g.white, Colour::White);
-                    colour.insert(g.black, Colour::Black);
+                    // Who went first is history only when it is known (Scrabble may not know).
+                    if g.order == Order::Recorded {
+                        colour.insert(g.white, Colour::White);
+                        colour.insert(g.black, Colour::Black);
+                    }
                     let cmp = |a: f64, b: f64| {
                         if a > b + 1e-9 {
                             Float::Down
@@ -160,6 +182,7 @@ impl Standings {
             for b in &rd.byes {
                 *gained.entry(b.player).or_default() += b.kind.points(s);
                 if let Some(st) = by_id.get_mut(&b.player) {
+                    st.spread += i64::from(b.spread.unwrap_or(0));
                     match b.kind {
                         ByeKind::PairingAllocated => st.pairing_byes += 1,
                         ByeKind::Full => st.full_byes += 1,
@@ -175,6 +198,20 @@ impl Standings {
             }
         }
         Standings { round, by_id }
+    }
+
+    /// Player ids ranked as Scrabble ranks them: wins (score), then spread, then rating, then
+    /// id.
+    pub fn by_wins_spread(&self) -> Vec<u32> {
+        let mut v: Vec<&Standing> = self.by_id.values().collect();
+        v.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then(b.spread.cmp(&a.spread))
+                .then(b.rating.cmp(&a.rating))
+                .then(a.id.cmp(&b.id))
+        });
+        v.into_iter().map(|s| s.id).collect()
     }
 
     pub fn get(&self, id: u32) -> Option<&Standing> {

@@ -51,7 +51,20 @@ pub fn check_round(t: &Tournament, round: u32, system: &str) -> Result<Vec<Viola
         return Err(Error::field("round", "rounds are numbered from 1"));
     }
     match t.round(round) {
-        Some(rd) if rd.is_paired() => Ok(rules(t, round)),
+        // Divisions are separate events: each is checked on its own.
+        Some(rd) if rd.is_paired() => Ok(t
+            .divisions()
+            .iter()
+            .map(|d| {
+                if t.divisions().len() == 1 {
+                    t.clone()
+                } else {
+                    t.division(d)
+                }
+            })
+            .filter(|v| v.round(round).is_some_and(|r| r.is_paired()))
+            .flat_map(|v| rules(&v, round))
+            .collect()),
         _ => Err(Error::field(
             "round",
             format!("round {round} has no pairing to check"),
