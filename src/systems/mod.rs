@@ -18,6 +18,11 @@ pub trait System {
     /// The integer program's specification for pairing round `round` of `t`, from the rounds
     /// before it.
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec>;
+    /// Whether games keep scores (Scrabble): standings by wins then spread, first/second in
+    /// place of colours.
+    fn game_scores(&self) -> bool {
+        false
+    }
 }
 
 /// Names accepted by `--system`.
