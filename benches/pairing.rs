@@ -1,1 +1,80 @@
-fn main() {}
+//! Pairing time on the shipped instances and on generated fields, end to end as `pair` runs
+//! it (specification, exact solve, verification).
+//!
+//! ```sh
+//! cargo bench --bench pairing                 # all
+//! cargo bench --bench pairing -- open-250     # one group
+//! ```
+//!
+//! Figures and the machine they were taken on are in BENCHMARKS.md.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use optipair::engine;
+use optipair::formats;
+use optipair::generate::{self, Spec};
+use optipair::solve::Options;
+use std::path::Path;
+use std::time::Duration;
+
+fn instance(name: &str) -> optipair::tournament::Tournament {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("instances")
+        .join(name);
+    formats::load(&path).expect("shipped instance")
+}
+
+/// The README's pairing: round 5 of the 250-player open, and every earlier round re-paired.
+fn open_250(c: &mut Criterion) {
+    let t = instance("open-250.trf");
+    let next = t.last_paired_round() + 1;
+    let mut g = c.benchmark_group("open-250");
+    g.sample_size(10).measurement_time(Duration::from_secs(20));
+    for round in 1..=next {
+        g.bench_with_input(BenchmarkId::new("swiss round", round), &round, |b, &r| {
+            b.iter(|| engine::pair_round(&t, r, "swiss", &Options::default()).expect("pairs"))
+        });
+    }
+    g.finish();
+}
+
+/// The 12-player club event under each chess system that pairs it.
+fn club_12(c: &mut Criterion) {
+    let t = instance("club-12.json");
+    let round = t.last_paired_round().max(1);
+    let mut g = c.benchmark_group("club-12");
+    g.sample_size(20);
+    for system in ["swiss", "ecf-basic", "ecf-advanced"] {
+        g.bench_function(system, |b| {
+            b.iter(|| engine::pair_round(&t, round, system, &Options::default()).expect("pairs"))
+        });
+    }
+    g.finish();
+}
+
+/// Round 6 of 9 of generated fields (history paired greedily, as `optipair bench` does).
+fn generated(c: &mut Criterion) {
+    let mut g = c.benchmark_group("generated round 6");
+    g.sample_size(10).measurement_time(Duration::from_secs(30));
+    for players in [100usize, 500, 1000] {
+        let spec = Spec {
+            players,
+            rounds: 9,
+            played: 5,
+            seed: 1,
+            draw_rate: 0.3,
+            system: "swiss".into(),
+        };
+        let greedy = Options {
+            greedy_only: true,
+            ..Options::default()
+        };
+        let t = generate::field(&spec, &greedy).expect("generated field");
+        g.bench_with_input(BenchmarkId::from_parameter(players), &t, |b, t| {
+            b.iter(|| engine::pair_round(t, 6, "swiss", &Options::default()).expect("pairs"))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, open_250, club_12, generated);
+criterion_main!(benches);

@@ -48,8 +48,18 @@ pub fn pair_round(t: &Tournament, round: u32, system: &str, opts: &Options) -> R
     }
     let sys = systems::by_name(system)?;
     let base = t.before_round(round);
-    let spec = sys.spec(&base, round)?;
-    let pairing = solve::solve(&spec, opts);
+    // Large fields come as a sparse specification when the system can price its pairs lazily.
+    let (spec, pairing) = match sys.sparse_spec(&base, round)? {
+        Some(sparse) if !opts.full_candidates => {
+            let pairing = solve::solve_sparse(&sparse, opts);
+            (sparse.spec, pairing)
+        }
+        _ => {
+            let spec = sys.spec(&base, round)?;
+            let pairing = solve::solve(&spec, opts);
+            (spec, pairing)
+        }
+    };
     let mut rd = base.round(round).cloned().unwrap_or(Round {
         number: round,
         ..Round::default()

@@ -4,10 +4,12 @@
 //! [`solve`] (an integer program on HiGHS, a greedy fallback, a certificate) → [`verify`]
 //! (an independent check of the rules) → [`formats`].
 
+pub mod audit;
 pub mod engine;
 pub mod error;
 pub mod formats;
 pub mod generate;
+pub mod simulate;
 pub mod solve;
 pub mod systems;
 pub mod tournament;

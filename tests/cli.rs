@@ -964,3 +964,23 @@ fn divisions_are_paired_one_at_a_time_and_stored_side_by_side() {
     // Each division checks clean on its own.
     assert_exit(&run(&["check", p(&file)]), 0);
 }
+
+#[test]
+fn pair_prog_as_trf_carries_the_fictitious_points_as_xxa() {
+    let dir = Scratch::new("prog-xxa");
+    let players: Vec<optipair::tournament::Player> = (1..=12)
+        .map(|i| optipair::tournament::Player::new(i, format!("P{i}"), 2300 - 80 * i))
+        .collect();
+    let mut t = Tournament::new("prog", players);
+    t.rounds_planned = Some(7);
+    let file = dir.path("prog.json");
+    formats::save(&file, &t).unwrap();
+    let o = run(&["pair", p(&file), "--system", "prog", "--format", "trf"]);
+    assert_exit(&o, 0);
+    let back = trf::parse(&stdout(&o)).expect("TRF output parses");
+    // PROG: group A (2000 and up) starts 2 fictitious points ahead, B 1, C none.
+    let vp = |id: u32| back.player(id).unwrap().virtual_points.clone();
+    assert_eq!(vp(1), vec![2.0]);
+    assert_eq!(vp(6), vec![1.0]);
+    assert!(vp(12).is_empty());
+}

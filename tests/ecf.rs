@@ -24,6 +24,7 @@ fn g(white: u32, black: u32, result: &str) -> Game {
         white,
         black,
         result: GameResult::parse(result).expect("result"),
+        ..Default::default()
     }
 }
 
@@ -36,6 +37,7 @@ fn add(t: &mut Tournament, number: u32, games: Vec<Game>, byes: Vec<u32>) {
             .map(|player| Bye {
                 player,
                 kind: ByeKind::PairingAllocated,
+                ..Default::default()
             })
             .collect(),
     });
@@ -310,10 +312,10 @@ fn rule_six_broken_when_bottom_leaders_exceed_group_b() {
     let t = rule_six_field(5);
     let p = pair(&t, 3, "ecf-basic");
     let got = pairs(&p);
-    let one_v = got.iter().find(|&&(a, b)| a == 1 || b == 1).unwrap();
-    assert!(matches!(*one_v, (1, 7) | (1, 8)), "{got:?}");
-    let other = if one_v.1 == 7 { 8 } else { 7 };
-    assert!(got.contains(&(2, other)), "{got:?}");
+    // 1 (due white) takes "the highest rated bottom half player of the appropriate colour":
+    // 7, due black (8 is due white and rated lower); then 4(b): 8 v 2.
+    assert!(got.is_superset(&set(&[(1, 7), (2, 8)])), "{got:?}");
+    assert!(p.round.games.iter().any(|x| x.white == 1 && x.black == 7));
     // Hand-made: leaders 7 v 8 while 2 is free for (b): flagged.
     let mut t = rule_six_field(5);
     add(
@@ -683,4 +685,480 @@ fn whole_events_verify_clean() {
             }
         }
     }
+}
+
+/// Advanced, 20 players: top half 12 (56%–60% of 20 is exactly 12: A 1-6, B 7-12), C 13-16,
+/// D 17-20. Round 1 (A v B, C v D, board 1 white, alternating): 1, 3, 8 and 12 win; 4 v 10
+/// and 5 v 11 drawn; 2, 6, 7, 9 lose. 13 and 18 win, 15 v 19 and 16 v 20 drawn.
+/// Round 2 (ECF advanced 3, 7): (b) the bottom-half 1's 13 and 18 (both due black) take the
+/// highest-rated top-half non-winners 2 (a 0) and 4 (a ½), both due white. The bottom-half ½'s
+/// 15, 16, 19, 20 (four) outnumber the top-half 0's left, 6, 7, 9 (three): working up from the
+/// bottom of the (b) pairs, 18 v 4 has no 0 to give; 13 v 2 does, and 2 is replaced by the
+/// highest-rated unpaired top-half ½ due white, 11 (5 and 10 are due black). So 13 v 11 and
+/// 18 v 4 stand, and 2, 6, 7, 9 meet the bottom-half ½'s.
+fn substitution_field() -> Tournament {
+    let mut t = field(20);
+    t.rounds_planned = Some(7);
+    add(
+        &mut t,
+        1,
+        vec![
+            g(1, 7, "1-0"),
+            g(8, 2, "1-0"),
+            g(3, 9, "1-0"),
+            g(10, 4, "1/2"),
+            g(5, 11, "1/2"),
+            g(12, 6, "1-0"),
+            g(13, 17, "1-0"),
+            g(18, 14, "1-0"),
+            g(15, 19, "1/2"),
+            g(20, 16, "1/2"),
+        ],
+        vec![],
+    );
+    t
+}
+
+#[test]
+fn advanced_rule_seven_substitutes_from_the_bottom_up() {
+    let t = substitution_field();
+    assert_eq!(ecf::groups(&t, true).unwrap().top, 12);
+    let p = pair(&t, 2, "ecf-advanced");
+    let got = pairs(&p);
+    assert!(got.is_superset(&set(&[(11, 13), (4, 18)])), "{got:?}");
+    for h in [15, 16, 19, 20] {
+        let o = got
+            .iter()
+            .find_map(|&(a, b)| {
+                if a == h {
+                    Some(b)
+                } else if b == h {
+                    Some(a)
+                } else {
+                    None
+                }
+            })
+            .unwrap();
+        assert!([2, 6, 7, 9].contains(&o), "{h} v {o}: {got:?}");
+    }
+}
+
+/// `n` players with ratings 2700 down in steps of 10 (room for 121).
+fn big_field(n: u32) -> Tournament {
+    let players = (1..=n)
+        .map(|i| Player::new(i, format!("P{i}"), 2700 - 10 * i))
+        .collect();
+    let mut t = Tournament::new("ecf", players);
+    t.settings
+        .insert("ecf.first_board_colour".into(), serde_json::json!("white"));
+    t
+}
+
+/// 121 = 4·30 + 1. ECF basic 1: the top half is 60 enlarged by two, 62 (A 31, B 31); the
+/// bottom half 59 (C 29, D 30), so round 1 (ECF basic 2) is 1 v 32 ... 31 v 62, 63 v 92 ...
+/// 91 v 120, and the last of D, 121, has the bye. ECF advanced 1: 56%–60% of 121 is 67.76 to
+/// 72.6, so 68, 70 or 72; the default (58%, 70.18) takes 70 (A 35, B 35, C 25, D 26).
+#[test]
+fn group_sizes_for_121_players() {
+    let t = big_field(121);
+    assert_eq!(ecf::basic_top_half(121), 62);
+    let g = ecf::groups(&t, false).unwrap();
+    let sizes: Vec<usize> = "ABCD".chars().map(|q| g.members(q).len()).collect();
+    assert_eq!(sizes, vec![31, 31, 29, 30]);
+    assert_eq!(g.members('C').first(), Some(&63));
+    let p = pair(&t, 1, "ecf-basic");
+    let mut expect: Vec<(u32, u32)> = (1..=31).map(|i| (i, i + 31)).collect();
+    expect.extend((63..=91).map(|i| (i, i + 29)));
+    assert_eq!(pairs(&p), set(&expect));
+    assert_eq!(p.pairing.byes, vec![121]);
+    assert_eq!(ecf::advanced_range(121), (68, 72));
+    let g = ecf::groups(&t, true).unwrap();
+    let sizes: Vec<usize> = "ABCD".chars().map(|q| g.members(q).len()).collect();
+    assert_eq!(sizes, vec![35, 35, 25, 26]);
+    let mut t = big_field(121);
+    t.settings
+        .insert("ecf.top_half".into(), serde_json::json!(69));
+    let e = ecf::groups(&t, true).unwrap_err();
+    assert!(e.to_string().contains("between 68 and 72"), "{e}");
+}
+
+/// Pairs round `r` with `system`, checks it, and stores results: `winner(white, black)` gives
+/// the winner's id, or 0 for a draw.
+fn play(t: &mut Tournament, r: u32, system: &str, winner: &dyn Fn(u32, u32) -> u32) -> Paired {
+    let p = pair(t, r, system);
+    let mut round = p.round.clone();
+    for game in &mut round.games {
+        game.result = match winner(game.white, game.black) {
+            0 => GameResult::Draw,
+            w if w == game.white => GameResult::WhiteWins,
+            _ => GameResult::BlackWins,
+        };
+    }
+    *t.round_mut(r) = round;
+    p
+}
+
+fn score(t: &Tournament, before: u32, id: u32) -> f64 {
+    optipair::tournament::Standings::before(t, before)
+        .get(id)
+        .unwrap()
+        .score
+}
+
+fn opponent(p: &Paired, id: u32) -> Option<u32> {
+    p.round.games.iter().find_map(|g| {
+        if g.white == id {
+            Some(g.black)
+        } else if g.black == id {
+            Some(g.white)
+        } else {
+            None
+        }
+    })
+}
+
+/// ECF basic 4 and General: the verifier flags an accelerated pairing made once acceleration
+/// should have stopped (round 3 of 4: two rounds left), and a plain pairing while it should
+/// continue (round 3 of 6, four bottom-half players on 100%).
+#[test]
+fn verifier_flags_acceleration_past_its_end_and_plain_rounds_before_it() {
+    let t6 = even_top_group_field();
+    let mut t4 = even_top_group_field();
+    t4.rounds_planned = Some(4);
+    let acc = pair(&t6, 3, "ecf-basic");
+    let plain = pair(&t4, 3, "ecf-basic");
+    assert!(
+        plain.notes.iter().any(|n| n.contains("only two rounds")),
+        "{:?}",
+        plain.notes
+    );
+    // Round 3 of 4 is paired in plain score groups: the six players on 2 points (1, 3 and
+    // the bottom-half 9-12) meet each other.
+    for x in [9, 10, 11, 12] {
+        let o = opponent(&plain, x).unwrap();
+        assert!([1, 3, 9, 10, 11, 12].contains(&o), "{x} v {o}");
+    }
+    let mut late = t4.clone();
+    add(&mut late, 3, acc.round.games.clone(), vec![]);
+    let v = check_round(&late, 3, "ecf-basic").unwrap();
+    assert!(
+        v.iter().any(|x| x.rule == "ECF basic 4"
+            && x.message.contains("should have stopped (only two rounds")),
+        "{v:?}"
+    );
+    let mut early = t6.clone();
+    add(&mut early, 3, plain.round.games.clone(), vec![]);
+    let v = check_round(&early, 3, "ecf-basic").unwrap();
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ECF basic 4" && x.message.contains("should continue")),
+        "{v:?}"
+    );
+}
+
+/// Advanced, 10 players (A 1-3, B 4-6, C 7-8, D 9-10), 7 rounds. Round 1 as in
+/// [`advanced_field`] (all bottom-half games drawn); round 2 as the system pairs it, every game
+/// won by the top-half player or, between two of one half, by the higher-rated. ECF advanced
+/// 4: acceleration stops when no bottom-half player is within half a point of the lead - here
+/// after round 2 none is (all on ½, the lead is 2).
+/// If instead 7 wins in round 2 (1½, half a point behind), Advanced keeps accelerating in
+/// round 3 and 7 meets a top-half player a point behind (4(b)-(c), 3(d)), while Basic (no
+/// bottom-half player on 100%) stops.
+#[test]
+fn advanced_stops_when_no_bottom_half_player_is_within_half_a_point() {
+    let top_wins = |w: u32, b: u32| match (w <= 6, b <= 6) {
+        (true, false) => w,
+        (false, true) => b,
+        _ => w.min(b),
+    };
+    let mut t = advanced_field();
+    play(&mut t, 2, "ecf-advanced", &top_wins);
+    assert!((0..4).all(|i| score(&t, 3, 7 + i) <= 0.5));
+    let p = pair(&t, 3, "ecf-advanced");
+    assert!(
+        p.notes
+            .iter()
+            .any(|n| n.contains("no bottom-half player is within half a point")),
+        "{:?}",
+        p.notes
+    );
+    // The same round 2 with 7 winning.
+    let mut t = advanced_field();
+    play(&mut t, 2, "ecf-advanced", &|w, b| {
+        if w == 7 || b == 7 {
+            7
+        } else {
+            top_wins(w, b)
+        }
+    });
+    assert_eq!(score(&t, 3, 7), 1.5);
+    let p = pair(&t, 3, "ecf-advanced");
+    assert!(
+        p.notes.iter().any(|n| n.starts_with("accelerated")),
+        "{:?}",
+        p.notes
+    );
+    let o = opponent(&p, 7).unwrap();
+    assert!(o <= 6 && score(&t, 3, o) == 1.0, "7 v {o}");
+    let b = pair(&t, 3, "ecf-basic");
+    assert!(
+        b.notes
+            .iter()
+            .any(|n| n.contains("no bottom-half player is on 100%")),
+        "{:?}",
+        b.notes
+    );
+    // Hand-made plain round 3 (1 floats to 7, 6 to 2): too early for Advanced.
+    let mut early = t.clone();
+    add(
+        &mut early,
+        3,
+        vec![
+            g(7, 1, "*"),
+            g(2, 6, "*"),
+            g(4, 3, "*"),
+            g(8, 5, "*"),
+            g(10, 9, "*"),
+        ],
+        vec![],
+    );
+    let v = check_round(&early, 3, "ecf-advanced").unwrap();
+    assert!(
+        v.iter().any(|x| x.rule == "ECF advanced 4"
+            && x.players == vec![7]
+            && x.message.contains("should continue")),
+        "{v:?}"
+    );
+    assert!(check_round(&early, 3, "ecf-basic")
+        .unwrap()
+        .iter()
+        .all(|x| !x.rule.ends_with(" 4")));
+}
+
+/// ECF advanced 4 with the director's fixed count (ecf.accelerated_rounds = 3): 7 keeps
+/// winning, so he stays half a point behind the lead; round 3 is accelerated, round 4 is not
+/// (the designated rounds have been played), though without the setting it would be.
+#[test]
+fn advanced_stops_at_the_directors_fixed_count() {
+    let rule = |w: u32, b: u32| {
+        if w == 7 || b == 7 {
+            7
+        } else {
+            w.min(b)
+        }
+    };
+    let mut t = advanced_field();
+    t.settings
+        .insert("ecf.accelerated_rounds".into(), serde_json::json!(3));
+    play(&mut t, 2, "ecf-advanced", &rule);
+    let p3 = play(&mut t, 3, "ecf-advanced", &rule);
+    assert!(
+        p3.notes.iter().any(|n| n.starts_with("accelerated")),
+        "{:?}",
+        p3.notes
+    );
+    assert_eq!(score(&t, 4, 7), 2.5);
+    let p4 = pair(&t, 4, "ecf-advanced");
+    assert!(
+        p4.notes
+            .iter()
+            .any(|n| n.contains("ended after the fixed 3")),
+        "{:?}",
+        p4.notes
+    );
+    let mut open = t.clone();
+    open.settings.remove("ecf.accelerated_rounds");
+    let q4 = pair(&open, 4, "ecf-advanced");
+    assert!(
+        q4.notes.iter().any(|n| n.starts_with("accelerated")),
+        "{:?}",
+        q4.notes
+    );
+    // Accelerated, 7 (2½) meets the top-half 2, a point behind the lead of 3 (4(b)-(c),
+    // 3(d)); the lone top-half leader 1 floats to the 1½'s. Plain (rule 5), 1 (3) floats to
+    // the next score, 7.
+    assert_eq!(opponent(&q4, 7), Some(2));
+    assert_eq!(score(&t, 4, 2), 2.0);
+    assert_eq!(opponent(&p4, 7), Some(1));
+    // The accelerated pairing, made in the event with the fixed count, is flagged.
+    let mut late = t.clone();
+    add(&mut late, 4, q4.round.games.clone(), vec![]);
+    let v = check_round(&late, 4, "ecf-advanced").unwrap();
+    assert!(
+        v.iter().any(|x| x.rule == "ECF advanced 4"
+            && x.players[..2] == [7, 2]
+            && x.message.contains("fixed 3")),
+        "{v:?}"
+    );
+}
+
+/// Random whole events with many draws, both methods, 7 rounds: every round the system pairs
+/// passes the verifier (which checks rule 7's substitution, the floaters of rule 6 and the
+/// stopping rule independently).
+#[test]
+fn drawish_events_verify_clean() {
+    for n in [13u32, 18, 21, 26, 31] {
+        for salt in 0..3u64 {
+            for system in ["ecf-basic", "ecf-advanced"] {
+                let mut t = field(n);
+                t.rounds_planned = Some(7);
+                let mut seed: u64 = 0x9e3779b97f4a7c15 ^ (u64::from(n) << 8) ^ salt;
+                for r in 1..=7 {
+                    let p = pair(&t, r, system);
+                    let mut round = p.round.clone();
+                    for game in &mut round.games {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        let white_higher = game.white < game.black;
+                        game.result = match (seed % 10, white_higher) {
+                            (0..=2, _) => GameResult::Draw,
+                            (3..=4, true) | (5..=9, false) => GameResult::BlackWins,
+                            _ => GameResult::WhiteWins,
+                        };
+                    }
+                    *t.round_mut(r) = round;
+                }
+            }
+        }
+    }
+}
+
+/// The verifier on hand-made breaches of the substitution (ECF advanced 7) in
+/// [`substitution_field`]: the substitute 11 placed by grading order instead of in the place of
+/// the 0 he replaced; and no substitution at all, leaving the bottom-half ½ 20 without a
+/// top-half opponent.
+#[test]
+fn verifier_flags_rule_seven_breaches() {
+    let rest = || {
+        vec![
+            g(8, 1, "*"),
+            g(12, 3, "*"),
+            g(10, 5, "*"),
+            g(2, 15, "*"),
+            g(16, 6, "*"),
+            g(7, 19, "*"),
+            g(9, 20, "*"),
+            g(14, 17, "*"),
+        ]
+    };
+    let mut t = substitution_field();
+    let mut games = rest();
+    games.extend([g(4, 13, "*"), g(11, 18, "*")]);
+    add(&mut t, 2, games, vec![]);
+    let v = check_round(&t, 2, "ecf-advanced").unwrap();
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ECF advanced 7" && x.players == vec![13, 4, 18, 11]),
+        "{v:?}"
+    );
+    let mut t = substitution_field();
+    add(
+        &mut t,
+        2,
+        vec![
+            g(8, 1, "*"),
+            g(12, 3, "*"),
+            g(10, 5, "*"),
+            g(2, 13, "*"),
+            g(4, 18, "*"),
+            g(6, 15, "*"),
+            g(16, 7, "*"),
+            g(9, 19, "*"),
+            g(20, 17, "*"),
+            g(11, 14, "*"),
+        ],
+        vec![],
+    );
+    let v = check_round(&t, 2, "ecf-advanced").unwrap();
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ECF advanced 7" && x.players == vec![20, 17, 13, 2, 11]),
+        "{v:?}"
+    );
+}
+
+/// 12 players (A 1-3, B 4-6, C 7-9, D 10-12), round 1: 1 beats 4, 5 v 2 and 3 v 6 drawn, 8
+/// and 10 win. Group (a) is 1 alone, so 1 floats and (ECF basic 6) meets "the highest rated
+/// top half player who is a half point behind and is due the appropriate colour": 2 (due
+/// white, as is 6; 3 and 5 are due black like 1). Hand-made: 1 plays 6 and 2 goes to (b) -
+/// flagged. And group (a) is closed (3(a)): with 1 and 5 both leaders (round_two_field),
+/// 1 v 3 and 5 v 12 are flagged since 1 v 5 and 3 v 12 were possible.
+#[test]
+fn verifier_flags_floater_partner_and_open_group_a() {
+    let mut t = field(12);
+    t.rounds_planned = Some(6);
+    add(
+        &mut t,
+        1,
+        vec![
+            g(1, 4, "1-0"),
+            g(5, 2, "1/2"),
+            g(3, 6, "1/2"),
+            g(10, 7, "1-0"),
+            g(8, 11, "1-0"),
+            g(12, 9, "1/2"),
+        ],
+        vec![],
+    );
+    let p = pair(&t, 2, "ecf-basic");
+    assert!(pairs(&p).contains(&(1, 2)), "{:?}", pairs(&p));
+    add(
+        &mut t,
+        2,
+        vec![
+            g(6, 1, "*"),
+            g(2, 8, "*"),
+            g(3, 10, "*"),
+            g(5, 9, "*"),
+            g(12, 4, "*"),
+            g(7, 11, "*"),
+        ],
+        vec![],
+    );
+    let v = check_round(&t, 2, "ecf-basic").unwrap();
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ECF basic 6" && x.players == vec![1, 6, 2]),
+        "{v:?}"
+    );
+    let mut t = round_two_field();
+    add(
+        &mut t,
+        2,
+        vec![
+            g(1, 3, "*"),
+            g(5, 12, "*"),
+            g(2, 8, "*"),
+            g(4, 10, "*"),
+            g(6, 9, "*"),
+            g(7, 11, "*"),
+        ],
+        vec![],
+    );
+    let v = check_round(&t, 2, "ecf-basic").unwrap();
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ECF basic 3(a)" && x.players == vec![1, 3, 5, 12]),
+        "{v:?}"
+    );
+}
+#[test]
+fn zz_perf() {
+    for system in ["ecf-basic", "ecf-advanced"] {
+        let mut t = big_field(250);
+        for p in t.players.iter_mut() { p.rating = 2700 - 5 * p.id; }
+        t.rounds_planned = Some(9);
+        for r in 1..=3 {
+            let start = std::time::Instant::now();
+            let p = pair(&t, r, system);
+            eprintln!("{system} r{r}: {:.1}s", start.elapsed().as_secs_f64());
+            let mut round = p.round.clone();
+            for game in &mut round.games {
+                game.result = if (game.white + game.black) % 7 == 0 { GameResult::Draw } else if game.white < game.black { GameResult::WhiteWins } else { GameResult::BlackWins };
+            }
+            *t.round_mut(r) = round;
+        }
+    }
+    panic!();
 }

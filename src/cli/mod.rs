@@ -1,8 +1,11 @@
-//! Commands: `new`, `record`, `pair`, `check`, `generate`, `bench`. Exit codes: 0 success (or a clean check), 1 a
-//! check found violations, 2 bad input.
+//! Commands: `new`, `record`, `pair`, `check`, `generate`, `bench`, `simulate`, `audit`. Exit codes: 0 success (or a clean check), 1 a
+//! check found violations, 2 bad input; `audit`: 0 legal and optimal, 1 legal but not optimal,
+//! 3 breaks a rule, 2 bad input.
 
+mod audit;
 mod bench;
 mod pair;
+mod simulate;
 
 use clap::{Parser, Subcommand};
 use optipair::formats;
@@ -55,6 +58,11 @@ enum Command {
     Generate(bench::GenerateArgs),
     /// Pair one round of generated fields of several sizes and report time, memory and proof.
     Bench(bench::BenchArgs),
+    /// Simulate whole events under several systems and compare them (deterministic by seed).
+    Simulate(simulate::SimulateArgs),
+    /// Audit a pairing made elsewhere: rule violations, then tier by tier against the proven
+    /// optimum (exit 0 optimal, 1 legal but not optimal, 3 breaks a rule, 2 bad input).
+    Audit(audit::AuditArgs),
     /// Verify the recorded pairings of every round (or round N) against the rules.
     Check {
         file: PathBuf,
@@ -138,6 +146,8 @@ fn dispatch(cli: Cli) -> Result<u8> {
         Command::Pair(args) => pair::run(args),
         Command::Generate(args) => bench::generate(args),
         Command::Bench(args) => bench::bench(args),
+        Command::Simulate(args) => simulate::run(args),
+        Command::Audit(args) => audit::run(args),
         Command::Check {
             file,
             round,

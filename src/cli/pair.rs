@@ -109,6 +109,19 @@ pub fn run(a: PairArgs) -> Result<u8> {
     let mut upto = full.clone();
     upto.rounds.retain(|r| r.number <= round);
     let stored = engine::store(&upto, &paired);
+    // Accelerations by derived points (PROG fictitious points, Baku, USCF added score) are
+    // stored as virtual points — TRF `XXA` — so that another engine can replay the event.
+    let stored = {
+        let mut named = stored.clone();
+        named.system.get_or_insert(system.clone());
+        match optipair::systems::prog::with_virtual_points(&named) {
+            Some(mut filled) => {
+                filled.system = stored.system.clone();
+                filled
+            }
+            None => stored,
+        }
+    };
     if a.write {
         formats::save(&a.file, &stored)?;
     }

@@ -5,6 +5,7 @@ pub mod csv;
 pub mod json;
 pub mod results;
 pub mod trf;
+pub mod tsh;
 
 use crate::tournament::Tournament;
 use crate::{Error, Result};
@@ -16,6 +17,8 @@ use std::path::Path;
 pub enum Kind {
     Json,
     Trf,
+    /// tsh `.t` file (one division).
+    Tsh,
 }
 
 pub fn kind_of(path: &Path) -> Result<Kind> {
@@ -27,13 +30,14 @@ pub fn kind_of(path: &Path) -> Result<Kind> {
     {
         Some("json") => Ok(Kind::Json),
         Some("trf") | Some("trfx") | Some("txt") => Ok(Kind::Trf),
+        Some("t") => Ok(Kind::Tsh),
         _ => Err(Error::Input {
             at: crate::error::Location {
                 file: Some(path.to_path_buf()),
                 line: None,
                 field: None,
             },
-            message: "unknown file type: use .json or .trf".into(),
+            message: "unknown file type: use .json, .trf or .t".into(),
         }),
     }
 }
@@ -57,8 +61,13 @@ pub fn load(path: &Path) -> Result<Tournament> {
     let t = match kind {
         Kind::Json => json::parse(&text),
         Kind::Trf => trf::parse(&text),
+        Kind::Tsh => tsh::parse(&text),
     }
     .map_err(|e| e.in_file(path))?;
+    let mut t = t;
+    if kind == Kind::Tsh {
+        tsh::apply_sidecar(path, &mut t)?;
+    }
     t.validate().map_err(|e| e.in_file(path))?;
     Ok(t)
 }
@@ -68,6 +77,7 @@ pub fn render(t: &Tournament, kind: Kind) -> String {
     match kind {
         Kind::Json => json::write(t),
         Kind::Trf => trf::write(t),
+        Kind::Tsh => tsh::write(t),
     }
 }
 

@@ -7,7 +7,9 @@
 
 use super::certificate::{tier_values, Certificate, ModelSize, Status};
 use super::{Options, Selection};
-use crate::systems::spec::{RoundSpec, Var};
+use crate::systems::spec::{Candidate, PairSource, RoundSpec, Var};
+use std::collections::HashSet;
+use std::sync::Arc;
 use good_lp::{variable, Expression, ProblemVariables, SolverModel, Variable};
 use highs::HighsModelStatus;
 use std::ops::Sub;
@@ -22,12 +24,16 @@ const MAX_WEIGHT: i128 = 1 << 20;
 pub struct Outcome {
     pub selection: Selection,
     pub certificate: Certificate,
+    /// With a [`PairSource`]: the specification with the pairs priced in from it appended to
+    /// its candidates (the selection's indices refer to it).
+    pub extended: Option<RoundSpec>,
 }
 
 /// Runs the exact solve on a worker thread and gives up at `deadline` (HiGHS overruns its own
 /// limit, so the limit is enforced here; an abandoned worker ends with the process).
 pub fn solve(
     spec: &RoundSpec,
+    source: Option<Arc<dyn PairSource>>,
     opts: &Options,
     deadline: Option<Instant>,
 ) -> Result<Outcome, String> {
@@ -37,7 +43,7 @@ pub fn solve(
     std::thread::Builder::new()
         .name("highs".into())
         .spawn(move || {
-            let _ = tx.send(solve_here(&spec, &opts, deadline));
+            let _ = tx.send(solve_here(&spec, source.as_deref(), &opts, deadline));
         })
         .map_err(|e| format!("could not start the solver thread: {e}"))?;
     match deadline {
@@ -145,7 +151,9 @@ fn group_tiers(ranges: &[i128], max_cost: &[i64]) -> Vec<Vec<(usize, i128)>> {
 /// (odd ones always; even ones when a bye is given), and the odd sets the system names. See
 /// `Model::run` for the rows.
 fn odd_sets(spec: &RoundSpec) -> Vec<Vec<usize>> {
-    let with_bye = spec.max_byes > 0 && !spec.byes.is_empty();
+    // The even-set rows below hold for one bye only (two byes inside an even set need no
+    // pair to leave it); with several byes only odd sets are used.
+    let with_bye = spec.max_byes == 1 && !spec.byes.is_empty();
     let n = spec.players.len();
     let key = |s: f64| (s * 1000.0).round() as i64;
     let mut order: Vec<usize> = (0..n).collect();
@@ -175,14 +183,23 @@ fn odd_sets(spec: &RoundSpec) -> Vec<Vec<usize>> {
 }
 
 /// Everything about the model that does not change between solves.
-struct Model<'a> {
-    spec: &'a RoundSpec,
+struct Model {
+    /// The specification, with any pairs priced in from a source appended to its candidates.
+    spec: RoundSpec,
     costs: Vec<Vec<i64>>,
     cols: Columns,
     /// Odd sets as membership masks.
     sets: Vec<Vec<bool>>,
     /// Extra rows' terms on pairs, by candidate: (extra row, coefficient).
     extra_on_pair: Vec<Vec<(usize, i64)>>,
+    /// Parity-set rows held with equality: tight (nonzero dual) at an earlier group's optimum
+    /// that its LP bound proved, so tight in every pairing optimal for that group.
+    tight: Vec<bool>,
+    /// The bye row held with equality, for the same reason.
+    bye_tight: bool,
+    /// Bye and unpaired columns fixed at 0 (reduced cost above an earlier group's gap).
+    dead_bye: Vec<bool>,
+    dead_unpaired: Vec<bool>,
 }
 
 /// One HiGHS solve over a subset of the candidate pairs.
@@ -196,14 +213,18 @@ struct Solved {
     values: Vec<f64>,
     /// Duals: degree rows, odd-set rows, extra rows (lower, upper), fixed-group rows.
     deg: Vec<f64>,
+    /// Dual of the bye row (0 without byes).
+    bye: f64,
     odd: Vec<f64>,
     extra: Vec<f64>,
     fix: Vec<f64>,
+    /// Reduced costs of the columns (LP only).
+    reduced: Vec<f64>,
     rows: usize,
     nonzeros: usize,
 }
 
-impl Model<'_> {
+impl Model {
     fn coef(&self, col: usize, group: &[(usize, i128)]) -> i128 {
         group
             .iter()
@@ -224,7 +245,8 @@ impl Model<'_> {
         opts: &Options,
         deadline: Option<Instant>,
     ) -> Result<Solved, String> {
-        let spec = self.spec;
+        let build0 = Instant::now();
+        let spec = &self.spec;
         let n = spec.players.len();
         let (nb, na) = (self.cols.byes, active.len());
         // Local columns: active pairs, byes, unpaired.
@@ -236,11 +258,15 @@ impl Model<'_> {
         let mut vars = ProblemVariables::new();
         let x: Vec<Variable> = global
             .iter()
-            .map(|_| {
+            .enumerate()
+            .map(|(l, _)| {
+                let dead = (l >= na && l < na + nb && self.dead_bye[l - na])
+                    || (l >= na + nb && self.dead_unpaired[l - na - nb]);
+                let hi = if dead { 0.0 } else { 1.0 };
                 if integer {
-                    vars.add(variable().binary())
+                    vars.add(variable().integer().min(0).max(hi))
                 } else {
-                    vars.add(variable().min(0).max(1))
+                    vars.add(variable().min(0).max(hi))
                 }
             })
             .collect();
@@ -271,11 +297,15 @@ impl Model<'_> {
         let mut rows = n;
         if nb > 0 {
             let e: Expression = (0..nb).map(|j| x[na + j]).sum();
-            model.add_constraint(e.leq(spec.max_byes as f64));
+            if self.bye_tight {
+                model.add_constraint(e.eq(spec.max_byes as f64));
+            } else {
+                model.add_constraint(e.leq(spec.max_byes as f64));
+            }
             rows += 1;
             nonzeros += nb;
         }
-        for inside in &self.sets {
+        for (si, inside) in self.sets.iter().enumerate() {
             // Odd S: x(δ(S)) + y(S) + u(S) ≥ 1. Even S (a bye is given): the bye is one more
             // vertex, so x(δ(S)) + u(S) − y(S) ≥ 0: a bye inside S makes a pair leave it.
             let odd = inside.iter().filter(|&&b| b).count() % 2 == 1;
@@ -297,7 +327,12 @@ impl Model<'_> {
                     e.add_mul(1.0, x[na + nb + i]);
                 }
             }
-            model.add_constraint(e.geq(if odd { 1.0 } else { 0.0 }));
+            let rhs = if odd { 1.0 } else { 0.0 };
+            if self.tight[si] {
+                model.add_constraint(e.eq(rhs));
+            } else {
+                model.add_constraint(e.geq(rhs));
+            }
             rows += 1;
         }
         let local_of_pair: std::collections::HashMap<usize, usize> =
@@ -374,7 +409,22 @@ impl Model<'_> {
             }
             let _ = m.try_set_solution(Some(&v), None, None, None);
         }
+        let t0 = Instant::now();
         let solved = m.try_solve().map_err(|e| format!("HiGHS failed: {e:?}"))?;
+        if std::env::var_os("OPTIPAIR_TRACE").is_some() {
+            eprintln!(
+                "trace: {} tiers {:?} cols {} rows {} fixed {} -> {:?} obj {} in {:.3} s (build {:.3} s)",
+                if integer { "MIP" } else { "LP " },
+                group.iter().map(|g| g.0).collect::<Vec<_>>(),
+                global.len(),
+                rows,
+                fixed.len(),
+                solved.status(),
+                solved.objective_value(),
+                t0.elapsed().as_secs_f64(),
+                (t0 - build0).as_secs_f64(),
+            );
+        }
         let status = solved.status();
         let sol = solved.get_solution();
         let values = sol.columns().to_vec();
@@ -384,6 +434,11 @@ impl Model<'_> {
             return Err(format!("HiGHS found no pairing (status {status:?})"));
         }
         let duals = sol.dual_rows().to_vec();
+        let reduced = if integer {
+            Vec::new()
+        } else {
+            sol.dual_columns().to_vec()
+        };
         let objective = solved.objective_value();
         let bound = if integer {
             solved
@@ -396,11 +451,12 @@ impl Model<'_> {
         let gap = if integer { solved.mip_gap() } else { 0.0 };
         let (mut deg, mut odd, mut extra, mut fix) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut bye = 0.0;
         if !integer && duals.len() == rows {
             let mut it = duals.into_iter();
             deg = it.by_ref().take(n).collect();
             if nb > 0 {
-                it.next();
+                bye = it.next().unwrap_or(0.0);
             }
             odd = it.by_ref().take(self.sets.len()).collect();
             extra = it.by_ref().take(extra_rows.len()).collect();
@@ -415,9 +471,11 @@ impl Model<'_> {
             gap: if gap.is_finite() { gap } else { 0.0 },
             values,
             deg,
+            bye,
             odd,
             extra,
             fix,
+            reduced,
             rows,
             nonzeros,
         })
@@ -492,20 +550,37 @@ const EPS: f64 = 1e-7;
 
 fn solve_here(
     spec: &RoundSpec,
+    source: Option<&dyn PairSource>,
     opts: &Options,
     deadline: Option<Instant>,
 ) -> Result<Outcome, String> {
     let n = spec.players.len();
+    let mut listed: HashSet<(usize, usize)> = match source {
+        Some(_) => spec.candidates.iter().map(|c| (c.a, c.b)).collect(),
+        None => HashSet::new(),
+    };
+    let mut from_source = 0usize;
+    // Closed groups' LP duals: an unlisted pair they price above their gap is in no optimum.
+    let mut closed: Vec<Closed> = Vec::new();
     let cols = Columns {
         pairs: spec.candidates.len(),
         byes: spec.byes.len(),
         players: n,
     };
     let costs = column_costs(spec);
-    let ranges = tier_ranges(spec);
-    let max_cost: Vec<i64> = (0..ranges.len())
+    let mut ranges = tier_ranges(spec);
+    let mut max_cost: Vec<i64> = (0..ranges.len())
         .map(|t| costs.iter().map(|c| c[t]).max().unwrap_or(0))
         .collect();
+    if let Some(src) = source {
+        // Unlisted pairs may cost more than the listed ones: the weights must hold for all.
+        for (t, &u) in src.upper().iter().enumerate() {
+            let bye_most = spec.byes.iter().map(|b| b.costs[t]).max().unwrap_or(0);
+            let bound = (n as i128 / 2 + 1) * u as i128 + (bye_most * spec.max_byes as i64) as i128;
+            ranges[t + 1] = ranges[t + 1].max(bound + 1);
+            max_cost[t + 1] = max_cost[t + 1].max(u);
+        }
+    }
     let groups = group_tiers(&ranges, &max_cost);
     let sets_list = if opts.odd_set_rows {
         odd_sets(spec)
@@ -540,16 +615,21 @@ fn solve_here(
         }
         extra_index.push(idx);
     }
+    let tight = vec![false; sets.len()];
     let mut model = Model {
-        spec,
+        spec: spec.clone(),
         costs,
         cols,
         sets,
         extra_on_pair,
+        tight,
+        bye_tight: false,
+        dead_bye: vec![false; spec.byes.len()],
+        dead_unpaired: vec![false; n],
     };
 
     // A warm start and a guaranteed-feasible column set: the greedy pairing.
-    let greedy = super::greedy::pair(spec);
+    let mut greedy = super::greedy::pair(spec);
     let per_player = if opts.full_candidates {
         usize::MAX
     } else {
@@ -560,9 +640,49 @@ fn solve_here(
     for &k in &active {
         in_active[k] = true;
     }
-    let mut fixed: Vec<(Vec<(usize, i128)>, i128)> = Vec::new();
-    // Pairs proved absent from every optimum of the tier groups solved so far.
     let mut dead = vec![false; spec.candidates.len()];
+    if let Some(src) = source {
+        // The listed pairs alone make a poor warm start; the same greedy pass with every
+        // partner of the player's own and nearest score groups does much better.
+        let (pairs, bye) = source_greedy(&model.spec, src);
+        let mut index: std::collections::HashMap<(usize, usize), usize> = model
+            .spec
+            .candidates
+            .iter()
+            .enumerate()
+            .map(|(k, c)| ((c.a, c.b), k))
+            .collect();
+        let new: Vec<Candidate> = pairs
+            .iter()
+            .filter(|c| !index.contains_key(&(c.a, c.b)))
+            .cloned()
+            .collect();
+        from_source += new.len();
+        grow(&mut model, new, &mut listed, &mut active, &mut in_active, &mut dead);
+        for (k, c) in model.spec.candidates.iter().enumerate() {
+            index.entry((c.a, c.b)).or_insert(k);
+        }
+        let mut sel = Selection {
+            pairs: pairs.iter().map(|c| index[&(c.a, c.b)]).collect(),
+            byes: bye.into_iter().collect(),
+            unpaired: Vec::new(),
+        };
+        let mut used = vec![false; n];
+        for c in &pairs {
+            used[c.a] = true;
+            used[c.b] = true;
+        }
+        for &b in &sel.byes {
+            used[b] = true;
+        }
+        sel.unpaired = (0..n).filter(|&i| !used[i]).collect();
+        sel.pairs.sort_unstable();
+        if sel.tier_values(&model.spec) < greedy.tier_values(&model.spec) {
+            greedy = sel;
+        }
+    }
+    let mut fixed: Vec<(Vec<(usize, i128)>, i128)> = Vec::new();
+    // Pairs proved absent from every optimum of the tier groups solved so far: `dead`.
     let mut dead_count = 0usize;
     let mut selection = greedy.clone();
     let mut proof: Vec<(Option<f64>, bool)> = vec![(None, false); ranges.len()];
@@ -589,7 +709,7 @@ fn solve_here(
             if lp.status != HighsModelStatus::Optimal || lp.deg.len() != n {
                 return Err(format!("LP relaxation not solved (status {:?})", lp.status));
             }
-            let mut add: Vec<(f64, usize)> = (0..spec.candidates.len())
+            let mut add: Vec<(f64, usize)> = (0..model.spec.candidates.len())
                 .filter(|&k| !in_active[k] && !dead[k])
                 .map(|k| (model.reduced_cost(k, group, &fixed, &lp, &extra_index), k))
                 .filter(|&(rc, _)| rc < -EPS)
@@ -603,12 +723,19 @@ fn solve_here(
                     active.push(k);
                 }
                 active.sort_unstable();
+            } else if let Some(more) = source
+                .map(|src| price_source(&model, src, group, &fixed, &closed, &lp, &listed, 0.0))
+                .filter(|m| !m.is_empty())
+            {
+                pricing_rounds += 1;
+                from_source += more.len();
+                grow(&mut model, more, &mut listed, &mut active, &mut in_active, &mut dead);
             } else {
                 // The LP bound now holds over all pairs. Stop when it is met by the incumbent
                 // (or the LP is integral); otherwise tighten it with odd-set cuts, a few rounds.
                 let incumbent: i128 = group
                     .iter()
-                    .map(|&(t, w)| w * selection.tier_values(spec)[t] as i128)
+                    .map(|&(t, w)| w * selection.tier_values(&model.spec)[t] as i128)
                     .sum();
                 if integral(&lp.values, &active, &model.cols, spec).is_some()
                     || (incumbent as f64) < lp.objective + 1.0 - 1e-6
@@ -622,6 +749,7 @@ fn solve_here(
                 }
                 cut_rounds += 1;
                 cut_rows += cuts.len();
+                model.tight.extend(cuts.iter().map(|_| false));
                 model.sets.extend(cuts);
             }
             if out_of_time() {
@@ -630,22 +758,29 @@ fn solve_here(
             }
         };
         let lp_bound = lp.objective;
-        let value = |sel: &Selection| -> i128 {
+        let value = |spec: &RoundSpec, sel: &Selection| -> i128 {
             let tv = sel.tier_values(spec);
             group.iter().map(|&(t, w)| w * tv[t] as i128).sum()
         };
         // The group is closed without a MIP when a pairing meets the LP bound over all pairs:
         // an integral LP optimum, or the incumbent (greedy pairing or previous group's optimum).
-        let meets = |sel: &Selection| (value(sel) as f64) < lp_bound + 1.0 - 1e-6;
+        let meets = |sel: &Selection| (value(&model.spec, sel) as f64) < lp_bound + 1.0 - 1e-6;
         let closing = match integral(&lp.values, &active, &model.cols, spec) {
             Some(sel) if meets(&sel) => Some(sel),
             Some(_) => None,
             None if meets(&selection) && selection.satisfies_rows(spec) => Some(selection.clone()),
-            None => None,
+            None => equality_pairing(&model, &active, &lp).filter(|sel| {
+                // The LP bound holds only under the earlier groups' optima: keep them.
+                let keeps = fixed.iter().all(|(fg, opt)| {
+                    let tv = sel.tier_values(&model.spec);
+                    fg.iter().map(|&(t, w)| w * tv[t] as i128).sum::<i128>() <= *opt
+                });
+                keeps && meets(sel) && sel.satisfies_rows(&model.spec)
+            }),
         };
         // The group's pairing, its exact value, the bound proving it, and the program solved.
         let (sel, opt, bound, proved, rows, nonzeros) = if let Some(sel) = closing {
-            let opt = value(&sel);
+            let opt = value(&model.spec, &sel);
             (sel, opt, Some(lp_bound), true, lp.rows, lp.nonzeros)
         } else {
             let mut mip = model.run(
@@ -659,13 +794,18 @@ fn solve_here(
             )?;
             size.solves += 1;
             let mut sel = read_local(&mip.values, &active, &model.cols, spec);
-            let mut opt = value(&sel);
+            let mut opt = value(&model.spec, &sel);
             if mip.proved && (opt as f64) - lp_bound > 1e-6 {
                 // The restricted optimum is above the LP bound: every excluded pair whose
                 // reduced cost is below the gap could still improve it; add them all and solve
                 // again.
                 let gap = opt as f64 - lp_bound;
-                let more: Vec<usize> = (0..spec.candidates.len())
+                if let Some(src) = source {
+                    let unlisted = price_source(&model, src, group, &fixed, &closed, &lp, &listed, gap);
+                    from_source += unlisted.len();
+                    grow(&mut model, unlisted, &mut listed, &mut active, &mut in_active, &mut dead);
+                }
+                let more: Vec<usize> = (0..model.spec.candidates.len())
                     .filter(|&k| !in_active[k] && !dead[k])
                     .filter(|&k| {
                         model.reduced_cost(k, group, &fixed, &lp, &extra_index) < gap - EPS
@@ -680,7 +820,7 @@ fn solve_here(
                     mip = model.run(&active, group, &fixed, true, Some(&sel), opts, deadline)?;
                     size.solves += 1;
                     sel = read_local(&mip.values, &active, &model.cols, spec);
-                    opt = value(&sel);
+                    opt = value(&model.spec, &sel);
                 }
             }
             last_gap = mip.gap;
@@ -690,7 +830,7 @@ fn solve_here(
         size.rows = size.rows.max(rows);
         size.nonzeros = size.nonzeros.max(nonzeros);
         size.columns = size.columns.max(active.len() + model.cols.byes + n);
-        let tv = sel.tier_values(spec);
+        let tv = sel.tier_values(&model.spec);
         for &(t, w) in group {
             let b = bound.map(|b| {
                 let above: i128 = group
@@ -712,18 +852,36 @@ fn solve_here(
             status = Status::Feasible;
             break;
         }
+        if opts.full_candidates {
+            // The plain formulation: every allowed pair, each group's optimum fixed by a row.
+            fixed.push((group.clone(), opt));
+            continue;
+        }
+        let gap = opt as f64 - lp_bound;
         dead_count += fix_by_reduced_cost(
             &model,
             group,
             &fixed,
             &lp,
             &extra_index,
-            opt as f64 - lp_bound,
+            gap,
             &mut dead,
             &mut active,
             &mut in_active,
             &selection,
         );
+        if gap.abs() <= 1e-9 * (opt as f64).abs().max(1.0) {
+            restrict_to_optimal_face(&mut model, &lp, &selection);
+        }
+        if source.is_some() {
+            closed.push(Closed {
+                group: group.clone(),
+                deg: lp.deg.clone(),
+                odd: lp.odd.clone(),
+                fix: lp.fix.clone(),
+                gap,
+            });
+        }
         fixed.push((group.clone(), opt));
         if out_of_time() && fixed.len() < groups.len() {
             status = Status::Feasible;
@@ -733,11 +891,24 @@ fn solve_here(
     if fixed.is_empty() && status != Status::Optimal {
         return Err("time limit reached before the first tier group was solved".to_string());
     }
-    if !selection.satisfies_rows(spec) {
+    if !selection.satisfies_rows(&model.spec) {
         return Err("HiGHS answer breaks a hard row".to_string());
     }
-    let values = selection.tier_values(spec);
+    let values = selection.tier_values(&model.spec);
+    size.candidates = model.spec.candidates.len();
     let summary = match status {
+        Status::Optimal if source.is_some() => format!(
+            "optimal over all {} pairs ({} candidates: {} listed, {} priced in from LP duals; {} in the final programs, {} pricing rounds, {} odd-set rows + {} odd-set cuts, {} HiGHS solves)",
+            size.all_pairs,
+            size.candidates,
+            spec.candidates.len(),
+            from_source,
+            active.len(),
+            pricing_rounds,
+            size.odd_set_rows,
+            cut_rows,
+            size.solves,
+        ),
         Status::Optimal => format!(
             "optimal over all {} pairs ({} allowed by the rules; {} in the final programs, {} pricing round{}, {} odd-set rows + {} odd-set cuts, {} HiGHS solves)",
             size.all_pairs,
@@ -767,7 +938,302 @@ fn solve_here(
             seconds: 0.0,
             summary,
         },
+        extended: source.map(|_| model.spec),
     })
+}
+
+/// A pairing that uses only columns of zero reduced cost in `lp` (its equality subgraph),
+/// found by the greedy pass restricted to them. Every optimal pairing of the group lies there;
+/// when the one found meets the LP bound it is optimal, and the group closes without a MIP
+/// even though the LP optimum itself is fractional.
+fn equality_pairing(model: &Model, active: &[usize], lp: &Solved) -> Option<Selection> {
+    const ZERO: f64 = 1e-6;
+    let spec = &model.spec;
+    if lp.reduced.len() != lp.values.len() {
+        return None;
+    }
+    let (na, nb) = (active.len(), model.cols.byes);
+    let pairs: Vec<usize> = (0..na).filter(|&l| lp.reduced[l] <= ZERO).collect();
+    let byes: Vec<usize> = (0..nb)
+        .filter(|&j| !model.dead_bye[j] && lp.reduced[na + j] <= ZERO)
+        .collect();
+    let sub = RoundSpec {
+        system: spec.system.clone(),
+        round: spec.round,
+        players: spec.players.clone(),
+        scores: spec.scores.clone(),
+        tiers: spec.tiers.clone(),
+        candidates: pairs
+            .iter()
+            .map(|&l| spec.candidates[active[l]].clone())
+            .collect(),
+        byes: byes.iter().map(|&j| spec.byes[j].clone()).collect(),
+        max_byes: spec.max_byes,
+        odd_sets: Vec::new(),
+        rows: Vec::new(),
+        notes: Vec::new(),
+    };
+    let found = super::greedy::pair(&sub);
+    let mut sel = Selection {
+        pairs: found.pairs.iter().map(|&k| active[pairs[k]]).collect(),
+        byes: found.byes,
+        unpaired: found.unpaired,
+    };
+    sel.pairs.sort_unstable();
+    Some(sel)
+}
+
+/// The greedy pass over a source: the cheapest bye option, then players in rank order, each
+/// paired with the free partner of lexicographically smallest cost among its own class and,
+/// if none is free there, the nearest classes below and above.
+fn source_greedy(spec: &RoundSpec, src: &dyn PairSource) -> (Vec<Candidate>, Option<usize>) {
+    let n = spec.players.len();
+    let classes = (0..n).map(|i| src.class(i)).max().map_or(0, |m| m + 1);
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); classes];
+    for i in 0..n {
+        members[src.class(i)].push(i);
+    }
+    let mut taken = vec![false; n];
+    let bye = if spec.max_byes > 0 {
+        spec.byes
+            .iter()
+            .min_by(|x, y| x.costs.cmp(&y.costs).then(x.player.cmp(&y.player)))
+            .map(|b| b.player)
+    } else {
+        None
+    };
+    if let Some(b) = bye {
+        taken[b] = true;
+    }
+    let mut pairs = Vec::new();
+    for i in 0..n {
+        if taken[i] {
+            continue;
+        }
+        let g = src.class(i);
+        let mut best: Option<Candidate> = None;
+        for step in 0..classes {
+            for h in [g + step, g.wrapping_sub(step)] {
+                if h >= classes || (step == 0 && h != g) {
+                    continue;
+                }
+                for &j in &members[h] {
+                    if j == i || taken[j] {
+                        continue;
+                    }
+                    let Some(c) = src.pair(i.min(j), i.max(j)) else {
+                        continue;
+                    };
+                    if best.as_ref().is_none_or(|b| c.costs < b.costs) {
+                        best = Some(c);
+                    }
+                }
+            }
+            if best.is_some() {
+                break;
+            }
+        }
+        if let Some(c) = best {
+            taken[c.a] = true;
+            taken[c.b] = true;
+            pairs.push(c);
+        }
+    }
+    (pairs, bye)
+}
+
+/// A tier group's LP duals, kept to price unlisted pairs against it later.
+struct Closed {
+    group: Vec<(usize, i128)>,
+    deg: Vec<f64>,
+    odd: Vec<f64>,
+    fix: Vec<f64>,
+    /// The group's optimum minus its LP bound.
+    gap: f64,
+}
+
+impl Closed {
+    fn reduced_cost(
+        &self,
+        model: &Model,
+        fixed: &[(Vec<(usize, i128)>, i128)],
+        c: &Candidate,
+    ) -> f64 {
+        let weigh = |g: &[(usize, i128)]| -> f64 {
+            g.iter()
+                .filter(|&&(t, _)| t > 0)
+                .map(|&(t, w)| (w * c.costs[t - 1] as i128) as f64)
+                .sum()
+        };
+        let mut rc = weigh(&self.group) - self.deg[c.a] - self.deg[c.b];
+        for (s, &z) in self.odd.iter().enumerate() {
+            if model.sets[s][c.a] != model.sets[s][c.b] {
+                rc -= z;
+            }
+        }
+        for (&d, (fg, _)) in self.fix.iter().zip(fixed) {
+            rc -= weigh(fg) * d;
+        }
+        rc
+    }
+}
+
+/// Appends pairs priced in from a source to the model's candidates, active from now on.
+fn grow(
+    model: &mut Model,
+    more: Vec<Candidate>,
+    listed: &mut HashSet<(usize, usize)>,
+    active: &mut Vec<usize>,
+    in_active: &mut Vec<bool>,
+    dead: &mut Vec<bool>,
+) {
+    let at = model.cols.pairs;
+    let new_costs: Vec<Vec<i64>> = more
+        .iter()
+        .map(|c| std::iter::once(0).chain(c.costs.iter().copied()).collect())
+        .collect();
+    model.costs.splice(at..at, new_costs);
+    for c in more {
+        listed.insert((c.a, c.b));
+        active.push(model.spec.candidates.len());
+        in_active.push(true);
+        dead.push(false);
+        model.extra_on_pair.push(Vec::new());
+        model.spec.candidates.push(c);
+    }
+    model.cols.pairs = model.spec.candidates.len();
+    active.sort_unstable();
+}
+
+/// The unlisted pairs of `src` whose reduced cost under `lp` is below `below` (0 when pricing
+/// the LP, the integrality gap when completing a MIP), cheapest first, at most 4 per player.
+///
+/// A pair's reduced cost is its cost on the group's tiers minus its players' degree duals, the
+/// duals of the parity sets it crosses and of the earlier groups' rows. With `pot(i)` = the
+/// degree dual of `i` plus the positive duals of the sets holding `i`, it is at least
+/// `lower(g, h) − pot(a) − pot(b)` for `a` in class `g` and `b` in class `h` when the earlier
+/// groups' row duals are ≤ 0 (they then only add): blocks and players that cannot price out
+/// are skipped without asking the source.
+#[allow(clippy::too_many_arguments)]
+fn price_source(
+    model: &Model,
+    src: &dyn PairSource,
+    group: &[(usize, i128)],
+    fixed: &[(Vec<(usize, i128)>, i128)],
+    closed: &[Closed],
+    lp: &Solved,
+    listed: &HashSet<(usize, usize)>,
+    below: f64,
+) -> Vec<Candidate> {
+    let n = model.spec.players.len();
+    let prune = lp.fix.iter().all(|&d| d <= 1e-9);
+    let potential = |deg: &[f64], odd: &[f64]| -> Vec<f64> {
+        let mut pot = deg.to_vec();
+        for (s, &z) in odd.iter().enumerate() {
+            if z > 0.0 {
+                for (i, &inn) in model.sets[s].iter().enumerate() {
+                    if inn {
+                        pot[i] += z;
+                    }
+                }
+            }
+        }
+        pot
+    };
+    let pot = potential(&lp.deg, &lp.odd);
+    let closed_pot: Vec<Vec<f64>> = closed.iter().map(|c| potential(&c.deg, &c.odd)).collect();
+    let classes = (0..n).map(|i| src.class(i)).max().map_or(0, |m| m + 1);
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); classes];
+    for i in 0..n {
+        members[src.class(i)].push(i);
+    }
+    // Highest potential first: a scan over partners stops at the first that cannot price out.
+    for m in &mut members {
+        m.sort_by(|&x, &y| pot[y].total_cmp(&pot[x]).then(x.cmp(&y)));
+    }
+    let weigh = |costs: &[i64], g: &[(usize, i128)]| -> f64 {
+        g.iter()
+            .filter(|&&(t, _)| t > 0)
+            .map(|&(t, w)| (w * costs[t - 1] as i128) as f64)
+            .sum()
+    };
+    let mut found: Vec<(f64, Candidate)> = Vec::new();
+    for g in 0..classes {
+        for h in g..classes {
+            let (mg, mh) = (&members[g], &members[h]);
+            if mg.is_empty() || mh.is_empty() {
+                continue;
+            }
+            let low = src.lower(g, h);
+            // The fixing rows' terms add at least their weighted lower costs (duals ≤ 0).
+            let with_fixing = |own: &[(usize, i128)], fix: &[f64]| -> f64 {
+                weigh(&low, own)
+                    + fix
+                        .iter()
+                        .zip(fixed)
+                        .map(|(&d, (fg, _))| -d * weigh(&low, fg))
+                        .sum::<f64>()
+            };
+            let lb = if prune {
+                with_fixing(group, &lp.fix)
+            } else {
+                f64::NEG_INFINITY
+            };
+            // Lower bounds of the closed groups' reduced costs on this block.
+            let closed_lb: Vec<f64> = closed
+                .iter()
+                .map(|c| {
+                    if c.fix.iter().all(|&d| d <= 1e-9) {
+                        with_fixing(&c.group, &c.fix)
+                    } else {
+                        f64::NEG_INFINITY
+                    }
+                })
+                .collect();
+            if lb - pot[mg[0]] - pot[mh[0]] >= below - EPS {
+                continue;
+            }
+            for &a in mg {
+                if lb - pot[a] - pot[mh[0]] >= below - EPS {
+                    break;
+                }
+                for &b in mh {
+                    if lb - pot[a] - pot[b] >= below - EPS {
+                        break;
+                    }
+                    if a == b || (g == h && b < a) {
+                        continue;
+                    }
+                    let (x, y) = (a.min(b), a.max(b));
+                    let surely_dead = closed.iter().enumerate().any(|(i, c)| {
+                        closed_lb[i] - closed_pot[i][x] - closed_pot[i][y] > c.gap + 1e-5
+                    });
+                    if surely_dead || listed.contains(&(x, y)) {
+                        continue;
+                    }
+                    let Some(c) = src.pair(x, y) else { continue };
+                    if closed.iter().any(|cl| cl.reduced_cost(model, fixed, &c) > cl.gap + 1e-5) {
+                        continue; // in no optimum of a closed group
+                    }
+                    let mut rc = weigh(&c.costs, group) - lp.deg[x] - lp.deg[y];
+                    for (s, inside) in model.sets.iter().enumerate() {
+                        if inside[x] != inside[y] {
+                            rc -= lp.odd[s];
+                        }
+                    }
+                    for (f, (fg, _)) in fixed.iter().enumerate() {
+                        rc -= weigh(&c.costs, fg) * lp.fix[f];
+                    }
+                    if rc < below - EPS {
+                        found.push((rc, c));
+                    }
+                }
+            }
+        }
+    }
+    found.sort_by(|x, y| x.0.total_cmp(&y.0).then((x.1.a, x.1.b).cmp(&(y.1.a, y.1.b))));
+    found.truncate((4 * n).max(64));
+    found.into_iter().map(|(_, c)| c).collect()
 }
 
 /// Reduced-cost fixing: with LP bound `L` and integer optimum `L + gap` of a group, a pair whose
@@ -801,11 +1267,47 @@ fn fix_by_reduced_cost(
     count
 }
 
+/// When a group's LP bound is met by an integer pairing, the pairings optimal for the group
+/// are exactly those on the LP optimum's face (complementary slackness): columns with positive
+/// reduced cost stay at 0 (pairs: `fix_by_reduced_cost`; byes and unpaired: here) and rows with
+/// a nonzero dual hold with equality. Restricting later programs to that face leaves the
+/// earlier group's row redundant, so the next LP is not cut by a knapsack row — the row is
+/// kept anyway, as a guard against numerical error in the duals.
+fn restrict_to_optimal_face(model: &mut Model, lp: &Solved, keep: &Selection) {
+    const TOL: f64 = 1e-6;
+    let spec = &model.spec;
+    if lp.reduced.len() != lp.values.len()
+        || lp.extra.iter().chain(&lp.fix).any(|d| d.abs() > TOL)
+    {
+        return;
+    }
+    let na = lp.values.len() - model.cols.byes - model.cols.players;
+    let byes: Vec<usize> = spec.byes.iter().map(|b| b.player).collect();
+    for (j, p) in byes.into_iter().enumerate() {
+        if lp.reduced[na + j] > TOL && !keep.byes.contains(&p) {
+            model.dead_bye[j] = true;
+        }
+    }
+    for i in 0..model.cols.players {
+        if lp.reduced[na + model.cols.byes + i] > TOL && !keep.unpaired.contains(&i) {
+            model.dead_unpaired[i] = true;
+        }
+    }
+    for (s, d) in lp.odd.iter().enumerate() {
+        if d.abs() > TOL {
+            model.tight[s] = true;
+        }
+    }
+    if lp.bye.abs() > TOL {
+        model.bye_tight = true;
+    }
+}
+
 /// Parity sets violated by an LP solution: components of its fractional support (an odd cycle
 /// of halves is the typical case; with a fractional bye, even components too). Their rows
 /// (odd: `x(δ(S)) + y(S) + u(S) ≥ 1`, even: `x(δ(S)) + u(S) ≥ y(S)`) hold for every pairing.
 fn separate(model: &Model, active: &[usize], values: &[f64]) -> Vec<Vec<bool>> {
-    let spec = model.spec;
+    let spec = &model.spec;
     let n = spec.players.len();
     let mut parent: Vec<usize> = (0..n).collect();
     fn find(p: &mut [usize], mut i: usize) -> usize {
@@ -835,7 +1337,9 @@ fn separate(model: &Model, active: &[usize], values: &[f64]) -> Vec<Vec<bool>> {
             touched[b.player] = true;
         }
     }
-    let with_bye = spec.max_byes > 0 && !spec.byes.is_empty();
+    // The even-set rows below hold for one bye only (two byes inside an even set need no
+    // pair to leave it); with several byes only odd sets are used.
+    let with_bye = spec.max_byes == 1 && !spec.byes.is_empty();
     let mut members: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
     for (i, &t) in touched.iter().enumerate() {
         if t {

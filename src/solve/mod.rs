@@ -8,10 +8,11 @@
 mod certificate;
 mod greedy;
 mod ilp;
+pub mod quads;
 
 pub use certificate::{Certificate, ModelSize, Status, TierValue};
 
-use crate::systems::spec::{RoundSpec, Var};
+use crate::systems::spec::{RoundSpec, SparseSpec, Var};
 use std::time::{Duration, Instant};
 
 /// How to solve.
@@ -109,6 +110,21 @@ pub struct Pairing {
 
 /// Pairs the round described by `spec`.
 pub fn solve(spec: &RoundSpec, opts: &Options) -> Pairing {
+    solve_with(spec, None, opts)
+}
+
+/// Pairs the round of a sparse specification: optimality is proved over every pair, the
+/// unlisted ones priced in from the source as LP duals call for them. (The greedy fallback
+/// sees only the listed candidates.)
+pub fn solve_sparse(sparse: &SparseSpec, opts: &Options) -> Pairing {
+    solve_with(&sparse.spec, Some(sparse.source.clone()), opts)
+}
+
+fn solve_with(
+    spec: &RoundSpec,
+    source: Option<std::sync::Arc<dyn crate::systems::spec::PairSource>>,
+    opts: &Options,
+) -> Pairing {
     let start = Instant::now();
     let deadline = opts
         .time_limit
@@ -118,7 +134,7 @@ pub fn solve(spec: &RoundSpec, opts: &Options) -> Pairing {
         notes.push("greedy pass requested".to_string());
         None
     } else {
-        match ilp::solve(spec, opts, deadline) {
+        match ilp::solve(spec, source, opts, deadline) {
             Ok(outcome) => Some(outcome),
             Err(why) => {
                 notes.push(why);
@@ -126,17 +142,17 @@ pub fn solve(spec: &RoundSpec, opts: &Options) -> Pairing {
             }
         }
     };
-    let (selection, mut cert) = match exact {
-        Some(o) => (o.selection, o.certificate),
+    let (selection, mut cert, extended) = match exact {
+        Some(o) => (o.selection, o.certificate, o.extended),
         None => {
             let sel = greedy::pair(spec);
             let values = sel.tier_values(spec);
             let cert = Certificate::fallback(spec, &values, notes.join("; "));
-            (sel, cert)
+            (sel, cert, None)
         }
     };
     cert.seconds = start.elapsed().as_secs_f64();
-    finish(spec, selection, cert)
+    finish(extended.as_ref().unwrap_or(spec), selection, cert)
 }
 
 /// Board order: higher pairing score first (the better score of the two, then the other),

@@ -16,6 +16,7 @@
 //!   accelerated pairs; the choice of the highest-rated partners is a tier after colours.
 //! * After acceleration (ECF basic 5): the standard Swiss specification.
 
+use super::colour::preference;
 use super::spec::{ByeOption, Candidate, RoundSpec, Tier};
 use super::swiss::{pair_costs, standard_spec, standard_tiers, Field};
 use super::System;
@@ -535,6 +536,17 @@ impl Ecf {
             rank_in(&q),
             rank_in(&th),
         );
+        // Grading order of the (b) pairs: the position each pool player is placed at. Advanced
+        // 7 substitutes "working up from the bottom of the pairings made": the bottom-most
+        // top-half 0 of the first (b) selection gives way to the highest-rated free top-half
+        // ½, the next 0 up to the next ½, and so on; every other pool player keeps his rank.
+        let target = if adv {
+            let due: Vec<Option<Colour>> =
+                f.standings.iter().map(|s| preference(s).colour).collect();
+            substitution_targets(&l, &h, &pool, &th, &ta, &due, &rating, &f.ids)
+        } else {
+            rp.clone()
+        };
         let initial = t.initial_colour.unwrap_or(Colour::White);
         let groups_ = f.groups();
         let group_of = group_index(f);
@@ -551,12 +563,25 @@ impl Ecf {
                 let std = pair_costs(f, &groups_, &group_of, i, j, ci);
                 // std = [bye, float, colour, strong, rep1, rep2, order]
                 let (mut tb, mut t6, mut td, mut t7) = (0i64, 0i64, 0i64, 0i64);
+                let mut promoted = 0i64;
+                // ECF 6: a floater from (a) (Advanced: also from (c)) not given a top-half
+                // player half a point behind. Group (a) is paired before (b), (c) before (d),
+                // so this comes before (d) and rule 7; (b) keeps priority through rule 6's
+                // break (tiers above).
+                let mut tf = 0i64;
+                // The same for the floater from (c), after promotions (a promoted bottom-half
+                // player joins the top-half ½'s and may leave (c) without a floater) and after
+                // the choice of (b) partners, (b) being paired before (c).
+                let mut tc = 0i64;
                 // ECF 6: only the floater of an odd top score group leaves it; no further
                 // top-half leader is sent down, not even against a bottom-half leader.
                 let tx = (ta[i] != ta[j]) as i64;
                 // ECF 6: the floater takes the highest-rated bottom-half leader (colour first).
                 let mut fl = 0i64;
-                let (mut float, mut select, mut order) = (std[1], 0i64, std[6]);
+                let (mut float, mut order) = (std[1], std[6]);
+                // Partner choices, in the order the groups are paired: the floater from (a),
+                // then (b), then (Advanced) the floater from (c) and the pairs of (d).
+                let (mut sel_a, mut sel_b, mut sel_cd) = (0i64, 0i64, 0i64);
                 let (mut acc, mut border) = (true, 0i64);
                 let role = |x: usize, y: usize| -> Option<&'static str> {
                     if l[x] && pool[y] {
@@ -577,8 +602,8 @@ impl Ecf {
                 {
                     Some(("b", x, y)) => {
                         float = 0;
-                        select = rp[y];
-                        border = (rl[x] - rp[y]).pow(2);
+                        sel_b = rp[y];
+                        border = (rl[x] - target[y]).pow(2);
                         order = 0;
                     }
                     Some(("6", x, _)) => {
@@ -588,7 +613,7 @@ impl Ecf {
                     }
                     Some(("d", x, y)) => {
                         float = 0;
-                        select = rq[y];
+                        sel_cd = rq[y];
                         border = (rh[x] - rq[y]).pow(2);
                         order = 0;
                     }
@@ -596,7 +621,7 @@ impl Ecf {
                         // advanced 7: promotion of the highest-rated bottom-half players
                         t7 = 1;
                         float = 0;
-                        select = rh[x];
+                        promoted = rh[x];
                     }
                     None => {
                         acc = false;
@@ -610,29 +635,48 @@ impl Ecf {
                             let from_top_group = ta[x] || (adv && th[x]);
                             if from_top_group && floats_down {
                                 let behind = f.standings[x].score - half;
-                                acc = true;
-                                if top[y] && near(y, behind) {
-                                    // (a) is paired before (b): the floater's choice outweighs
-                                    // any choice of (b) partners.
-                                    select += big * if ta[x] { rth[y] } else { rq[y] };
+                                // Only a pair of rule 6 is accelerated (its colours come
+                                // first); any other float is an ordinary one.
+                                let six = top[y] && near(y, behind);
+                                acc |= six;
+                                if ta[x] {
+                                    tf += i64::from(!six);
                                 } else {
-                                    select += big * big;
+                                    tc += i64::from(!six);
+                                }
+                                let rank = if six {
+                                    if ta[x] {
+                                        rth[y]
+                                    } else {
+                                        rq[y]
+                                    }
+                                } else {
+                                    big
+                                };
+                                if ta[x] {
+                                    sel_a += rank;
+                                } else {
+                                    // (c)'s floater is paired before (d): his choice outweighs
+                                    // the (d) partners'.
+                                    sel_cd += big * rank;
                                 }
                             }
                         }
                     }
                 }
-                let mut costs = vec![std[0], tx, tb, t6];
+                let mut costs = vec![std[0], tx, tb, t6, tf];
                 if adv {
-                    costs.extend([td, t7]);
+                    costs.extend([td, t7, promoted]);
                 }
                 // Colours inside the accelerated pairs come first ("due the appropriate
                 // colour"), then the choice of partners and their grading order, and only then
                 // the score groups of the remaining players (4(c)).
                 let acc_colour = if acc { std[2] } else { 0 };
-                costs.extend([
-                    acc_colour, fl, select, border, float, std[2], std[3], std[4], std[5], order,
-                ]);
+                costs.extend([acc_colour, fl, sel_a, sel_b]);
+                if adv {
+                    costs.extend([tc, sel_cd]);
+                }
+                costs.extend([border, float, std[2], std[3], std[4], std[5], order]);
                 candidates.push(Candidate {
                     a: i,
                     b: j,
@@ -648,11 +692,15 @@ impl Ecf {
             .map(|o| {
                 let p = o.player;
                 let c = &o.costs;
-                let mut costs = vec![c[0], ta[p] as i64, l[p] as i64, 0];
+                let mut costs = vec![c[0], ta[p] as i64, l[p] as i64, 0, 0];
                 if adv {
-                    costs.extend([h[p] as i64, 0]);
+                    costs.extend([h[p] as i64, 0, 0]);
                 }
-                costs.extend([0, 0, 0, 0, c[1], c[2], c[3], c[4], c[5], c[6]]);
+                costs.extend([0, 0, 0, 0]);
+                if adv {
+                    costs.extend([0, 0]);
+                }
+                costs.extend([0, c[1], c[2], c[3], c[4], c[5], c[6]]);
                 ByeOption { player: p, costs }
             })
             .collect();
@@ -671,6 +719,10 @@ impl Ecf {
                 "top-half leaders paired against bottom-half leaders (rule 6 broken)",
                 &self.cite("6"),
             ),
+            Tier::new(
+                "floater from the top-half leaders not paired against a top-half player half a point behind",
+                &self.cite("6"),
+            ),
         ];
         if adv {
             tiers.push(Tier::new(
@@ -679,6 +731,11 @@ impl Ecf {
             ));
             tiers.push(Tier::new(
                 "bottom-half players promoted into the top half",
+                "ECF advanced 7",
+            ));
+            // "promote the highest rated 'bottom halves'": by rating, before colours.
+            tiers.push(Tier::new(
+                "promoted bottom-half players not the highest-rated",
                 "ECF advanced 7",
             ));
         }
@@ -694,9 +751,23 @@ impl Ecf {
             &self.cite("6"),
         ));
         tiers.push(Tier::new(
-            "top-half partners not the highest-rated available",
-            &format!("{}, 4(b), 6", self.cite("3(b)")),
+            "floater from the top-half leaders not given the highest-rated top-half player half a point behind",
+            &self.cite("6"),
         ));
+        tiers.push(Tier::new(
+            "top-half partners of the bottom-half leaders not the highest-rated available",
+            &format!("{}, 4(b)", self.cite("3(b)")),
+        ));
+        if adv {
+            tiers.push(Tier::new(
+                "floater from the top-half players half a point behind not paired against a top-half player a point behind",
+                "ECF advanced 6",
+            ));
+            tiers.push(Tier::new(
+                "floater from the top-half players half a point behind, then the (d) pairs, not given the highest-rated top-half players a point behind",
+                "ECF advanced 6, 3(d)",
+            ));
+        }
         tiers.push(Tier::new(
             "accelerated pairs not in grading order",
             &self.cite("3(b)"),
@@ -713,13 +784,92 @@ impl Ecf {
             "in-bracket order (S1 v S2) outside the accelerated pairs",
             "FIDE C.04.3 B.2-B.3",
         ));
+        // Group (a) is not a score group (the bottom-half leaders share its score), so its
+        // parity row is named here: an odd group (a) sends one player out, which the LP could
+        // otherwise dodge with half-pairs round a triangle (tier 2 fractional).
+        let ta_set: Vec<usize> = (0..n).filter(|&i| ta[i]).collect();
+        let mut odd_sets = base.odd_sets.clone();
+        if ta_set.len() % 2 == 1 && ta_set.len() > 1 {
+            odd_sets.push(ta_set);
+        }
         RoundSpec {
             tiers,
             candidates,
             byes,
+            odd_sets,
             ..base
         }
     }
+}
+
+/// ECF advanced 7, "working up from the bottom of the pairings made": the rank each pool player
+/// is aimed at in the grading order of the (b) pairs. The first (b) selection: the
+/// highest-rated pool players, one per bottom-half leader (after the floater of an odd top
+/// group takes the highest-rated top-half ½, ECF advanced 6). When rule 7's count falls short,
+/// the 0's of that selection, from the bottom up and only as many as the shortfall, each give
+/// way to the highest-rated spare top-half ½ due the same colour, who is aimed at that 0's
+/// rank; everyone else is aimed at his own rating rank in the pool. Which of these pairs
+/// exist is left to the tiers above; this only places them.
+#[allow(clippy::too_many_arguments)]
+fn substitution_targets(
+    l: &[bool],
+    h: &[bool],
+    pool: &[bool],
+    th: &[bool],
+    ta: &[bool],
+    due: &[Option<Colour>],
+    rating: &dyn Fn(usize) -> u32,
+    ids: &[u32],
+) -> Vec<i64> {
+    let n = l.len();
+    let by_rating = |set: &dyn Fn(usize) -> bool| -> Vec<usize> {
+        let mut v: Vec<usize> = (0..n).filter(|&i| set(i)).collect();
+        v.sort_by(|&x, &y| rating(y).cmp(&rating(x)).then(ids[x].cmp(&ids[y])));
+        v
+    };
+    let mut order = by_rating(&|i| pool[i]);
+    let mut leaders = by_rating(&|i| l[i]);
+    let floater = ta.iter().filter(|&&x| x).count() % 2 == 1;
+    if floater && leaders.len() < order.len() {
+        // Rule 6 kept: the floater takes the highest-rated top-half ½ first.
+        if let Some(pos) = order.iter().position(|&i| th[i]) {
+            order.remove(pos);
+        }
+    } else if floater && !leaders.is_empty() {
+        // Rule 6 broken: the floater takes a bottom-half leader out of (b).
+        leaders.remove(0);
+    }
+    let mut target = vec![0i64; n];
+    for (r, &i) in by_rating(&|i| pool[i]).iter().enumerate() {
+        target[i] = r as i64;
+    }
+    // The first selection: the highest-rated pool players, one per leader (colours are a
+    // tier of their own, above the grading order).
+    let first: Vec<usize> = order.drain(..leaders.len().min(order.len())).collect();
+    // Spare ½'s in rating order; each 0 of the first selection, from the bottom up, gives
+    // way to the highest-rated spare due the same colour (none: that 0 is passed over).
+    // Rule 7's count: bottom-half ½'s against the top-half 0's left. No shortfall, no
+    // substitution: plain grading order.
+    let zeros_left = order.iter().filter(|&&i| !th[i]).count();
+    let short = h.iter().filter(|&&x| x).count().saturating_sub(zeros_left);
+    if short == 0 {
+        return target;
+    }
+    let zeros: Vec<usize> = (0..first.len()).filter(|&p| !th[first[p]]).collect();
+    let mut spare: Vec<usize> = order.iter().copied().filter(|&i| th[i]).collect();
+    let mut made = 0;
+    for &pos in zeros.iter().rev() {
+        if made == short {
+            break;
+        }
+        let zero = first[pos];
+        if let Some(k) = spare.iter().position(|&i| due[i] == due[zero]) {
+            // The substitute is aimed at the rank of the 0 he replaces.
+            target[spare.remove(k)] = target[zero];
+            made += 1;
+        }
+    }
+    target
 }
 
 fn group_index(f: &Field) -> Vec<usize> {

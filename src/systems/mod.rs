@@ -1,10 +1,15 @@
 //! Pairing systems: tournament state → [`RoundSpec`]. One module per system; a system never
 //! calls the solver.
 
+pub mod baku;
 pub mod colour;
 pub mod ecf;
+pub mod nsc2006;
+pub mod prog;
 pub mod spec;
 pub mod swiss;
+pub mod tsh;
+pub mod uscf;
 
 pub use spec::{ByeOption, Candidate, Linear, RoundSpec, Tier, Var};
 
@@ -18,6 +23,12 @@ pub trait System {
     /// The integer program's specification for pairing round `round` of `t`, from the rounds
     /// before it.
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec>;
+    /// The same program with only some candidates listed and the rest priced in by the solver
+    /// (see [`spec::PairSource`]), for systems that can describe their pairs lazily; `None`
+    /// means the listed specification of [`System::spec`] is the one to solve.
+    fn sparse_spec(&self, _t: &Tournament, _round: u32) -> Result<Option<spec::SparseSpec>> {
+        Ok(None)
+    }
     /// Whether games keep scores (Scrabble): standings by wins then spread, first/second in
     /// place of colours.
     fn game_scores(&self) -> bool {
@@ -26,7 +37,18 @@ pub trait System {
 }
 
 /// Names accepted by `--system`.
-pub const NAMES: &[&str] = &["swiss", "ecf-basic", "ecf-advanced"];
+pub const NAMES: &[&str] = &[
+    "swiss",
+    "ecf-basic",
+    "ecf-advanced",
+    "prog",
+    "uscf-batches",
+    "uscf-thirds",
+    "uscf-added-score",
+    "baku",
+    "tsh-cp",
+    "nsc2006",
+];
 
 /// The system called `name`.
 pub fn by_name(name: &str) -> Result<Box<dyn System>> {
@@ -34,6 +56,13 @@ pub fn by_name(name: &str) -> Result<Box<dyn System>> {
         "swiss" => Ok(Box::new(swiss::Swiss)),
         "ecf-basic" => Ok(Box::new(ecf::Ecf { advanced: false })),
         "ecf-advanced" => Ok(Box::new(ecf::Ecf { advanced: true })),
+        "prog" => Ok(Box::new(prog::Prog)),
+        "uscf-batches" => Ok(Box::new(uscf::Uscf::new(uscf::Method::Batches))),
+        "uscf-thirds" => Ok(Box::new(uscf::Uscf::new(uscf::Method::Thirds))),
+        "uscf-added-score" => Ok(Box::new(uscf::Uscf::new(uscf::Method::AddedScore))),
+        "baku" => Ok(Box::new(baku::Baku)),
+        "nsc2006" => Ok(Box::new(nsc2006::Nsc2006)),
+        "tsh-cp" => Ok(Box::new(tsh::TshCp)),
         other => Err(Error::field(
             "--system",
             format!("unknown system '{other}'; known: {}", NAMES.join(", ")),

@@ -92,3 +92,38 @@ impl RoundSpec {
         n * n.saturating_sub(1) / 2
     }
 }
+
+/// Pairs a specification does not list, for the solver to price in from LP duals: a large
+/// field's specification lists a few candidates per player, and the solver proves optimality
+/// over every pair by asking this source for the pairs whose reduced cost is negative. Memory
+/// then grows with the candidates, not with the square of the field.
+///
+/// Players fall into classes (the score groups of a Swiss); `lower(g, h)` bounds every tier's
+/// cost of any allowed pair between classes `g` and `h` from below, so that whole blocks of
+/// pairs are skipped when even that bound prices out.
+pub trait PairSource: Send + Sync {
+    /// The candidate for players `a < b` (indices), or `None` if the rules forbid the pair.
+    fn pair(&self, a: usize, b: usize) -> Option<Candidate>;
+    /// Class of player `i` (classes numbered from 0).
+    fn class(&self, i: usize) -> usize;
+    /// Lower bound on each tier's cost of any allowed pair between classes `g` and `h`.
+    fn lower(&self, g: usize, h: usize) -> Vec<i64>;
+    /// Upper bound on each tier's cost of any allowed pair (the solver's tier weights must
+    /// hold for pairs it has not seen yet).
+    fn upper(&self) -> Vec<i64>;
+}
+
+/// A specification listing some candidates, with the source of all the others.
+#[derive(Clone)]
+pub struct SparseSpec {
+    pub spec: RoundSpec,
+    pub source: std::sync::Arc<dyn PairSource>,
+}
+
+impl std::fmt::Debug for SparseSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SparseSpec")
+            .field("spec", &self.spec)
+            .finish_non_exhaustive()
+    }
+}

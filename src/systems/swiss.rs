@@ -18,7 +18,7 @@
 //!    highest of the next (C.04.3 B.2–B.3, C.4).
 
 use super::colour::{allocate, breaks_colour_limits, preference, Strength};
-use super::spec::{ByeOption, Candidate, RoundSpec, Tier};
+use super::spec::{ByeOption, Candidate, PairSource, RoundSpec, SparseSpec, Tier};
 use super::System;
 use crate::tournament::{Colour, Float, Player, Standing, Standings, Tournament};
 use crate::{Error, Result};
@@ -32,15 +32,27 @@ impl System for Swiss {
     }
 
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
-        let field = Field::new(t, round, &|p, s| {
-            s.score
-                + p.virtual_points
-                    .get(round as usize - 1)
-                    .copied()
-                    .unwrap_or(0.0)
-        })?;
-        Ok(standard_spec(t, &field, "swiss"))
+        Ok(standard_spec(t, &swiss_field(t, round)?, "swiss"))
     }
+
+    fn sparse_spec(&self, t: &Tournament, round: u32) -> Result<Option<SparseSpec>> {
+        let field = swiss_field(t, round)?;
+        if field.len() < sparse_from() {
+            return Ok(None);
+        }
+        Ok(Some(sparse_standard_spec(t, &field, "swiss")))
+    }
+}
+
+/// The field ranked by score plus any virtual points of the round (TRF `XXA`).
+fn swiss_field(t: &Tournament, round: u32) -> Result<Field> {
+    Field::new(t, round, &|p, s| {
+        s.score
+            + p.virtual_points
+                .get(round as usize - 1)
+                .copied()
+                .unwrap_or(0.0)
+    })
 }
 
 /// The players to pair in a round, in rank order, with their standings and pairing scores.
@@ -283,35 +295,167 @@ fn repeated_down(s: &Standing, back: usize) -> i64 {
     (n >= back && s.floats[n - back] == Float::Down) as i64
 }
 
+/// The standard Swiss's pairs, one at a time: the rules that forbid a pair and the costs of
+/// an allowed one. Listed in full by [`standard_spec`]; priced in lazily by the solver for
+/// large fields ([`sparse_standard_spec`]).
+#[derive(Debug, Clone)]
+pub struct SwissPairs {
+    pub field: Field,
+    pub groups: Vec<std::ops::Range<usize>>,
+    pub group_of: Vec<usize>,
+    pub initial: Colour,
+}
+
+impl SwissPairs {
+    pub fn new(t: &Tournament, f: &Field) -> SwissPairs {
+        let groups = f.groups();
+        let mut group_of = vec![0; f.len()];
+        for (gi, g) in groups.iter().enumerate() {
+            for i in g.clone() {
+                group_of[i] = gi;
+            }
+        }
+        SwissPairs {
+            field: f.clone(),
+            groups,
+            group_of,
+            initial: t.initial_colour.unwrap_or(Colour::White),
+        }
+    }
+
+    /// The candidate for `a < b`, or `None` if the rules forbid it.
+    pub fn candidate(&self, a: usize, b: usize) -> Option<Candidate> {
+        let f = &self.field;
+        if f.standings[a].has_met(f.ids[b]) {
+            return None; // C.04.1 b: no rematch
+        }
+        // C.04.1 f/g: colour limits
+        let ca = f.colour_for(a, b, self.initial)?;
+        let costs = pair_costs(f, &self.groups, &self.group_of, a, b, ca);
+        Some(Candidate {
+            a,
+            b,
+            white: if ca == Colour::White { a } else { b },
+            costs,
+        })
+    }
+}
+
+impl PairSource for SwissPairs {
+    fn pair(&self, a: usize, b: usize) -> Option<Candidate> {
+        self.candidate(a, b)
+    }
+    fn class(&self, i: usize) -> usize {
+        self.group_of[i]
+    }
+    fn lower(&self, g: usize, h: usize) -> Vec<i64> {
+        // Within a score group every score is equal: the float is exactly the groups' distance.
+        let f = &self.field;
+        let d = f.steps(self.groups[g].start, self.groups[h].start);
+        let mut v = vec![0; standard_tiers().len()];
+        v[1] = d * d;
+        v
+    }
+    fn upper(&self) -> Vec<i64> {
+        // As `pair_costs` counts: the widest float, two players per colour tier and per
+        // repeated float, and the in-bracket order's largest distance.
+        let f = &self.field;
+        let d = if f.is_empty() { 0 } else { f.steps(0, f.len() - 1) };
+        vec![0, d * d, 2, 2, 2, 2, 0, f.len() as i64]
+    }
+}
+
+/// Fields this large are solved from a sparse specification, their other pairs priced in by
+/// the solver (smaller fields list every pair: it costs little and keeps the program whole).
+pub const SPARSE_FROM: usize = 3000;
+
+/// [`SPARSE_FROM`], or the `OPTIPAIR_SPARSE_FROM` environment variable when set (for
+/// benchmarks comparing the two ways of building the program).
+pub fn sparse_from() -> usize {
+    std::env::var("OPTIPAIR_SPARSE_FROM")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(SPARSE_FROM)
+}
+
+/// Partners listed per player in a sparse specification, on each side of the player's
+/// natural opponent (S1 v S2 in its own group) and at the edges of the neighbouring groups.
+const WINDOW: usize = 6;
+
+/// The standard Swiss specification for `f` with a few candidates per player listed (around
+/// each player's natural opponent, and the neighbouring groups' edges for floaters); the
+/// solver prices in the rest from `SwissPairs`.
+pub fn sparse_standard_spec(t: &Tournament, f: &Field, system: &str) -> SparseSpec {
+    let pairs = SwissPairs::new(t, f);
+    let n = f.len();
+    let mut chosen = std::collections::BTreeSet::new();
+    for (gi, g) in pairs.groups.iter().enumerate() {
+        let half = g.len() / 2;
+        for i in g.clone() {
+            let pos = i - g.start;
+            // Around the natural opponent in the group, on both sides, and the neighbours.
+            let mut near: Vec<usize> = Vec::new();
+            for centre in [pos + half, pos.saturating_sub(half), pos] {
+                let lo = centre.saturating_sub(WINDOW);
+                let hi = (centre + WINDOW + 1).min(g.len());
+                near.extend((lo..hi).map(|p| g.start + p));
+            }
+            // Floaters: the bottom of the group above and the top of the group below.
+            if gi > 0 {
+                let up = &pairs.groups[gi - 1];
+                near.extend(up.end.saturating_sub(WINDOW).max(up.start)..up.end);
+            }
+            if gi + 1 < pairs.groups.len() {
+                let down = &pairs.groups[gi + 1];
+                near.extend(down.start..(down.start + WINDOW).min(down.end));
+            }
+            for j in near {
+                if j != i && j < n {
+                    chosen.insert((i.min(j), i.max(j)));
+                }
+            }
+        }
+    }
+    let spec = standard_spec_with(f, system, &pairs, |emit| {
+        for &(a, b) in &chosen {
+            emit(a, b);
+        }
+    });
+    SparseSpec {
+        spec,
+        source: std::sync::Arc::new(pairs),
+    }
+}
+
 /// The standard Swiss specification for `f`.
 pub fn standard_spec(t: &Tournament, f: &Field, system: &str) -> RoundSpec {
+    let pairs = SwissPairs::new(t, f);
     let n = f.len();
-    let initial = t.initial_colour.unwrap_or(Colour::White);
-    let groups = f.groups();
-    let mut group_of = vec![0; n];
-    for (gi, g) in groups.iter().enumerate() {
-        for i in g.clone() {
-            group_of[i] = gi;
-        }
-    }
-    let mut candidates = Vec::new();
-    for a in 0..n {
-        for b in a + 1..n {
-            if f.standings[a].has_met(f.ids[b]) {
-                continue; // C.04.1 b: no rematch
+    standard_spec_with(f, system, &pairs, |emit| {
+        for a in 0..n {
+            for b in a + 1..n {
+                emit(a, b);
             }
-            let Some(ca) = f.colour_for(a, b, initial) else {
-                continue; // C.04.1 f/g: colour limits
-            };
-            let costs = pair_costs(f, &groups, &group_of, a, b, ca);
-            candidates.push(Candidate {
-                a,
-                b,
-                white: if ca == Colour::White { a } else { b },
-                costs,
-            });
         }
-    }
+    })
+}
+
+/// The specification with the candidates among the pairs `listed` emits.
+fn standard_spec_with(
+    f: &Field,
+    system: &str,
+    pairs: &SwissPairs,
+    listed: impl FnOnce(&mut dyn FnMut(usize, usize)),
+) -> RoundSpec {
+    let n = f.len();
+    let groups = &pairs.groups;
+    let group_of = &pairs.group_of;
+    let mut candidates = Vec::new();
+    listed(&mut |a, b| {
+        if let Some(c) = pairs.candidate(a, b) {
+            candidates.push(c);
+        }
+    });
     let byes = if n % 2 == 1 {
         let lowest = groups.len() - 1;
         (0..n)

@@ -234,8 +234,9 @@ impl<'a> Check<'a> {
             .copied()
             .filter(|&p| self.adv && !self.top(p) && (self.sc(p) - (m - half)).abs() < EPS)
             .collect();
-        let on = self.accelerating(leaders.len() + halves.len());
+        let (on, why) = self.accelerating(leaders.len() + halves.len());
         if !on {
+            self.check_stopped(m, half, &why);
             let rule = self.cite("5");
             self.check_floats(&BTreeSet::new(), rule);
             return self.out;
@@ -264,6 +265,7 @@ impl<'a> Check<'a> {
             .collect();
         let in_b: BTreeSet<u32> = bpairs.iter().flat_map(|&(a, b)| [a, b]).collect();
         // 3(b)/4(b): a leader without a top-half opponent though a pool player is free.
+        let mut missed = 0;
         for &l in &leaders {
             let Some(&(x, _)) = self.opp.get(&l) else {
                 continue;
@@ -280,6 +282,7 @@ impl<'a> Check<'a> {
                         .is_some_and(|&(y, _)| y != l && self.may_meet(x, y))
             });
             if let Some(p) = free {
+                missed += 1;
                 self.flag(
                     bclause.clone(),
                     vec![l, x, p],
@@ -293,14 +296,16 @@ impl<'a> Check<'a> {
         // Highest-rated partners, due the colour.
         for &(l, p) in &bpairs {
             let cp = self.opp[&p].1;
+            let p_half = near(&self, p, m - half);
             // A pool player taken by the floater from the top-half leaders (ECF basic 6,
             // group (a) before (b)) is not available.
             let better = pool.iter().copied().find(|&q| {
                 !in_b.contains(&q)
                     && !self.opp.get(&q).is_some_and(|&(o, _)| ta.contains(&o))
-                    // Advanced 7: a top-half player kept for a bottom-half player half a point
-                    // behind (3(d)) is not available either.
-                    && !self.opp.get(&q).is_some_and(|&(o, _)| halves.contains(&o))
+                    // Advanced 7: a top-half 0 freed for a bottom-half ½ (3(d)) by substituting a
+                    // top-half ½ for him is not available either; but the substitution works up
+                    // from the bottom, so he outranks any 0 kept in (b).
+                    && (!p_half || !self.opp.get(&q).is_some_and(|&(o, _)| halves.contains(&o)))
                     && self.above(q, p)
                     && self.may_meet(l, q)
                     && {
@@ -320,24 +325,35 @@ impl<'a> Check<'a> {
                 );
             }
         }
-        // Grading order of the (b) pairs.
+        // Grading order of the (b) pairs; Advanced 7 places substitutes from the bottom up.
+        let (place, subs) = self.placement(m, half, win, &bpairs, &halves);
         for i in 0..bpairs.len() {
             for j in 0..bpairs.len() {
                 let ((l1, p1), (l2, p2)) = (bpairs[i], bpairs[j]);
                 if i != j
                     && self.above(l1, l2)
-                    && self.above(p2, p1)
+                    && place[&p1] > place[&p2]
                     && self.opp[&p1].1 == self.opp[&p2].1
                     && self.may_meet(l1, p2)
                     && self.may_meet(l2, p1)
                 {
-                    self.flag(
-                        bclause.clone(),
-                        vec![l1, p1, l2, p2],
-                        format!(
-                            "bottom-half leaders are not paired in grading order: {l1} plays {p1} while the lower-rated {l2} plays the higher-rated {p2}"
-                        ),
-                    );
+                    if subs.contains(&p1) || subs.contains(&p2) {
+                        self.flag(
+                            "ECF advanced 7".into(),
+                            vec![l1, p1, l2, p2],
+                            format!(
+                                "working up from the bottom of the (b) pairs, the substitutes go to the lowest pairs first: {l1} should play {p2} and {l2} {p1}"
+                            ),
+                        );
+                    } else {
+                        self.flag(
+                            bclause.clone(),
+                            vec![l1, p1, l2, p2],
+                            format!(
+                                "bottom-half leaders are not paired in grading order: {l1} plays {p1} while the lower-rated {l2} plays the higher-rated {p2}"
+                            ),
+                        );
+                    }
                 }
             }
         }
@@ -405,14 +421,69 @@ impl<'a> Check<'a> {
                 );
             }
         }
+        // 3(a)/4(a): group (a) is closed but for the one floater of an odd group (and rule 6's
+        // break, checked above): two top-half leaders paired outside it who could have met
+        // each other, their opponents meeting each other too.
+        let aclause = self.cite(if self.r == 2 { "3(a)" } else { "4(a)" });
+        let out_a: Vec<(u32, u32)> = ta
+            .iter()
+            .filter_map(|&a| self.opp.get(&a).map(|&(o, _)| (a, o)))
+            .filter(|&(_, o)| !ta.contains(&o))
+            .collect();
+        for i in 0..out_a.len() {
+            for j in i + 1..out_a.len() {
+                let ((a1, o1), (a2, o2)) = (out_a[i], out_a[j]);
+                if leaders.contains(&o1) && leaders.contains(&o2) {
+                    continue; // flagged under rule 6 above
+                }
+                if self.may_meet(a1, a2) && self.may_meet(o1, o2) {
+                    self.flag(
+                        aclause.clone(),
+                        vec![a1, o1, a2, o2],
+                        format!(
+                            "group (a), the top-half players on 100%, is paired within itself but for one floater: {a1} plays {o1} and {a2} plays {o2}, though {a1} v {a2} and {o1} v {o2} were possible"
+                        ),
+                    );
+                }
+            }
+        }
         for &a in &ta {
-            let Some(&(y, _)) = self.opp.get(&a) else {
+            // `cy` is a's colour (y has the other one).
+            let Some(&(y, cy)) = self.opp.get(&a) else {
                 continue;
             };
             if leaders.contains(&y) || self.sc(y) >= m - EPS {
                 continue;
             }
             if self.top(y) && near(&self, y, m - half) {
+                // ECF 6: "the highest rated top half player who is a half point behind and is
+                // due the appropriate colour" - group (a) is paired before (b), so a (b)
+                // partner is not out of reach.
+                let better = pool.iter().copied().find(|&z| {
+                    near(&self, z, m - half)
+                        && self.above(z, y)
+                        && self.may_meet(a, z)
+                        && self.opp.get(&z).is_some_and(|&(w, cz)| {
+                            w != a
+                                && !ta.contains(&w)
+                                && self.may_meet(y, w)
+                                && self.due(z, cy.opposite())
+                                && self.due(y, cz)
+                                && self.due(a, cy)
+                                && self.due(w, cz.opposite())
+                        })
+                });
+                if let Some(z) = better {
+                    self.flag(
+                        self.cite("6"),
+                        vec![a, y, z],
+                        format!(
+                            "the floater {a} from the top-half leaders plays {y} ({}), but the higher-rated top-half {z} ({}), also half a point behind, was due the same colour",
+                            self.rt(y),
+                            self.rt(z)
+                        ),
+                    );
+                }
                 continue;
             }
             let free = pool.iter().copied().find(|&z| {
@@ -437,8 +508,11 @@ impl<'a> Check<'a> {
         let mut accel: BTreeSet<u32> = in_b.clone();
         accel.extend(leaders.iter().copied());
         accel.extend(ta.iter().copied());
+        let mut d_pairs = 0;
         if self.adv {
-            self.check_advanced(m, half, win, &halves, &bpairs, &in_b);
+            let (d, miss) = self.check_advanced(m, half, win, &halves, &bpairs, &in_b, &subs);
+            d_pairs = d;
+            missed += miss;
             accel.extend(halves.iter().copied());
             for &h in &halves {
                 if let Some(&(o, _)) = self.opp.get(&h) {
@@ -446,12 +520,98 @@ impl<'a> Check<'a> {
                 }
             }
         }
+        // ECF basic 4 / advanced 4: acceleration continues, yet nobody was paired as it asks.
+        if bpairs.is_empty() && d_pairs == 0 && missed > 0 {
+            let mut who: Vec<u32> = leaders.iter().chain(&halves).copied().collect();
+            who.sort_unstable();
+            self.flag(
+                self.cite("4"),
+                who,
+                format!(
+                    "acceleration should continue ({why}), but the round is paired in plain score groups"
+                ),
+            );
+        }
         // The remaining players: 3(c)-(d) in round 2, 4(c) afterwards.
         let rest = self.cite(if self.r == 2 { "3(c)-(d)" } else { "4(c)" });
         self.check_floats(&accel, rest);
         self.out
     }
 
+    /// The place of each (b) partner in grading order. Basic: rating order. Advanced 7: the
+    /// first (b) selection is the highest-rated of the (b) partners and the top-half 0's now
+    /// facing bottom-half ½'s, as many as there are (b) pairs; a top-half ½ partner outside it
+    /// is a substitute and takes the place of a 0 of that selection now in (d), working up from
+    /// the bottom: the lowest such 0's place goes to the highest-rated substitute (given the
+    /// colour that 0 was due, if any is). Returns the places and the substitutes.
+    fn placement(
+        &self,
+        m: f64,
+        half: f64,
+        win: f64,
+        bpairs: &[(u32, u32)],
+        halves: &[u32],
+    ) -> (BTreeMap<u32, usize>, BTreeSet<u32>) {
+        let by_rating =
+            |v: &mut Vec<u32>| v.sort_by(|&a, &b| self.above(b, a).cmp(&self.above(a, b)));
+        let mut partners: Vec<u32> = bpairs.iter().map(|&(_, p)| p).collect();
+        by_rating(&mut partners);
+        let near = |p: u32, v: f64| (self.sc(p) - v).abs() < EPS;
+        let mut place = BTreeMap::new();
+        if !self.adv {
+            for (k, &p) in partners.iter().enumerate() {
+                place.insert(p, k);
+            }
+            return (place, BTreeSet::new());
+        }
+        let freed: Vec<u32> = halves
+            .iter()
+            .filter_map(|h| self.opp.get(h).map(|&(o, _)| o))
+            .filter(|&o| self.top(o) && near(o, m - win))
+            .collect();
+        // The first selection: the highest-rated of them, one per (b) pair.
+        let mut first: Vec<u32> = partners.iter().chain(&freed).copied().collect();
+        by_rating(&mut first);
+        first.truncate(partners.len());
+        // Rule 7's count: without a shortfall of top-half 0's there is no substitute.
+        let zeros_left = self
+            .opp
+            .keys()
+            .filter(|&&z| self.top(z) && near(z, m - win) && !first.contains(&z))
+            .count();
+        let short = halves.len() > zeros_left;
+        let subs: Vec<u32> = partners
+            .iter()
+            .copied()
+            .filter(|p| short && !first.contains(p) && near(*p, m - half))
+            .collect();
+        if !short {
+            for (k, &p) in partners.iter().enumerate() {
+                place.insert(p, k);
+            }
+            return (place, BTreeSet::new());
+        }
+        for (k, &p) in first.iter().enumerate() {
+            place.insert(p, k);
+        }
+        for (k, &p) in partners.iter().enumerate() {
+            place.entry(p).or_insert(partners.len() + k);
+        }
+        // Working up from the bottom: a 0 of the first selection now out of (b) gave way to
+        // the highest-rated substitute "of the appropriate colour" (due the same colour).
+        let pref = |p: u32| {
+            preference(self.colours.get(&p).map(|v| v.as_slice()).unwrap_or(&[])).map(|x| x.colour)
+        };
+        let mut left = subs.clone();
+        for &z in first.iter().rev().filter(|z| !partners.contains(z)) {
+            if let Some(k) = left.iter().position(|&s| pref(s) == pref(z)) {
+                place.insert(left.remove(k), place[&z]);
+            }
+        }
+        (place, subs.into_iter().collect())
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn check_advanced(
         &mut self,
         m: f64,
@@ -460,8 +620,10 @@ impl<'a> Check<'a> {
         halves: &[u32],
         bpairs: &[(u32, u32)],
         in_b: &BTreeSet<u32>,
-    ) {
+        subs: &BTreeSet<u32>,
+    ) -> (usize, usize) {
         let near = |s: &Self, p: u32, v: f64| (s.sc(p) - v).abs() < EPS;
+        let mut missed = 0;
         let q: Vec<u32> = self
             .opp
             .keys()
@@ -493,10 +655,14 @@ impl<'a> Check<'a> {
                             ),
                         );
                     }
+                    // "promote the highest rated 'bottom halves'": a higher-rated one left
+                    // without a top-half opponent, or given a 0 that {h} could have had.
                     let higher = halves.iter().copied().find(|&h2| {
                         self.above(h2, h)
                             && self.opp.get(&h2).is_some_and(|&(o, _)| {
-                                !self.top(o) && self.may_meet(h2, x) && self.may_meet(h, o)
+                                (!self.top(o) || near(self, o, m - win))
+                                    && self.may_meet(h2, x)
+                                    && self.may_meet(h, o)
                             })
                     });
                     if let Some(h2) = higher {
@@ -519,6 +685,7 @@ impl<'a> Check<'a> {
                         .is_some_and(|&(y, _)| y != h && self.may_meet(x, y))
             });
             if let Some(p) = free {
+                missed += 1;
                 self.flag(
                     "ECF advanced 3(d)".into(),
                     vec![h, x, p],
@@ -526,8 +693,143 @@ impl<'a> Check<'a> {
                         "bottom-half {h}, half a point behind the lead, plays {x}, though top-half {p} (a point behind) was free to play him"
                     ),
                 );
+                continue;
+            }
+            if self.top(x) {
+                continue;
+            }
+            // ECF advanced 7: too few top-half 0's, yet no substitution: a 0 in a (b) pair
+            // could have given way to an unpaired top-half ½ of the appropriate colour.
+            let sub = bpairs.iter().copied().find_map(|(l, p0)| {
+                if !near(self, p0, m - win) || !self.may_meet(h, p0) {
+                    return None;
+                }
+                let c0 = self.opp[&p0].1;
+                self.group_c(m, half, in_b, halves)
+                    .into_iter()
+                    .find_map(|z| {
+                        let (w, _) = self.opp[&z];
+                        (self.may_meet(l, z) && self.due(z, c0) && self.may_meet(w, x))
+                            .then_some((l, p0, z))
+                    })
+            });
+            if let Some((l, p0, z)) = sub {
+                missed += 1;
+                self.flag(
+                    "ECF advanced 7".into(),
+                    vec![h, x, l, p0, z],
+                    format!(
+                        "bottom-half {h} (half a point behind) plays {x}, not a top-half player: the top-half 0 {p0} against {l} should have been replaced by the unpaired top-half {z} (half a point behind), freeing {p0} for {h}"
+                    ),
+                );
             }
         }
+        // ECF advanced 6, second sentence: the floater from the top-half players half a point
+        // behind (group (c)) meets the highest-rated top-half player a point behind due the
+        // appropriate colour; (c) is paired before (d), so one facing a bottom-half ½ is in
+        // reach, one in (b) is not.
+        for x in self.group_c(m, half, in_b, halves) {
+            let (y, cy) = self.opp[&x]; // cy: x's colour
+            if self.sc(y) > m - half - EPS {
+                continue;
+            }
+            let qy = self.top(y) && near(self, y, m - win);
+            let better = q.iter().copied().find(|&z| {
+                z != y
+                    && !in_b.contains(&z)
+                    && (!qy || self.above(z, y))
+                    && self.may_meet(x, z)
+                    && self.opp.get(&z).is_some_and(|&(w, cz)| {
+                        w != x
+                            && !(self.top(w) && near(self, w, m - half))
+                            && self.may_meet(y, w)
+                            && self.due(z, cy.opposite())
+                            && self.due(y, cz)
+                            && self.due(x, cy)
+                            && self.due(w, cz.opposite())
+                            && (qy || !halves.contains(&w))
+                    })
+            });
+            if let Some(z) = better {
+                let msg = if qy {
+                    format!(
+                        "the floater {x} from the top-half players half a point behind plays {y} ({}), but the higher-rated top-half {z} ({}), also a point behind, was due the same colour",
+                        self.rt(y),
+                        self.rt(z)
+                    )
+                } else {
+                    format!(
+                        "the floater {x} from the top-half players half a point behind plays {y}, though top-half {z} a point behind was free"
+                    )
+                };
+                self.flag("ECF advanced 6".into(), vec![x, y, z], msg);
+            }
+        }
+        // ECF advanced 7: substitute only "until you have sufficient 'top half' 0's": with a
+        // 0 to spare after the substitutions, the last one was not needed (undoing it - the
+        // leader back to the 0 he had, that 0's bottom-half ½ to the spare - is possible).
+        let all_h = halves.iter().all(|h| {
+            self.opp
+                .get(h)
+                .is_none_or(|&(o, _)| self.top(o) && self.sc(o) < m - EPS)
+        });
+        let spare: Vec<u32> = q
+            .iter()
+            .copied()
+            .filter(|&z| {
+                !in_b.contains(&z)
+                    && !in_d.contains(&z)
+                    && !self
+                        .opp
+                        .get(&z)
+                        .is_some_and(|&(o, _)| self.top(o) && near(self, o, m - half))
+            })
+            .collect();
+        if all_h {
+            let undo = bpairs
+                .iter()
+                .filter(|(_, s)| subs.contains(s))
+                .find_map(|&(l, s)| {
+                    halves.iter().find_map(|&h| {
+                        let (z0, _) = *self.opp.get(&h)?;
+                        let ok = near(self, z0, m - win)
+                            && self.may_meet(l, z0)
+                            && self.due(z0, self.opp[&s].1);
+                        let c0 = self.opp[&z0].1;
+                        let z = spare.iter().copied().find(|&z| {
+                            let (v, _) = self.opp[&z];
+                            ok && self.may_meet(h, z) && self.due(z, c0) && self.may_meet(s, v)
+                        })?;
+                        Some((l, s, h, z0, z))
+                    })
+                });
+            if let Some((l, s, h, z0, z)) = undo {
+                self.flag(
+                    "ECF advanced 7".into(),
+                    vec![l, s, h, z0, z],
+                    format!(
+                        "{l} plays the substitute {s}, but the top-half 0's sufficed without him: {l} v {z0} and {h} v {z} (the 0 {z} is spare)"
+                    ),
+                );
+            }
+        }
+        (in_d.len() / 2, missed)
+    }
+
+    /// Group (c) of ECF advanced 3: top-half players half a point behind who are not in a (b)
+    /// pair, not the partner of the floater from (a), and not facing a bottom-half ½.
+    fn group_c(&self, m: f64, half: f64, in_b: &BTreeSet<u32>, halves: &[u32]) -> Vec<u32> {
+        self.opp
+            .iter()
+            .filter(|&(&x, &(o, _))| {
+                self.top(x)
+                    && (self.sc(x) - (m - half)).abs() < EPS
+                    && !in_b.contains(&x)
+                    && !(self.top(o) && self.sc(o) >= m - EPS)
+                    && !halves.contains(&o)
+            })
+            .map(|(&x, _)| x)
+            .collect()
     }
 
     /// Two pairs that both join the same two score groups could be exchanged into two pairs
@@ -569,18 +871,89 @@ impl<'a> Check<'a> {
         }
     }
 
-    fn accelerating(&self, catch: usize) -> bool {
+    /// Whether this round is accelerated (ECF General, basic 4, advanced 4), and why.
+    fn accelerating(&self, catch: usize) -> (bool, String) {
         let fixed = num(self.t, "ecf.accelerated_rounds").map(|k| k as u32);
-        let two_left = self.t.rounds_planned.is_some_and(|p| self.r + 1 >= p);
+        let planned = self.t.rounds_planned;
+        let two_left = planned.is_some_and(|p| self.r + 1 >= p);
         if let Some(k) = fixed {
             if self.r > k {
-                return false;
+                return (
+                    false,
+                    format!("the director's fixed {k} accelerated rounds are over"),
+                );
             }
             if !self.adv {
-                return true;
+                return (
+                    true,
+                    format!("round {} of the director's fixed {k}", self.r),
+                );
             }
         }
-        !two_left && catch > 0
+        if two_left {
+            return (false, "only two rounds are left to play".into());
+        }
+        if catch == 0 {
+            let what = if self.adv {
+                "no bottom-half player is within half a point of the lead"
+            } else {
+                "no bottom-half player is on 100%"
+            };
+            return (false, what.into());
+        }
+        let what = if self.adv {
+            "within half a point of the lead"
+        } else {
+            "on 100%"
+        };
+        (
+            true,
+            format!("{catch} bottom-half player(s) {what} and more than two rounds to play"),
+        )
+    }
+
+    /// After acceleration has stopped (ECF basic 4 / advanced 4, then rule 5): a bottom-half
+    /// player at the top of the scores (Advanced: within half a point of it) paired down
+    /// against a top-half player of a lower score group, where exchanging partners with
+    /// another pair would have made the score differences smaller (Σ squared), is an
+    /// accelerated pairing made too late.
+    fn check_stopped(&mut self, m: f64, half: f64, why: &str) {
+        let rule = self.cite("4");
+        let floor = if self.adv { m - half } else { m };
+        let games = self.games.clone();
+        for &(w, b) in &games {
+            for (x, y) in [(w, b), (b, w)] {
+                if self.top(x) || !self.top(y) || self.sc(x) < floor - EPS {
+                    continue;
+                }
+                let d = self.sc(x) - self.sc(y);
+                if d < EPS {
+                    continue;
+                }
+                let sq = |a: u32, b: u32| (self.sc(a) - self.sc(b)).powi(2);
+                let swap = games
+                    .iter()
+                    .flat_map(|&(a, c)| [(a, c), (c, a)])
+                    .find(|&(z, v)| {
+                        z != x
+                            && v != x
+                            && self.may_meet(x, z)
+                            && self.may_meet(y, v)
+                            && d * d + sq(z, v) > sq(x, z) + sq(y, v) + EPS
+                    });
+                if let Some((z, v)) = swap {
+                    self.flag(
+                        rule.clone(),
+                        vec![x, y, z, v],
+                        format!(
+                            "acceleration should have stopped ({why}), but bottom-half {x} ({}) is paired against top-half {y} ({}) of a lower score group; {x} v {z} and {y} v {v} keep the scores closer",
+                            self.sc(x),
+                            self.sc(y)
+                        ),
+                    );
+                }
+            }
+        }
     }
 
     fn check_labels(&mut self) {

@@ -7,9 +7,14 @@
 //! standard Swiss (FIDE Dutch) rules, and the readings taken where the text leaves room, are
 //! documented in [`swiss`].
 
+mod baku;
 mod ecf;
 pub mod matching;
+mod nsc2006;
+mod prog;
 pub mod swiss;
+mod tsh;
+mod uscf;
 
 use crate::tournament::Tournament;
 use crate::{Error, Result};
@@ -28,7 +33,18 @@ pub struct Violation {
 }
 
 /// The systems with a rule set here.
-pub const SYSTEMS: &[&str] = &["swiss", "ecf-basic", "ecf-advanced"];
+pub const SYSTEMS: &[&str] = &[
+    "swiss",
+    "ecf-basic",
+    "ecf-advanced",
+    "prog",
+    "uscf-batches",
+    "uscf-thirds",
+    "uscf-added-score",
+    "baku",
+    "tsh-cp",
+    "nsc2006",
+];
 
 /// Checks round `round` of `t` under `system`'s rules, from the rounds before it. An unknown
 /// system, or a round that is not paired, is an error.
@@ -37,6 +53,13 @@ pub fn check_round(t: &Tournament, round: u32, system: &str) -> Result<Vec<Viola
         "swiss" => swiss::check_round,
         "ecf-basic" => ecf::check_basic,
         "ecf-advanced" => ecf::check_advanced,
+        "prog" => prog::check,
+        "uscf-batches" => uscf::check_batches,
+        "uscf-thirds" => uscf::check_thirds,
+        "uscf-added-score" => uscf::check_added,
+        "baku" => baku::check,
+        "nsc2006" => nsc2006::check,
+        "tsh-cp" => tsh::check,
         other => {
             return Err(Error::field(
                 "system",

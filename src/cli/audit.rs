@@ -1,0 +1,85 @@
+//! `optipair audit`: judge a pairing made elsewhere against the rules and the proven optimum.
+//! Exit codes: 0 legal and optimal, 1 legal but not optimal (or optimality not proved),
+//! 3 breaks a rule, 2 bad input.
+
+use super::system_name;
+use optipair::audit::{self, Given};
+use optipair::solve::Options;
+use optipair::{formats, Result};
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct AuditArgs {
+    /// Tournament file (format by extension).
+    file: PathBuf,
+    /// The round to audit.
+    #[arg(long)]
+    round: u32,
+    #[arg(long)]
+    system: Option<String>,
+    /// In an event with divisions, the division to audit (each is paired on its own).
+    #[arg(long)]
+    division: Option<String>,
+    /// A pairings file to audit instead of the round recorded in FILE: lines `WHITE BLACK`
+    /// and `bye PLAYER` (pairing numbers), `#` comments.
+    #[arg(long)]
+    pairing: Option<PathBuf>,
+    #[arg(long, default_value = "text")]
+    format: AuditFormat,
+    /// Write the report to this file (atomically) instead of standard output.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Seconds for the exact solve of the optimum.
+    #[arg(long)]
+    time_limit: Option<f64>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AuditFormat {
+    Text,
+    Json,
+    Html,
+}
+
+pub fn run(a: AuditArgs) -> Result<u8> {
+    let mut t = formats::load(&a.file)?;
+    if let Some(d) = &a.division {
+        let d = Some(d.clone());
+        if !t.players.iter().any(|p| p.division == d) {
+            return Err(optipair::Error::field(
+                "--division",
+                format!(
+                    "no player is in division '{}'",
+                    a.division.as_deref().unwrap_or("")
+                ),
+            )
+            .in_file(&a.file));
+        }
+        t = t.division(&d);
+    }
+    let system = system_name(&t, a.system.as_deref());
+    optipair::systems::by_name(&system)?;
+    let given: Given = match &a.pairing {
+        Some(p) => {
+            let text = formats::read_text(p)?;
+            audit::parse_pairings(&text, &t, a.round).map_err(|e| e.in_file(p))?
+        }
+        None => audit::recorded(&t, a.round).map_err(|e| e.in_file(&a.file))?,
+    };
+    let opts = Options {
+        time_limit: a.time_limit,
+        ..Options::default()
+    };
+    let report =
+        audit::audit(&t, a.round, &system, &given, &opts).map_err(|e| e.in_file(&a.file))?;
+    let out = match a.format {
+        AuditFormat::Text => audit::text(&report, &t),
+        AuditFormat::Json => audit::json(&report) + "\n",
+        AuditFormat::Html => audit::html(&report, &t),
+    };
+    match &a.out {
+        Some(p) => formats::write_atomic(p, out.as_bytes())?,
+        None => print!("{out}"),
+    }
+    Ok(report.verdict.exit_code())
+}

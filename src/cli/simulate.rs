@@ -1,0 +1,182 @@
+//! `optipair simulate`: whole events per system, with a progress bar on standard error.
+
+use optipair::simulate::{self, Config, Model};
+use optipair::{formats, Result};
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct SimulateArgs {
+    /// A pairing system to simulate (repeat for several).
+    #[arg(long = "system", required = true)]
+    systems: Vec<String>,
+    #[arg(long)]
+    players: usize,
+    #[arg(long)]
+    rounds: u32,
+    /// Events per system.
+    #[arg(long)]
+    runs: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Result model for every system (default: scrabble for systems whose games keep scores,
+    /// elo otherwise).
+    #[arg(long)]
+    model: Option<ModelArg>,
+    /// Draw rate between equal players (elo model).
+    #[arg(long, default_value_t = 0.3)]
+    draw_rate: f64,
+    /// Worker threads (default: the cores available).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Seconds for each round's exact solve; past it the greedy pass pairs the round.
+    #[arg(long)]
+    time_limit: Option<f64>,
+    #[arg(long, default_value = "text")]
+    format: SimFormat,
+    /// Write an SVG chart (shares with intervals; rating gap by round).
+    #[arg(long)]
+    chart: Option<PathBuf>,
+    /// A system setting for every simulated event, `KEY=VALUE` (VALUE as JSON if it parses,
+    /// else a string), e.g. `--setting prog.a_min=1930`; repeatable.
+    #[arg(long = "setting")]
+    settings: Vec<String>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+    /// Leave solve seconds out of the output (then it is byte-identical for the same seed).
+    #[arg(long)]
+    no_timing: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ModelArg {
+    Elo,
+    Scrabble,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SimFormat {
+    Text,
+    Json,
+}
+
+/// A one-line progress bar: redrawn in place on a terminal, a line per tenth otherwise.
+struct Progress {
+    tty: bool,
+    start: Instant,
+    last_tenth: Mutex<usize>,
+}
+
+impl Progress {
+    fn show(&self, done: usize, total: usize) {
+        let mut err = std::io::stderr().lock();
+        let frac = done as f64 / total.max(1) as f64;
+        let secs = self.start.elapsed().as_secs_f64();
+        let eta = if done > 0 {
+            secs / done as f64 * (total - done) as f64
+        } else {
+            0.0
+        };
+        let line = format!(
+            "[{:<30}] {done}/{total} events  {secs:.0} s  eta {eta:.0} s",
+            "#".repeat((frac * 30.0) as usize)
+        );
+        if self.tty {
+            let _ = write!(err, "\r{line}");
+            if done == total {
+                let _ = writeln!(err);
+            }
+        } else {
+            let tenth = done * 10 / total.max(1);
+            let mut last = self.last_tenth.lock().expect("progress lock");
+            if tenth > *last {
+                *last = tenth;
+                let _ = writeln!(err, "{line}");
+            }
+        }
+    }
+}
+
+fn parse_settings(items: &[String]) -> Result<BTreeMap<String, serde_json::Value>> {
+    let mut out = BTreeMap::new();
+    for item in items {
+        let Some((k, v)) = item.split_once('=').filter(|(k, _)| !k.trim().is_empty()) else {
+            return Err(optipair::Error::field(
+                "--setting",
+                format!("'{item}': expected KEY=VALUE"),
+            ));
+        };
+        let value = serde_json::from_str(v.trim())
+            .unwrap_or_else(|_| serde_json::Value::String(v.trim().to_string()));
+        out.insert(k.trim().to_string(), value);
+    }
+    Ok(out)
+}
+
+pub fn run(a: SimulateArgs) -> Result<u8> {
+    if let Some(p) = &a.chart {
+        if p.extension().and_then(|e| e.to_str()) != Some("svg") {
+            return Err(optipair::Error::field(
+                "--chart",
+                format!("{}: the chart is SVG; name it .svg", p.display()),
+            ));
+        }
+    }
+    let cfg = Config {
+        systems: a.systems,
+        players: a.players,
+        rounds: a.rounds,
+        runs: a.runs,
+        seed: a.seed,
+        model: a.model.map(|m| match m {
+            ModelArg::Elo => Model::Elo {
+                draw_rate: a.draw_rate,
+            },
+            ModelArg::Scrabble => Model::Scrabble,
+        }),
+        draw_rate: a.draw_rate,
+        threads: a.threads.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        }),
+        time_limit: a.time_limit,
+        settings: parse_settings(&a.settings)?,
+    };
+    simulate::validate(&cfg)?;
+    let bar = Progress {
+        tty: std::io::stderr().is_terminal(),
+        start: Instant::now(),
+        last_tenth: Mutex::new(0),
+    };
+    let quiet = a.quiet;
+    let mut report = simulate::run(&cfg, &|done, total| {
+        if !quiet {
+            bar.show(done, total)
+        }
+    })?;
+    let timing = !a.no_timing;
+    if !timing {
+        // The thread count and seconds vary from machine to machine; nothing else does.
+        report.config.threads = 0;
+        for s in &mut report.summaries {
+            s.seconds_mean = f64::NAN;
+            s.seconds_max = f64::NAN;
+        }
+    }
+    if let Some(p) = &a.chart {
+        formats::write_atomic(p, simulate::svg(&report).as_bytes())?;
+    }
+    match a.format {
+        SimFormat::Text => print!("{}", simulate::text(&report, timing)),
+        SimFormat::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&report).expect("json of plain data")
+        ),
+    }
+    Ok(0)
+}

@@ -1,0 +1,426 @@
+//! tsh `.t` files (John Chew's tournament software): one division, one player a line.
+//!
+//! ```text
+//! Smith, Anna   1834 2 3 0; 412 377 50; p12 1 2 0
+//! ```
+//!
+//! A line is the player's name, rating, then one opponent per round (1-based line number of
+//! the opponent among the player lines; 0 is a bye), `;`, then one score per round played
+//! (a bye's "score" is the spread it credits: +50 a bye win, −50 a forfeit loss, 0 a tie), then
+//! optional `;`-fields `key values…`. `p12` gives, per round, 1 (went first), 2 (second),
+//! 0 (no game), 3 (draw for first at the board) or 4 (unknown). Blank lines and `#` comments
+//! are skipped.
+//!
+//! Mapping to the domain: player id = line number among player lines; a game is built from
+//! both players' lines (they must name each other); `white` is the player who went first
+//! (lower id when p12 is 3 or 4 or absent, with `Order::Draw` / `Order::Unknown`); opponents
+//! without scores on either line are a pending game (a pairing not yet played). A bye with a
+//! positive score is a pairing-allocated bye, 0 a half bye, negative a zero bye (forfeit), each
+//! with `spread` = the score; a bye with no score yet is a pending pairing-allocated bye.
+//! Fields other than `p12` are kept verbatim in `settings["tsh.fields"]` (by player id) and
+//! written back; whether the file had `p12` is kept in `settings["tsh.p12"]`.
+//!
+//! Written canonically: names padded to the longest, rating right-aligned in 4, single spaces.
+//! A canonical file reads and writes back byte for byte. A `.t` file cannot hold the event's
+//! name, rounds planned or pairing settings: `load` reads them from a sidecar `X.tsh.json`
+//! (`{"name": …, "rounds_planned": 24, "settings": {…}}`) when it exists.
+
+use crate::tournament::{Bye, ByeKind, Game, GameResult, Order, Player, Round, Tournament};
+use crate::{Error, Result};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Settings key holding the `;`-fields other than `p12`, by player id.
+pub const FIELDS_KEY: &str = "tsh.fields";
+/// Settings key remembering that the file carried `p12` fields.
+pub const P12_KEY: &str = "tsh.p12";
+
+struct Line {
+    no: usize,
+    name: String,
+    rating: u32,
+    opps: Vec<u32>,
+    scores: Vec<i32>,
+    p12: Option<Vec<u8>>,
+    extra: Vec<String>,
+}
+
+/// Where the rating may stand in a line's first part: a digit token after at least one name
+/// token, followed only by opponent numbers (0..=`n`), at least as many as the scores. A name
+/// may end in digits ("Player 00012"), so there can be several.
+fn rating_positions(text: &str, n: u32) -> Vec<usize> {
+    let mut parts = text.split(';');
+    let tokens: Vec<&str> = parts.next().unwrap_or("").split_whitespace().collect();
+    let scores = parts.next().map_or(0, |s| s.split_whitespace().count());
+    let digits = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit());
+    (1..tokens.len())
+        .filter(|&at| {
+            digits(tokens[at])
+                && tokens.len() - at - 1 >= scores
+                && tokens[at + 1..]
+                    .iter()
+                    .all(|t| digits(t) && t.parse::<u32>().is_ok_and(|o| o <= n))
+        })
+        .collect()
+}
+
+fn parse_line(no: usize, text: &str, at: Option<usize>) -> Result<Line> {
+    let mut parts = text.split(';');
+    let head = parts.next().unwrap_or("");
+    let tokens: Vec<&str> = head.split_whitespace().collect();
+    let at = match at {
+        Some(a) => a,
+        None => tokens
+            .iter()
+            .position(|t| t.chars().all(|c| c.is_ascii_digit()))
+            .ok_or_else(|| Error::at(no, "rating", "no rating after the name"))?,
+    };
+    if at == 0 {
+        return Err(Error::at(
+            no,
+            "name",
+            "the line has no name before the rating",
+        ));
+    }
+    let name = tokens[..at].join(" ");
+    let rating: u32 = tokens[at]
+        .parse()
+        .map_err(|_| Error::at(no, "rating", format!("bad rating '{}'", tokens[at])))?;
+    let mut opps = Vec::new();
+    for (i, tok) in tokens[at + 1..].iter().enumerate() {
+        let o: u32 = tok.parse().map_err(|_| {
+            Error::at(
+                no,
+                &format!("opponent {}", i + 1),
+                format!("'{tok}' is not a player number (0 for a bye)"),
+            )
+        })?;
+        opps.push(o);
+    }
+    let mut scores = Vec::new();
+    if let Some(s) = parts.next() {
+        for (i, tok) in s.split_whitespace().enumerate() {
+            let v: i32 = tok.parse().map_err(|_| {
+                Error::at(
+                    no,
+                    &format!("score {}", i + 1),
+                    format!("'{tok}' is not a score"),
+                )
+            })?;
+            scores.push(v);
+        }
+    }
+    if scores.len() > opps.len() {
+        return Err(Error::at(
+            no,
+            &format!("score {}", opps.len() + 1),
+            format!("{} scores but {} opponents", scores.len(), opps.len()),
+        ));
+    }
+    let mut p12 = None;
+    let mut extra = Vec::new();
+    for field in parts {
+        let f = field.trim();
+        if f.is_empty() {
+            continue;
+        }
+        let mut w = f.split_whitespace();
+        if w.next() == Some("p12") {
+            let mut v = Vec::new();
+            for (i, tok) in w.enumerate() {
+                match tok.parse::<u8>() {
+                    Ok(x) if x <= 4 => v.push(x),
+                    _ => {
+                        return Err(Error::at(
+                            no,
+                            &format!("p12 round {}", i + 1),
+                            format!("'{tok}' is not 0, 1, 2, 3 or 4"),
+                        ))
+                    }
+                }
+            }
+            p12 = Some(v);
+        } else {
+            extra.push(f.split_whitespace().collect::<Vec<_>>().join(" "));
+        }
+    }
+    Ok(Line {
+        no,
+        name,
+        rating,
+        opps,
+        scores,
+        p12,
+        extra,
+    })
+}
+
+/// Parses a `.t` file (one division).
+pub fn parse(text: &str) -> Result<Tournament> {
+    let raw: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let count = raw.len() as u32;
+    let options: Vec<Vec<usize>> = raw
+        .iter()
+        .map(|(_, l)| rating_positions(l, count))
+        .collect();
+    // Where a name ends in digits, the split giving the usual number of opponents wins.
+    let mut usual: BTreeMap<usize, usize> = BTreeMap::new();
+    for ((_, l), o) in raw.iter().zip(&options) {
+        if let [at] = o.as_slice() {
+            let opps = l.split(';').next().unwrap_or("").split_whitespace().count() - at - 1;
+            *usual.entry(opps).or_default() += 1;
+        }
+    }
+    let usual = usual
+        .into_iter()
+        .max_by_key(|&(k, c)| (c, k))
+        .map(|(k, _)| k);
+    let mut lines = Vec::new();
+    for ((no, l), o) in raw.iter().zip(&options) {
+        let width = l.split(';').next().unwrap_or("").split_whitespace().count();
+        let at = o
+            .iter()
+            .copied()
+            .find(|&at| Some(width - at - 1) == usual)
+            .or(o.first().copied());
+        lines.push(parse_line(*no, l, at)?);
+    }
+    let n = lines.len() as u32;
+    let had_p12 = lines.iter().any(|l| l.p12.is_some());
+    let mut fields = serde_json::Map::new();
+    let mut players = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        players.push(Player::new(i as u32 + 1, l.name.clone(), l.rating));
+        if !l.extra.is_empty() {
+            fields.insert((i + 1).to_string(), l.extra.join("; ").into());
+        }
+    }
+    let rounds = lines.iter().map(|l| l.opps.len()).max().unwrap_or(0);
+    let mut t = Tournament::new("", players);
+    t.scoring.game_scores = true;
+    t.system = Some("tsh-cp".into());
+    if had_p12 {
+        t.settings.insert(P12_KEY.into(), true.into());
+    }
+    if !fields.is_empty() {
+        t.settings.insert(FIELDS_KEY.into(), fields.into());
+    }
+    for r in 0..rounds {
+        let mut round = Round {
+            number: r as u32 + 1,
+            ..Round::default()
+        };
+        for (i, l) in lines.iter().enumerate() {
+            let me = i as u32 + 1;
+            let Some(&opp) = l.opps.get(r) else { continue };
+            let field = format!("opponent {}", r + 1);
+            let p12 = |line: &Line| line.p12.as_ref().and_then(|v| v.get(r).copied());
+            if opp == 0 {
+                let spread = l.scores.get(r).copied();
+                let kind = match spread {
+                    None => ByeKind::PairingAllocated,
+                    Some(s) if s > 0 => ByeKind::PairingAllocated,
+                    Some(0) => ByeKind::Half,
+                    Some(_) => ByeKind::Zero,
+                };
+                if matches!(p12(l), Some(x) if x != 0 && x != 4) {
+                    return Err(Error::at(
+                        l.no,
+                        &format!("p12 round {}", r + 1),
+                        "a bye has no first or second (p12 0)",
+                    ));
+                }
+                round.byes.push(Bye {
+                    player: me,
+                    kind,
+                    spread,
+                });
+                continue;
+            }
+            if opp > n || opp == me {
+                return Err(Error::at(
+                    l.no,
+                    &field,
+                    format!("opponent {opp} is not another player (1..{n})"),
+                ));
+            }
+            let o = &lines[opp as usize - 1];
+            if o.opps.get(r) != Some(&me) {
+                return Err(Error::at(
+                    l.no,
+                    &field,
+                    format!(
+                        "plays {opp} in round {}, but line {} does not name this player",
+                        r + 1,
+                        o.no
+                    ),
+                ));
+            }
+            if opp < me {
+                continue; // built from the lower id's line
+            }
+            let (sa, sb) = (l.scores.get(r).copied(), o.scores.get(r).copied());
+            let scores = match (sa, sb) {
+                (Some(a), Some(b)) => Some([a, b]),
+                (None, None) => None,
+                _ => {
+                    let who = if sa.is_none() { l } else { o };
+                    return Err(Error::at(
+                        who.no,
+                        &format!("score {}", r + 1),
+                        "the opponent's score is entered but this one is not",
+                    ));
+                }
+            };
+            let (pa, pb) = (p12(l), p12(o));
+            let bad = || {
+                Error::at(
+                    l.no,
+                    &format!("p12 round {}", r + 1),
+                    format!("first/second {pa:?} disagrees with line {} ({pb:?})", o.no),
+                )
+            };
+            let (a_first, order) = match (pa, pb) {
+                (Some(1), Some(2) | None) | (None, Some(2)) => (true, Order::Recorded),
+                (Some(2), Some(1) | None) | (None, Some(1)) => (false, Order::Recorded),
+                (Some(3), Some(3) | None) | (None, Some(3)) => (true, Order::Draw),
+                (Some(4) | None, Some(4) | None) => (true, Order::Unknown),
+                _ => return Err(bad()),
+            };
+            let (white, black, scores) = if a_first {
+                (me, opp, scores)
+            } else {
+                (opp, me, scores.map(|[a, b]| [b, a]))
+            };
+            round.games.push(Game {
+                white,
+                black,
+                result: scores.map_or(GameResult::Pending, |[a, b]| GameResult::from_scores(a, b)),
+                scores,
+                order,
+            });
+        }
+        t.rounds.push(round);
+    }
+    t.validate()?;
+    Ok(t)
+}
+
+/// The tournament as a `.t` file (canonical layout; see the module notes).
+pub fn write(t: &Tournament) -> String {
+    let mut players: Vec<&Player> = t.players.iter().collect();
+    players.sort_by_key(|p| p.id);
+    let line_of: BTreeMap<u32, usize> = players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.id, i + 1))
+        .collect();
+    let last_round = t.rounds.iter().map(|r| r.number).max().unwrap_or(0);
+    let with_p12 = t.settings.get(P12_KEY).and_then(|v| v.as_bool()) == Some(true)
+        || t.rounds
+            .iter()
+            .flat_map(|r| &r.games)
+            .any(|g| g.order != Order::Unknown);
+    let width = players
+        .iter()
+        .map(|p| p.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for p in &players {
+        // Per round: opponent line (0 = bye), score, p12.
+        let mut slots: Vec<Option<(usize, Option<i32>, u8)>> = vec![None; last_round as usize];
+        for rd in &t.rounds {
+            let slot = &mut slots[rd.number as usize - 1];
+            for g in &rd.games {
+                let (opp, mine, p12) = if g.white == p.id {
+                    (g.black, g.scores.map(|s| s[0]), 1)
+                } else if g.black == p.id {
+                    (g.white, g.scores.map(|s| s[1]), 2)
+                } else {
+                    continue;
+                };
+                let p12 = match g.order {
+                    Order::Recorded => p12,
+                    Order::Draw => 3,
+                    Order::Unknown => 4,
+                };
+                *slot = Some((line_of.get(&opp).copied().unwrap_or(0), mine, p12));
+            }
+            for b in rd.byes.iter().filter(|b| b.player == p.id) {
+                *slot = Some((0, b.spread, 0));
+            }
+        }
+        let played = slots.iter().rposition(|s| s.is_some()).map_or(0, |i| i + 1);
+        let scored = slots
+            .iter()
+            .rposition(|s| matches!(s, Some((_, Some(_), _))))
+            .map_or(0, |i| i + 1);
+        let mut line = format!("{:<width$} {:>4}", p.name, p.rating);
+        for s in &slots[..played] {
+            line.push_str(&format!(" {}", s.map_or(0, |s| s.0)));
+        }
+        line.push(';');
+        for s in &slots[..scored] {
+            line.push_str(&format!(" {}", s.and_then(|s| s.1).unwrap_or(0)));
+        }
+        if with_p12 {
+            line.push_str("; p12");
+            for s in &slots[..played] {
+                line.push_str(&format!(" {}", s.map_or(0, |s| s.2)));
+            }
+        }
+        if let Some(extra) = t
+            .settings
+            .get(FIELDS_KEY)
+            .and_then(|m| m.get(p.id.to_string()))
+            .and_then(|v| v.as_str())
+        {
+            line.push_str("; ");
+            line.push_str(extra);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// The sidecar file holding what a `.t` file cannot: `X.t` → `X.tsh.json`.
+pub fn sidecar(path: &Path) -> PathBuf {
+    path.with_extension("tsh.json")
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Sidecar {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    rounds_planned: Option<u32>,
+    #[serde(default)]
+    settings: BTreeMap<String, serde_json::Value>,
+}
+
+/// Applies the sidecar `X.tsh.json` beside `path`, if there is one.
+pub fn apply_sidecar(path: &Path, t: &mut Tournament) -> Result<()> {
+    let side = sidecar(path);
+    if !side.exists() {
+        return Ok(());
+    }
+    let text = super::read_text(&side)?;
+    let s: Sidecar = serde_json::from_str(&text)
+        .map_err(|e| Error::at(e.line(), "sidecar", format!("{e}")).in_file(&side))?;
+    if let Some(n) = s.name {
+        t.name = n;
+    }
+    if s.rounds_planned.is_some() {
+        t.rounds_planned = s.rounds_planned;
+    }
+    t.settings.extend(s.settings);
+    Ok(())
+}

@@ -1,0 +1,716 @@
+//! Whole simulated events, many runs per pairing system, and the statistics that help choose a
+//! system: how often an event ends with two or more perfect scores, how far apart in rating the
+//! players of each round's games are, repeats, colour (first/second) balance, solve time.
+//!
+//! # Result models
+//!
+//! The models of [`crate::generate`], chosen per system by [`crate::systems::System::game_scores`]:
+//!
+//! * **Chess (`elo`)**: ratings from a normal law (mean 1800, sd 300, clipped to 1000–2800);
+//!   white's expected score E = 1 / (1 + 10^((Rb − Ra − 35)/400)); P(draw) =
+//!   draw_rate · 2·min(E, 1 − E); P(white wins) = E − P(draw)/2.
+//! * **Scrabble (`scrabble`)**, for systems whose games keep scores: ratings from a normal law
+//!   (mean 1300, sd 400, clipped to 400–2200); each player's game score is normal with mean
+//!   250 + rating/10 (+10 for moving first) and sd 60, rounded, at least 100; the higher score
+//!   wins, equal scores tie; a pairing-allocated bye is a win with spread +50.
+//!
+//! # Determinism and parallelism
+//!
+//! Run `i` of a simulation uses the seed [`run_seed`]`(seed, i)` for every system: the same
+//! field of players (drawn first) for each system of the same result model (chess and Scrabble
+//! ratings follow different laws), so systems are compared on the same fields;
+//! results then follow each system's own pairings. Runs are spread over threads
+//! (`std::thread::scope`, a shared job counter) and merged in (run, system) order, so every
+//! statistic except the seconds is the same whatever the thread count.
+
+use crate::engine;
+use crate::generate::{self, Rng};
+use crate::solve::{Options, Status};
+use crate::tournament::{Colour, Game, Standings, Tournament};
+use crate::{Error, Result};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// How game results are drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "lowercase", tag = "model")]
+pub enum Model {
+    /// Chess: Elo expectation with draws (`draw_rate` between equal players).
+    Elo { draw_rate: f64 },
+    /// Scrabble: normal game scores by rating, recorded with the result.
+    Scrabble,
+}
+
+impl Model {
+    /// The model a system's games follow: Scrabble if its games keep scores, chess otherwise.
+    pub fn for_system(system: &str, draw_rate: f64) -> Result<Model> {
+        Ok(if crate::systems::by_name(system)?.game_scores() {
+            Model::Scrabble
+        } else {
+            Model::Elo { draw_rate }
+        })
+    }
+
+    /// One game between ratings `rw` (white / first) and `rb`.
+    pub fn game(self, white: u32, black: u32, rw: u32, rb: u32, rng: &mut Rng) -> Game {
+        match self {
+            Model::Elo { draw_rate } => {
+                Game::new(white, black, generate::result(rw, rb, draw_rate, rng))
+            }
+            Model::Scrabble => {
+                let [a, b] = generate::scrabble_scores(rw, rb, rng);
+                Game::scored(white, black, a, b)
+            }
+        }
+    }
+
+    fn draw_rate(self) -> f64 {
+        match self {
+            Model::Elo { draw_rate } => draw_rate,
+            Model::Scrabble => 0.0,
+        }
+    }
+}
+
+/// What one simulation runs.
+#[derive(Debug, Clone, Serialize)]
+pub struct Config {
+    pub systems: Vec<String>,
+    pub players: usize,
+    pub rounds: u32,
+    pub runs: usize,
+    pub seed: u64,
+    /// Result model for every system; `None`: [`Model::for_system`] with `draw_rate`.
+    pub model: Option<Model>,
+    pub draw_rate: f64,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Seconds for each round's exact solve (past it the greedy pass pairs the round).
+    pub time_limit: Option<f64>,
+    /// System settings stored in every simulated event (e.g. `prog.a_min`).
+    pub settings: BTreeMap<String, serde_json::Value>,
+}
+
+/// The seed of run `run` of a simulation seeded `seed`: SplitMix64 of the two, so that runs
+/// are independent and the same for every system and thread count.
+pub fn run_seed(seed: u64, run: usize) -> u64 {
+    let mut r = Rng::new(seed ^ (run as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+    r.next_u64()
+}
+
+/// The facts of one simulated event.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Event {
+    /// Players who finished on a perfect score (every round's maximum).
+    pub perfect: usize,
+    /// Per round: sum of |rating difference| over the games, and the number of games.
+    pub gap_sum: Vec<f64>,
+    pub games: Vec<usize>,
+    /// Games between players who had met before in the event.
+    pub repeats: usize,
+    /// Sum over players of |games as white (first) − games as black (second)|, and the largest.
+    pub imbalance_sum: u64,
+    pub imbalance_max: u32,
+    /// Seconds spent pairing each round (system, solve, verifier).
+    pub seconds: Vec<f64>,
+    /// Rounds the solver did not prove optimal (time limit or fallback).
+    pub not_proved: usize,
+    /// Findings of the independent verifier over the event.
+    pub violations: usize,
+    /// Players left without a game or bye, summed over rounds.
+    pub unpaired: usize,
+}
+
+/// Plays one whole event: `players` generated players, `rounds` rounds paired under `system`
+/// (with `settings`) and played under `model`, from `seed`.
+pub fn event(
+    system: &str,
+    players: usize,
+    rounds: u32,
+    seed: u64,
+    model: Model,
+    settings: &BTreeMap<String, serde_json::Value>,
+    opts: &Options,
+) -> Result<Event> {
+    let mut rng = Rng::new(seed);
+    let scrabble = model == Model::Scrabble;
+    let field = if scrabble {
+        generate::scrabble_players(players, &mut rng)
+    } else {
+        generate::players(players, &mut rng)
+    };
+    let mut t = Tournament::new(format!("Simulated {players} players, seed {seed}"), field);
+    t.scoring.game_scores = scrabble;
+    t.rounds_planned = Some(rounds);
+    t.system = Some(system.to_string());
+    t.settings = settings.clone();
+    let rating = |t: &Tournament, id: u32| t.player(id).map(|p| p.rating).unwrap_or(0);
+    let mut ev = Event::default();
+    let mut met = std::collections::HashSet::new();
+    for r in 1..=rounds {
+        let start = Instant::now();
+        let paired = engine::pair_round(&t, r, system, opts)?;
+        ev.seconds.push(start.elapsed().as_secs_f64());
+        if paired.pairing.certificate.status != Status::Optimal {
+            ev.not_proved += 1;
+        }
+        ev.violations += paired.violations.len();
+        ev.unpaired += paired.pairing.unpaired.len();
+        t = engine::store(&t, &paired);
+        let games: Vec<Game> = t.round(r).expect("stored round").games.clone();
+        let mut gap = 0.0;
+        for g in &games {
+            let (rw, rb) = (rating(&t, g.white), rating(&t, g.black));
+            gap += (rw as f64 - rb as f64).abs();
+            if !met.insert((g.white.min(g.black), g.white.max(g.black))) {
+                ev.repeats += 1;
+            }
+        }
+        ev.gap_sum.push(gap);
+        ev.games.push(games.len());
+        // The results, as `generate` draws them (game scores and bye spread for Scrabble).
+        generate::play(&mut t, r, model.draw_rate(), &mut rng);
+    }
+    let st = Standings::before(&t, rounds + 1);
+    let full = t.scoring.max_per_round() * rounds as f64;
+    for s in st.by_id.values() {
+        if s.score >= full - 1e-9 {
+            ev.perfect += 1;
+        }
+        let (w, b) = s
+            .colours
+            .iter()
+            .flatten()
+            .fold((0i64, 0i64), |(w, b), c| match c {
+                Colour::White => (w + 1, b),
+                Colour::Black => (w, b + 1),
+            });
+        let d = (w - b).unsigned_abs() as u32;
+        ev.imbalance_sum += u64::from(d);
+        ev.imbalance_max = ev.imbalance_max.max(d);
+    }
+    Ok(ev)
+}
+
+/// A 95% Wilson score interval for `k` successes in `n` trials.
+pub fn wilson(k: usize, n: usize) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let (k, n) = (k as f64, n as f64);
+    let p = k / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    // At k = 0 and k = n the bound is exactly 0 or 1 (rounding would leave 1e-16 off).
+    let lo = if k == 0.0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if k == n {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (lo, hi)
+}
+
+/// One system's figures over every run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub system: String,
+    pub model: Model,
+    pub runs: usize,
+    /// Events that ended with two or more players on a perfect score.
+    pub joint_perfect: usize,
+    pub joint_perfect_share: f64,
+    /// 95% Wilson interval of that share.
+    pub joint_perfect_ci: (f64, f64),
+    /// Mean number of players on a perfect score per event.
+    pub perfect_mean: f64,
+    /// Mean |rating difference| of the games, per round (over every game of every run).
+    pub gap_by_round: Vec<f64>,
+    /// The same over all rounds.
+    pub gap_mean: f64,
+    /// Mean games per event between players who had met before.
+    pub repeats_mean: f64,
+    /// Mean over players of |whites − blacks| (first − second) at the end of the event.
+    pub imbalance_mean: f64,
+    /// The largest |whites − blacks| of any player in any run.
+    pub imbalance_max: u32,
+    /// Mean and largest seconds to pair one round.
+    pub seconds_mean: f64,
+    pub seconds_max: f64,
+    /// Rounds not proved optimal, over all runs.
+    pub not_proved: usize,
+    /// Verifier findings, over all runs (0 expected).
+    pub violations: usize,
+    /// Players left without a game or bye, over all runs.
+    pub unpaired: usize,
+    /// Runs the system refused to pair (an error, e.g. a field outside the system's
+    /// conditions); left out of every figure above.
+    pub refused: usize,
+    /// The first refusal's message.
+    pub refused_first: Option<String>,
+}
+
+/// Every system's summary, in the order given.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub config: Config,
+    pub summaries: Vec<Summary>,
+}
+
+/// Summarises the events of one system (in run order).
+pub fn summarise(system: &str, model: Model, players: usize, events: &[Event]) -> Summary {
+    summarise_with_refusals(system, model, players, events, &[])
+}
+
+/// [`summarise`], with the messages of the runs the system refused.
+pub fn summarise_with_refusals(
+    system: &str,
+    model: Model,
+    players: usize,
+    events: &[Event],
+    refusals: &[String],
+) -> Summary {
+    let runs = events.len();
+    let joint = events.iter().filter(|e| e.perfect >= 2).count();
+    let rounds = events.iter().map(|e| e.gap_sum.len()).max().unwrap_or(0);
+    let mut gap_by_round = Vec::with_capacity(rounds);
+    let (mut all_gap, mut all_games) = (0.0, 0usize);
+    for r in 0..rounds {
+        let s: f64 = events.iter().filter_map(|e| e.gap_sum.get(r)).sum();
+        let n: usize = events.iter().filter_map(|e| e.games.get(r)).sum();
+        all_gap += s;
+        all_games += n;
+        gap_by_round.push(if n == 0 { 0.0 } else { s / n as f64 });
+    }
+    let secs: Vec<f64> = events
+        .iter()
+        .flat_map(|e| e.seconds.iter().copied())
+        .collect();
+    let mean = |x: f64| if runs == 0 { 0.0 } else { x / runs as f64 };
+    Summary {
+        system: system.to_string(),
+        model,
+        runs,
+        joint_perfect: joint,
+        joint_perfect_share: mean(joint as f64),
+        joint_perfect_ci: wilson(joint, runs),
+        perfect_mean: mean(events.iter().map(|e| e.perfect as f64).sum()),
+        gap_by_round,
+        gap_mean: if all_games == 0 {
+            0.0
+        } else {
+            all_gap / all_games as f64
+        },
+        repeats_mean: mean(events.iter().map(|e| e.repeats as f64).sum()),
+        imbalance_mean: mean(
+            events
+                .iter()
+                .map(|e| e.imbalance_sum as f64 / players.max(1) as f64)
+                .sum(),
+        ),
+        imbalance_max: events.iter().map(|e| e.imbalance_max).max().unwrap_or(0),
+        seconds_mean: if secs.is_empty() {
+            0.0
+        } else {
+            secs.iter().sum::<f64>() / secs.len() as f64
+        },
+        seconds_max: secs.iter().copied().fold(0.0, f64::max),
+        not_proved: events.iter().map(|e| e.not_proved).sum(),
+        violations: events.iter().map(|e| e.violations).sum(),
+        unpaired: events.iter().map(|e| e.unpaired).sum(),
+        refused: refusals.len(),
+        refused_first: refusals.first().cloned(),
+    }
+}
+
+/// Checks a configuration before anything runs: sizes, and every system name (through
+/// [`crate::systems::by_name`], so new systems work unchanged).
+pub fn validate(cfg: &Config) -> Result<()> {
+    if cfg.systems.is_empty() {
+        return Err(Error::field("--system", "give at least one system"));
+    }
+    for s in &cfg.systems {
+        crate::systems::by_name(s)?;
+    }
+    if cfg.players < 2 {
+        return Err(Error::field("--players", "at least 2 players"));
+    }
+    if cfg.rounds == 0 {
+        return Err(Error::field("--rounds", "at least 1 round"));
+    }
+    if cfg.runs == 0 {
+        return Err(Error::field("--runs", "at least 1 run"));
+    }
+    if !(0.0..=1.0).contains(&cfg.draw_rate) {
+        return Err(Error::field("--draw-rate", "a probability between 0 and 1"));
+    }
+    if cfg.threads == 0 {
+        return Err(Error::field("--threads", "at least 1 thread"));
+    }
+    Ok(())
+}
+
+/// Runs the simulation: `runs` events per system across `threads` threads. `progress` is
+/// called with (events done, events in all) after each event, from the worker threads. A run
+/// the system refuses (an error) is counted in [`Summary::refused`] and left out; if a system
+/// refuses every run, the simulation fails with the first refusal.
+pub fn run(cfg: &Config, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Report> {
+    validate(cfg)?;
+    let ns = cfg.systems.len();
+    let total = ns * cfg.runs;
+    let models: Vec<Model> = cfg
+        .systems
+        .iter()
+        .map(|s| match cfg.model {
+            Some(m) => Ok(m),
+            None => Model::for_system(s, cfg.draw_rate),
+        })
+        .collect::<Result<_>>()?;
+    let opts = Options {
+        time_limit: cfg.time_limit,
+        ..Options::default()
+    };
+    // Job j is run j / ns of system j % ns: systems interleave, so a partial run (or the
+    // progress bar) covers every system alike.
+    let slots: Mutex<Vec<Option<Result<Event>>>> = Mutex::new(vec![None; total]);
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.threads.min(total) {
+            scope.spawn(|| loop {
+                let j = next.fetch_add(1, Ordering::Relaxed);
+                if j >= total {
+                    break;
+                }
+                let (run, s) = (j / ns, j % ns);
+                let out = event(
+                    &cfg.systems[s],
+                    cfg.players,
+                    cfg.rounds,
+                    run_seed(cfg.seed, run),
+                    models[s],
+                    &cfg.settings,
+                    &opts,
+                );
+                slots.lock().expect("no panic while holding the lock")[j] = Some(out);
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+            });
+        }
+    });
+    let slots = slots.into_inner().expect("threads joined");
+    let mut per_system: Vec<Vec<Event>> = vec![Vec::with_capacity(cfg.runs); ns];
+    let mut refusals: Vec<Vec<String>> = vec![Vec::new(); ns];
+    for (j, slot) in slots.into_iter().enumerate() {
+        let (run, s) = (j / ns, j % ns);
+        match slot.expect("every job ran") {
+            Ok(ev) => per_system[s].push(ev),
+            Err(e) => refusals[s].push(format!(
+                "{} run {run} (seed {}): {e}",
+                cfg.systems[s],
+                run_seed(cfg.seed, run)
+            )),
+        }
+    }
+    if let Some(s) = (0..ns).find(|&s| per_system[s].is_empty()) {
+        return Err(Error::input(format!(
+            "every run refused; first: {}",
+            refusals[s][0]
+        )));
+    }
+    let summaries = (0..ns)
+        .map(|s| {
+            summarise_with_refusals(
+                &cfg.systems[s],
+                models[s],
+                cfg.players,
+                &per_system[s],
+                &refusals[s],
+            )
+        })
+        .collect();
+    Ok(Report {
+        config: cfg.clone(),
+        summaries,
+    })
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// The report as a table an organiser can read.
+pub fn text(r: &Report, timing: bool) -> String {
+    use std::fmt::Write;
+    let c = &r.config;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} players, {} rounds, {} runs per system, seed {}",
+        c.players, c.rounds, c.runs, c.seed
+    );
+    let _ = writeln!(
+        s,
+        "{:<14} {:>8} {:>8} {:>17} {:>9} {:>8} {:>8} {:>9} {:>10} {:>9} {:>9}{}",
+        "system",
+        "model",
+        ">=2 100%",
+        "95% interval",
+        "mean gap",
+        "repeats",
+        "imbal.",
+        "max imb.",
+        "unproved",
+        "verifier",
+        "unpaired",
+        if timing { "   s/round    max s" } else { "" }
+    );
+    for m in &r.summaries {
+        let model = match m.model {
+            Model::Elo { .. } => "elo",
+            Model::Scrabble => "scrabble",
+        };
+        let _ = writeln!(
+            s,
+            "{:<14} {:>8} {:>8} {:>17} {:>9.1} {:>8.3} {:>8.3} {:>9} {:>10} {:>9} {:>9}{}",
+            m.system,
+            model,
+            pct(m.joint_perfect_share),
+            format!(
+                "{}–{}",
+                pct(m.joint_perfect_ci.0),
+                pct(m.joint_perfect_ci.1)
+            ),
+            m.gap_mean,
+            m.repeats_mean,
+            m.imbalance_mean,
+            m.imbalance_max,
+            m.not_proved,
+            m.violations,
+            m.unpaired,
+            if timing {
+                format!(" {:>10.4} {:>8.3}", m.seconds_mean, m.seconds_max)
+            } else {
+                String::new()
+            }
+        );
+    }
+    for m in r.summaries.iter().filter(|m| m.refused > 0) {
+        let _ = writeln!(
+            s,
+            "{}: {} of {} runs refused and left out (first: {})",
+            m.system,
+            m.refused,
+            m.refused + m.runs,
+            m.refused_first.as_deref().unwrap_or("")
+        );
+    }
+    let _ = writeln!(s, "Mean rating gap of the games, by round:");
+    for m in &r.summaries {
+        let per: Vec<String> = m.gap_by_round.iter().map(|g| format!("{g:.0}")).collect();
+        let _ = writeln!(s, "  {:<14} {}", m.system, per.join("  "));
+    }
+    for line in [
+        ">=2 100%: share of events with two or more perfect scores (95% Wilson interval);",
+        "mean gap: mean |rating difference| of a game; repeats: games per event between players",
+        "who had met; imbal.: mean |whites - blacks| (first - second) per player at the end;",
+        "unproved: rounds not proved optimal; verifier: findings of the independent verifier;",
+        "unpaired: players left without a game or bye (the last three summed over the runs).",
+    ] {
+        let _ = writeln!(s, "{line}");
+    }
+    s
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+const PALETTE: &[&str] = &[
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+];
+
+/// An SVG chart: left, the share of events with two or more perfect scores per system with
+/// its 95% interval; right, the mean rating gap of the games by round, one line per system.
+pub fn svg(r: &Report) -> String {
+    use std::fmt::Write;
+    let (w, h) = (1100.0, 460.0);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
+    let c = &r.config;
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="22" text-anchor="middle" font-size="15">{} players, {} rounds, {} runs per system (seed {})</text>"#,
+        w / 2.0,
+        c.players,
+        c.rounds,
+        c.runs,
+        c.seed
+    );
+    // Left panel: bars with interval whiskers.
+    let (x0, y0, pw, ph) = (60.0, 60.0, 400.0, 300.0);
+    let top = r
+        .summaries
+        .iter()
+        .map(|m| m.joint_perfect_ci.1)
+        .fold(0.0, f64::max);
+    let ymax = nice(top.max(0.01));
+    axes(&mut s, x0, y0, pw, ph, 0.0, ymax, true);
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="{}" text-anchor="middle">events with ≥ 2 perfect scores (95% interval)</text>"#,
+        x0 + pw / 2.0,
+        y0 - 12.0
+    );
+    let n = r.summaries.len().max(1) as f64;
+    let slot = pw / n;
+    for (i, m) in r.summaries.iter().enumerate() {
+        let colour = PALETTE[i % PALETTE.len()];
+        let bx = x0 + slot * i as f64 + slot * 0.2;
+        let bw = slot * 0.6;
+        let y = |v: f64| y0 + ph - ph * v / ymax;
+        let _ = writeln!(
+            s,
+            r#"<rect x="{bx:.1}" y="{:.1}" width="{bw:.1}" height="{:.1}" fill="{colour}"/>"#,
+            y(m.joint_perfect_share),
+            y0 + ph - y(m.joint_perfect_share)
+        );
+        let mx = bx + bw / 2.0;
+        let (lo, hi) = (y(m.joint_perfect_ci.0), y(m.joint_perfect_ci.1));
+        let _ = writeln!(
+            s,
+            r#"<path d="M{mx:.1} {lo:.1}V{hi:.1}M{:.1} {lo:.1}H{:.1}M{:.1} {hi:.1}H{:.1}" stroke="black" fill="none"/>"#,
+            mx - 6.0,
+            mx + 6.0,
+            mx - 6.0,
+            mx + 6.0
+        );
+        // System names slanted, so that long names do not run into each other.
+        let ly = y0 + ph + 14.0;
+        let _ = writeln!(
+            s,
+            r#"<text x="{mx:.1}" y="{ly:.1}" text-anchor="end" transform="rotate(-30 {mx:.1} {ly:.1})">{}</text>"#,
+            esc(&m.system)
+        );
+        let _ = writeln!(
+            s,
+            r#"<text x="{mx:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+            hi - 5.0,
+            pct(m.joint_perfect_share)
+        );
+    }
+    // Right panel: gap by round.
+    let (x1, pw1) = (560.0, 380.0);
+    let rounds = r
+        .summaries
+        .iter()
+        .map(|m| m.gap_by_round.len())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let gmax = nice(
+        r.summaries
+            .iter()
+            .flat_map(|m| m.gap_by_round.iter().copied())
+            .fold(1.0, f64::max),
+    );
+    axes(&mut s, x1, y0, pw1, ph, 0.0, gmax, false);
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="{}" text-anchor="middle">mean rating gap of the games, by round</text>"#,
+        x1 + pw1 / 2.0,
+        y0 - 12.0
+    );
+    let xr = |k: usize| x1 + pw1 * (k as f64 + 0.5) / rounds as f64;
+    for k in 0..rounds {
+        let _ = writeln!(
+            s,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+            xr(k),
+            y0 + ph + 16.0,
+            k + 1
+        );
+    }
+    let _ = writeln!(
+        s,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">round</text>"#,
+        x1 + pw1 / 2.0,
+        y0 + ph + 32.0
+    );
+    for (i, m) in r.summaries.iter().enumerate() {
+        let colour = PALETTE[i % PALETTE.len()];
+        let pts: Vec<String> = m
+            .gap_by_round
+            .iter()
+            .enumerate()
+            .map(|(k, g)| format!("{:.1},{:.1}", xr(k), y0 + ph - ph * g / gmax))
+            .collect();
+        let _ = writeln!(
+            s,
+            r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="2"/>"#,
+            pts.join(" ")
+        );
+        let ly = y0 + 14.0 + 16.0 * i as f64;
+        let _ = writeln!(
+            s,
+            r#"<rect x="{:.1}" y="{:.1}" width="12" height="3" fill="{colour}"/><text x="{:.1}" y="{:.1}">{}</text>"#,
+            x1 + pw1 + 16.0,
+            ly - 4.0,
+            x1 + pw1 + 32.0,
+            ly,
+            esc(&m.system)
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// A round upper bound for an axis: 1, 2 or 5 times a power of ten.
+fn nice(v: f64) -> f64 {
+    let p = 10f64.powf(v.log10().floor());
+    for k in [1.0, 2.0, 5.0, 10.0] {
+        if v <= k * p + 1e-12 {
+            return k * p;
+        }
+    }
+    10.0 * p
+}
+
+#[allow(clippy::too_many_arguments)]
+fn axes(s: &mut String, x: f64, y: f64, w: f64, h: f64, lo: f64, hi: f64, percent: bool) {
+    use std::fmt::Write;
+    let _ = writeln!(
+        s,
+        r#"<path d="M{x} {y}V{}H{}" stroke="black" fill="none"/>"#,
+        y + h,
+        x + w
+    );
+    for k in 0..=5 {
+        let v = lo + (hi - lo) * k as f64 / 5.0;
+        let yy = y + h - h * k as f64 / 5.0;
+        let label = if percent { pct(v) } else { format!("{v:.0}") };
+        let _ = writeln!(
+            s,
+            r##"<path d="M{} {yy:.1}H{}" stroke="#ddd"/><text x="{}" y="{:.1}" text-anchor="end">{label}</text>"##,
+            x + 1.0,
+            x + w,
+            x - 4.0,
+            yy + 4.0
+        );
+    }
+}

@@ -1,0 +1,881 @@
+//! The 2006 National SCRABBLE Championship schedule (NSC06; models/nsc2006.md).
+//!
+//! Every round is a fixed schedule handed to the solver as its only candidate pairs (`white`
+//! = who goes first): round robins of snaked groups (rounds 1–7), quads by the standings at
+//! the start of each session with a cross-quad fourth round, and the final session's
+//! King-of-the-Hill quads (41 to the bottom) and individually paired top 40 (Gibsons, the
+//! top-six rule, Division 1 flights). The session layout is data ([`Schedule`]): the 2006
+//! event ships as `models/nsc2006-schedule.json` and is the default.
+//!
+//! Quads are derived from the standings before the session's first round only, so pairing a
+//! session round by round reproduces it. Where the formula's quads would repeat a pairing the
+//! schedule bars, membership is adjusted by a small integer program (`solve::quads`).
+
+use super::spec::{ByeOption, Candidate, RoundSpec, Tier};
+use super::System;
+use crate::solve::quads::{self, QuadProblem};
+use crate::tournament::{Colour, GameResult, Standings, Tournament};
+use crate::{Error, Result};
+use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The 2006 schedule as shipped.
+pub const NSC2006_SCHEDULE: &str = include_str!("../../models/nsc2006-schedule.json");
+
+pub struct Nsc2006;
+
+impl System for Nsc2006 {
+    fn name(&self) -> &'static str {
+        "nsc2006"
+    }
+    fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
+        spec(t, round)
+    }
+    fn game_scores(&self) -> bool {
+        true
+    }
+}
+
+/// How a session is paired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scheme {
+    /// Round robins in groups chosen by the snake over the ratings.
+    RoundRobin,
+    /// Quads from groups of `group` by the standings at the session's start.
+    Quads,
+    /// King-of-the-Hill quads below `top`, the top paired individually each round.
+    Final,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Session {
+    #[serde(default)]
+    pub session: String,
+    pub first: u32,
+    pub last: u32,
+    pub scheme: Scheme,
+    /// Round-robin group size, or the size of the groups quads are drawn from.
+    #[serde(default)]
+    pub group: usize,
+    /// A fourth round A v A1, B v B1 ... against the adjacent quad.
+    #[serde(default)]
+    pub cross_round: bool,
+    /// Whether a second meeting is allowed (a third never is, except in the final top group).
+    #[serde(default)]
+    pub repeats: bool,
+    /// Final session: players paired individually (the rest in King-of-the-Hill quads).
+    #[serde(default)]
+    pub top: usize,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlightCaps {
+    /// Flight size caps per final round when both top places are open (12, 8, 4).
+    pub two_open: Vec<usize>,
+    /// ... when only one is open (8, 4, 2).
+    pub one_open: Vec<usize>,
+}
+
+/// A row of the catch table: with `games_left`, a player at most `games_behind` games and
+/// (when exactly that many behind) at most `spread` points of spread behind can catch up.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Catch {
+    pub games_left: u32,
+    pub games_behind: f64,
+    pub spread: i64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Schedule {
+    #[serde(default)]
+    pub name: String,
+    pub rounds: u32,
+    pub sessions: Vec<Session>,
+    pub flight_caps: FlightCaps,
+    pub catch: Vec<Catch>,
+}
+
+impl Schedule {
+    /// The shipped 2006 schedule.
+    pub fn nsc2006() -> Schedule {
+        Schedule::parse(NSC2006_SCHEDULE, "nsc2006.schedule").expect("shipped schedule is valid")
+    }
+
+    /// Parses and checks a schedule; errors name `field`.
+    pub fn parse(text: &str, field: &str) -> Result<Schedule> {
+        let s: Schedule = serde_json::from_str(text)
+            .map_err(|e| Error::field(field, format!("bad schedule: {e}")))?;
+        s.check(field)?;
+        Ok(s)
+    }
+
+    fn check(&self, field: &str) -> Result<()> {
+        let bad = |m: String| Err(Error::field(field, m));
+        let mut next = 1;
+        for (i, s) in self.sessions.iter().enumerate() {
+            if s.first != next || s.last < s.first {
+                return bad(format!(
+                    "sessions[{i}] covers rounds {}-{}: sessions must follow each other from round 1",
+                    s.first, s.last
+                ));
+            }
+            next = s.last + 1;
+            let len = (s.last - s.first + 1) as usize;
+            match s.scheme {
+                Scheme::RoundRobin if s.group < 2 => {
+                    return bad(format!("sessions[{i}]: a round-robin group needs 2 or more"))
+                }
+                Scheme::Quads if s.group < 4 || s.group % 4 != 0 => {
+                    return bad(format!(
+                        "sessions[{i}]: quads are drawn from groups of a multiple of 4, got {}",
+                        s.group
+                    ))
+                }
+                Scheme::Quads if len != 3 + usize::from(s.cross_round) => {
+                    return bad(format!(
+                        "sessions[{i}]: a quad session has 3 rounds, or 4 with the cross round; got {len}"
+                    ))
+                }
+                Scheme::Final
+                    if len > self.flight_caps.two_open.len()
+                        || len > self.flight_caps.one_open.len()
+                        || len > 3 =>
+                {
+                    return bad(format!(
+                        "sessions[{i}]: a final session of {len} rounds needs a flight cap per round (at most 3 rounds, one King-of-the-Hill quad each)"
+                    ))
+                }
+                _ => {}
+            }
+        }
+        if next != self.rounds + 1 {
+            return bad(format!(
+                "sessions end at round {} but the schedule has {} rounds",
+                next - 1,
+                self.rounds
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn session(&self, round: u32) -> Option<&Session> {
+        self.sessions
+            .iter()
+            .find(|s| s.first <= round && round <= s.last)
+    }
+
+    /// The catch table row for `games_left` (the nearest row below, else the first).
+    pub fn catch_row(&self, games_left: u32) -> Option<&Catch> {
+        self.catch
+            .iter()
+            .filter(|c| c.games_left <= games_left)
+            .max_by_key(|c| c.games_left)
+            .or_else(|| self.catch.iter().min_by_key(|c| c.games_left))
+    }
+}
+
+/// The system's settings (all optional; see models/nsc2006.md).
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub schedule: Schedule,
+    /// Division number (`nsc2006.division`; else the players' division name when numeric).
+    pub division: Option<u32>,
+    /// Winners (finalists): 2 in Division 1, else 1 (`nsc2006.winners`).
+    pub winners: u32,
+    /// Places that count as top prizes for Gibson opponents (`nsc2006.prize_places`, 6).
+    pub prize_places: usize,
+}
+
+fn int_setting(t: &Tournament, key: &str) -> Result<Option<u64>> {
+    match t.settings.get(key) {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(v) => v
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| Error::field(key, format!("must be a whole number, got {v}"))),
+    }
+}
+
+pub fn settings(t: &Tournament) -> Result<Settings> {
+    let key = "nsc2006.schedule";
+    let schedule = match t.settings.get(key) {
+        None | Some(serde_json::Value::Null) => Schedule::nsc2006(),
+        Some(serde_json::Value::String(path)) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Error::field(key, format!("cannot read '{path}': {e}")))?;
+            Schedule::parse(&text, &format!("{key} ({path})"))?
+        }
+        Some(v @ serde_json::Value::Object(_)) => Schedule::parse(&v.to_string(), key)?,
+        Some(v) => {
+            return Err(Error::field(
+                key,
+                format!("must be a file path or a schedule object, got {v}"),
+            ))
+        }
+    };
+    let division = match int_setting(t, "nsc2006.division")? {
+        Some(d) => Some(d as u32),
+        None => t
+            .players
+            .iter()
+            .find_map(|p| p.division.as_deref())
+            .and_then(|d| d.trim().parse().ok()),
+    };
+    let winners = int_setting(t, "nsc2006.winners")?
+        .map(|w| w as u32)
+        .unwrap_or(if division == Some(1) { 2 } else { 1 });
+    if !(1..=2).contains(&winners) {
+        return Err(Error::field(
+            "nsc2006.winners",
+            format!("NSC06 divisions have 1 or 2 winners, got {winners}"),
+        ));
+    }
+    let prize_places = int_setting(t, "nsc2006.prize_places")?.unwrap_or(6) as usize;
+    Ok(Settings {
+        schedule,
+        division,
+        winners,
+        prize_places: prize_places.max(1),
+    })
+}
+
+/// Snake groups over `ids` (already in rating order): row one into groups 1..G, row two back
+/// from G to 1, and so on, with G = ⌈n / size⌉ (NSC06 overview).
+pub fn snake_groups(ids: &[u32], size: usize) -> Vec<Vec<u32>> {
+    let g = ids.len().div_ceil(size.max(1)).max(1);
+    let mut groups = vec![Vec::new(); g];
+    for (k, &id) in ids.iter().enumerate() {
+        let (row, col) = (k / g, k % g);
+        groups[if row % 2 == 0 { col } else { g - 1 - col }].push(id);
+    }
+    groups
+}
+
+/// Round `j` (from 0) of a round robin of `n` by the circle method: pairs of indices, and the
+/// index with the bye when `n` is odd. Rounds past the cycle wrap around.
+pub fn rr_round(n: usize, j: usize) -> (Vec<(usize, usize)>, Option<usize>) {
+    if n < 2 {
+        return (Vec::new(), (n == 1).then_some(0));
+    }
+    let m = n + n % 2;
+    let j = j % (m - 1);
+    let (mut pairs, mut bye) = (Vec::new(), None);
+    for k in 0..m / 2 {
+        let a = if k == 0 { m - 1 } else { (j + k) % (m - 1) };
+        let b = (j + m - 1 - k) % (m - 1);
+        if a >= n {
+            bye = Some(b);
+        } else if b >= n {
+            bye = Some(a);
+        } else {
+            pairs.push((a.min(b), a.max(b)));
+        }
+    }
+    (pairs, bye)
+}
+
+/// A quad's rounds by letters (0 = A ... 3 = D): A v D, B v C; A v C, B v D; A v B, C v D.
+pub const QUAD_ROUNDS: [[(usize, usize); 2]; 3] =
+    [[(0, 3), (1, 2)], [(0, 2), (1, 3)], [(0, 1), (2, 3)]];
+
+/// Round `j` of a pod of `n`: the quad rounds for four, else the round robin.
+pub fn pod_round(n: usize, j: usize) -> (Vec<(usize, usize)>, Option<usize>) {
+    if n == 4 && j < 3 {
+        (QUAD_ROUNDS[j].to_vec(), None)
+    } else {
+        rr_round(n, j)
+    }
+}
+
+/// The formula's quads over ranks `0..n` from groups of `group`: a group of g holds g/4 quads
+/// (1, 1+g/4, 1+2g/4, 1+3g/4), (2, ...) ...; a last group smaller than `group` is split the
+/// same way. When n is not a multiple of 4 the bottom 4 + n mod 4 players form one pod that
+/// plays a round robin.
+pub fn base_pods(n: usize, group: usize) -> Vec<Vec<usize>> {
+    if n < 8 {
+        return vec![(0..n).collect()];
+    }
+    let tail = if n.is_multiple_of(4) { 0 } else { 4 + n % 4 };
+    let m = n - tail;
+    let mut pods = Vec::new();
+    let mut start = 0;
+    while start < m {
+        let size = group.min(m - start);
+        let k = size / 4;
+        for i in 0..k {
+            pods.push((0..4).map(|l| start + i + l * k).collect());
+        }
+        start += size;
+    }
+    if tail > 0 {
+        pods.push((m..n).collect());
+    }
+    pods
+}
+
+/// Meetings of each pair in the rounds before `round` (played or pending games; forfeits do
+/// not count, as in the standings).
+pub fn meetings(t: &Tournament, round: u32) -> BTreeMap<(u32, u32), u32> {
+    let mut m = BTreeMap::new();
+    for r in t.rounds.iter().filter(|r| r.number < round) {
+        for g in &r.games {
+            if g.result.played() || g.result == GameResult::Pending {
+                *m.entry((g.white.min(g.black), g.white.max(g.black)))
+                    .or_insert(0) += 1;
+            }
+        }
+    }
+    m
+}
+
+fn met(m: &BTreeMap<(u32, u32), u32>, a: u32, b: u32) -> u32 {
+    m.get(&(a.min(b), a.max(b))).copied().unwrap_or(0)
+}
+
+/// Players present in `round` (entered, not withdrawn, no requested bye).
+fn present(t: &Tournament, round: u32) -> BTreeSet<u32> {
+    let away: BTreeSet<u32> = t
+        .round(round)
+        .map(|r| r.requested_byes().map(|b| b.player).collect())
+        .unwrap_or_default();
+    t.players
+        .iter()
+        .filter(|p| p.active_in(round) && !away.contains(&p.id))
+        .map(|p| p.id)
+        .collect()
+}
+
+/// Ids in rating order (highest first, then id): the order the snake runs over.
+pub fn by_rating(t: &Tournament, ids: &BTreeSet<u32>) -> Vec<u32> {
+    let mut v: Vec<_> = t.players.iter().filter(|p| ids.contains(&p.id)).collect();
+    v.sort_by(|a, b| b.rating.cmp(&a.rating).then(a.id.cmp(&b.id)));
+    v.into_iter().map(|p| p.id).collect()
+}
+
+/// Ids ranked by wins, then spread, before `round`.
+pub fn ranking(t: &Tournament, round: u32, ids: &BTreeSet<u32>) -> Vec<u32> {
+    Standings::before(t, round)
+        .by_wins_spread()
+        .into_iter()
+        .filter(|id| ids.contains(id))
+        .collect()
+}
+
+/// The pods of a quad session (or the final session's King-of-the-Hill quads), each in
+/// standing order (A first), with a note on any adjustment.
+pub fn session_pods(
+    t: &Tournament,
+    sess: &Session,
+    order: &[u32],
+    group: usize,
+) -> Result<(Vec<Vec<u32>>, Option<String>)> {
+    let n = order.len();
+    let base = base_pods(n, group);
+    let m = meetings(t, sess.first);
+    // A pair that has met `limit` times may not meet again in this session.
+    let limit = if sess.repeats { 2 } else { 1 };
+    let (mut forbidden, mut repeats) = (Vec::new(), Vec::new());
+    for a in 0..n {
+        for b in a + 1..n {
+            let k = met(&m, order[a], order[b]);
+            if k >= limit {
+                forbidden.push((a, b));
+            } else if k > 0 {
+                repeats.push((a, b));
+            }
+        }
+    }
+    let slot_of: Vec<usize> = {
+        let mut s = vec![0; n];
+        for (q, pod) in base.iter().enumerate() {
+            for &i in pod {
+                s[i] = q;
+            }
+        }
+        s
+    };
+    let window = (group / 4).max(2);
+    let mut last_err = String::new();
+    for w in [window, usize::MAX] {
+        let allowed = (0..n)
+            .map(|i| {
+                (0..base.len())
+                    .filter(|q| q.abs_diff(slot_of[i]) <= w)
+                    .collect()
+            })
+            .collect();
+        let problem = QuadProblem {
+            players: n,
+            pods: base.clone(),
+            allowed,
+            forbidden: forbidden.clone(),
+            repeats: repeats.clone(),
+        };
+        match quads::solve(&problem) {
+            Ok(sol) => {
+                let pods = sol
+                    .pods
+                    .iter()
+                    .map(|p| {
+                        let mut p = p.clone();
+                        p.sort_unstable();
+                        p.into_iter().map(|i| order[i]).collect()
+                    })
+                    .collect();
+                let note = (sol.moved > 0).then(|| {
+                    format!(
+                        "NSC06 session {}: quads adjusted to avoid {}: {} player(s) moved, {} repeat(s) kept",
+                        sess.session,
+                        if sess.repeats { "threepeats" } else { "repeats" },
+                        sol.moved,
+                        sol.repeats
+                    )
+                });
+                return Ok((pods, note));
+            }
+            Err(e) => last_err = e,
+        }
+    }
+    Err(Error::field(
+        "nsc2006.schedule",
+        format!(
+            "NSC06 session {} (rounds {}-{}): {last_err}; the division is too small for the scheme",
+            sess.session, sess.first, sess.last
+        ),
+    ))
+}
+
+/// The pods ordered by their best-standing member (the order in which quads are adjacent),
+/// and the couples of the cross round: consecutive quads of four, the last three together
+/// when their number is odd; pods of another size play their own round.
+pub fn cross_couples(pods: &[Vec<u32>], rank: &BTreeMap<u32, usize>) -> Vec<Vec<usize>> {
+    let mut quads: Vec<usize> = (0..pods.len()).filter(|&q| pods[q].len() == 4).collect();
+    quads.sort_by_key(|&q| pods[q].iter().map(|id| rank[id]).min());
+    let mut out: Vec<Vec<usize>> = quads.chunks(2).map(|c| c.to_vec()).collect();
+    if out.len() >= 2 && out.last().is_some_and(|c| c.len() == 1) {
+        let lone = out.pop().unwrap();
+        out.last_mut().unwrap().extend(lone);
+    }
+    out
+}
+
+/// Planned round: candidate pairs with costs [letters, repeats], and the players to get a bye.
+#[derive(Debug, Default)]
+struct Plan {
+    pairs: Vec<(u32, u32, [i64; 2])>,
+    notes: Vec<String>,
+}
+
+/// Games left in the event counting round `round`.
+fn games_left(sched: &Schedule, round: u32) -> u32 {
+    sched.rounds + 1 - round
+}
+
+/// Current wins and spread of a player.
+#[derive(Debug, Clone, Copy)]
+pub struct Record {
+    pub id: u32,
+    pub wins: f64,
+    pub spread: i64,
+}
+
+/// Whether `low` can still overtake `high` with `left` games to play, by the catch table:
+/// fewer games behind than the row allows, or exactly that many and within its spread.
+pub fn can_catch(sched: &Schedule, left: u32, low: &Record, high: &Record) -> bool {
+    let Some(row) = sched.catch_row(left) else {
+        return false;
+    };
+    let behind = high.wins - low.wins;
+    if behind < row.games_behind - 1e-9 {
+        return true;
+    }
+    (behind - row.games_behind).abs() < 1e-9 && high.spread - low.spread <= row.spread
+}
+
+/// The top group's pairs for one round of the final session, from the current records in
+/// standing order (`top`), every record of the division (`all`, for who can still finish
+/// where), and the games left. Returns the pairs (higher-ranked first), the player left
+/// over if the group is odd, and notes.
+pub fn top_pairs(
+    set: &Settings,
+    index_in_session: usize,
+    left: u32,
+    top: &[Record],
+    all: &[Record],
+) -> (Vec<(u32, u32)>, Option<u32>, Vec<String>) {
+    let mut notes = Vec::new();
+    let mut pairs = Vec::new();
+    let left_f = f64::from(left);
+    // Gibsonize: clinched 1st (one winner), or a finals seat (two winners): at most
+    // winners − 1 others can still reach the player's wins (ties count as reachable).
+    let mut gibsons = Vec::new();
+    for r in top.iter().take(set.winners as usize) {
+        let reach = all
+            .iter()
+            .filter(|o| o.id != r.id && o.wins + left_f >= r.wins - 1e-9)
+            .count();
+        if reach < set.winners as usize {
+            gibsons.push(*r);
+        }
+    }
+    let mut rest: Vec<Record> = top
+        .iter()
+        .filter(|r| !gibsons.iter().any(|g| g.id == r.id))
+        .copied()
+        .collect();
+    for g in &gibsons {
+        // The highest-standing player who can no longer reach the prize places: at least
+        // `prize_places` players already have more wins than he can reach.
+        let out = rest.iter().position(|r| {
+            all.iter()
+                .filter(|o| o.wins > r.wins + left_f + 1e-9)
+                .count()
+                >= set.prize_places
+        });
+        let k = out.unwrap_or(rest.len().saturating_sub(1));
+        if rest.is_empty() {
+            break;
+        }
+        let opp = rest.remove(k);
+        notes.push(format!(
+            "NSC06 Gibsonization: {} has clinched and plays {} ({})",
+            g.id,
+            opp.id,
+            if out.is_some() {
+                "highest out of the prizes"
+            } else {
+                "nobody in the top group is out of the prizes: its lowest player"
+            }
+        ));
+        pairs.push((g.id, opp.id));
+    }
+    let mut koth_from = 0;
+    if set.winners == 1 && gibsons.is_empty() && rest.len() >= 6 {
+        let can_win = |k: usize| rest[k].wins + left_f >= rest[0].wins - 1e-9;
+        let idx: Option<[(usize, usize); 3]> = match index_in_session {
+            0 if can_win(4) => Some([(0, 3), (1, 4), (2, 5)]),
+            0 => Some([(0, 2), (1, 3), (4, 5)]),
+            1 if can_win(2) => Some([(0, 2), (1, 3), (4, 5)]),
+            _ => None,
+        };
+        if let Some(idx) = idx {
+            notes.push(format!(
+                "NSC06 top-six rule, round {} of the final session: {}",
+                index_in_session + 1,
+                idx.iter()
+                    .map(|(a, b)| format!("{} v {}", a + 1, b + 1))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+            pairs.extend(idx.iter().map(|&(a, b)| (rest[a].id, rest[b].id)));
+            koth_from = 6;
+        }
+    }
+    if set.winners == 2 && gibsons.len() < 2 {
+        let open = 2 - gibsons.len();
+        let caps = if open == 2 {
+            &set.schedule.flight_caps.two_open
+        } else {
+            &set.schedule.flight_caps.one_open
+        };
+        let cap = caps
+            .get(index_in_session)
+            .copied()
+            .unwrap_or(2)
+            .min(rest.len());
+        let mut n = open.min(rest.len());
+        while n < rest.len() && can_catch(&set.schedule, left, &rest[n], &rest[open - 1]) {
+            n += 1;
+        }
+        let contenders = n;
+        n = n.min(cap);
+        if n % 2 == 1 {
+            n = if n < cap { n + 1 } else { n - 1 };
+        }
+        let mut flight: Vec<Record> = rest[..n].to_vec();
+        let mut flight_pairs = Vec::new();
+        while flight.len() >= 2 {
+            let hi = flight.remove(0);
+            let k = (0..flight.len())
+                .rev()
+                .find(|&k| can_catch(&set.schedule, left, &flight[k], &hi))
+                .unwrap_or(0);
+            let lo = flight.remove(k);
+            flight_pairs.push((hi.id, lo.id));
+        }
+        notes.push(format!(
+            "NSC06 Division 1 flight: {contenders} contender(s) for {open} open place(s), flight of {n} (cap {cap}): {}",
+            flight_pairs
+                .iter()
+                .map(|(a, b)| format!("{a} v {b}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        pairs.extend(flight_pairs);
+        koth_from = n;
+    }
+    let koth = &rest[koth_from.min(rest.len())..];
+    for c in koth.chunks(2) {
+        if c.len() == 2 {
+            pairs.push((c[0].id, c[1].id));
+        }
+    }
+    let odd = (koth.len() % 2 == 1).then(|| koth[koth.len() - 1].id);
+    (pairs, odd, notes)
+}
+
+/// Who goes first: the player with fewer firsts than seconds (NSC06 "firsts balanced"), then
+/// the one who went second last, then the higher-ranked.
+pub fn first_player(st: &Standings, a: u32, b: u32, rank: &BTreeMap<u32, usize>) -> u32 {
+    let bal = |id: u32| {
+        st.get(id).map_or(0, |s| {
+            let (f, sd) = s.firsts_seconds();
+            i64::from(f) - i64::from(sd)
+        })
+    };
+    let last = |id: u32| st.get(id).and_then(|s| s.last_colour());
+    match bal(a).cmp(&bal(b)) {
+        std::cmp::Ordering::Less => a,
+        std::cmp::Ordering::Greater => b,
+        std::cmp::Ordering::Equal => match (last(a), last(b)) {
+            (Some(Colour::Black), Some(Colour::White)) => a,
+            (Some(Colour::White), Some(Colour::Black)) => b,
+            _ => {
+                if rank.get(&a) <= rank.get(&b) {
+                    a
+                } else {
+                    b
+                }
+            }
+        },
+    }
+}
+
+/// Checks that the snake groups can play the session's rounds without a repeat (NSC06
+/// footnote: a division too small is re-paired by the director).
+fn check_size(sess: &Session, groups: &[Vec<u32>]) -> Result<()> {
+    let rounds = (sess.last - sess.first + 1) as usize;
+    for g in groups {
+        let cycle = if g.len() % 2 == 0 {
+            g.len().saturating_sub(1)
+        } else {
+            g.len()
+        };
+        if cycle < rounds {
+            return Err(Error::field(
+                "players",
+                format!(
+                    "NSC06 footnote: the division ({} players) is too small for round robins of {} over rounds {}-{} (a group of {} has only {} rounds); the document's fallback (two groups over 19-20 rounds) is the director's call: pair this division with another system",
+                    groups.iter().map(Vec::len).sum::<usize>(),
+                    sess.group,
+                    sess.first,
+                    sess.last,
+                    g.len(),
+                    cycle
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn plan_round(t: &Tournament, set: &Settings, sess: &Session, round: u32) -> Result<Plan> {
+    let j = (round - sess.first) as usize;
+    let mut plan = Plan::default();
+    let entrants = present(t, sess.first)
+        .union(&present(t, round))
+        .copied()
+        .collect();
+    match sess.scheme {
+        Scheme::RoundRobin => {
+            let groups = snake_groups(&by_rating(t, &entrants), sess.group);
+            check_size(sess, &groups)?;
+            for g in &groups {
+                for (a, b) in rr_round(g.len(), j).0 {
+                    plan.pairs.push((g[a], g[b], [0, 0]));
+                }
+            }
+        }
+        Scheme::Quads => {
+            let order = ranking(t, sess.first, &entrants);
+            let (pods, note) = session_pods(t, sess, &order, sess.group)?;
+            plan.notes.extend(note);
+            let rank: BTreeMap<u32, usize> =
+                order.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+            if sess.cross_round && j == 3 {
+                let m = meetings(t, round);
+                let limit = if sess.repeats { 2 } else { 1 };
+                let couples = cross_couples(&pods, &rank);
+                for c in &couples {
+                    let mut any = false;
+                    for (x, &qa) in c.iter().enumerate() {
+                        for &qb in &c[x + 1..] {
+                            for (la, &a) in pods[qa].iter().enumerate() {
+                                for (lb, &b) in pods[qb].iter().enumerate() {
+                                    let k = met(&m, a, b);
+                                    if k < limit {
+                                        any = true;
+                                        let letters = la.abs_diff(lb) as i64;
+                                        plan.pairs.push((a, b, [letters, i64::from(k)]));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    // Two quads: the 16 pairs must still hold a perfect matching (Hall's
+                    // condition on 4 + 4, tried over the 24 ways).
+                    let perfect = c.len() != 2 || {
+                        let (qa, qb) = (&pods[c[0]], &pods[c[1]]);
+                        (0..24).any(|k| {
+                            let mut left: Vec<usize> = (0..4).collect();
+                            let mut k = k;
+                            (0..4).all(|l| {
+                                let pick = left.remove(k % left.len());
+                                k /= left.len() + 1;
+                                met(&m, qa[l], qb[pick]) < limit
+                            })
+                        })
+                    };
+                    if !any || !perfect {
+                        return Err(Error::input(format!(
+                            "NSC06 session {} round {round}: the adjacent quads cannot meet without a barred repeat",
+                            sess.session
+                        )));
+                    }
+                }
+                for pod in pods.iter().filter(|p| p.len() != 4) {
+                    for (a, b) in pod_round(pod.len(), j).0 {
+                        plan.pairs.push((pod[a], pod[b], [0, 0]));
+                    }
+                }
+            } else {
+                for pod in &pods {
+                    for (a, b) in pod_round(pod.len(), j).0 {
+                        plan.pairs.push((pod[a], pod[b], [0, 0]));
+                    }
+                }
+            }
+        }
+        Scheme::Final => {
+            let order = ranking(t, sess.first, &entrants);
+            let mut top = sess.top.min(order.len());
+            if order.len() - top < 4 {
+                top = order.len();
+            }
+            let bottom = &order[top..];
+            if !bottom.is_empty() {
+                // King-of-the-Hill quads (41, 42, 43, 44) ...: groups of four, known for the
+                // whole session.
+                let (pods, note) = session_pods(t, sess, bottom, 4)?;
+                plan.notes.extend(note);
+                for pod in &pods {
+                    for (a, b) in pod_round(pod.len(), j).0 {
+                        plan.pairs.push((pod[a], pod[b], [0, 0]));
+                    }
+                }
+            }
+            let now = present(t, round);
+            let st = Standings::before(t, round);
+            let rec = |id: u32| {
+                let s = st.get(id);
+                Record {
+                    id,
+                    wins: s.map_or(0.0, |s| s.score),
+                    spread: s.map_or(0, |s| s.spread),
+                }
+            };
+            let topset: BTreeSet<u32> = order[..top]
+                .iter()
+                .copied()
+                .filter(|id| now.contains(id))
+                .collect();
+            let top_now: Vec<Record> = ranking(t, round, &topset).into_iter().map(rec).collect();
+            let all: Vec<Record> = order.iter().map(|&id| rec(id)).collect();
+            let (pairs, _odd, notes) =
+                top_pairs(set, j, games_left(&set.schedule, round), &top_now, &all);
+            plan.notes.extend(notes);
+            plan.pairs
+                .extend(pairs.into_iter().map(|(a, b)| (a, b, [0, 0])));
+        }
+    }
+    Ok(plan)
+}
+
+/// The round's specification.
+pub fn spec(t: &Tournament, round: u32) -> Result<RoundSpec> {
+    let set = settings(t)?;
+    let Some(sess) = set.schedule.session(round) else {
+        return Err(Error::field(
+            "--round",
+            format!(
+                "round {round} is outside the NSC06 schedule's {} rounds",
+                set.schedule.rounds
+            ),
+        ));
+    };
+    let plan = plan_round(t, &set, sess, round)?;
+    let now = present(t, round);
+    let players = ranking(t, round, &now);
+    let index: BTreeMap<u32, usize> = players.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+    let st = Standings::before(t, round);
+    let mut candidates = Vec::new();
+    let mut has = vec![false; players.len()];
+    for &(a, b, costs) in &plan.pairs {
+        let (Some(&ia), Some(&ib)) = (index.get(&a), index.get(&b)) else {
+            continue;
+        };
+        has[ia] = true;
+        has[ib] = true;
+        let first = first_player(&st, a, b, &index);
+        candidates.push(Candidate {
+            a: ia,
+            b: ib,
+            white: if first == a { ia } else { ib },
+            costs: costs.to_vec(),
+        });
+    }
+    // A player without a scheduled opponent (odd group, absent opponent) gets the bye.
+    let byes: Vec<ByeOption> = (0..players.len())
+        .filter(|&i| !has[i])
+        .map(|player| ByeOption {
+            player,
+            costs: vec![0, 0],
+        })
+        .collect();
+    let scores = players
+        .iter()
+        .map(|id| st.get(*id).map_or(0.0, |s| s.score))
+        .collect();
+    let mut notes = plan.notes;
+    notes.insert(
+        0,
+        format!(
+            "NSC06 session {} ({:?}), round {} of rounds {}-{}",
+            sess.session, sess.scheme, round, sess.first, sess.last
+        ),
+    );
+    Ok(RoundSpec {
+        system: "nsc2006".into(),
+        round,
+        players,
+        scores,
+        tiers: vec![
+            Tier::new(
+                "A v A1 letters",
+                "NSC06 session 3: A vs. A1, B vs. B1, C vs. C1, D vs. D1",
+            ),
+            Tier::new("repeats", "NSC06: no repeat pairings until Round 15"),
+        ],
+        candidates,
+        max_byes: byes.len(),
+        byes,
+        odd_sets: Vec::new(),
+        rows: Vec::new(),
+        notes,
+    })
+}

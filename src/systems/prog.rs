@@ -1,0 +1,290 @@
+//! Swiss system with Progressive Acceleration ("PROG", the French "système accéléré
+//! dégressif"), on top of the standard Swiss ([`super::swiss`]). See `models/prog.md`.
+//!
+//! * Groups (PROG "Calculation of the fictitious score"): A, B, C by rating, bounds set by the
+//!   director — `prog.a_min` (group A: rating ≥ it, default 2000) and `prog.c_below` (group C:
+//!   rating below it, default 1600); each group must hold 25%–50% of the players, else an
+//!   error names the group and by how many players it misses.
+//! * Fictitious score FS (the table restated in the seeds' README, which wins over the damaged
+//!   table of the document): A 2; B 1, +½ at RS ≥ 1.5, +½ at RS ≥ 3; C 0, +½ at 1.5, 3 and
+//!   4.5; any group FS = 2 once RS ≥ N/2; no FS when pairing round N−1 or N.
+//! * Pairing on the global score GS = RS + FS: the standard Swiss specification with GS as
+//!   the pairing score (score groups, floats, bye group and ranking all follow GS).
+
+use super::spec::RoundSpec;
+use super::swiss::{standard_spec, Field};
+use super::System;
+use crate::tournament::{Player, Tournament};
+use crate::{Error, Result};
+use std::collections::BTreeMap;
+
+const EPS: f64 = 1e-9;
+
+/// `--system prog`.
+#[derive(Debug, Default)]
+pub struct Prog;
+
+/// A whole-number setting, if given.
+pub(crate) fn setting_int(t: &Tournament, key: &str, range: &str) -> Result<Option<i64>> {
+    match t.settings.get(key) {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(v) => match v.as_f64() {
+            Some(x) if x.fract() == 0.0 => Ok(Some(x as i64)),
+            _ => Err(Error::field(
+                key,
+                format!("must be a whole number ({range}), got {v}"),
+            )),
+        },
+    }
+}
+
+/// The document's points (1 a win, ½ a draw): the FS thresholds and the accelerations are
+/// stated in them.
+pub(crate) fn require_chess_points(t: &Tournament, clause: &str) -> Result<()> {
+    let s = &t.scoring;
+    if (s.win - 1.0).abs() > EPS || (s.draw - 0.5).abs() > EPS {
+        return Err(Error::field(
+            "scoring",
+            format!(
+                "{clause} is stated for 1 point a win and ½ a draw; this event scores {} and {}",
+                s.win, s.draw
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The rating bounds of the groups.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    /// Group A: rating at or above.
+    pub a_min: u32,
+    /// Group C: rating below.
+    pub c_below: u32,
+}
+
+impl Bounds {
+    pub fn group(&self, rating: u32) -> char {
+        if rating >= self.a_min {
+            'A'
+        } else if rating < self.c_below {
+            'C'
+        } else {
+            'B'
+        }
+    }
+}
+
+/// The bounds from `prog.a_min` and `prog.c_below` (defaults 2000 and 1600).
+pub fn bounds(t: &Tournament) -> Result<Bounds> {
+    const RANGE: &str = "a rating between 1 and 4000";
+    let get = |key: &str, default: u32| -> Result<u32> {
+        match setting_int(t, key, RANGE)? {
+            None => Ok(default),
+            Some(v) if (1..=4000).contains(&v) => Ok(v as u32),
+            Some(v) => Err(Error::field(key, format!("must be {RANGE}, got {v}"))),
+        }
+    };
+    let b = Bounds {
+        a_min: get("prog.a_min", 2000)?,
+        c_below: get("prog.c_below", 1600)?,
+    };
+    if b.a_min <= b.c_below {
+        return Err(Error::field(
+            "prog.a_min",
+            format!(
+                "must be above prog.c_below ({}) so that group B exists (PROG: three groups A, B, C), got {}",
+                b.c_below, b.a_min
+            ),
+        ));
+    }
+    Ok(b)
+}
+
+/// The players of the field the groups are measured on: those taking part from round 1.
+fn entry(t: &Tournament) -> Vec<&Player> {
+    t.players.iter().filter(|p| p.active_in(1)).collect()
+}
+
+/// Every player's group (late entries too, by the same bounds), after checking that each
+/// group holds 25%–50% of the entry (PROG: "each group includes a minimum of 25% and a maximum
+/// of 50% of all players").
+pub fn groups(t: &Tournament) -> Result<BTreeMap<u32, char>> {
+    let b = bounds(t)?;
+    let n = entry(t).len();
+    let (lo, hi) = (n.div_ceil(4), n / 2);
+    for (g, key, how) in [
+        ('A', "prog.a_min", format!("rating ≥ {}", b.a_min)),
+        (
+            'B',
+            "prog.a_min / prog.c_below",
+            format!("{} ≤ rating < {}", b.c_below, b.a_min),
+        ),
+        ('C', "prog.c_below", format!("rating < {}", b.c_below)),
+    ] {
+        let k = entry(t).iter().filter(|p| b.group(p.rating) == g).count();
+        if k < lo || k > hi {
+            let miss = if k < lo {
+                format!("{} too few", lo - k)
+            } else {
+                format!("{} too many", k - hi)
+            };
+            let pct = if n == 0 {
+                0.0
+            } else {
+                100.0 * k as f64 / n as f64
+            };
+            return Err(Error::field(
+                key,
+                format!(
+                    "PROG group {g} ({how}) has {k} of {n} players ({pct:.1}%); each group must hold 25%–50% of the field ({lo} to {hi} players): {miss}"
+                ),
+            ));
+        }
+    }
+    Ok(t.players
+        .iter()
+        .map(|p| (p.id, b.group(p.rating)))
+        .collect())
+}
+
+/// The fictitious score of a group-`group` player with real score `rs` when pairing round
+/// `round` of an `n`-round event (the table of the seeds' README).
+pub fn fictitious(group: char, rs: f64, n: u32, round: u32) -> f64 {
+    // "Before the penultimate round, all fictitious points are cancelled."
+    if round + 1 >= n {
+        return 0.0;
+    }
+    // "When a player achieves N/2 real points ... their fictitious score is brought to 2."
+    if rs >= f64::from(n) / 2.0 - EPS {
+        return 2.0;
+    }
+    let steps = |list: &[f64]| list.iter().filter(|&&x| rs >= x - EPS).count() as f64 * 0.5;
+    match group {
+        'A' => 2.0,
+        'B' => 1.0 + steps(&[1.5, 3.0]),
+        _ => steps(&[1.5, 3.0, 4.5]),
+    }
+}
+
+/// The number of rounds, which the N/2 rule and the cancellation need.
+fn rounds(t: &Tournament) -> Result<u32> {
+    t.rounds_planned.ok_or_else(|| {
+        Error::field(
+            "rounds_planned",
+            "PROG needs the number of rounds (the N/2 rule, and the fictitious points cancelled for the last two rounds)",
+        )
+    })
+}
+
+/// Each player's fictitious score for pairing round `round` (from the rounds before it).
+pub fn virtual_points(t: &Tournament, round: u32) -> Result<BTreeMap<u32, f64>> {
+    let n = rounds(t)?;
+    let g = groups(t)?;
+    let st = crate::tournament::Standings::before(t, round);
+    Ok(t.players
+        .iter()
+        .map(|p| {
+            let rs = st.get(p.id).map(|s| s.score).unwrap_or(0.0);
+            (p.id, fictitious(g[&p.id], rs, n, round))
+        })
+        .collect())
+}
+
+/// A standard-Swiss specification paired on `score + vp[id]`, with `rule` cited on the float
+/// tier (the pairing score is where these accelerations act).
+pub(crate) fn virtual_spec(
+    t: &Tournament,
+    round: u32,
+    system: &str,
+    vp: &BTreeMap<u32, f64>,
+    rule: &str,
+) -> Result<RoundSpec> {
+    let field = Field::new(t, round, &|p, s| {
+        s.score + vp.get(&p.id).copied().unwrap_or(0.0)
+    })?;
+    let mut spec = standard_spec(t, &field, system);
+    spec.tiers[0].rule = format!("{rule}; {}", spec.tiers[0].rule);
+    spec.tiers[1].rule = format!("{rule}; {}", spec.tiers[1].rule);
+    Ok(spec)
+}
+
+impl System for Prog {
+    fn name(&self) -> &'static str {
+        "prog"
+    }
+
+    fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
+        require_chess_points(t, "PROG")?;
+        let n = rounds(t)?;
+        let b = bounds(t)?;
+        let vp = virtual_points(t, round)?;
+        let mut spec = virtual_spec(t, round, self.name(), &vp, "PROG global score GS = RS + FS")?;
+        let count = |g: char| entry(t).iter().filter(|p| b.group(p.rating) == g).count();
+        let mut notes = vec![format!(
+            "PROG groups: A (rating ≥ {}) {}, B {}, C (rating < {}) {}",
+            b.a_min,
+            count('A'),
+            count('B'),
+            b.c_below,
+            count('C')
+        )];
+        if round + 1 >= n {
+            notes.push(format!(
+                "PROG: round {round} of {n}: fictitious points cancelled for the last two rounds; pairing on the real score"
+            ));
+        } else {
+            notes.push(format!(
+                "PROG: pairing on the global score (real + fictitious, N/2 = {})",
+                f64::from(n) / 2.0
+            ));
+        }
+        notes.append(&mut spec.notes);
+        spec.notes = notes;
+        Ok(spec)
+    }
+}
+
+/// `t` with each player's `virtual_points` filled for the rounds paired so far (and the next
+/// one when every result is in) under an acceleration by virtual points (`prog`, `baku`,
+/// `uscf-added-score`), so that TRF `XXA` lines let another engine replay the event. `None`
+/// for other systems or when the points cannot be computed (the error shows when pairing).
+pub fn with_virtual_points(t: &Tournament) -> Option<Tournament> {
+    let system = t.system.as_deref()?;
+    if !matches!(system, "prog" | "baku" | "uscf-added-score") {
+        return None;
+    }
+    let last = t.last_paired_round();
+    let complete = t.round(last).is_none_or(|r| {
+        r.games
+            .iter()
+            .all(|g| g.result != crate::tournament::GameResult::Pending)
+    });
+    let mut upto = if complete { last + 1 } else { last };
+    if let Some(n) = t.rounds_planned {
+        upto = upto.min(n);
+    }
+    let mut per_round = Vec::new();
+    for r in 1..=upto {
+        let vp = match system {
+            "prog" => virtual_points(t, r).ok()?,
+            "baku" => super::baku::virtual_points(t, r).ok()?,
+            "uscf-added-score" => super::uscf::added_points(t, r).ok()?,
+            _ => return None,
+        };
+        per_round.push(vp);
+    }
+    let mut out = t.clone();
+    for p in &mut out.players {
+        let v: Vec<f64> = per_round
+            .iter()
+            .map(|m| m.get(&p.id).copied().unwrap_or(0.0))
+            .collect();
+        if v.iter().any(|&x| x != 0.0) {
+            p.virtual_points = v;
+        } else {
+            p.virtual_points.clear();
+        }
+    }
+    Some(out)
+}

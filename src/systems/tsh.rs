@@ -1,0 +1,693 @@
+//! tsh contention pairing as used at the 2007 National SCRABBLE Championship (short name
+//! "TSH07"): `--system tsh-cp`. See `models/tsh-cp.md` for the integer program clause by
+//! clause.
+//!
+//! The document's loop ("Repeat while players remain unpaired") is followed to split the field
+//! into groups — Gibsons, an odd Gibson and the player chosen to meet him, the bye, and one
+//! contention flight per pass — because each group's membership follows from the standings
+//! alone. Everything that needs a pairing to decide (the minimum repeats of a flight, the
+//! leader/nonleader split, KOTH and Swiss placement, repeats, first/second) is left to the
+//! solver as candidate pairs, rows and tiers of one round specification; no trial pairings.
+//!
+//! Readings taken where the text leaves room (also in the model document):
+//! * Standings (TSH07 intro): wins, then spread, then rating, then id, after the based-on round;
+//!   ranks are positions among the players to be paired.
+//! * Catching (TSH07 Gibsons): a lower player catches a higher one if, meeting him in each of
+//!   the `n` rounds not yet in the standings and winning each by the table's spread `s(n)`, he
+//!   would finish level or ahead: wins + n > wins, or equal wins and spread + 2·n·s(n) ≥ spread.
+//!   The same test decides who can reach a prize band (catch the player now at its last rank)
+//!   and which leader can catch which.
+//! * Gibsons: the top remaining players, while the top one is within the prize ranks, each of
+//!   whom cannot be caught by the player ranked just below (and, for the first, cannot catch
+//!   the player just above).
+//! * Repeats count every earlier pairing of the two players (pending games included);
+//!   a consecutive repeat is a pair that met in the previous round.
+
+use super::spec::{ByeOption, Candidate, Linear, RoundSpec, Tier, Var};
+use super::System;
+use crate::tournament::{Colour, Standings, Tournament};
+use crate::{Error, Result};
+use std::collections::BTreeMap;
+
+const EPS: f64 = 1e-9;
+
+/// `--system tsh-cp`.
+#[derive(Debug, Default)]
+pub struct TshCp;
+
+/// Director's settings (`Tournament.settings`; for a `.t` file, the sidecar `X.tsh.json`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// `lag`: pair from the standings after round r − lag (TSH07: 2), except at a session's
+    /// start and in the final round, which use the preceding round.
+    pub lag: u32,
+    /// `session_starts`: rounds that begin a session (paired from the preceding round).
+    pub session_starts: Vec<u32>,
+    /// `lag_final_round`: whether the final round also uses the lagged standings (TSH07: no).
+    pub lag_final_round: bool,
+    /// `prize_bands`: the last rank of each prize band, ascending (tsh default 1, 2, …, N/4).
+    pub prize_bands: Option<Vec<u32>>,
+    /// `gibson_spread`: assumed spread per round when catching up over 1, 2, 3+ rounds.
+    pub gibson_spread: Vec<i64>,
+    /// `flight_cap_per_round`: the contender cap is this times (rounds left − 1).
+    pub cap_per_round: u32,
+    /// `flight_cap_final`: the contender cap in the final round.
+    pub cap_final: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            lag: 2,
+            session_starts: Vec::new(),
+            lag_final_round: false,
+            prize_bands: None,
+            gibson_spread: vec![250, 175, 150],
+            cap_per_round: 4,
+            cap_final: 2,
+        }
+    }
+}
+
+fn uint(t: &Tournament, key: &str) -> Result<Option<u32>> {
+    match t.settings.get(key) {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(v) => v
+            .as_u64()
+            .map(|x| Some(x as u32))
+            .ok_or_else(|| Error::field(key, format!("must be a whole number, got {v}"))),
+    }
+}
+
+fn list(t: &Tournament, key: &str) -> Result<Option<Vec<i64>>> {
+    match t.settings.get(key) {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(serde_json::Value::Array(a)) => a
+            .iter()
+            .map(|v| {
+                v.as_i64()
+                    .ok_or_else(|| Error::field(key, format!("must hold whole numbers, got {v}")))
+            })
+            .collect::<Result<Vec<i64>>>()
+            .map(Some),
+        Some(v) => Err(Error::field(key, format!("must be a list, got {v}"))),
+    }
+}
+
+impl Settings {
+    pub fn from(t: &Tournament) -> Result<Settings> {
+        let mut s = Settings::default();
+        if let Some(l) = uint(t, "lag")? {
+            if l == 0 {
+                return Err(Error::field("lag", "must be 1 or more"));
+            }
+            s.lag = l;
+        }
+        if let Some(v) = list(t, "session_starts")? {
+            s.session_starts = v.into_iter().map(|x| x.max(0) as u32).collect();
+        }
+        match t.settings.get("lag_final_round") {
+            None | Some(serde_json::Value::Null) => {}
+            Some(serde_json::Value::Bool(b)) => s.lag_final_round = *b,
+            Some(v) => {
+                return Err(Error::field(
+                    "lag_final_round",
+                    format!("must be true or false, got {v}"),
+                ))
+            }
+        }
+        if let Some(v) = list(t, "prize_bands")? {
+            if v.iter().any(|&x| x < 1) || v.windows(2).any(|w| w[0] >= w[1]) {
+                return Err(Error::field(
+                    "prize_bands",
+                    "must be ranks of 1 or more, strictly ascending",
+                ));
+            }
+            s.prize_bands = Some(v.into_iter().map(|x| x as u32).collect());
+        }
+        if let Some(v) = list(t, "gibson_spread")? {
+            if v.is_empty() || v.iter().any(|&x| x < 0) {
+                return Err(Error::field(
+                    "gibson_spread",
+                    "must be a non-empty list of spreads ≥ 0",
+                ));
+            }
+            s.gibson_spread = v;
+        }
+        if let Some(c) = uint(t, "flight_cap_per_round")? {
+            s.cap_per_round = c;
+        }
+        if let Some(c) = uint(t, "flight_cap_final")? {
+            s.cap_final = c;
+        }
+        Ok(s)
+    }
+
+    /// The round whose standings pair round `round` (TSH07 intro).
+    pub fn based_on(&self, round: u32, planned: u32) -> u32 {
+        let full = self.lag == 1
+            || self.session_starts.contains(&round)
+            || (round == planned && !self.lag_final_round);
+        round.saturating_sub(if full { 1 } else { self.lag })
+    }
+
+    /// Assumed spread per round when catching up over `n` rounds (TSH07 Gibsons).
+    pub fn spread_per_round(&self, n: u32) -> i64 {
+        let i = (n.max(1) as usize - 1).min(self.gibson_spread.len() - 1);
+        self.gibson_spread[i]
+    }
+
+    /// Contender cap with `left` rounds left including the one being paired (TSH07: four times
+    /// one less than the rounds left, two in the final round), made even.
+    pub fn cap(&self, left: u32) -> usize {
+        let c = if left <= 1 {
+            self.cap_final
+        } else {
+            self.cap_per_round * (left - 1)
+        };
+        (c as usize / 2 * 2).max(2)
+    }
+}
+
+/// What a group of the plan is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GroupKind {
+    /// An even number of Gibsons, paired KOTH among themselves.
+    Gibsons,
+    /// An odd Gibson and the opponent the rule chose for him.
+    GibsonOpponent,
+    /// Contenders for a prize band split into leaders and nonleaders.
+    Flight,
+    /// Every remaining player contends: one Swiss group.
+    Swiss,
+}
+
+/// One group: players by rank.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Group {
+    pub kind: GroupKind,
+    pub players: Vec<u32>,
+    /// The prize band contended (first and last rank), for flights.
+    pub band: Option<(u32, u32)>,
+}
+
+/// The procedural part of TSH07: who is in which group. Pairings inside groups are the
+/// solver's.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub based_on: u32,
+    /// Players to pair by standing after `based_on` (rank = index + 1).
+    pub order: Vec<u32>,
+    pub wins: BTreeMap<u32, f64>,
+    pub spread: BTreeMap<u32, i64>,
+    /// Rounds not yet in the standings (chasers' rounds to catch up).
+    pub rounds_to_catch: u32,
+    pub last_prize_rank: u32,
+    pub groups: Vec<Group>,
+    pub bye: Option<u32>,
+    pub notes: Vec<String>,
+}
+
+/// How often each pair (lower id first) has been paired.
+pub type Meetings = BTreeMap<(u32, u32), u32>;
+
+/// Earlier pairings of each pair (all rounds before `round`, pending games included), and the
+/// pairs of the previous round.
+pub fn meetings(t: &Tournament, round: u32) -> (Meetings, Vec<(u32, u32)>) {
+    let mut met = BTreeMap::new();
+    let mut last = Vec::new();
+    for rd in t.rounds.iter().filter(|rd| rd.number < round) {
+        for g in &rd.games {
+            let k = (g.white.min(g.black), g.white.max(g.black));
+            *met.entry(k).or_insert(0) += 1;
+            if rd.number + 1 == round {
+                last.push(k);
+            }
+        }
+    }
+    (met, last)
+}
+
+fn key(a: u32, b: u32) -> (u32, u32) {
+    (a.min(b), a.max(b))
+}
+
+impl Plan {
+    /// Whether `lo` catches `hi` (see the module notes).
+    pub fn catches(&self, s: &Settings, lo: u32, hi: u32) -> bool {
+        let n = self.rounds_to_catch;
+        if n == 0 {
+            return false;
+        }
+        let (wl, wh) = (self.wins[&lo] + n as f64, self.wins[&hi]);
+        if wl > wh + EPS {
+            return true;
+        }
+        if wl < wh - EPS {
+            return false;
+        }
+        self.spread[&lo] + 2 * i64::from(n) * s.spread_per_round(n) >= self.spread[&hi]
+    }
+
+    fn rank(&self, id: u32) -> usize {
+        self.order.iter().position(|&p| p == id).unwrap() + 1
+    }
+
+    /// Builds the plan for round `round` of `t` (rounds from `round` on are ignored).
+    pub fn build(t: &Tournament, round: u32, s: &Settings) -> Result<Plan> {
+        let planned = t.rounds_planned.ok_or_else(|| {
+            Error::field(
+                "rounds_planned",
+                "tsh-cp needs the number of rounds planned (tsh max_rounds)",
+            )
+        })?;
+        let based_on = s.based_on(round, planned);
+        let standings = Standings::before(t, based_on + 1);
+        let absent: Vec<u32> = t
+            .round(round)
+            .map(|rd| rd.requested_byes().map(|b| b.player).collect())
+            .unwrap_or_default();
+        let order: Vec<u32> = standings
+            .by_wins_spread()
+            .into_iter()
+            .filter(|id| t.player(*id).is_some_and(|p| p.active_in(round)) && !absent.contains(id))
+            .collect();
+        let wins = standings.by_id.iter().map(|(&k, v)| (k, v.score)).collect();
+        let spread = standings
+            .by_id
+            .iter()
+            .map(|(&k, v)| (k, v.spread))
+            .collect();
+        let bands = s
+            .prize_bands
+            .clone()
+            .unwrap_or_else(|| (1..=(order.len() as u32 / 4).max(1)).collect());
+        let mut plan = Plan {
+            based_on,
+            order,
+            wins,
+            spread,
+            rounds_to_catch: planned.saturating_sub(based_on),
+            last_prize_rank: bands.last().copied().unwrap_or(0),
+            groups: Vec::new(),
+            bye: None,
+            notes: vec![format!(
+                "TSH07: round {round} paired from the standings after round {based_on}"
+            )],
+        };
+        let (met, _) = meetings(t, round);
+        let byes_had = |id: u32| {
+            t.rounds
+                .iter()
+                .filter(|rd| rd.number < round)
+                .flat_map(|rd| &rd.byes)
+                .filter(|b| b.player == id)
+                .count()
+        };
+        let left = planned.saturating_sub(round) + 1;
+        let mut remaining = plan.order.clone();
+        while !remaining.is_empty() {
+            // TSH07 Gibsons: count them.
+            let mut g = 0;
+            if plan.rank(remaining[0]) as u32 <= plan.last_prize_rank {
+                let r0 = plan.rank(remaining[0]);
+                let clear_above = r0 == 1 || !plan.catches(s, remaining[0], plan.order[r0 - 2]);
+                while clear_above && g < remaining.len() {
+                    let r = plan.rank(remaining[g]);
+                    let uncaught = plan
+                        .order
+                        .get(r)
+                        .is_none_or(|&below| !plan.catches(s, below, remaining[g]));
+                    if !uncaught
+                        || g > 0 && plan.rank(remaining[g]) != plan.rank(remaining[g - 1]) + 1
+                    {
+                        break;
+                    }
+                    g += 1;
+                }
+            }
+            if g > 0 {
+                let gibsons: Vec<u32> = remaining[..g].to_vec();
+                plan.notes.push(format!("TSH07 Gibsons: {gibsons:?}"));
+                let even = g / 2 * 2;
+                if even > 0 {
+                    plan.groups.push(Group {
+                        kind: GroupKind::Gibsons,
+                        players: gibsons[..even].to_vec(),
+                        band: None,
+                    });
+                }
+                let odd = (g % 2 == 1).then(|| gibsons[g - 1]);
+                let parity_odd = remaining.len() % 2 == 1;
+                remaining.drain(..g);
+                if let Some(gib) = odd {
+                    if parity_odd && plan.bye.is_none() {
+                        // TSH07 Gibsons: an odd Gibson takes the bye when the field is odd.
+                        plan.bye = Some(gib);
+                        plan.notes
+                            .push(format!("TSH07 Gibson odd: {gib} takes the bye"));
+                    } else if !remaining.is_empty() {
+                        let least = remaining
+                            .iter()
+                            .map(|&p| met.get(&key(p, gib)).copied().unwrap_or(0))
+                            .min()
+                            .unwrap();
+                        let pool: Vec<u32> = remaining
+                            .iter()
+                            .copied()
+                            .filter(|&p| met.get(&key(p, gib)).copied().unwrap_or(0) == least)
+                            .collect();
+                        let victim = pool
+                            .iter()
+                            .copied()
+                            .find(|&p| plan.rank(p) as u32 > plan.last_prize_rank)
+                            .unwrap_or(*pool.last().unwrap());
+                        plan.notes.push(format!(
+                            "TSH07 Gibson odd: {gib} meets {victim} (rank {})",
+                            plan.rank(victim)
+                        ));
+                        remaining.retain(|&p| p != victim);
+                        plan.groups.push(Group {
+                            kind: GroupKind::GibsonOpponent,
+                            players: vec![gib, victim],
+                            band: None,
+                        });
+                    } else {
+                        plan.bye = Some(gib);
+                    }
+                }
+                continue;
+            }
+            // TSH07 byes: the lowest ranked among those with the fewest byes.
+            if remaining.len() % 2 == 1 {
+                let fewest = remaining.iter().map(|&p| byes_had(p)).min().unwrap();
+                let pick = *remaining
+                    .iter()
+                    .rev()
+                    .find(|&&p| byes_had(p) == fewest)
+                    .unwrap();
+                plan.bye = Some(pick);
+                plan.notes.push(format!("TSH07 bye: {pick}"));
+                remaining.retain(|&p| p != pick);
+                if remaining.is_empty() {
+                    break;
+                }
+            }
+            // TSH07 contention: the highest band still contended and its contenders.
+            let top_rank = plan.rank(remaining[0]) as u32;
+            let band = bands
+                .iter()
+                .enumerate()
+                .find(|(_, &b)| b >= top_rank)
+                .map(|(i, &b)| (if i == 0 { 1 } else { bands[i - 1] + 1 }, b));
+            let n = match band {
+                None => remaining.len(),
+                Some((_, last)) => {
+                    let target = plan.order[(last as usize).min(plan.order.len()) - 1];
+                    let mut c = remaining
+                        .iter()
+                        .take_while(|&&p| plan.rank(p) as u32 <= last || plan.catches(s, p, target))
+                        .count();
+                    c += c % 2;
+                    c.min(s.cap(left))
+                }
+            };
+            let n = n.min(remaining.len());
+            let players: Vec<u32> = remaining.drain(..n).collect();
+            let kind = if remaining.is_empty() {
+                GroupKind::Swiss
+            } else {
+                GroupKind::Flight
+            };
+            plan.notes.push(format!(
+                "TSH07 contention: band {band:?}, {} contenders ({})",
+                players.len(),
+                if kind == GroupKind::Swiss {
+                    "all remaining: Swiss"
+                } else {
+                    "leaders and nonleaders"
+                }
+            ));
+            plan.groups.push(Group {
+                kind,
+                players,
+                band,
+            });
+        }
+        Ok(plan)
+    }
+}
+
+/// Tiers of the TSH07 specification, in priority order. Groups are disjoint, so one tier can
+/// carry different groups' criteria: placement is KOTH for Gibsons, top v lowest for leaders,
+/// top half v bottom half for Swiss groups and nonleaders; the order tier breaks the
+/// nonleaders' remaining ties (in order) and repeats the others' placement so that every pair
+/// has a cost there.
+const TIERS: &[(&str, &str)] = &[
+    (
+        "contender repeats 2+ over the bound",
+        "TSH07 minimum repeats",
+    ),
+    ("contender repeats over the bound", "TSH07 minimum repeats"),
+    ("leaders", "TSH07 leaders: as few as possible"),
+    (
+        "leaders who cannot be caught",
+        "TSH07 leaders: who can catch",
+    ),
+    ("repeats", "TSH07 minimising repeats"),
+    ("consecutive repeats", "TSH07 avoiding consecutive repeats"),
+    ("starters v starters", "TSH07 first/second"),
+    (
+        "placement (KOTH, top v lowest, top half v bottom half)",
+        "TSH07 Gibsons KOTH; leaders top v lowest; Swiss",
+    ),
+    ("Swiss order", "TSH07 Swiss: in order"),
+];
+const T_E2: usize = 0;
+const T_E1: usize = 1;
+const T_LEAD: usize = 2;
+const T_CATCH: usize = 3;
+const T_REP: usize = 4;
+const T_CONS: usize = 5;
+const T_FS: usize = 6;
+const T_PLACE: usize = 7;
+const T_ORDER: usize = 8;
+
+impl System for TshCp {
+    fn name(&self) -> &'static str {
+        "tsh-cp"
+    }
+
+    fn game_scores(&self) -> bool {
+        true
+    }
+
+    fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
+        let s = Settings::from(t)?;
+        let plan = Plan::build(t, round, &s)?;
+        Ok(spec_from_plan(t, round, &s, &plan))
+    }
+}
+
+/// The round specification for a plan.
+pub fn spec_from_plan(t: &Tournament, round: u32, s: &Settings, plan: &Plan) -> RoundSpec {
+    let (met, last) = meetings(t, round);
+    let now = Standings::before(t, round);
+    // First/second balance: firsts − seconds over games whose order is known.
+    let balance = |id: u32| -> (i64, Option<Colour>) {
+        now.get(id).map_or((0, None), |st| {
+            let (f, sec) = st.firsts_seconds();
+            (i64::from(f) - i64::from(sec), st.last_colour())
+        })
+    };
+    let index: BTreeMap<u32, usize> = plan
+        .order
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| (p, i))
+        .collect();
+    let mut candidates = Vec::new();
+    let mut rows = Vec::new();
+    let tiers: Vec<Tier> = TIERS.iter().map(|(a, b)| Tier::new(a, b)).collect();
+    let zero = || vec![0i64; TIERS.len()];
+    let orient = |a: u32, b: u32| -> usize {
+        // Who goes first: the one with fewer firsts than seconds, then the one who went second
+        // last, then the higher ranked.
+        let (ba, la) = balance(a);
+        let (bb, lb) = balance(b);
+        let first = if ba != bb {
+            if ba < bb {
+                a
+            } else {
+                b
+            }
+        } else if la != lb && la == Some(Colour::Black) {
+            a
+        } else if la != lb && lb == Some(Colour::Black) {
+            b
+        } else if index[&a] < index[&b] {
+            a
+        } else {
+            b
+        };
+        index[&first]
+    };
+    let due = |id: u32| balance(id).0.signum();
+    let common = |a: u32, b: u32, costs: &mut Vec<i64>, fs: bool| {
+        let k = key(a, b);
+        costs[T_REP] = i64::from(met.get(&k).copied().unwrap_or(0));
+        costs[T_CONS] = i64::from(last.contains(&k));
+        if fs {
+            costs[T_FS] = i64::from(due(a) == due(b) && due(a) != 0);
+        }
+    };
+    for g in &plan.groups {
+        let m = g.players.len();
+        match g.kind {
+            GroupKind::GibsonOpponent => {
+                let (a, b) = (g.players[0], g.players[1]);
+                let mut costs = zero();
+                common(a, b, &mut costs, true);
+                candidates.push(Candidate {
+                    a: index[&a],
+                    b: index[&b],
+                    white: orient(a, b),
+                    costs,
+                });
+            }
+            GroupKind::Gibsons => {
+                for i in 0..m {
+                    for j in i + 1..m {
+                        let (a, b) = (g.players[i], g.players[j]);
+                        let mut costs = zero();
+                        // TSH07 names only repeats and consecutive repeats before KOTH here.
+                        common(a, b, &mut costs, false);
+                        costs[T_PLACE] = (j - i - 1) as i64;
+                        costs[T_ORDER] = costs[T_PLACE];
+                        candidates.push(Candidate {
+                            a: index[&a],
+                            b: index[&b],
+                            white: orient(a, b),
+                            costs,
+                        });
+                    }
+                }
+            }
+            GroupKind::Swiss | GroupKind::Flight => {
+                // Lower bound on the flight's minimum repeats: someone must meet his least-met
+                // flight-mate. Repeats above it are counted first (see models/tsh-cp.md).
+                let rep = |i: usize, j: usize| {
+                    i64::from(
+                        met.get(&key(g.players[i], g.players[j]))
+                            .copied()
+                            .unwrap_or(0),
+                    )
+                };
+                let bound = (0..m)
+                    .map(|i| {
+                        (0..m)
+                            .filter(|&j| j != i)
+                            .map(|j| rep(i, j))
+                            .min()
+                            .unwrap_or(0)
+                    })
+                    .max()
+                    .unwrap_or(0);
+                let flight = g.kind == GroupKind::Flight;
+                let mut leader_at: Vec<Vec<usize>> = vec![Vec::new(); m];
+                for i in 0..m {
+                    for j in i + 1..m {
+                        let (a, b) = (g.players[i], g.players[j]);
+                        let excess = (rep(i, j) - bound).max(0);
+                        let d = (j - i) as i64;
+                        let mut base = zero();
+                        base[T_E2] = (excess - 1).max(0);
+                        base[T_E1] = excess.min(1);
+                        // Nonleader (or all-contender Swiss) variant; a flight's top two
+                        // always lead (leaders are two or more).
+                        if !(flight && i <= 1) {
+                            let mut costs = base.clone();
+                            common(a, b, &mut costs, true);
+                            if flight {
+                                // The nonleaders' size depends on the split: top half v bottom
+                                // half is the largest total rank distance, in order the
+                                // smallest sum of squares among those.
+                                costs[T_PLACE] = m as i64 - d;
+                                costs[T_ORDER] = d * d;
+                            } else {
+                                costs[T_PLACE] = (d - (m / 2) as i64).abs();
+                                costs[T_ORDER] = costs[T_PLACE];
+                            }
+                            candidates.push(Candidate {
+                                a: index[&a],
+                                b: index[&b],
+                                white: orient(a, b),
+                                costs,
+                            });
+                        }
+                        if flight {
+                            // Leader variant: top v the lowest who can catch him.
+                            let mut costs = base;
+                            common(a, b, &mut costs, false);
+                            costs[T_LEAD] = 1;
+                            costs[T_CATCH] = i64::from(!plan.catches(s, b, a));
+                            // Top v lowest: the largest sum of squared rank distances.
+                            costs[T_PLACE] = (m as i64 - 1).pow(2) - d * d;
+                            costs[T_ORDER] = costs[T_PLACE];
+                            leader_at[i].push(candidates.len());
+                            leader_at[j].push(candidates.len());
+                            candidates.push(Candidate {
+                                a: index[&a],
+                                b: index[&b],
+                                white: orient(a, b),
+                                costs,
+                            });
+                        }
+                    }
+                }
+                if flight {
+                    // Leaders are a top block of the flight: nobody leads unless everyone
+                    // above him does (the top contender has only leader pairs).
+                    for i in 0..m - 1 {
+                        let mut terms: Vec<(Var, i64)> =
+                            leader_at[i].iter().map(|&c| (Var::Pair(c), 1)).collect();
+                        terms.extend(leader_at[i + 1].iter().map(|&c| (Var::Pair(c), -1)));
+                        // Leaders are an even number: positions 2k and 2k+1 lead together
+                        // (an equality, which also tightens the relaxation).
+                        rows.push(Linear {
+                            terms,
+                            min: Some(0),
+                            max: (i % 2 == 0).then_some(0),
+                            rule: "TSH07 leaders: a prefix of the contenders".into(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    let byes: Vec<ByeOption> = plan
+        .bye
+        .map(|b| ByeOption {
+            player: index[&b],
+            costs: zero(),
+        })
+        .into_iter()
+        .collect();
+    let mut notes = plan.notes.clone();
+    if plan.rounds_to_catch == 0 {
+        notes.push("TSH07: no rounds left to catch up".into());
+    }
+    RoundSpec {
+        system: "tsh-cp".into(),
+        round,
+        players: plan.order.clone(),
+        scores: plan.order.iter().map(|p| plan.wins[p]).collect(),
+        tiers,
+        candidates,
+        max_byes: byes.len(),
+        byes,
+        odd_sets: Vec::new(),
+        rows,
+        notes,
+    }
+}

@@ -1,0 +1,421 @@
+//! US Chess accelerated pairings as improved in WinTD (seed "USCF"), on top of the standard
+//! Swiss ([`super::swiss`]). See `models/uscf.md`.
+//!
+//! * `uscf-batches`: groups A (top, "rounded up to the next even number larger than 50%":
+//!   `2·⌈n/4⌉`, so 121 players give 62/59) and B by rating. Round 1 pairs each group on its
+//!   own (a first tier counts pairs across the groups; the groups are also apart in pairing
+//!   score). Round 2 in batches, as tiers and one row: (a) A winners among themselves, one
+//!   downfloater when odd (the lowest-rated, colours permitting); (b) the winners of B (and
+//!   the downfloater) against the highest-rated A non-winners, in rating order, at most one B
+//!   non-winner upfloated; (c) the rest by score groups (draws with draws, losses with
+//!   losses). Later rounds: the standard Swiss.
+//! * `uscf-thirds`: groups A, B (both even, the even number nearest a third) and C. Round 1
+//!   each group on its own; round 2 (a) A winners; (b) A and B non-winners in rating order
+//!   against B and C winners; the rest by standard methods.
+//! * `uscf-added-score`: the top half (group A above) paired as if it had one more point in
+//!   rounds 1 and 2.
+
+use super::prog::virtual_spec;
+use super::spec::{ByeOption, Candidate, Linear, RoundSpec, Tier, Var};
+use super::swiss::{standard_spec, standard_tiers, Field};
+use super::System;
+use crate::tournament::{Standings, Tournament};
+use crate::{Error, Result};
+use std::collections::BTreeMap;
+
+const EPS: f64 = 1e-9;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Batches,
+    Thirds,
+    AddedScore,
+}
+
+/// `--system uscf-batches`, `uscf-thirds` or `uscf-added-score`.
+#[derive(Debug)]
+pub struct Uscf {
+    pub method: Method,
+}
+
+impl Uscf {
+    pub fn new(method: Method) -> Uscf {
+        Uscf { method }
+    }
+}
+
+/// Size of group A for `n` players: the next even number at or above half (121 → 62).
+pub fn top_group(n: usize) -> usize {
+    (2 * n.div_ceil(4)).min(n)
+}
+
+/// Sizes of A, B, C for thirds: A and B the same even number, the nearest to `n/3` (ties to
+/// the smaller, so C is never under a third), C the rest.
+pub fn thirds(n: usize) -> (usize, usize, usize) {
+    let lo = 2 * (n / 6);
+    let hi = lo + 2;
+    let a = if (3 * hi).abs_diff(n) < (3 * lo).abs_diff(n) {
+        hi
+    } else {
+        lo
+    };
+    let a = a.min(n / 2);
+    (a, a, n - 2 * a)
+}
+
+/// The rating groups: index 0 is A.
+#[derive(Debug, Clone)]
+pub struct Groups {
+    /// The entry (players taking part from round 1) by rating, then pairing number.
+    pub order: Vec<u32>,
+    pub sizes: Vec<usize>,
+    /// Group of every player; late entries are in the last group.
+    pub group: BTreeMap<u32, usize>,
+}
+
+impl Groups {
+    pub fn members(&self, g: usize) -> Vec<u32> {
+        self.order
+            .iter()
+            .copied()
+            .filter(|id| self.group.get(id) == Some(&g))
+            .collect()
+    }
+
+    fn of(&self, id: u32) -> usize {
+        self.group.get(&id).copied().unwrap_or(self.sizes.len() - 1)
+    }
+}
+
+/// Forms the groups of `method` from the ratings of the entry.
+pub fn groups(t: &Tournament, method: Method) -> Result<Groups> {
+    let mut entry: Vec<_> = t.players.iter().filter(|p| p.active_in(1)).collect();
+    entry.sort_by(|a, b| b.rating.cmp(&a.rating).then(a.id.cmp(&b.id)));
+    let n = entry.len();
+    let sizes = if method == Method::Thirds {
+        let (a, b, c) = thirds(n);
+        if a == 0 || c == 0 {
+            return Err(Error::field(
+                "players",
+                format!("USCF acceleration by thirds needs at least 5 players (A and B even, C not empty); the entry has {n}"),
+            ));
+        }
+        vec![a, b, c]
+    } else {
+        let a = top_group(n);
+        vec![a, n - a]
+    };
+    let mut group = BTreeMap::new();
+    let mut start = 0;
+    for (g, &k) in sizes.iter().enumerate() {
+        for p in &entry[start..start + k] {
+            group.insert(p.id, g);
+        }
+        start += k;
+    }
+    let last = sizes.len() - 1;
+    for p in &t.players {
+        group.entry(p.id).or_insert(last);
+    }
+    Ok(Groups {
+        order: entry.iter().map(|p| p.id).collect(),
+        sizes,
+        group,
+    })
+}
+
+/// The added-score method's virtual points for round `round`: one point (a win's points) for
+/// the top half in rounds 1 and 2.
+pub fn added_points(t: &Tournament, round: u32) -> Result<BTreeMap<u32, f64>> {
+    let g = groups(t, Method::AddedScore)?;
+    let v = if round <= 2 { t.scoring.win } else { 0.0 };
+    Ok(t.players
+        .iter()
+        .map(|p| (p.id, if g.of(p.id) == 0 { v } else { 0.0 }))
+        .collect())
+}
+
+impl System for Uscf {
+    fn name(&self) -> &'static str {
+        match self.method {
+            Method::Batches => "uscf-batches",
+            Method::Thirds => "uscf-thirds",
+            Method::AddedScore => "uscf-added-score",
+        }
+    }
+
+    fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
+        let g = groups(t, self.method)?;
+        let letters = ["A", "B", "C"];
+        let sizes: Vec<String> = g
+            .sizes
+            .iter()
+            .enumerate()
+            .map(|(i, k)| format!("{} {k}", letters[i]))
+            .collect();
+        let mut notes = vec![format!("USCF groups by rating: {}", sizes.join(", "))];
+        let mut spec = match (self.method, round) {
+            (Method::AddedScore, _) => {
+                let vp = added_points(t, round)?;
+                if round <= 2 {
+                    notes.push("USCF added score: the top half paired with one point added".into());
+                }
+                virtual_spec(
+                    t,
+                    round,
+                    self.name(),
+                    &vp,
+                    "USCF added score (top half +1 in rounds 1-2)",
+                )?
+            }
+            (_, 1) => self.round_one(t, &g)?,
+            (_, 2) => self.round_two(t, &g, &mut notes)?,
+            _ => {
+                let f = Field::new(t, round, &|_, s| s.score)?;
+                standard_spec(t, &f, self.name())
+            }
+        };
+        notes.append(&mut spec.notes);
+        spec.notes = notes;
+        Ok(spec)
+    }
+}
+
+impl Uscf {
+    fn cite(&self, clause: &str) -> String {
+        match self.method {
+            Method::Thirds => format!("USCF thirds {clause}"),
+            _ => format!("USCF {clause}"),
+        }
+    }
+
+    /// Round 1: each group by standard methods. The groups are apart in pairing score (A a
+    /// point above B, B above C), and a tier after the bye counts pairs across groups (only
+    /// absences make one necessary).
+    fn round_one(&self, t: &Tournament, g: &Groups) -> Result<RoundSpec> {
+        let top = g.sizes.len() - 1;
+        let f = Field::new(t, 1, &|p, s| {
+            s.score + (top - g.of(p.id)) as f64 * t.scoring.win
+        })?;
+        let mut spec = standard_spec(t, &f, self.name());
+        for c in &mut spec.candidates {
+            let across = g.of(f.ids[c.a]) != g.of(f.ids[c.b]);
+            c.costs.insert(1, across as i64);
+        }
+        for b in &mut spec.byes {
+            b.costs.insert(1, 0);
+        }
+        spec.tiers.insert(
+            1,
+            Tier::new(
+                "pairs across the rating groups",
+                &self.cite("round 1 (groups paired separately)"),
+            ),
+        );
+        Ok(spec)
+    }
+
+    /// Round 2 in batches (a), (b), (c).
+    fn round_two(&self, t: &Tournament, g: &Groups, notes: &mut Vec<String>) -> Result<RoundSpec> {
+        let win = t.scoring.win;
+        let last = g.sizes.len() - 1;
+        let st = Standings::before(t, 2);
+        let won = |id: u32| st.get(id).is_some_and(|s| s.score >= win - EPS);
+        // Batch (a) is its own score group: A winners a point above the others.
+        let f = Field::new(t, 2, &|p, s| {
+            s.score
+                + if g.of(p.id) == 0 && won(p.id) {
+                    win
+                } else {
+                    0.0
+                }
+        })?;
+        let n = f.len();
+        let grp: Vec<usize> = f.ids.iter().map(|&id| g.of(id)).collect();
+        let winner: Vec<bool> = f.ids.iter().map(|&id| won(id)).collect();
+        // A winners; winners to be served in (b); non-winners serving them; the upfloat pool.
+        let aw: Vec<bool> = (0..n).map(|i| grp[i] == 0 && winner[i]).collect();
+        let ws: Vec<bool> = (0..n).map(|i| grp[i] > 0 && winner[i]).collect();
+        let nw: Vec<bool> = (0..n).map(|i| grp[i] < last && !winner[i]).collect();
+        let up: Vec<bool> = (0..n).map(|i| grp[i] == last && !winner[i]).collect();
+        let rating = |i: usize| f.standings[i].rating;
+        let by_rating = |set: &[bool]| -> Vec<usize> {
+            let mut v: Vec<usize> = (0..n).filter(|&i| set[i]).collect();
+            v.sort_by(|&x, &y| rating(y).cmp(&rating(x)).then(f.ids[x].cmp(&f.ids[y])));
+            v
+        };
+        let count = |set: &[bool]| set.iter().filter(|&&x| x).count();
+        let (n_aw, n_ws, n_nw) = (count(&aw), count(&ws), count(&nw));
+        let need = n_ws + n_aw % 2;
+        // Rating ranks: winners side (the downfloater, an A winner, ranks first), non-winners
+        // side (upfloaters after every A non-winner, the best score first).
+        let mut rank_w = vec![0i64; n];
+        for (k, &i) in by_rating(&ws).iter().enumerate() {
+            rank_w[i] = k as i64 + 1;
+        }
+        let mut rank_n = vec![0i64; n];
+        for (k, &i) in by_rating(&nw).iter().enumerate() {
+            rank_n[i] = k as i64;
+        }
+        let mut pool = by_rating(&up);
+        pool.sort_by(|&x, &y| f.scores[y].total_cmp(&f.scores[x]));
+        for (k, &i) in pool.iter().enumerate() {
+            rank_n[i] = (n_nw + k) as i64;
+        }
+        let mut from_bottom = vec![0i64; n];
+        for (k, &i) in by_rating(&aw).iter().rev().enumerate() {
+            from_bottom[i] = k as i64;
+        }
+        let base = standard_spec(t, &f, self.name());
+        let mut candidates = Vec::with_capacity(base.candidates.len());
+        let mut upfloats = Vec::new();
+        for c in &base.candidates {
+            let (i, j) = (c.a, c.b);
+            let s = &c.costs;
+            // A winner playing outside (a): the downfloater.
+            let df = |x: usize, y: usize| aw[x] && !aw[y];
+            let t_a = df(i, j) as i64 + df(j, i) as i64;
+            // Winner to serve (B winner, or the downfloater) without a non-winner.
+            let serve = |x: usize, y: usize| (ws[x] || df(x, y)) && !nw[y];
+            let t_b = serve(i, j) as i64 + serve(j, i) as i64;
+            let winner_side = |x: usize, y: usize| ws[x] || df(x, y);
+            let t_up = ((winner_side(i, j) && up[j]) || (winner_side(j, i) && up[i])) as i64;
+            // (b) pair: a winner to serve against a non-winner (or an upfloater).
+            let b_pair = [(i, j), (j, i)]
+                .into_iter()
+                .find(|&(x, y)| winner_side(x, y) && (nw[y] || up[y]));
+            let (mut t_sel, mut t_df, mut t_ord) = (0, 0, 0);
+            if let Some((x, y)) = b_pair {
+                if nw[y] {
+                    // Σ ranks of the non-winners used: least when they are the highest-rated.
+                    t_sel = rank_n[y];
+                }
+                t_ord = (rank_w[x] - rank_n[y]).pow(2);
+            }
+            for (x, y) in [(i, j), (j, i)] {
+                if df(x, y) {
+                    t_df += from_bottom[x];
+                }
+            }
+            if t_up == 1 {
+                upfloats.push((Var::Pair(candidates.len()), 1));
+            }
+            // (c): conventional score groups among the players who are not winners.
+            let t_c = if !winner[i] && !winner[j] { s[1] } else { 0 };
+            let order = if b_pair.is_some() { 0 } else { s[7] };
+            candidates.push(Candidate {
+                costs: vec![
+                    s[0], t_a, t_b, t_up, t_sel, t_c, s[2], s[3], t_df, t_ord, s[4], s[5], s[6],
+                    order,
+                ],
+                ..c.clone()
+            });
+        }
+        let byes = base
+            .byes
+            .iter()
+            .map(|o| {
+                let (p, s) = (o.player, &o.costs);
+                ByeOption {
+                    player: p,
+                    costs: vec![
+                        s[0],
+                        aw[p] as i64,
+                        (ws[p] || aw[p]) as i64,
+                        0,
+                        0,
+                        s[1],
+                        0,
+                        0,
+                        0,
+                        0,
+                        s[4],
+                        s[5],
+                        s[6],
+                        0,
+                    ],
+                }
+            })
+            .collect();
+        let mut rows = Vec::new();
+        // (b): "upfloat one (at most) B non-winner" — a hard row when the A non-winners and
+        // one upfloater can serve every winner (the document's premise).
+        if n_nw + 1 >= need && !upfloats.is_empty() {
+            rows.push(Linear {
+                terms: upfloats,
+                min: None,
+                max: Some(1),
+                rule: self.cite("round 2 (b) (upfloat at most one)"),
+            });
+        }
+        let (nws, wsn, upn) = if self.method == Method::Thirds {
+            ("A and B non-winners", "B and C winners", "C non-winners")
+        } else {
+            ("A non-winners", "B winners", "B non-winners")
+        };
+        let st = standard_tiers();
+        let tiers = vec![
+            st[0].clone(),
+            Tier::new(
+                "A winners paired outside batch (a)",
+                &self.cite("round 2 (a)"),
+            ),
+            Tier::new(
+                &format!("{wsn} (and the downfloater) not paired against {nws}"),
+                &self.cite("round 2 (b)"),
+            ),
+            Tier::new(
+                &format!("{upn} upfloated against winners"),
+                &self.cite("round 2 (b) (upfloat at most one)"),
+            ),
+            Tier::new(
+                &format!("{nws} in batch (b) below the highest-rated"),
+                &self.cite("round 2 (b)"),
+            ),
+            Tier::new(
+                "float size in batch (c) (score steps squared)",
+                &format!("{}; FIDE C.04.3 C.6-C.7", self.cite("round 2 (c)")),
+            ),
+            st[2].clone(),
+            st[3].clone(),
+            Tier::new(
+                "downfloater not the lowest-rated A winner",
+                &self.cite("round 2 (a)"),
+            ),
+            Tier::new(
+                "batch (b) not paired in rating order",
+                &self.cite("round 2 (b)"),
+            ),
+            st[4].clone(),
+            st[5].clone(),
+            st[6].clone(),
+            Tier::new(
+                "in-bracket order (S1 v S2) in batches (a) and (c)",
+                "FIDE C.04.3 B.2-B.3",
+            ),
+        ];
+        notes.push(format!(
+            "{}: {n_aw} A winners, {n_ws} {wsn} to serve{}, {n_nw} {nws}",
+            self.cite("round 2"),
+            if n_aw % 2 == 1 {
+                " plus the downfloater"
+            } else {
+                ""
+            }
+        ));
+        if n_nw < need {
+            notes.push(format!(
+                "{}: {} winners to serve but only {n_nw} {nws}",
+                self.cite("round 2 (b)"),
+                need
+            ));
+        }
+        Ok(RoundSpec {
+            tiers,
+            candidates,
+            byes,
+            rows,
+            ..base
+        })
+    }
+}

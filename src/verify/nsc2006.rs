@@ -1,0 +1,800 @@
+//! NSC06 (2006 National SCRABBLE Championship), checked one round at a time from the
+//! tournament's facts and the schedule (the `nsc2006.schedule` setting, else the shipped
+//! `models/nsc2006-schedule.json`), read here on its own. Nothing comes from the model builder.
+//!
+//! | rule string | what is checked |
+//! |---|---|
+//! | `NSC06 schedule` | the round lies in the schedule; settings readable |
+//! | `NSC06 everyone paired` | every player present has a game or a bye; a bye only for a player whose group or pod has no partner for him |
+//! | `NSC06 round robin` | rounds of the round-robin session: both players in the same snake group (row one 1..G, row two G..1, ... over the ratings) |
+//! | `NSC06 repeats` | no repeat in a session that allows none; never a threepeat, except between two players of the final session's top group |
+//! | `NSC06 session S quads` | the session's games so far join players into quads (at most 4; one bottom pod of 5–7 when the field is not a multiple of 4); complete quads play each pair once in three rounds; if the formula's quads (groups of g by the standings at the session's start) hold no barred pair, the quads are exactly the formula's |
+//! | `NSC06 session S fourth round` | A v A1, B v B1 ...: opponents come from adjacent quads (quads ordered by their best-standing member, coupled 1-2, 3-4, ...; the last three together if odd), with the same letter unless that pairing is a barred repeat |
+//! | `NSC06 session S King-of-the-Hill quads` | positions below the top group at the final session's start: as the quads rule, with groups of 4 (41, 42, 43, 44) ... |
+//! | `NSC06 BASIC APPROACH` | the top group (first `top` at the final session's start) is paired as recomputed here: Gibsons, the top-six rule (1 winner), Division 1 flights (2 winners), King-of-the-Hill |
+//! | `NSC06 firsts balanced` | the player going first had no more firsts−seconds than the opponent |
+
+use super::Violation;
+use crate::tournament::{ByeKind, GameResult, Standings, Tournament};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+const SHIPPED: &str = include_str!("../../models/nsc2006-schedule.json");
+
+struct Sess {
+    name: String,
+    first: u32,
+    last: u32,
+    scheme: String,
+    group: usize,
+    cross: bool,
+    repeats: bool,
+    top: usize,
+}
+
+struct Sched {
+    rounds: u32,
+    sessions: Vec<Sess>,
+    caps2: Vec<usize>,
+    caps1: Vec<usize>,
+    catch: Vec<(u32, f64, i64)>,
+}
+
+fn load(t: &Tournament) -> Result<Sched, String> {
+    let v: Value = match t.settings.get("nsc2006.schedule") {
+        None | Some(Value::Null) => serde_json::from_str(SHIPPED).map_err(|e| e.to_string())?,
+        Some(Value::String(p)) => {
+            let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}"))?;
+            serde_json::from_str(&text).map_err(|e| format!("{p}: {e}"))?
+        }
+        Some(v) => v.clone(),
+    };
+    let u = |v: &Value, k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let b = |v: &Value, k: &str| v.get(k).and_then(Value::as_bool).unwrap_or(false);
+    let list = |k: &str| -> Vec<usize> {
+        v["flight_caps"][k]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_u64)
+                    .map(|x| x as usize)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let sessions = v["sessions"]
+        .as_array()
+        .ok_or("schedule has no sessions")?
+        .iter()
+        .map(|s| Sess {
+            name: s["session"].as_str().unwrap_or("").to_string(),
+            first: u(s, "first") as u32,
+            last: u(s, "last") as u32,
+            scheme: s["scheme"].as_str().unwrap_or("").to_string(),
+            group: u(s, "group") as usize,
+            cross: b(s, "cross_round"),
+            repeats: b(s, "repeats"),
+            top: u(s, "top") as usize,
+        })
+        .collect();
+    let catch = v["catch"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|c| {
+                    (
+                        u(c, "games_left") as u32,
+                        c["games_behind"].as_f64().unwrap_or(0.0),
+                        c["spread"].as_i64().unwrap_or(0),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(Sched {
+        rounds: u(&v, "rounds") as u32,
+        sessions,
+        caps2: list("two_open"),
+        caps1: list("one_open"),
+        catch,
+    })
+}
+
+struct Ctx<'a> {
+    t: &'a Tournament,
+    r: u32,
+    out: Vec<Violation>,
+}
+
+impl Ctx<'_> {
+    fn flag(&mut self, rule: &str, players: Vec<u32>, msg: String) {
+        self.out.push(Violation {
+            round: self.r,
+            rule: rule.to_string(),
+            players,
+            message: format!("round {}: {msg} — {rule}", self.r),
+        });
+    }
+}
+
+/// Games (a, b) of round `r`, a going first.
+fn games(t: &Tournament, r: u32) -> Vec<(u32, u32)> {
+    t.round(r)
+        .map(|rd| rd.games.iter().map(|g| (g.white, g.black)).collect())
+        .unwrap_or_default()
+}
+
+fn count_met(t: &Tournament, before: u32) -> BTreeMap<(u32, u32), u32> {
+    let mut m = BTreeMap::new();
+    for rd in t.rounds.iter().filter(|x| x.number < before) {
+        for g in &rd.games {
+            if g.result.played() || g.result == GameResult::Pending {
+                *m.entry((g.white.min(g.black), g.white.max(g.black)))
+                    .or_insert(0) += 1;
+            }
+        }
+    }
+    m
+}
+
+fn times(m: &BTreeMap<(u32, u32), u32>, a: u32, b: u32) -> u32 {
+    m.get(&(a.min(b), a.max(b))).copied().unwrap_or(0)
+}
+
+fn here(t: &Tournament, r: u32) -> BTreeSet<u32> {
+    let away: BTreeSet<u32> = t
+        .round(r)
+        .map(|rd| {
+            rd.byes
+                .iter()
+                .filter(|b| b.kind != ByeKind::PairingAllocated)
+                .map(|b| b.player)
+                .collect()
+        })
+        .unwrap_or_default();
+    t.players
+        .iter()
+        .filter(|p| p.active_in(r) && !away.contains(&p.id))
+        .map(|p| p.id)
+        .collect()
+}
+
+fn standing_order(t: &Tournament, r: u32, ids: &BTreeSet<u32>) -> Vec<u32> {
+    Standings::before(t, r)
+        .by_wins_spread()
+        .into_iter()
+        .filter(|i| ids.contains(i))
+        .collect()
+}
+
+/// The formula's quads over positions 0..n (the same reading as the system's documentation:
+/// groups of g split into g/4 quads by stride; a bottom pod of 4 + n mod 4).
+fn formula_quads(n: usize, g: usize) -> Vec<Vec<usize>> {
+    if n < 8 {
+        return vec![(0..n).collect()];
+    }
+    let tail = if n.is_multiple_of(4) { 0 } else { 4 + n % 4 };
+    let mut out = Vec::new();
+    let mut s = 0;
+    while s < n - tail {
+        let size = g.min(n - tail - s);
+        let k = size / 4;
+        out.extend((0..k).map(|i| (0..4).map(|l| s + i + l * k).collect::<Vec<_>>()));
+        s += size;
+    }
+    if tail > 0 {
+        out.push((n - tail..n).collect());
+    }
+    out
+}
+
+/// Components of the games given (union of rounds).
+fn components(ids: &[u32], gs: &[(u32, u32)]) -> Vec<BTreeSet<u32>> {
+    let mut comp: BTreeMap<u32, usize> = ids.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+    for &(a, b) in gs {
+        let (Some(&ca), Some(&cb)) = (comp.get(&a), comp.get(&b)) else {
+            continue;
+        };
+        if ca != cb {
+            for v in comp.values_mut() {
+                if *v == cb {
+                    *v = ca;
+                }
+            }
+        }
+    }
+    let mut by: BTreeMap<usize, BTreeSet<u32>> = BTreeMap::new();
+    for (id, c) in comp {
+        by.entry(c).or_default().insert(id);
+    }
+    by.into_values().collect()
+}
+
+pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
+    let mut c = Ctx {
+        t,
+        r,
+        out: Vec::new(),
+    };
+    let sched = match load(t) {
+        Ok(s) => s,
+        Err(e) => {
+            c.flag(
+                "NSC06 schedule",
+                vec![],
+                format!("the schedule cannot be read: {e}"),
+            );
+            return c.out;
+        }
+    };
+    let Some(s) = sched.sessions.iter().find(|s| s.first <= r && r <= s.last) else {
+        c.flag(
+            "NSC06 schedule",
+            vec![],
+            format!("round {r} is outside the schedule"),
+        );
+        return c.out;
+    };
+    let gs = games(t, r);
+    let mut paired: BTreeSet<u32> = gs.iter().flat_map(|&(a, b)| [a, b]).collect();
+    let byes: Vec<u32> = t
+        .round(r)
+        .map(|rd| {
+            rd.byes
+                .iter()
+                .filter(|b| b.kind == ByeKind::PairingAllocated)
+                .map(|b| b.player)
+                .collect()
+        })
+        .unwrap_or_default();
+    paired.extend(byes.iter().copied());
+    let now = here(t, r);
+    for &p in &now {
+        if !paired.contains(&p) {
+            c.flag(
+                "NSC06 everyone paired",
+                vec![p],
+                format!("player {p} has no game and no bye"),
+            );
+        }
+    }
+    let m = count_met(t, r);
+    let entrants: BTreeSet<u32> = here(t, s.first).union(&now).copied().collect();
+    let start_order = standing_order(t, s.first, &entrants);
+    let top_n = {
+        let mut k = s.top.min(start_order.len());
+        if start_order.len() - k < 4 {
+            k = start_order.len();
+        }
+        k
+    };
+    let top_set: BTreeSet<u32> = start_order[..top_n].iter().copied().collect();
+    // Repeats.
+    let no_repeats = s.scheme == "round-robin" || !s.repeats;
+    for &(a, b) in &gs {
+        let k = times(&m, a, b);
+        let final_top = s.scheme == "final" && top_set.contains(&a) && top_set.contains(&b);
+        if no_repeats && k >= 1 {
+            c.flag("NSC06 repeats", vec![a, b], format!("{a} v {b} is a repeat, and session {} allows none (no repeat pairings until Round 15)", s.name));
+        } else if k >= 2 && !final_top {
+            c.flag("NSC06 repeats", vec![a, b], format!("{a} v {b} would be their meeting number {}: a threepeat is allowed only in the top group of rounds 26-28", k + 1));
+        }
+    }
+    // Firsts balanced.
+    let st = Standings::before(t, r);
+    let bal = |id: u32| {
+        st.get(id).map_or(0i64, |x| {
+            let (f, sd) = x.firsts_seconds();
+            i64::from(f) - i64::from(sd)
+        })
+    };
+    for &(a, b) in &gs {
+        if bal(a) > bal(b) {
+            c.flag(
+                "NSC06 firsts balanced",
+                vec![a, b],
+                format!(
+                    "{a} goes first with firsts−seconds {} against {b}'s {}",
+                    bal(a),
+                    bal(b)
+                ),
+            );
+        }
+    }
+    let j = (r - s.first) as usize;
+    match s.scheme.as_str() {
+        "round-robin" => {
+            let mut v: Vec<_> = t
+                .players
+                .iter()
+                .filter(|p| entrants.contains(&p.id))
+                .collect();
+            v.sort_by(|x, y| y.rating.cmp(&x.rating).then(x.id.cmp(&y.id)));
+            let n = v.len();
+            let g = n.div_ceil(s.group.max(1)).max(1);
+            let mut group = BTreeMap::new();
+            for (k, p) in v.iter().enumerate() {
+                let (row, col) = (k / g, k % g);
+                group.insert(p.id, if row % 2 == 0 { col } else { g - 1 - col });
+            }
+            for &(a, b) in &gs {
+                if group.get(&a) != group.get(&b) {
+                    c.flag(
+                        "NSC06 round robin",
+                        vec![a, b],
+                        format!(
+                            "{a} (snake group {}) and {b} (snake group {}) are in different groups",
+                            group.get(&a).map_or(0, |x| x + 1),
+                            group.get(&b).map_or(0, |x| x + 1)
+                        ),
+                    );
+                }
+            }
+            let mut size: BTreeMap<usize, usize> = BTreeMap::new();
+            for gi in group.values() {
+                *size.entry(*gi).or_default() += 1;
+            }
+            for &p in &byes {
+                let gsz = group.get(&p).map_or(0, |gi| size[gi]);
+                if gsz % 2 == 0 && now.len() == entrants.len() {
+                    c.flag(
+                        "NSC06 everyone paired",
+                        vec![p],
+                        format!("player {p} has a bye but his snake group of {gsz} is even"),
+                    );
+                }
+            }
+        }
+        "quads" => {
+            let rule = format!("NSC06 session {} quads", s.name);
+            let rounds_in: Vec<u32> = (s.first..=r.min(s.first + 2)).collect();
+            check_quads(
+                &mut c,
+                &rule,
+                s,
+                &start_order,
+                s.group,
+                &m_before(t, s.first),
+                &rounds_in,
+                j,
+            );
+            if s.cross && j == 3 {
+                let pods: Vec<BTreeSet<u32>> = components(
+                    &start_order,
+                    &(s.first..s.first + 3)
+                        .flat_map(|x| games(t, x))
+                        .collect::<Vec<_>>(),
+                );
+                check_cross(&mut c, s, &start_order, &pods, &gs, &m);
+            }
+        }
+        "final" => {
+            let bottom: Vec<u32> = start_order[top_n..].to_vec();
+            if !bottom.is_empty() {
+                let rule = format!("NSC06 session {} King-of-the-Hill quads", s.name);
+                let rounds_in: Vec<u32> = (s.first..=r).collect();
+                check_quads(
+                    &mut c,
+                    &rule,
+                    s,
+                    &bottom,
+                    4,
+                    &m_before(t, s.first),
+                    &rounds_in,
+                    j,
+                );
+            }
+            for &(a, b) in &gs {
+                if top_set.contains(&a) != top_set.contains(&b) {
+                    c.flag(
+                        "NSC06 BASIC APPROACH",
+                        vec![a, b],
+                        format!(
+                            "{a} and {b}: a top-{} player paired outside the top group",
+                            s.top
+                        ),
+                    );
+                }
+            }
+            check_top(
+                &mut c,
+                &sched,
+                s,
+                j,
+                &start_order[..top_n],
+                &start_order,
+                &gs,
+            );
+        }
+        other => c.flag(
+            "NSC06 schedule",
+            vec![],
+            format!("unknown scheme '{other}'"),
+        ),
+    }
+    c.out
+}
+
+fn m_before(t: &Tournament, r: u32) -> BTreeMap<(u32, u32), u32> {
+    count_met(t, r)
+}
+
+/// The quads rule over the players `order` (standing order at the session's start) and the
+/// session's quad rounds so far.
+#[allow(clippy::too_many_arguments)]
+fn check_quads(
+    c: &mut Ctx,
+    rule: &str,
+    s: &Sess,
+    order: &[u32],
+    group: usize,
+    met_before: &BTreeMap<(u32, u32), u32>,
+    rounds: &[u32],
+    j: usize,
+) {
+    let set: BTreeSet<u32> = order.iter().copied().collect();
+    let all: Vec<(u32, u32)> = rounds
+        .iter()
+        .flat_map(|&x| games(c.t, x))
+        .filter(|(a, b)| set.contains(a) && set.contains(b))
+        .collect();
+    let tail = if order.len().is_multiple_of(4) || order.len() < 8 {
+        4
+    } else {
+        4 + order.len() % 4
+    };
+    let comps = components(order, &all);
+    let pos: BTreeMap<u32, usize> = order.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+    for comp in &comps {
+        let bottom = comp.iter().any(|id| pos[id] + tail >= order.len());
+        let cap = if bottom { tail } else { 4 };
+        if comp.len() > cap {
+            c.flag(rule, comp.iter().copied().collect(), format!("players {:?} are joined by this session's games into a group of {} (a quad has 4)", comp, comp.len()));
+        }
+        if j == 2 && comp.len() == 4 {
+            let v: Vec<u32> = comp.iter().copied().collect();
+            for x in 0..4 {
+                for y in x + 1..4 {
+                    let k = all
+                        .iter()
+                        .filter(|&&(a, b)| (a, b) == (v[x], v[y]) || (a, b) == (v[y], v[x]))
+                        .count();
+                    if k != 1 {
+                        c.flag(rule, vec![v[x], v[y]], format!("in quad {v:?}, {} and {} met {k} times in the session's three quad rounds (once each)", v[x], v[y]));
+                    }
+                }
+            }
+        }
+    }
+    // The formula's quads stand unless they hold a barred pair.
+    let limit = if s.repeats { 2 } else { 1 };
+    let base = formula_quads(order.len(), group);
+    let clash = base.iter().any(|q| {
+        q.iter().any(|&x| {
+            q.iter()
+                .any(|&y| x < y && times(met_before, order[x], order[y]) >= limit)
+        })
+    });
+    if !clash && rounds.contains(&c.r) {
+        let quad_of: BTreeMap<u32, usize> = base
+            .iter()
+            .enumerate()
+            .flat_map(|(qi, q)| q.iter().map(move |&i| (order[i], qi)))
+            .collect();
+        let this: Vec<(u32, u32)> = games(c.t, c.r)
+            .into_iter()
+            .filter(|(a, b)| set.contains(a) && set.contains(b))
+            .collect();
+        for (a, b) in this {
+            if quad_of[&a] != quad_of[&b] {
+                c.flag(rule, vec![a, b], format!("{a} (standing {}) and {b} (standing {}) are not in the same quad of the groups of {group}, and no repeat forced a change", pos[&a] + 1, pos[&b] + 1));
+            }
+        }
+    }
+}
+
+fn check_cross(
+    c: &mut Ctx,
+    s: &Sess,
+    order: &[u32],
+    pods: &[BTreeSet<u32>],
+    gs: &[(u32, u32)],
+    m: &BTreeMap<(u32, u32), u32>,
+) {
+    let rule = format!("NSC06 session {} fourth round", s.name);
+    let pos: BTreeMap<u32, usize> = order.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+    let mut quads: Vec<Vec<u32>> = pods
+        .iter()
+        .filter(|p| p.len() == 4)
+        .map(|p| {
+            let mut v: Vec<u32> = p.iter().copied().collect();
+            v.sort_by_key(|id| pos[id]);
+            v
+        })
+        .collect();
+    quads.sort_by_key(|q| pos[&q[0]]);
+    let mut couple = BTreeMap::new();
+    let mut letter = BTreeMap::new();
+    let nq = quads.len();
+    for (qi, q) in quads.iter().enumerate() {
+        let ci = if nq % 2 == 1 && nq >= 3 && qi == nq - 1 {
+            (qi - 1) / 2
+        } else {
+            qi / 2
+        };
+        for (l, &id) in q.iter().enumerate() {
+            couple.insert(id, ci);
+            letter.insert(id, l);
+        }
+    }
+    let limit = if s.repeats { 2 } else { 1 };
+    let pod_of = |id: u32| pods.iter().position(|p| p.contains(&id));
+    for &(a, b) in gs {
+        match (couple.get(&a), couple.get(&b)) {
+            (Some(ca), Some(cb)) => {
+                if pod_of(a) == pod_of(b) {
+                    c.flag(&rule, vec![a, b], format!("{a} and {b} are in the same quad; the fourth round plays the adjacent quad"));
+                } else if ca != cb {
+                    c.flag(
+                        &rule,
+                        vec![a, b],
+                        format!("{a} and {b} are in quads that are not adjacent"),
+                    );
+                }
+            }
+            (None, None) if pod_of(a) == pod_of(b) => {}
+            _ => c.flag(
+                &rule,
+                vec![a, b],
+                format!("{a} v {b} mixes a quad with the bottom pod"),
+            ),
+        }
+    }
+    // A v A1, B v B1 ...: within a couple of two quads, the letters differ no more (in total
+    // |letter − letter|) than in the best pairing of the two quads that keeps barred repeats
+    // out (all 24 ways tried).
+    // With an odd number of quads the last three meet together: only the rules above apply.
+    let full = if nq % 2 == 1 && nq >= 3 {
+        nq - 3
+    } else {
+        nq - nq % 2
+    };
+    for pair in quads[..full].chunks(2) {
+        let (qa, qb) = (&pair[0], &pair[1]);
+        let mut actual = 0usize;
+        let mut seen = 0;
+        for &(a, b) in gs {
+            let (x, y) = if qa.contains(&a) && qb.contains(&b) {
+                (a, b)
+            } else if qa.contains(&b) && qb.contains(&a) {
+                (b, a)
+            } else {
+                continue;
+            };
+            actual += letter[&x].abs_diff(letter[&y]);
+            seen += 1;
+        }
+        if seen != 4 {
+            continue;
+        }
+        let mut best = usize::MAX;
+        let mut perm = [0usize, 1, 2, 3];
+        permutations(&mut perm, 0, &mut |p| {
+            if (0..4).all(|l| times(m, qa[l], qb[p[l]]) < limit) {
+                best = best.min((0..4usize).map(|l| l.abs_diff(p[l])).sum());
+            }
+        });
+        if actual > best {
+            c.flag(&rule, qa.iter().chain(qb).copied().collect(), format!("quads {qa:?} and {qb:?} meet with letters {actual} apart in total, where {best} was possible without a barred repeat: the fourth round pairs A v A1, B v B1, C v C1, D v D1"));
+        }
+    }
+}
+
+fn permutations(p: &mut [usize; 4], k: usize, f: &mut dyn FnMut(&[usize; 4])) {
+    if k == 4 {
+        f(p);
+        return;
+    }
+    for i in k..4 {
+        p.swap(k, i);
+        permutations(p, k + 1, f);
+        p.swap(k, i);
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Rec {
+    id: u32,
+    w: f64,
+    s: i64,
+}
+
+/// Recomputes the top group's pairs (NSC06 BASIC APPROACH) and compares them as sets.
+fn check_top(
+    c: &mut Ctx,
+    sched: &Sched,
+    s: &Sess,
+    j: usize,
+    top: &[u32],
+    all: &[u32],
+    gs: &[(u32, u32)],
+) {
+    let t = c.t;
+    let winners = match t.settings.get("nsc2006.winners").and_then(Value::as_u64) {
+        Some(w) => w as usize,
+        None => {
+            let div = t
+                .settings
+                .get("nsc2006.division")
+                .and_then(Value::as_u64)
+                .or_else(|| {
+                    t.players
+                        .iter()
+                        .find_map(|p| p.division.as_deref())
+                        .and_then(|d| d.trim().parse().ok())
+                });
+            if div == Some(1) {
+                2
+            } else {
+                1
+            }
+        }
+    };
+    let prize = t
+        .settings
+        .get("nsc2006.prize_places")
+        .and_then(Value::as_u64)
+        .unwrap_or(6)
+        .max(1) as usize;
+    let st = Standings::before(t, c.r);
+    let rec = |id: u32| Rec {
+        id,
+        w: st.get(id).map_or(0.0, |x| x.score),
+        s: st.get(id).map_or(0, |x| x.spread),
+    };
+    let now = here(t, c.r);
+    let mut cur: Vec<Rec> = st
+        .by_wins_spread()
+        .into_iter()
+        .filter(|id| top.contains(id) && now.contains(id))
+        .map(rec)
+        .collect();
+    let everyone: Vec<Rec> = all.iter().map(|&id| rec(id)).collect();
+    let left = sched.rounds + 1 - c.r;
+    let lf = f64::from(left);
+    let catchable = |lo: &Rec, hi: &Rec| -> bool {
+        let row = sched
+            .catch
+            .iter()
+            .filter(|x| x.0 <= left)
+            .max_by_key(|x| x.0)
+            .or_else(|| sched.catch.iter().min_by_key(|x| x.0));
+        let Some(&(_, gb, sp)) = row else {
+            return false;
+        };
+        let behind = hi.w - lo.w;
+        behind < gb - 1e-9 || ((behind - gb).abs() < 1e-9 && hi.s - lo.s <= sp)
+    };
+    let mut want: BTreeSet<(u32, u32)> = BTreeSet::new();
+    let mut put = |a: u32, b: u32| {
+        want.insert((a.min(b), a.max(b)));
+    };
+    // Gibsons: at most winners − 1 others can still reach the player's wins.
+    let gib: Vec<Rec> = cur
+        .iter()
+        .take(winners)
+        .filter(|x| {
+            everyone
+                .iter()
+                .filter(|o| o.id != x.id && o.w + lf >= x.w - 1e-9)
+                .count()
+                < winners
+        })
+        .copied()
+        .collect();
+    cur.retain(|x| !gib.iter().any(|g| g.id == x.id));
+    let mut why = Vec::new();
+    for g in &gib {
+        if cur.is_empty() {
+            break;
+        }
+        let k = cur
+            .iter()
+            .position(|x| everyone.iter().filter(|o| o.w > x.w + lf + 1e-9).count() >= prize)
+            .unwrap_or(cur.len() - 1);
+        let o = cur.remove(k);
+        put(g.id, o.id);
+        why.push(format!("Gibson {} v {}", g.id, o.id));
+    }
+    let mut from = 0;
+    if winners == 1 && gib.is_empty() && cur.len() >= 6 {
+        let chance = |k: usize| cur[k].w + lf >= cur[0].w - 1e-9;
+        let six: Option<[(usize, usize); 3]> = if j == 0 {
+            Some(if chance(4) {
+                [(0, 3), (1, 4), (2, 5)]
+            } else {
+                [(0, 2), (1, 3), (4, 5)]
+            })
+        } else if j == 1 && chance(2) {
+            Some([(0, 2), (1, 3), (4, 5)])
+        } else {
+            None
+        };
+        if let Some(six) = six {
+            for (a, b) in six {
+                put(cur[a].id, cur[b].id);
+            }
+            from = 6;
+            why.push("top-six rule".into());
+        }
+    }
+    if winners == 2 && gib.len() < 2 {
+        let open = 2 - gib.len();
+        let caps = if open == 2 {
+            &sched.caps2
+        } else {
+            &sched.caps1
+        };
+        let cap = caps.get(j).copied().unwrap_or(2).min(cur.len());
+        let mut n = open.min(cur.len());
+        while n < cur.len() && catchable(&cur[n], &cur[open - 1]) {
+            n += 1;
+        }
+        n = n.min(cap);
+        if n % 2 == 1 {
+            n = if n < cap { n + 1 } else { n - 1 };
+        }
+        let mut f: Vec<Rec> = cur[..n].to_vec();
+        while f.len() >= 2 {
+            let hi = f.remove(0);
+            let k = (0..f.len())
+                .rev()
+                .find(|&k| catchable(&f[k], &hi))
+                .unwrap_or(0);
+            let lo = f.remove(k);
+            put(hi.id, lo.id);
+        }
+        from = n;
+        why.push(format!("Division 1 flight of {n}"));
+    }
+    for p in cur[from.min(cur.len())..].chunks(2) {
+        if p.len() == 2 {
+            put(p[0].id, p[1].id);
+        }
+    }
+    let topset: BTreeSet<u32> = top.iter().copied().collect();
+    let got: BTreeSet<(u32, u32)> = gs
+        .iter()
+        .filter(|(a, b)| topset.contains(a) && topset.contains(b))
+        .map(|&(a, b)| (a.min(b), a.max(b)))
+        .collect();
+    for &(a, b) in got.difference(&want) {
+        c.flag(
+            "NSC06 BASIC APPROACH",
+            vec![a, b],
+            format!(
+                "{a} v {b} is not the top group's pairing ({}; King-of-the-Hill otherwise)",
+                if why.is_empty() {
+                    "King-of-the-Hill".to_string()
+                } else {
+                    why.join(", ")
+                }
+            ),
+        );
+    }
+    for &(a, b) in want.difference(&got) {
+        c.flag(
+            "NSC06 BASIC APPROACH",
+            vec![a, b],
+            format!(
+                "{a} v {b} is missing from the top group ({})",
+                if why.is_empty() {
+                    "King-of-the-Hill".to_string()
+                } else {
+                    why.join(", ")
+                }
+            ),
+        );
+    }
+    let _ = s;
+}

@@ -1,0 +1,522 @@
+//! TSH07 rule checks (tsh contention pairing, 2007 NSC), written from the document and
+//! independent of `systems::tsh`. Each check cites its clause:
+//!
+//! * `TSH07 pairing`: every player to be paired has one game or the bye, nobody else plays.
+//! * `TSH07 Gibsons`: an even number of Gibsons play each other; KOTH (1v2, 3v4, …) unless
+//!   another pairing of them has fewer repeats, or as many and fewer consecutive repeats.
+//! * `TSH07 Gibson odd`: an odd Gibson takes the bye when the field is odd, else meets the
+//!   highest-ranked player of the lowest prize band, or the lowest-ranked player, among those
+//!   who have played him least.
+//! * `TSH07 bye`: the bye goes to the lowest ranked among the players with the fewest byes.
+//! * `TSH07 contenders`: each pass's contenders (counted, +1 if odd, capped) play each other.
+//! * `TSH07 minimum repeats`: no pair of a contender group has met more often than the
+//!   group's minimum repeats (found here by Edmonds' matching).
+//! * `TSH07 leaders`: the leaders (the smallest top block of a flight paired within itself)
+//!   are as few as the minimum repeats allow; each leader meets someone who can catch him when
+//!   the leaders can all be so paired.
+//! * `TSH07 Swiss`: a Swiss group (all remaining contenders, or the nonleaders) is paired top
+//!   half v bottom half in order unless that pairing exceeds the minimum repeats or has more
+//!   repeats, consecutive repeats or starter-v-starter games than the pairing made.
+//!
+//! The readings (standings, the catch test, Gibsons, byes counted over every earlier bye) are
+//! those documented in `models/tsh-cp.md`.
+
+use super::matching::Matching;
+use super::Violation;
+use crate::tournament::{ByeKind, Standings, Tournament};
+use std::collections::{BTreeMap, BTreeSet};
+
+struct Rules {
+    lag: u32,
+    session_starts: Vec<u32>,
+    lag_final: bool,
+    bands: Option<Vec<u32>>,
+    spread: Vec<i64>,
+    cap_per_round: u32,
+    cap_final: u32,
+}
+
+fn rules(t: &Tournament) -> Rules {
+    let u = |k: &str| t.settings.get(k).and_then(|v| v.as_u64()).map(|x| x as u32);
+    let l = |k: &str| {
+        t.settings
+            .get(k)
+            .and_then(|v| v.as_array())
+            .map(|a| a.iter().filter_map(|x| x.as_i64()).collect::<Vec<i64>>())
+    };
+    Rules {
+        lag: u("lag").unwrap_or(2).max(1),
+        session_starts: l("session_starts")
+            .unwrap_or_default()
+            .into_iter()
+            .map(|x| x as u32)
+            .collect(),
+        lag_final: t
+            .settings
+            .get("lag_final_round")
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false),
+        bands: l("prize_bands").map(|v| v.into_iter().map(|x| x as u32).collect()),
+        spread: l("gibson_spread")
+            .filter(|v| !v.is_empty())
+            .unwrap_or(vec![250, 175, 150]),
+        cap_per_round: u("flight_cap_per_round").unwrap_or(4),
+        cap_final: u("flight_cap_final").unwrap_or(2),
+    }
+}
+
+struct Check<'a> {
+    t: &'a Tournament,
+    r: u32,
+    rules: Rules,
+    /// Players to pair in standing order.
+    order: Vec<u32>,
+    wins: BTreeMap<u32, f64>,
+    spread: BTreeMap<u32, i64>,
+    n_catch: u32,
+    met: BTreeMap<(u32, u32), u32>,
+    previous: BTreeSet<(u32, u32)>,
+    balance: BTreeMap<u32, i64>,
+    opp: BTreeMap<u32, u32>,
+    bye: Vec<u32>,
+    out: Vec<Violation>,
+}
+
+fn pair(a: u32, b: u32) -> (u32, u32) {
+    (a.min(b), a.max(b))
+}
+
+pub fn check(t: &Tournament, round: u32) -> Vec<Violation> {
+    let Some(planned) = t.rounds_planned else {
+        return vec![Violation {
+            round,
+            rule: "TSH07 pairing".into(),
+            players: vec![],
+            message: format!("round {round}: rounds planned unknown, TSH07 cannot be checked"),
+        }];
+    };
+    let rules = rules(t);
+    let full = rules.lag == 1
+        || rules.session_starts.contains(&round)
+        || (round == planned && !rules.lag_final);
+    let based = round.saturating_sub(if full { 1 } else { rules.lag });
+    let st = Standings::before(t, based + 1);
+    let rd = t.round(round).expect("paired round");
+    let absent: BTreeSet<u32> = rd.requested_byes().map(|b| b.player).collect();
+    let mut order: Vec<u32> = t
+        .players
+        .iter()
+        .filter(|p| p.active_in(round) && !absent.contains(&p.id))
+        .map(|p| p.id)
+        .collect();
+    let key = |id: &u32| {
+        let s = &st.by_id[id];
+        (
+            -(s.score * 2.0).round() as i64,
+            -s.spread,
+            -(s.rating as i64),
+            *id,
+        )
+    };
+    order.sort_by_key(key);
+    let mut met = BTreeMap::new();
+    let mut previous = BTreeSet::new();
+    for r in t.rounds.iter().filter(|x| x.number < round) {
+        for g in &r.games {
+            *met.entry(pair(g.white, g.black)).or_insert(0) += 1;
+            if r.number + 1 == round {
+                previous.insert(pair(g.white, g.black));
+            }
+        }
+    }
+    let now = Standings::before(t, round);
+    let balance = now
+        .by_id
+        .iter()
+        .map(|(&id, s)| {
+            let (f, sec) = s.firsts_seconds();
+            (id, i64::from(f) - i64::from(sec))
+        })
+        .collect();
+    let mut opp = BTreeMap::new();
+    for g in &rd.games {
+        opp.insert(g.white, g.black);
+        opp.insert(g.black, g.white);
+    }
+    let bye = rd
+        .byes
+        .iter()
+        .filter(|b| b.kind == ByeKind::PairingAllocated)
+        .map(|b| b.player)
+        .collect();
+    let mut c = Check {
+        t,
+        r: round,
+        rules,
+        wins: st.by_id.iter().map(|(&k, s)| (k, s.score)).collect(),
+        spread: st.by_id.iter().map(|(&k, s)| (k, s.spread)).collect(),
+        n_catch: planned.saturating_sub(based),
+        order,
+        met,
+        previous,
+        balance,
+        opp,
+        bye,
+        out: Vec::new(),
+    };
+    c.run(planned);
+    c.out
+}
+
+impl Check<'_> {
+    fn flag(&mut self, rule: &str, players: Vec<u32>, msg: String) {
+        self.out.push(Violation {
+            round: self.r,
+            rule: rule.into(),
+            players,
+            message: format!("round {}: {msg} — {rule}", self.r),
+        });
+    }
+
+    fn rank(&self, id: u32) -> usize {
+        self.order
+            .iter()
+            .position(|&p| p == id)
+            .map_or(usize::MAX, |i| i + 1)
+    }
+
+    fn times(&self, a: u32, b: u32) -> u32 {
+        self.met.get(&pair(a, b)).copied().unwrap_or(0)
+    }
+
+    /// The chaser meets `hi` every remaining round and wins each by the table's spread.
+    fn catches(&self, lo: u32, hi: u32) -> bool {
+        let n = self.n_catch;
+        if n == 0 {
+            return false;
+        }
+        let s = self.rules.spread[(n as usize - 1).min(self.rules.spread.len() - 1)];
+        let (wl, wh) = (self.wins[&lo] + f64::from(n), self.wins[&hi]);
+        if (wl - wh).abs() > 1e-9 {
+            return wl > wh;
+        }
+        self.spread[&lo] + 2 * i64::from(n) * s >= self.spread[&hi]
+    }
+
+    /// Smallest k such that `group` pairs perfectly using only pairs met at most k times.
+    fn min_repeats(&self, group: &[u32]) -> Option<u32> {
+        (0..=self.r).find(|&k| self.pairable(group, k, |_, _| true))
+    }
+
+    fn pairable(&self, group: &[u32], k: u32, ok: impl Fn(u32, u32) -> bool) -> bool {
+        if group.len() % 2 == 1 {
+            return false;
+        }
+        let mut m = Matching::new(group.len());
+        for i in 0..group.len() {
+            for j in i + 1..group.len() {
+                if self.times(group[i], group[j]) <= k && ok(group[i], group[j]) {
+                    m.add_edge(i, j);
+                }
+            }
+        }
+        m.covers_all_but(&[])
+    }
+
+    fn run(&mut self, planned: u32) {
+        // TSH07 pairing: one game or the bye for each player to be paired.
+        let expected: BTreeSet<u32> = self.order.iter().copied().collect();
+        for &p in &self.order.clone() {
+            let n = usize::from(self.opp.contains_key(&p))
+                + self.bye.iter().filter(|&&b| b == p).count();
+            if n != 1 {
+                self.flag(
+                    "TSH07 pairing",
+                    vec![p],
+                    format!("player {p} has {n} pairings"),
+                );
+            }
+        }
+        let paired: BTreeSet<u32> = self.opp.keys().chain(self.bye.iter()).copied().collect();
+        for p in paired {
+            if !expected.contains(&p) {
+                self.flag(
+                    "TSH07 pairing",
+                    vec![p],
+                    format!("player {p} is paired but absent or withdrawn"),
+                );
+            }
+        }
+        let bands = self
+            .rules
+            .bands
+            .clone()
+            .unwrap_or_else(|| (1..=(self.order.len() as u32 / 4).max(1)).collect());
+        let last_prize = bands.last().copied().unwrap_or(0) as usize;
+        let left = planned.saturating_sub(self.r) + 1;
+        let cap = {
+            let c = if left <= 1 {
+                self.rules.cap_final
+            } else {
+                self.rules.cap_per_round * (left - 1)
+            };
+            (c as usize / 2 * 2).max(2)
+        };
+        let byes_had = |c: &Check, id: u32| {
+            c.t.rounds
+                .iter()
+                .filter(|x| x.number < c.r)
+                .flat_map(|x| &x.byes)
+                .filter(|b| b.player == id)
+                .count()
+        };
+        let mut rest = self.order.clone();
+        let mut bye_given = false;
+        while !rest.is_empty() {
+            // Gibsons: clinched places from the top of the remaining players.
+            let mut g = 0;
+            let r0 = self.rank(rest[0]);
+            if r0 <= last_prize && (r0 == 1 || !self.catches(rest[0], self.order[r0 - 2])) {
+                while g < rest.len() {
+                    let r = self.rank(rest[g]);
+                    if g > 0 && r != self.rank(rest[g - 1]) + 1 {
+                        break;
+                    }
+                    if self.order.get(r).is_some_and(|&b| self.catches(b, rest[g])) {
+                        break;
+                    }
+                    g += 1;
+                }
+            }
+            if g > 0 {
+                let gib: Vec<u32> = rest[..g].to_vec();
+                let odd_field = rest.len() % 2 == 1;
+                rest.drain(..g);
+                let even = &gib[..g / 2 * 2];
+                self.check_gibsons(even);
+                if g % 2 == 1 {
+                    let last = gib[g - 1];
+                    if odd_field && !bye_given {
+                        bye_given = true;
+                        if !self.bye.contains(&last) {
+                            self.flag(
+                                "TSH07 Gibson odd",
+                                vec![last],
+                                format!("odd Gibson {last} should have the bye (odd field)"),
+                            );
+                        }
+                    } else if !rest.is_empty() {
+                        let least = rest.iter().map(|&p| self.times(p, last)).min().unwrap();
+                        let pool: Vec<u32> = rest
+                            .iter()
+                            .copied()
+                            .filter(|&p| self.times(p, last) == least)
+                            .collect();
+                        let want = pool
+                            .iter()
+                            .copied()
+                            .find(|&p| self.rank(p) > last_prize)
+                            .unwrap_or(*pool.last().unwrap());
+                        if self.opp.get(&last) != Some(&want) {
+                            self.flag(
+                                "TSH07 Gibson odd",
+                                vec![last, want],
+                                format!(
+                                    "odd Gibson {last} should meet {want} (rank {}), met {:?}",
+                                    self.rank(want),
+                                    self.opp.get(&last)
+                                ),
+                            );
+                        }
+                        rest.retain(|&p| p != want);
+                    } else {
+                        bye_given = true;
+                    }
+                }
+                continue;
+            }
+            if rest.len() % 2 == 1 {
+                let fewest = rest.iter().map(|&p| byes_had(self, p)).min().unwrap();
+                let want = *rest
+                    .iter()
+                    .rev()
+                    .find(|&&p| byes_had(self, p) == fewest)
+                    .unwrap();
+                bye_given = true;
+                if !self.bye.contains(&want) {
+                    self.flag("TSH07 bye", vec![want], format!("the bye should go to {want} (lowest ranked with fewest byes), went to {:?}", self.bye));
+                }
+                rest.retain(|&p| p != want);
+                if rest.is_empty() {
+                    break;
+                }
+            }
+            // Contention.
+            let top = self.rank(rest[0]);
+            let band = bands.iter().find(|&&b| b as usize >= top).copied();
+            let n = match band {
+                None => rest.len(),
+                Some(last) => {
+                    let target = self.order[(last as usize).min(self.order.len()) - 1];
+                    let mut c = rest
+                        .iter()
+                        .take_while(|&&p| self.rank(p) <= last as usize || self.catches(p, target))
+                        .count();
+                    c += c % 2;
+                    c.min(cap)
+                }
+            }
+            .min(rest.len());
+            let group: Vec<u32> = rest.drain(..n).collect();
+            self.check_group(&group, !rest.is_empty());
+        }
+    }
+
+    fn check_gibsons(&mut self, gib: &[u32]) {
+        if gib.is_empty() {
+            return;
+        }
+        let inside: BTreeSet<u32> = gib.iter().copied().collect();
+        for &p in gib {
+            if self.opp.get(&p).is_none_or(|o| !inside.contains(o)) {
+                self.flag(
+                    "TSH07 Gibsons",
+                    vec![p],
+                    format!("Gibson {p} does not meet another Gibson"),
+                );
+                return;
+            }
+        }
+        let cost = |c: &Check, pairs: &[(u32, u32)]| {
+            let rep: u32 = pairs.iter().map(|&(a, b)| c.times(a, b)).sum();
+            let cons = pairs
+                .iter()
+                .filter(|&&(a, b)| c.previous.contains(&pair(a, b)))
+                .count();
+            (rep, cons)
+        };
+        let koth: Vec<(u32, u32)> = gib.chunks(2).map(|w| pair(w[0], w[1])).collect();
+        let actual: BTreeSet<(u32, u32)> = gib.iter().map(|&p| pair(p, self.opp[&p])).collect();
+        let actual: Vec<(u32, u32)> = actual.into_iter().collect();
+        let mut ks = koth.clone();
+        ks.sort();
+        if ks != actual && cost(self, &koth) <= cost(self, &actual) {
+            self.flag(
+                "TSH07 Gibsons",
+                gib.to_vec(),
+                "Gibsons not paired KOTH though KOTH has no more repeats or consecutive repeats"
+                    .into(),
+            );
+        }
+    }
+
+    fn check_group(&mut self, group: &[u32], flight: bool) {
+        let inside: BTreeSet<u32> = group.iter().copied().collect();
+        for &p in group {
+            if self.opp.get(&p).is_none_or(|o| !inside.contains(o)) {
+                self.flag(
+                    "TSH07 contenders",
+                    vec![p],
+                    format!(
+                        "contender {p} does not meet another of the {} contenders {group:?}",
+                        group.len()
+                    ),
+                );
+                return;
+            }
+        }
+        let Some(minrep) = self.min_repeats(group) else {
+            return;
+        };
+        for &p in group {
+            let o = self.opp[&p];
+            if p < o && self.times(p, o) > minrep {
+                self.flag(
+                    "TSH07 minimum repeats",
+                    vec![p, o],
+                    format!(
+                        "{p} v {o} met {} times; the contenders pair with at most {minrep}",
+                        self.times(p, o)
+                    ),
+                );
+            }
+        }
+        let pos: BTreeMap<u32, usize> = group.iter().enumerate().map(|(i, &p)| (p, i)).collect();
+        let mut lead = 0;
+        if flight {
+            // Leaders: the smallest even top block (two or more) closed under the pairing.
+            let mut reach = 0;
+            let mut i = 0;
+            loop {
+                reach = reach.max(pos[&self.opp[&group[i]]]);
+                if i >= reach && i % 2 == 1 {
+                    break;
+                }
+                i += 1;
+            }
+            lead = i + 1;
+            for l in (2..lead).step_by(2) {
+                if self.pairable(&group[..l], minrep, |_, _| true)
+                    && self.pairable(&group[l..], minrep, |_, _| true)
+                {
+                    self.flag("TSH07 leaders", group[..lead].to_vec(), format!("{lead} leaders, but {l} leaders and the rest pair within {minrep} repeats"));
+                    break;
+                }
+            }
+            let leaders = &group[..lead];
+            let uncaught = leaders
+                .iter()
+                .filter(|&&p| pos[&p] < pos[&self.opp[&p]] && !self.catches(self.opp[&p], p))
+                .count();
+            if uncaught > 0
+                && self.pairable(leaders, minrep, |a, b| {
+                    let (hi, lo) = if pos[&a] < pos[&b] { (a, b) } else { (b, a) };
+                    self.catches(lo, hi)
+                })
+            {
+                self.flag(
+                    "TSH07 leaders",
+                    leaders.to_vec(),
+                    format!(
+                        "{uncaught} leaders meet someone who cannot catch them, though all could"
+                    ),
+                );
+            }
+        }
+        // Swiss for the rest.
+        let swiss = &group[lead..];
+        if swiss.is_empty() {
+            return;
+        }
+        let h = swiss.len() / 2;
+        let ideal: Vec<(u32, u32)> = (0..h).map(|i| pair(swiss[i], swiss[i + h])).collect();
+        let mut actual: Vec<(u32, u32)> = swiss.iter().map(|&p| pair(p, self.opp[&p])).collect();
+        actual.sort();
+        actual.dedup();
+        let mut sorted = ideal.clone();
+        sorted.sort();
+        if sorted == actual || ideal.iter().any(|&(a, b)| self.times(a, b) > minrep) {
+            return;
+        }
+        let due = |c: &Check, p: u32| c.balance.get(&p).copied().unwrap_or(0).signum();
+        let cost = |c: &Check, pairs: &[(u32, u32)]| {
+            let rep: u32 = pairs.iter().map(|&(a, b)| c.times(a, b)).sum();
+            let cons = pairs
+                .iter()
+                .filter(|&&(a, b)| c.previous.contains(&pair(a, b)))
+                .count();
+            let fs = pairs
+                .iter()
+                .filter(|&&(a, b)| due(c, a) == due(c, b) && due(c, a) != 0)
+                .count();
+            (rep, cons, fs)
+        };
+        if cost(self, &ideal) <= cost(self, &actual) {
+            self.flag(
+                "TSH07 Swiss",
+                swiss.to_vec(),
+                format!("{} players not paired top half v bottom half in order, though that pairing has no more repeats, consecutive repeats or starter-v-starter games", swiss.len()),
+            );
+        }
+    }
+}

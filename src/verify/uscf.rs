@@ -1,0 +1,395 @@
+//! US Chess accelerated pairings (seed "USCF": batches, thirds, added score), checked one round
+//! at a time. Groups, winners and batches are recomputed here from the document; nothing comes
+//! from the model builder. `P` below is `USCF` (batches) or `USCF thirds`.
+//!
+//! | rule string | what is checked |
+//! |---|---|
+//! | the standard Swiss rules | [`super::swiss`], with the pairing score the document implies: round 1 each group a point above the next (groups apart), round 2 the A winners a point above the rest (batch (a) on its own), later rounds the real score; added score: the top half +1 in rounds 1–2 |
+//! | `P groups` | a player's `group` label A/B(/C) is his group by rating: A = the next even number at or above half the entry (121 → 62), thirds: A and B the even number nearest a third (ties down), C the rest |
+//! | `P round 1` | games across the rating groups only as many as the groups' parities force |
+//! | `P round 2 (a)` | A winners play each other; at most one leaves batch (a), and only when their number is odd; that downfloater is the lowest-rated unless a lower-rated A winner could have changed places with him with every colour settled |
+//! | `P round 2 (b)` | every winner of B (C) and the downfloater plays an A (or B) non-winner while one is free in batch (c) (exchange test); at most one B (C) non-winner upfloats against a winner (when the non-winners plus one suffice); the non-winners used are the highest-rated (an exchange with one left to (c) that settles every colour is flagged); pairs in rating order (an exchange of partners that settles every colour is flagged) |
+//! | `P round 2 (c)` | the rest by score groups: two games between the same two score groups, with no winner, that could be exchanged into games inside the groups |
+//! | `USCF added score` | stored virtual points for the round, if any, are 1 for the top half in rounds 1–2 and 0 otherwise; score groups on the pairing score (exchange test as above) |
+//!
+//! Readings: a winner has the points of a win after round 1 (a win, a forfeit win, a
+//! full-point bye); late entries belong to the last group. "Colours settled" means both players
+//! of each exchanged game get a colour they are due and at least one has a preference for it,
+//! so the allocation rules give those colours: the exchange tests are sound, not complete.
+
+use super::baku::{float_exchanges, labels, standard_with, stored_points, Facts};
+use super::Violation;
+use crate::tournament::Tournament;
+use std::collections::{BTreeMap, BTreeSet};
+
+const EPS: f64 = 1e-9;
+
+pub fn check_batches(t: &Tournament, r: u32) -> Vec<Violation> {
+    Check::new(t, r, false).run()
+}
+
+pub fn check_thirds(t: &Tournament, r: u32) -> Vec<Violation> {
+    Check::new(t, r, true).run()
+}
+
+/// Group index (0 = A) of every player, by rating order of the entry.
+fn rating_groups(t: &Tournament, thirds: bool) -> (BTreeMap<u32, usize>, usize) {
+    let mut entry: Vec<_> = t.players.iter().filter(|p| p.active_in(1)).collect();
+    entry.sort_by(|a, b| b.rating.cmp(&a.rating).then(a.id.cmp(&b.id)));
+    let n = entry.len();
+    let sizes: Vec<usize> = if thirds {
+        // A and B: the even number nearest a third (ties to the smaller).
+        let best = (0..=n / 2)
+            .filter(|x| x % 2 == 0)
+            .min_by_key(|&x| ((3 * x).abs_diff(n), x))
+            .unwrap_or(0);
+        vec![best, best, n - 2 * best]
+    } else {
+        // "rounded up to the next even number larger than 50%".
+        let half = n.div_ceil(2);
+        let a = (half + half % 2).min(n);
+        vec![a, n - a]
+    };
+    let last = sizes.len() - 1;
+    let mut out = BTreeMap::new();
+    let mut g = 0;
+    let mut left = sizes[0];
+    for p in entry {
+        while left == 0 && g < last {
+            g += 1;
+            left = sizes[g];
+        }
+        out.insert(p.id, g);
+        left = left.saturating_sub(1);
+    }
+    for p in &t.players {
+        out.entry(p.id).or_insert(last);
+    }
+    (out, last)
+}
+
+/// The added-score method.
+pub fn check_added(t: &Tournament, r: u32) -> Vec<Violation> {
+    const RULE: &str = "USCF added score";
+    let f = Facts::new(t, r);
+    let (group, _) = rating_groups(t, false);
+    let add = if r <= 2 { t.scoring.win } else { 0.0 };
+    let vp: BTreeMap<u32, f64> = group
+        .iter()
+        .map(|(&id, &g)| (id, if g == 0 { add } else { 0.0 }))
+        .collect();
+    let mut out = standard_with(t, r, &vp);
+    out.extend(labels(
+        t,
+        &f,
+        &|id| Some(["A", "B"][group[&id]].to_string()),
+        &["A", "B"],
+        "USCF groups",
+    ));
+    out.extend(stored_points(t, &f, &vp, RULE));
+    let ps = |id: u32| f.sc(id) + vp.get(&id).copied().unwrap_or(0.0);
+    out.extend(float_exchanges(&f, &ps, &|_| false, RULE));
+    out
+}
+
+struct Check<'a> {
+    t: &'a Tournament,
+    f: Facts,
+    thirds: bool,
+    group: BTreeMap<u32, usize>,
+    last: usize,
+    out: Vec<Violation>,
+}
+
+impl<'a> Check<'a> {
+    fn new(t: &'a Tournament, r: u32, thirds: bool) -> Self {
+        let (group, last) = rating_groups(t, thirds);
+        Check {
+            t,
+            f: Facts::new(t, r),
+            thirds,
+            group,
+            last,
+            out: Vec::new(),
+        }
+    }
+
+    fn cite(&self, clause: &str) -> String {
+        if self.thirds {
+            format!("USCF thirds {clause}")
+        } else {
+            format!("USCF {clause}")
+        }
+    }
+
+    fn g(&self, id: u32) -> usize {
+        self.group.get(&id).copied().unwrap_or(self.last)
+    }
+
+    fn flag(&mut self, clause: &str, players: Vec<u32>, message: String) {
+        let rule = self.cite(clause);
+        let v = self.f.flag(&rule, players, message);
+        self.out.push(v);
+    }
+
+    fn run(mut self) -> Vec<Violation> {
+        let r = self.f.r;
+        let win = self.t.scoring.win;
+        let letters = ["A", "B", "C"];
+        let labelled = labels(
+            self.t,
+            &self.f,
+            &|id| Some(letters[self.g(id)].to_string()),
+            if self.thirds {
+                &["A", "B", "C"]
+            } else {
+                &["A", "B"]
+            },
+            &self.cite("groups"),
+        );
+        self.out.extend(labelled);
+        let vp: BTreeMap<u32, f64> = self
+            .group
+            .iter()
+            .map(|(&id, &g)| {
+                let v = match r {
+                    1 => (self.last - g) as f64 * win,
+                    2 if g == 0 && self.f.sc(id) >= win - EPS => win,
+                    _ => 0.0,
+                };
+                (id, v)
+            })
+            .collect();
+        self.out.extend(standard_with(self.t, r, &vp));
+        match r {
+            1 => self.round_one(),
+            2 => self.round_two(),
+            _ => {}
+        }
+        self.out
+    }
+
+    /// Round 1: "pair groups A and B separately by standard methods".
+    fn round_one(&mut self) {
+        let mut size = vec![0usize; self.last + 1];
+        for &(w, b) in &self.f.games {
+            size[self.g(w)] += 1;
+            size[self.g(b)] += 1;
+        }
+        let odd = size.iter().filter(|&&k| k % 2 == 1).count();
+        let across: Vec<(u32, u32)> = self
+            .f
+            .games
+            .iter()
+            .copied()
+            .filter(|&(w, b)| self.g(w) != self.g(b))
+            .collect();
+        if across.len() > odd / 2 {
+            let list: Vec<String> = across.iter().map(|(w, b)| format!("{w} v {b}")).collect();
+            self.flag(
+                "round 1",
+                across.iter().flat_map(|&(w, b)| [w, b]).collect(),
+                format!(
+                    "{} games join different rating groups ({}); the groups are paired separately and their sizes force at most {}",
+                    across.len(),
+                    list.join(", "),
+                    odd / 2
+                ),
+            );
+        }
+    }
+
+    fn round_two(&mut self) {
+        let win = self.t.scoring.win;
+        let f = &self.f;
+        let won = |id: u32| f.sc(id) >= win - EPS;
+        let paired: Vec<u32> = f.opp.keys().copied().collect();
+        let aw: BTreeSet<u32> = paired
+            .iter()
+            .copied()
+            .filter(|&p| self.g(p) == 0 && won(p))
+            .collect();
+        let opp = |id: u32| f.opp[&id];
+        // Batch (a): A winners who play outside it.
+        let out_a: Vec<u32> = aw
+            .iter()
+            .copied()
+            .filter(|&x| !aw.contains(&opp(x).0))
+            .collect();
+        let wins: BTreeSet<u32> = paired
+            .iter()
+            .copied()
+            .filter(|&p| self.g(p) > 0 && won(p))
+            .collect();
+        let nw: BTreeSet<u32> = paired
+            .iter()
+            .copied()
+            .filter(|&p| self.g(p) < self.last && !won(p))
+            .collect();
+        let up: BTreeSet<u32> = paired
+            .iter()
+            .copied()
+            .filter(|&p| self.g(p) == self.last && !won(p))
+            .collect();
+        let mut found: Vec<(&str, Vec<u32>, String)> = Vec::new();
+        if out_a.len() > aw.len() % 2 {
+            for (i, &x1) in out_a.iter().enumerate() {
+                for &x2 in &out_a[i + 1..] {
+                    let (o1, o2) = (opp(x1).0, opp(x2).0);
+                    if f.may_meet(x1, x2) && f.may_meet(o1, o2) {
+                        found.push((
+                            "round 2 (a)",
+                            vec![x1, x2],
+                            format!(
+                                "A winners {x1} and {x2} both leave batch (a) (against {o1} and {o2}); {x1} v {x2} and {o1} v {o2} were possible, and only one of an odd batch floats down"
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        if let [x] = out_a[..] {
+            let (ox, cx) = opp(x);
+            for &y in &aw {
+                let (z, cy) = opp(y);
+                if y == x || z == x || !aw.contains(&z) || !f.above(x, y) {
+                    continue;
+                }
+                if f.may_meet(y, ox)
+                    && f.may_meet(x, z)
+                    && f.settled(y, cx, ox)
+                    && f.settled(x, cy, z)
+                {
+                    found.push((
+                        "round 2 (a)",
+                        vec![x, y],
+                        format!(
+                            "the downfloater {x} ({}) is not the lowest-rated A winner: {y} ({}) could have floated against {ox} instead, with {x} v {z} and every colour as due",
+                            f.rt(x),
+                            f.rt(y)
+                        ),
+                    ));
+                }
+            }
+        }
+        // Batch (b): the winners to serve are the B (C) winners and the downfloater.
+        let serve: BTreeSet<u32> = wins.iter().chain(&out_a).copied().collect();
+        let in_c = |u: u32| {
+            let q = opp(u).0;
+            !serve.contains(&q) && !aw.contains(&q)
+        };
+        let ups: Vec<(u32, u32)> = serve
+            .iter()
+            .map(|&z| (z, opp(z).0))
+            .filter(|&(_, o)| up.contains(&o))
+            .collect();
+        for &z in &serve {
+            let (o, _) = opp(z);
+            if nw.contains(&o) {
+                continue;
+            }
+            let free = nw.iter().copied().find(|&u| {
+                let q = opp(u).0;
+                in_c(u)
+                    && f.may_meet(z, u)
+                    && f.may_meet(o, q)
+                    && !(wins.contains(&o) && up.contains(&q) && !ups.is_empty())
+            });
+            if let Some(u) = free {
+                found.push((
+                    "round 2 (b)",
+                    vec![z, o, u],
+                    format!(
+                        "winner {z} plays {o}, not a non-winner of the higher group, though {u} (left to batch (c) against {}) could have played him",
+                        opp(u).0
+                    ),
+                ));
+            }
+        }
+        let need = wins.len() + aw.len() % 2;
+        if ups.len() > 1 && nw.len() + 1 >= need {
+            found.push((
+                "round 2 (b)",
+                ups.iter().flat_map(|&(z, o)| [z, o]).collect(),
+                format!(
+                    "{} non-winners of the last group upfloat against winners; at most one may",
+                    ups.len()
+                ),
+            ));
+        }
+        // (b) pairs: a winner to serve against a non-winner (or the upfloater).
+        let bpairs: Vec<(u32, u32)> = serve
+            .iter()
+            .map(|&z| (z, opp(z).0))
+            .filter(|&(_, v)| nw.contains(&v) || up.contains(&v))
+            .collect();
+        for &(z, v) in &bpairs {
+            if !nw.contains(&v) {
+                continue;
+            }
+            let cv = opp(v).1;
+            for &u in &nw {
+                let (q, cu) = opp(u);
+                if in_c(u)
+                    && f.above(u, v)
+                    && f.may_meet(u, z)
+                    && f.may_meet(v, q)
+                    && f.settled(u, cv, z)
+                    && f.settled(v, cu, q)
+                {
+                    found.push((
+                        "round 2 (b)",
+                        vec![z, v, u],
+                        format!(
+                            "{v} ({}) plays winner {z} while the higher-rated non-winner {u} ({}) is left to batch (c); exchanging them settles every colour",
+                            f.rt(v),
+                            f.rt(u)
+                        ),
+                    ));
+                    break;
+                }
+            }
+        }
+        // Rating order: winners (the downfloater first) against non-winners (A before the
+        // upfloater).
+        let w_above = |a: u32, b: u32| {
+            out_a.contains(&a) && !out_a.contains(&b)
+                || (out_a.contains(&a) == out_a.contains(&b) && f.above(a, b))
+        };
+        let n_above = |a: u32, b: u32| match (nw.contains(&a), nw.contains(&b)) {
+            (true, false) => true,
+            (false, true) => false,
+            (true, true) => f.above(a, b),
+            _ => f.sc(a) > f.sc(b) + EPS || ((f.sc(a) - f.sc(b)).abs() < EPS && f.above(a, b)),
+        };
+        for &(z1, v1) in &bpairs {
+            for &(z2, v2) in &bpairs {
+                if z1 == z2 || !w_above(z1, z2) || !n_above(v2, v1) {
+                    continue;
+                }
+                let (c1, c2) = (opp(z1).1, opp(z2).1);
+                if f.may_meet(z1, v2)
+                    && f.may_meet(z2, v1)
+                    && f.settled(z1, c1, v2)
+                    && f.settled(z2, c2, v1)
+                {
+                    found.push((
+                        "round 2 (b)",
+                        vec![z1, v1, z2, v2],
+                        format!(
+                            "batch (b) is not in rating order: {z1} plays {v1} while the lower-rated winner {z2} plays the higher-ranked non-winner {v2}; {z1} v {v2} and {z2} v {v1} settle every colour"
+                        ),
+                    ));
+                }
+            }
+        }
+        for (clause, players, message) in found {
+            self.flag(clause, players, message);
+        }
+        // Batch (c): conventional score groups among the non-winners.
+        let rule = self.cite("round 2 (c)");
+        let f = &self.f;
+        let c = float_exchanges(f, &|id| f.sc(id), &|id| f.sc(id) >= win - EPS, &rule);
+        self.out.extend(c);
+    }
+}

@@ -1,0 +1,449 @@
+//! `optipair audit`: a pairing made elsewhere judged against the rules (the verifier) and the
+//! proven optimum, tier by tier; exit codes 0 (legal, optimal), 1 (legal, not optimal),
+//! 3 (breaks a rule), 2 (bad input); text, JSON, and an HTML report rendered by headless
+//! Chromium.
+
+use optipair::audit::{self, Given, Verdict};
+use optipair::formats;
+use optipair::generate;
+use optipair::solve::Options;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const BIN: &str = env!("CARGO_BIN_EXE_optipair");
+const REF_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/reference/dutch");
+
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(tag: &str) -> Scratch {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "optipair-audit-{tag}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::SeqCst)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        Scratch(dir)
+    }
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.0.join(name);
+        std::fs::write(&p, text).expect("write");
+        p
+    }
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("run optipair")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+/// Four players after round 1: 1 beat 3 (1 white), 2 beat 4 (4 white). Round 2 under the
+/// standard Swiss: the two 1-pointers meet and the two 0-pointers meet (no float, C.04.3
+/// C.6-C.7); 1 and 4 had white, so 2 takes white against 1 and 3 against 4 (E.1). Names carry
+/// HTML metacharacters for the report's escaping.
+const FOUR: &str = r#"{
+  "format": "optipair/1",
+  "name": "Four <b>& Co</b>",
+  "rounds_planned": 3,
+  "players": [
+    { "id": 1, "name": "Ana <script>alert(1)</script>", "rating": 2200 },
+    { "id": 2, "name": "Ben Keller", "rating": 2100 },
+    { "id": 3, "name": "Cleo & Dan", "rating": 2000 },
+    { "id": 4, "name": "Dee \"D\" O'Hara", "rating": 1900 }
+  ],
+  "rounds": [
+    { "number": 1, "games": [ { "white": 1, "black": 3, "result": "1-0" },
+                              { "white": 4, "black": 2, "result": "0-1" } ] }
+  ]
+}"#;
+
+fn audit_four(pairing: &str, extra: &[&str]) -> (Output, Scratch) {
+    let dir = Scratch::new("four");
+    let t = dir.write("four.json", FOUR);
+    let p = dir.write("pairing.txt", pairing);
+    let mut args = vec![
+        "audit",
+        t.to_str().unwrap(),
+        "--round",
+        "2",
+        "--pairing",
+        p.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    (run(&args), dir)
+}
+
+fn json_of(o: &Output) -> Value {
+    serde_json::from_str(&stdout(o)).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
+}
+
+#[test]
+fn the_optimum_itself_is_legal_and_optimal_exit_0() {
+    let (o, _d) = audit_four("# round 2\n2 1\n3 4  # bottom board\n", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let s = stdout(&o);
+    assert!(s.contains("legal and optimal"), "{s}");
+    assert!(s.contains("Rule violations: none"), "{s}");
+    assert!(s.contains("Your boards are the optimum's boards."), "{s}");
+}
+
+#[test]
+fn without_a_proof_of_the_optimum_the_verdict_is_not_optimal_exit_1() {
+    // The optimum from the greedy pass only (as when HiGHS runs out of time): even a pairing
+    // equal to it on every tier cannot be called optimal.
+    let t = formats::json::parse(FOUR).unwrap();
+    let given = Given {
+        games: vec![(2, 1), (3, 4)],
+        byes: vec![],
+    };
+    let greedy = Options {
+        greedy_only: true,
+        ..Options::default()
+    };
+    let a = audit::audit(&t, 2, "swiss", &given, &greedy).unwrap();
+    assert_eq!(a.verdict, Verdict::Unproved, "{:?}", a.summary);
+    assert_eq!(a.verdict.exit_code(), 1);
+    assert!(a.summary[0].contains("did not prove"), "{:?}", a.summary);
+}
+
+#[test]
+fn a_needless_float_is_legal_but_not_optimal_exit_1_with_the_tiers_worded() {
+    // 4 v 1 and 2 v 3 keep every rule (no rematch; colours by E.2/E.3: both of 1 and 4 want
+    // black, the higher-ranked 1 gets it; both of 2 and 3 want white, 2 gets it), but both
+    // games join a 1-pointer with a 0-pointer where two games without a float were possible.
+    let (o, _d) = audit_four("4 1\n2 3\n", &["--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let v = json_of(&o);
+    let a = &v["audit"];
+    assert_eq!(a["verdict"], "not-optimal");
+    assert_eq!(v["exit_code"], 1);
+    assert_eq!(a["violations"].as_array().unwrap().len(), 0);
+    let tiers = a["tiers"].as_array().unwrap();
+    let first = a["first_difference"].as_u64().unwrap() as usize;
+    assert!(tiers[first]["name"].as_str().unwrap().starts_with("float"));
+    assert_eq!(tiers[first]["rule"], "FIDE C.04.3 C.6-C.7");
+    // Two floats of one point = two half-point steps each: 2·2² = 8 against 0.
+    assert_eq!(tiers[first]["yours"], 8);
+    assert_eq!(tiers[first]["optimum"], 0);
+    // Every tier above the deciding one is equal.
+    for t in &tiers[..first] {
+        assert_eq!(t["yours"], t["optimum"], "{t}");
+    }
+    let colour = tiers
+        .iter()
+        .find(|t| t["name"] == "colour preferences not granted")
+        .unwrap();
+    assert_eq!(
+        (colour["yours"].as_i64(), colour["optimum"].as_i64()),
+        (Some(2), Some(0))
+    );
+    let summary: Vec<String> = a["summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        summary.iter().any(|s| s.starts_with(
+            "colour preferences not granted — yours: 2; optimum: 0; 2 more than necessary"
+        )),
+        "{summary:?}"
+    );
+    // Both boards differ; the optimum's boards are listed.
+    let d = &a["differences"];
+    assert_eq!(d["only_yours"].as_array().unwrap().len(), 2);
+    let opt: Vec<(u64, u64)> = d["only_optimum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["white"].as_u64().unwrap(), b["black"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(opt, vec![(2, 1), (3, 4)]);
+}
+
+#[test]
+fn a_rematch_breaks_c041b_exit_3_naming_clause_and_players() {
+    let (o, _d) = audit_four("1 3\n2 4\n", &[]);
+    assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
+    let s = stdout(&o);
+    assert!(s.contains("BREAKS A RULE"), "{s}");
+    assert!(s.contains("[FIDE C.04.1 b] players 1, 3"), "{s}");
+    assert!(s.contains("[FIDE C.04.1 b] players 2, 4"), "{s}");
+    assert!(s.contains("1 v 3 is not an allowed pair"), "{s}");
+    assert!(s.contains("not comparable"), "{s}");
+}
+
+#[test]
+fn colours_against_e1_break_a_rule_and_the_board_is_listed_as_reversed() {
+    // Same pairs as the optimum, but 1 (who had white) gets white again against 2 (who had
+    // black): E.1 grants both preferences when it can.
+    let (o, _d) = audit_four("1 2\n3 4\n", &["--format", "json"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
+    let a = &json_of(&o)["audit"];
+    let rules: Vec<&str> = a["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["rule"].as_str().unwrap())
+        .collect();
+    assert!(rules.iter().all(|r| r.contains("C.04.3 E")), "{rules:?}");
+    assert!(!rules.is_empty());
+    let rev = a["differences"]["colours_reversed"].as_array().unwrap();
+    assert_eq!(rev.len(), 1);
+    assert_eq!(rev[0][0]["white"], 1);
+    assert_eq!(rev[0][1]["white"], 2);
+    assert_eq!(a["colours_not_allocated"][0]["board"], 1);
+}
+
+#[test]
+fn bad_pairings_files_exit_2_naming_file_line_and_field() {
+    for (text, line, field, what) in [
+        ("2 1\n3 9\n", 2, "black", "no player 9"),
+        ("2 1\n3 2\n", 2, "black", "already paired on line 1"),
+        ("2 1\nthree 4\n", 2, "white", "not a pairing number"),
+        ("# nothing\n2 1 3\n", 2, "entry", "expected 'WHITE BLACK'"),
+        ("2 1\nbye x\n", 2, "bye", "not a pairing number"),
+        ("3 3\n", 1, "black", "cannot play himself"),
+    ] {
+        let (o, _d) = audit_four(text, &[]);
+        assert_eq!(o.status.code(), Some(2), "{text:?}: {}", stdout(&o));
+        let e = stderr(&o);
+        assert!(e.contains("pairing.txt"), "{text:?}: {e}");
+        assert!(e.contains(&format!("line {line}")), "{text:?}: {e}");
+        assert!(e.contains(&format!("field {field}")), "{text:?}: {e}");
+        assert!(e.contains(what), "{text:?}: {e}");
+        assert!(stdout(&o).is_empty());
+    }
+}
+
+#[test]
+fn a_round_without_a_recorded_pairing_needs_a_pairing_file() {
+    let dir = Scratch::new("unrecorded");
+    let t = dir.write("four.json", FOUR);
+    let o = run(&["audit", t.to_str().unwrap(), "--round", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--pairing"), "{}", stderr(&o));
+    let o = run(&[
+        "audit",
+        t.to_str().unwrap(),
+        "--round",
+        "1",
+        "--system",
+        "nope",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown system 'nope'"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn our_own_pairings_audit_as_optimal_for_every_chess_system() {
+    // A generated field paired by the engine: each recorded round, audited from the file,
+    // keeps every rule and equals the proven optimum (a bye included: 15 players).
+    for system in ["swiss", "ecf-basic"] {
+        let spec = generate::Spec {
+            players: 15,
+            rounds: 4,
+            played: 3,
+            seed: 7,
+            draw_rate: 0.3,
+            system: system.to_string(),
+        };
+        let t = generate::field(&spec, &Options::default()).unwrap();
+        for round in 1..=3 {
+            let given = audit::recorded(&t, round).unwrap();
+            assert_eq!(given.byes.len(), 1);
+            let a = audit::audit(&t, round, system, &given, &Options::default()).unwrap();
+            assert_eq!(
+                a.verdict,
+                Verdict::Optimal,
+                "{system} round {round}: {:?}",
+                a.summary
+            );
+            assert!(a.differences.is_empty(), "{system} round {round}");
+        }
+    }
+}
+
+#[test]
+fn a_pair_offered_in_several_roles_scores_as_its_best_variant() {
+    // tsh-cp offers a contender pair twice (plain, and as the leader's game, TSH07 leaders):
+    // its own pairings, audited, must match the optimum on every tier and meet every hard row,
+    // whichever variant the solver used.
+    let spec = generate::Spec {
+        players: 12,
+        rounds: 5,
+        played: 3,
+        seed: 1,
+        draw_rate: 0.3,
+        system: "tsh-cp".to_string(),
+    };
+    let t = generate::field(&spec, &Options::default()).unwrap();
+    for round in 1..=3 {
+        let given = audit::recorded(&t, round).unwrap();
+        let a = audit::audit(&t, round, "tsh-cp", &given, &Options::default()).unwrap();
+        assert!(a.excluded.is_empty(), "round {round}: {:?}", a.excluded);
+        assert_eq!(a.first_difference, None, "round {round}: {:?}", a.summary);
+    }
+}
+
+#[test]
+fn reference_engine_round_that_misses_a_colour_preference_is_not_optimal() {
+    // Round 4 of rtg_1013 (bbpPairings' Dutch engine): BENCHMARKS.md's agreement table finds
+    // our optimum better on colour preferences there.
+    let path = Path::new(REF_DIR).join("rtg_1013_21p_6r.trf");
+    let t = formats::load(&path).unwrap();
+    let given = audit::recorded(&t, 4).unwrap();
+    let a = audit::audit(&t, 4, "swiss", &given, &Options::default()).unwrap();
+    assert_eq!(a.verdict, Verdict::NotOptimal, "{:?}", a.summary);
+    assert!(a.violations.is_empty());
+    let tiers = a.tiers.as_ref().unwrap();
+    let first = &tiers[a.first_difference.unwrap()];
+    assert_eq!(first.name, "colour preferences not granted");
+    assert!(first.yours > first.optimum);
+    assert!(!a.differences.only_yours.is_empty());
+}
+
+#[test]
+fn given_pairing_replaces_the_recorded_round() {
+    let t = formats::json::parse(FOUR).unwrap();
+    let given = Given {
+        games: vec![(2, 1), (3, 4)],
+        byes: vec![],
+    };
+    let after = audit::with_round(&t, 2, &given);
+    let rd = after.round(2).unwrap();
+    assert_eq!(
+        rd.games
+            .iter()
+            .map(|g| (g.white, g.black))
+            .collect::<Vec<_>>(),
+        vec![(2, 1), (3, 4)]
+    );
+    assert_eq!(after.round(1), t.round(1));
+}
+
+/// Headless Chromium, if installed (`apt-get install -y chromium`; CI installs it).
+fn chromium() -> Option<PathBuf> {
+    [
+        "/usr/bin/chromium",
+        "/usr/bin/chromium-browser",
+        "/usr/bin/google-chrome",
+    ]
+    .iter()
+    .map(PathBuf::from)
+    .find(|p| p.exists())
+}
+
+/// PNG width and height from the IHDR chunk.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
+    assert_eq!(&bytes[12..16], b"IHDR");
+    let w = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    let h = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    (w, h)
+}
+
+#[test]
+fn html_report_is_self_contained_escaped_and_renders_in_headless_chromium() {
+    let dir = Scratch::new("html");
+    let out = dir.path("report.html");
+    let t = dir.write("four.json", FOUR);
+    let p = dir.write("pairing.txt", "4 1\n2 3\n");
+    let o = run(&[
+        "audit",
+        t.to_str().unwrap(),
+        "--round",
+        "2",
+        "--pairing",
+        p.to_str().unwrap(),
+        "--format",
+        "html",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty());
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    // Escaped: no live markup from the names.
+    assert!(!html.contains("<script>"), "{html}");
+    assert!(html.contains("Ana &lt;script&gt;alert(1)&lt;/script&gt; (1)"));
+    assert!(html.contains("Cleo &amp; Dan (3)"));
+    assert!(html.contains("Dee &quot;D&quot; O&#39;Hara (4)"));
+    assert!(html.contains("Four &lt;b&gt;&amp; Co&lt;/b&gt;"));
+    // Self-contained: nothing fetched from elsewhere.
+    for external in ["http://", "https://", "src=", "<link"] {
+        assert!(!html.contains(external), "{external} in the report");
+    }
+    // The pairing sheet with the differing boards marked, the tier table, the optimum.
+    assert!(html.contains("<table class=\"sheet\">"));
+    assert!(html.contains("differs: pair not in the optimum"));
+    assert!(html.contains("<tr class=\"decides\"><td>float size (score steps squared)</td><td class=\"n\">8</td><td class=\"n\">0</td>"));
+    assert!(html.contains("legal, not optimal (exit code 1)"));
+    assert!(html.contains("<table class=\"optimum\">"));
+
+    let Some(chrome) = chromium() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have chromium (apt-get install -y chromium)"
+        );
+        eprintln!("chromium not installed: screenshot skipped");
+        return;
+    };
+    let png = dir.path("report.png");
+    let profile = dir.path("chromium-profile");
+    let shot = Command::new(chrome)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--window-size=1000,1100",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--screenshot={}", png.display()))
+        .arg(format!("file://{}", out.display()))
+        .output()
+        .expect("run chromium");
+    assert!(shot.status.success(), "{}", stderr(&shot));
+    let bytes = std::fs::read(&png).expect("screenshot written");
+    assert_eq!(png_size(&bytes), (1000, 1100));
+    // A blank page compresses to a few KB; the report's tables and text take far more.
+    assert!(
+        bytes.len() > 20_000,
+        "screenshot only {} bytes",
+        bytes.len()
+    );
+    if let Some(keep) = std::env::var_os("OPTIPAIR_KEEP_SCREENSHOT") {
+        std::fs::copy(&png, keep).unwrap();
+    }
+}

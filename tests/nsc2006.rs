@@ -1,0 +1,688 @@
+//! NSC06 (2006 National SCRABBLE Championship schedule): each scheme and rule from the
+//! document's text, the verifier's verdicts, and a whole simulated 28-round event.
+
+use optipair::engine;
+use optipair::generate::{self, Rng};
+use optipair::solve::Options;
+use optipair::systems::nsc2006::{
+    self, base_pods, rr_round, snake_groups, top_pairs, Record, Schedule, Settings,
+};
+use optipair::tournament::{Game, Tournament};
+use optipair::verify;
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+fn event(n: usize, seed: u64) -> Tournament {
+    let mut rng = Rng::new(seed);
+    let mut t = Tournament::new("NSC test", generate::scrabble_players(n, &mut rng));
+    t.rounds_planned = Some(28);
+    t.system = Some("nsc2006".into());
+    t.scoring.game_scores = true;
+    t
+}
+
+/// Pairs and plays rounds up to `upto`, checking every round with the verifier; returns the
+/// system's notes.
+fn run(t: &mut Tournament, upto: u32, rng: &mut Rng) -> Vec<String> {
+    let from = t.last_paired_round() + 1;
+    let mut notes = Vec::new();
+    for r in from..=upto {
+        let p = engine::pair_round(t, r, "nsc2006", &Options::default()).unwrap();
+        notes.extend(p.notes.iter().map(|n| format!("round {r}: {n}")));
+        assert!(p.violations.is_empty(), "round {r}: {:?}", p.violations);
+        assert!(
+            p.pairing.unpaired.is_empty(),
+            "round {r}: unpaired {:?}",
+            p.pairing.unpaired
+        );
+        *t = engine::store(t, &p);
+        generate::play(t, r, 0.0, rng);
+    }
+    notes
+}
+
+fn pairs(t: &Tournament, r: u32) -> BTreeSet<(u32, u32)> {
+    t.round(r)
+        .unwrap()
+        .games
+        .iter()
+        .map(|g| (g.white.min(g.black), g.white.max(g.black)))
+        .collect()
+}
+
+fn set(winners: u32) -> Settings {
+    Settings {
+        schedule: Schedule::nsc2006(),
+        division: Some(if winners == 2 { 1 } else { 2 }),
+        winners,
+        prize_places: 6,
+    }
+}
+
+fn recs(v: &[(f64, i64)]) -> Vec<Record> {
+    v.iter()
+        .enumerate()
+        .map(|(i, &(wins, spread))| Record {
+            id: i as u32 + 1,
+            wins,
+            spread,
+        })
+        .collect()
+}
+
+#[test]
+fn snake_runs_row_one_forward_row_two_back() {
+    // NSC06: 1 2 3 ... 12 then 24 23 ... 13 : with 24 players and 12 groups, group 1 holds
+    // 1 and 24, group 12 holds 12 and 13.
+    let ids: Vec<u32> = (1..=24).collect();
+    let g = snake_groups(&ids, 2);
+    assert_eq!(g.len(), 12);
+    assert_eq!(g[0], vec![1, 24]);
+    assert_eq!(g[11], vec![12, 13]);
+    // Groups of 8 from 200: 25 groups, group 1 = 1, 50, 51, 100, 101, 150, 151, 200.
+    let ids: Vec<u32> = (1..=200).collect();
+    let g = snake_groups(&ids, 8);
+    assert_eq!(g.len(), 25);
+    assert_eq!(g[0], vec![1, 50, 51, 100, 101, 150, 151, 200]);
+}
+
+#[test]
+fn round_robin_of_eight_meets_everyone_once() {
+    let mut seen = BTreeSet::new();
+    for j in 0..7 {
+        let (p, bye) = rr_round(8, j);
+        assert_eq!(p.len(), 4);
+        assert!(bye.is_none());
+        for pr in p {
+            assert!(seen.insert(pr), "pair {pr:?} twice");
+        }
+    }
+    assert_eq!(seen.len(), 28);
+    // A group of seven: one bye a round, seven rounds, every pair once.
+    let mut seen = BTreeSet::new();
+    let mut byes = BTreeSet::new();
+    for j in 0..7 {
+        let (p, bye) = rr_round(7, j);
+        byes.insert(bye.unwrap());
+        seen.extend(p);
+    }
+    assert_eq!((seen.len(), byes.len()), (21, 7));
+}
+
+#[test]
+fn quads_from_groups_follow_the_document() {
+    // Groups of 20: (1, 6, 11, 16), (2, 7, 12, 17) ... (5, 10, 15, 20).
+    let q = base_pods(40, 20);
+    assert_eq!(q[0], vec![0, 5, 10, 15]);
+    assert_eq!(q[4], vec![4, 9, 14, 19]);
+    assert_eq!(q[5], vec![20, 25, 30, 35]);
+    // 16: (1, 5, 9, 13); 12: (1, 4, 7, 10); 8: (1, 3, 5, 7); 4: (1, 2, 3, 4).
+    assert_eq!(base_pods(16, 16)[0], vec![0, 4, 8, 12]);
+    assert_eq!(base_pods(12, 12)[2], vec![2, 5, 8, 11]);
+    assert_eq!(base_pods(8, 8)[1], vec![1, 3, 5, 7]);
+    assert_eq!(base_pods(8, 4)[1], vec![4, 5, 6, 7]);
+    // 200 from groups of 16: twelve full groups and a last group of 8 split as a group of 8.
+    let q = base_pods(200, 16);
+    assert_eq!(q.len(), 50);
+    assert_eq!(q[48], vec![192, 194, 196, 198]);
+    // Not a multiple of four: the bottom 4 + n mod 4 form one pod.
+    let q = base_pods(42, 20);
+    assert_eq!(q.last().unwrap(), &(36..42).collect::<Vec<_>>());
+}
+
+#[test]
+fn rounds_one_to_seven_are_snaked_round_robins_with_firsts_balanced() {
+    let mut t = event(48, 5);
+    let mut rng = Rng::new(5);
+    run(&mut t, 7, &mut rng);
+    let groups = snake_groups(&(1..=48).collect::<Vec<_>>(), 8);
+    for g in &groups {
+        let mut met = BTreeSet::new();
+        for r in 1..=7 {
+            for (a, b) in pairs(&t, r) {
+                if g.contains(&a) {
+                    assert!(g.contains(&b), "round {r}: {a} v {b} leaves the group");
+                    met.insert((a, b));
+                }
+            }
+        }
+        assert_eq!(met.len(), 28, "group {g:?} plays a full round robin");
+    }
+    let st = optipair::tournament::Standings::before(&t, 8);
+    for s in st.by_id.values() {
+        let (f, sd) = s.firsts_seconds();
+        assert!(
+            f.abs_diff(sd) <= 1,
+            "player {} went first {f} times of 7",
+            s.id
+        );
+    }
+}
+
+#[test]
+fn session_three_plays_quads_then_a_v_a1() {
+    let mut t = event(40, 11);
+    let mut rng = Rng::new(11);
+    run(&mut t, 11, &mut rng);
+    // Quads of session 3 come from the standings before round 8; nobody meets twice.
+    let mut all = BTreeSet::new();
+    for r in 1..=11 {
+        for p in pairs(&t, r) {
+            assert!(all.insert(p), "repeat {p:?} before round 15");
+        }
+    }
+    let order = optipair::tournament::Standings::before(&t, 8).by_wins_spread();
+    let pos = |id: u32| order.iter().position(|&x| x == id).unwrap();
+    // Every player's three opponents in rounds 8-10 form his quad with him.
+    for &id in &order {
+        let mut quad: BTreeSet<u32> = [id].into();
+        for r in 8..=10 {
+            for (a, b) in pairs(&t, r) {
+                if a == id || b == id {
+                    quad.insert(a + b - id);
+                }
+            }
+        }
+        assert_eq!(quad.len(), 4, "player {id}: {quad:?}");
+    }
+    // Round 11 (NSC06: A vs. A1, B vs. B1 ...): quads ordered by their best-standing member
+    // and coupled 1-2, 3-4 ...; same letters unless that pairing would be a repeat.
+    let quads = quads_of(&t, 8..=10, &order);
+    let met_before: BTreeSet<(u32, u32)> = (1..=10).flat_map(|r| pairs(&t, r)).collect();
+    let key = |a: u32, b: u32| (a.min(b), a.max(b));
+    let mut same = 0;
+    for c in quads.chunks(2) {
+        let blocked = (0..4).any(|l| met_before.contains(&key(c[0][l], c[1][l])));
+        for l in 0..4 {
+            if !blocked {
+                assert!(
+                    pairs(&t, 11).contains(&key(c[0][l], c[1][l])),
+                    "letter {l} of {c:?}"
+                );
+                same += 1;
+            }
+        }
+    }
+    assert!(same > 0);
+    let _ = pos;
+}
+
+/// Each player's quad from the rounds given, quads in order of their best-standing member,
+/// members in standing order (A, B, C, D).
+fn quads_of(t: &Tournament, rounds: std::ops::RangeInclusive<u32>, order: &[u32]) -> Vec<Vec<u32>> {
+    let pos = |id: u32| order.iter().position(|&x| x == id).unwrap();
+    let mut out: Vec<Vec<u32>> = Vec::new();
+    for &id in order {
+        if out.iter().any(|q| q.contains(&id)) {
+            continue;
+        }
+        let mut q: Vec<u32> = vec![id];
+        for r in rounds.clone() {
+            for (a, b) in pairs(t, r) {
+                if a == id || b == id {
+                    q.push(a + b - id);
+                }
+            }
+        }
+        q.sort_by_key(|&x| pos(x));
+        out.push(q);
+    }
+    out
+}
+
+#[test]
+fn verifier_flags_quads_mixed_and_a_v_a1_broken() {
+    let mut t = event(40, 11);
+    let mut rng = Rng::new(11);
+    run(&mut t, 11, &mut rng);
+    let order = optipair::tournament::Standings::before(&t, 8).by_wins_spread();
+    let quads = quads_of(&t, 8..=10, &order);
+    // Round 11: in a couple that met letter for letter, swap A and B: A v B1, B v A1.
+    let key = |a: u32, b: u32| (a.min(b), a.max(b));
+    let r11 = pairs(&t, 11);
+    let c = quads
+        .chunks(2)
+        .find(|c| (0..4).all(|l| r11.contains(&key(c[0][l], c[1][l]))))
+        .expect("a couple paired A v A1 ... D v D1");
+    let (q0, q1) = (&c[0], &c[1]);
+    let mut bad = t.clone();
+    let rd = bad.round_mut(11);
+    rd.games
+        .retain(|g| ![q0[0], q0[1]].contains(&g.white) && ![q0[0], q0[1]].contains(&g.black));
+    rd.games.push(Game::scored(q0[0], q1[1], 400, 300));
+    rd.games.push(Game::scored(q1[0], q0[1], 400, 300));
+    let v = verify::check_round(&bad, 11, "nsc2006").unwrap();
+    let met = optipair::tournament::Standings::before(&t, 11);
+    let barred = met.get(q0[0]).unwrap().played.contains(&q1[1])
+        || met.get(q0[1]).unwrap().played.contains(&q1[0]);
+    if !barred {
+        assert!(
+            v.iter().any(|x| x.rule == "NSC06 session 3 fourth round"),
+            "{v:?}"
+        );
+    }
+    let (q0, q1) = (&quads[0], &quads[1]);
+    // Round 9: a player of the first quad meets one of the second: the quads merge.
+    let mut bad = t.clone();
+    let rd = bad.round_mut(9);
+    let i = rd.games.iter().position(|g| q0.contains(&g.white)).unwrap();
+    let k = rd.games.iter().position(|g| q1.contains(&g.white)).unwrap();
+    let (a, b) = (rd.games[i].white, rd.games[k].white);
+    let (c, d) = (rd.games[i].black, rd.games[k].black);
+    rd.games[i] = Game::scored(a, d, 400, 300);
+    rd.games[k] = Game::scored(b, c, 400, 300);
+    let v = verify::check_round(&bad, 9, "nsc2006").unwrap();
+    assert!(v.iter().any(|x| x.rule == "NSC06 session 3 quads"), "{v:?}");
+}
+
+#[test]
+fn final_session_koth_quads_below_40_and_king_of_the_hill_above() {
+    let mut t = event(60, 31);
+    let mut rng = Rng::new(31);
+    run(&mut t, 28, &mut rng);
+    let order = optipair::tournament::Standings::before(&t, 26).by_wins_spread();
+    // Positions 41-60: three rounds inside quads of four, never with a top-40 player.
+    let bottom = &order[40..];
+    let quads = quads_of(&t, 26..=28, bottom);
+    assert_eq!(quads.len(), 5);
+    for q in &quads {
+        assert_eq!(q.len(), 4, "{q:?}");
+        assert!(q.iter().all(|id| bottom.contains(id)));
+    }
+    // Round 28 (no top-six rule): the top 40 King-of-the-Hill by the standings before it,
+    // unless a Gibson is paired first.
+    let now: Vec<u32> = optipair::tournament::Standings::before(&t, 28)
+        .by_wins_spread()
+        .into_iter()
+        .filter(|id| order[..40].contains(id))
+        .collect();
+    let got = pairs(&t, 28);
+    let koth = now
+        .chunks(2)
+        .filter(|c| got.contains(&(c[0].min(c[1]), c[0].max(c[1]))))
+        .count();
+    assert!(koth >= 19, "{koth} of 20 top pairs are King-of-the-Hill");
+}
+
+#[test]
+fn top_six_rule_round_26() {
+    // #5 (wins 17) can reach #1 (20) by winning the last three: 1v4, 2v5, 3v6.
+    let top = recs(&[
+        (20.0, 900),
+        (19.0, 800),
+        (19.0, 500),
+        (18.0, 400),
+        (17.0, 300),
+        (17.0, 200),
+        (16.0, 0),
+        (15.0, 0),
+    ]);
+    let (p, _, _) = top_pairs(&set(1), 0, 3, &top, &top);
+    assert_eq!(&p[..3], &[(1, 4), (2, 5), (3, 6)]);
+    assert_eq!(p[3], (7, 8));
+    // #5 at 16 cannot: 1v3, 2v4, 5v6.
+    let top = recs(&[
+        (20.0, 900),
+        (19.0, 800),
+        (19.0, 500),
+        (18.0, 400),
+        (16.0, 300),
+        (16.0, 200),
+        (15.0, 0),
+        (15.0, 0),
+    ]);
+    let (p, _, _) = top_pairs(&set(1), 0, 3, &top, &top);
+    assert_eq!(&p[..3], &[(1, 3), (2, 4), (5, 6)]);
+}
+
+#[test]
+fn top_six_rule_round_27() {
+    // #3 (wins 19) can reach #1 (21) with two games left: 1v3, 2v4, 5v6.
+    let top = recs(&[
+        (21.0, 0),
+        (20.0, 0),
+        (19.0, 0),
+        (19.0, 0),
+        (18.0, 0),
+        (18.0, 0),
+    ]);
+    let (p, _, _) = top_pairs(&set(1), 1, 2, &top, &top);
+    assert_eq!(p, vec![(1, 3), (2, 4), (5, 6)]);
+    // #3 at 18 cannot: King-of-the-Hill, 1v2, 3v4, 5v6.
+    let top = recs(&[
+        (21.0, 0),
+        (20.0, 0),
+        (18.0, 0),
+        (18.0, 0),
+        (18.0, 0),
+        (17.0, 0),
+    ]);
+    let (p, _, _) = top_pairs(&set(1), 1, 2, &top, &top);
+    assert_eq!(p, vec![(1, 2), (3, 4), (5, 6)]);
+    // Round 28: King-of-the-Hill.
+    let (p, _, _) = top_pairs(&set(1), 2, 1, &top, &top);
+    assert_eq!(p, vec![(1, 2), (3, 4), (5, 6)]);
+}
+
+#[test]
+fn gibson_plays_the_highest_player_out_of_the_prizes() {
+    // One game left, #1 leads by 2: nobody can reach 22, first is clinched. With 6 prize
+    // places, #7 (17 wins, 18 at most) has six players above 18: out of the prizes, and the
+    // highest such player, so #1's opponent. The rest King-of-the-Hill.
+    let top = recs(&[
+        (22.0, 0),
+        (20.0, 0),
+        (20.0, 0),
+        (19.0, 0),
+        (19.0, 0),
+        (19.0, 0),
+        (17.0, 0),
+        (17.0, 0),
+        (16.0, 0),
+        (16.0, 0),
+    ]);
+    let (p, odd, notes) = top_pairs(&set(1), 2, 1, &top, &top);
+    assert_eq!(p[0], (1, 7));
+    assert_eq!(&p[1..], &[(2, 3), (4, 5), (6, 8), (9, 10)]);
+    assert!(odd.is_none());
+    assert!(notes[0].contains("Gibsonization"));
+}
+
+#[test]
+fn division_one_flight_pairs_with_the_lowest_who_can_overtake() {
+    // Three games left, both places open: cap 12. Catch table: 3 games behind, within 900.
+    // #2 has 20 wins; #3-#5 are within 3 games, #6 is 3 behind with -1000 spread (out).
+    let top = recs(&[
+        (21.0, 500),
+        (20.0, 400),
+        (19.0, 300),
+        (18.0, 200),
+        (17.0, 0),
+        (17.0, -600),
+        (16.0, 0),
+        (15.0, 0),
+    ]);
+    let (p, _, notes) = top_pairs(&set(2), 0, 3, &top, &top);
+    // Contenders 1-5 (#6 is 3 behind #2 with spread 1000 behind): flight of 6 (odd → +1).
+    assert!(notes.iter().any(|n| n.contains("flight of 6")), "{notes:?}");
+    // #1 meets the lowest in the flight who can still overtake him: #5 (4 behind? no: 4
+    // games behind #1 is out); #4 is 3 behind #1 within 900 spread.
+    assert_eq!(p[0], (1, 4));
+    assert_eq!(p.len(), 4);
+    // Two games left, both open: cap 8. Contenders for #2's place: #3 (1 behind), #4 (2
+    // behind, 200 spread within 700); #5 is 3 behind. Flight of 4: #1 meets #3 (#4 is 3
+    // behind him), #2 meets #4; the rest King-of-the-Hill.
+    let (p, _, notes) = top_pairs(&set(2), 1, 2, &top, &top);
+    assert!(
+        notes.iter().any(|n| n.contains("flight of 4 (cap 8)")),
+        "{notes:?}"
+    );
+    assert_eq!(p, vec![(1, 3), (2, 4), (5, 6), (7, 8)]);
+}
+
+#[test]
+fn division_one_one_place_open_after_a_gibson() {
+    // One game left: #1 (25) cannot be reached by anyone: Gibsonized (a finals seat). One
+    // place open, cap 2 in round 28: #2 and #3 (level with #2) form the flight.
+    let top = recs(&[
+        (25.0, 0),
+        (23.0, 100),
+        (23.0, 0),
+        (22.0, 0),
+        (20.0, 0),
+        (19.0, 0),
+        (15.0, 0),
+        (14.0, 0),
+    ]);
+    let (p, _, notes) = top_pairs(&set(2), 2, 1, &top, &top);
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("1 open place(s), flight of 2 (cap 2)")),
+        "{notes:?}"
+    );
+    // Prize places 6: #7 (15, at most 16) has six players above 16 → the Gibson opponent.
+    assert_eq!(p, vec![(1, 7), (2, 3), (4, 5), (6, 8)]);
+}
+
+#[test]
+fn catch_table_limits() {
+    let s = Schedule::nsc2006();
+    let hi = Record {
+        id: 1,
+        wins: 20.0,
+        spread: 600,
+    };
+    let lo = |w: f64, sp: i64| Record {
+        id: 2,
+        wins: w,
+        spread: sp,
+    };
+    // 1 game left: 1 game behind and at most 500 spread behind.
+    assert!(nsc2006::can_catch(&s, 1, &lo(19.0, 100), &hi));
+    assert!(!nsc2006::can_catch(&s, 1, &lo(19.0, 99), &hi));
+    assert!(!nsc2006::can_catch(&s, 1, &lo(18.0, 600), &hi));
+    // 2: 2 games, 700; 3: 3 games, 900.
+    assert!(nsc2006::can_catch(&s, 2, &lo(18.0, -100), &hi));
+    assert!(!nsc2006::can_catch(&s, 2, &lo(18.0, -101), &hi));
+    assert!(nsc2006::can_catch(&s, 3, &lo(17.0, -300), &hi));
+    assert!(!nsc2006::can_catch(&s, 3, &lo(16.5, 600), &hi));
+}
+
+#[test]
+fn verifier_flags_a_game_across_snake_groups() {
+    let mut t = event(16, 3);
+    let mut rng = Rng::new(3);
+    run(&mut t, 1, &mut rng);
+    // Groups of 8 from 16 snake: 1 and 2 are in different groups.
+    let rd = t.round_mut(1);
+    let (a, b) = (rd.games[0].white, rd.games[0].black);
+    let other = rd
+        .games
+        .iter()
+        .position(|g| {
+            g.white != a
+                && g.black != a
+                && ((g.white <= 16)
+                    && snake_groups(&(1..=16).collect::<Vec<_>>(), 8)
+                        .iter()
+                        .all(|gr| !(gr.contains(&a) && gr.contains(&g.white))))
+        })
+        .unwrap();
+    let (c, d) = (rd.games[other].white, rd.games[other].black);
+    rd.games[0] = Game::scored(a, c, 400, 300);
+    rd.games[other] = Game::scored(b, d, 400, 300);
+    let v = verify::check_round(&t, 1, "nsc2006").unwrap();
+    assert!(v.iter().any(|x| x.rule == "NSC06 round robin"), "{v:?}");
+}
+
+#[test]
+fn verifier_flags_a_repeat_before_round_15() {
+    let mut t = event(40, 9);
+    let mut rng = Rng::new(9);
+    run(&mut t, 8, &mut rng);
+    let (a, b) = {
+        let g = &t.round(1).unwrap().games[0];
+        (g.white, g.black)
+    };
+    // Pair a round-1 pair again in round 8: both lose their round-8 opponents.
+    let rd = t.round_mut(8);
+    rd.games
+        .retain(|g| ![g.white, g.black].iter().any(|x| *x == a || *x == b));
+    rd.games.push(Game::scored(a, b, 300, 200));
+    let v = verify::check_round(&t, 8, "nsc2006").unwrap();
+    assert!(v.iter().any(|x| x.rule == "NSC06 repeats"), "{v:?}");
+    assert!(v.iter().any(|x| x.rule == "NSC06 everyone paired"), "{v:?}");
+}
+
+#[test]
+fn verifier_flags_a_threepeat_and_formula_quads_changed_without_need() {
+    let mut t = event(48, 13);
+    let mut rng = Rng::new(13);
+    run(&mut t, 16, &mut rng);
+    // Session 5 (groups of 12, repeats allowed): swap partners across two games of round 15.
+    let mut bad = t.clone();
+    let rd = bad.round_mut(15);
+    let (g0, g1) = (rd.games[0].clone(), rd.games[1].clone());
+    rd.games[0] = Game::scored(g0.white, g1.black, 400, 300);
+    rd.games[1] = Game::scored(g1.white, g0.black, 400, 300);
+    let v = verify::check_round(&bad, 15, "nsc2006").unwrap();
+    // (This event's session-5 quads needed no change: the formula's quads must stand.)
+    assert!(v.iter().any(|x| x.rule == "NSC06 session 5 quads"), "{v:?}");
+    // A pair from round 1 paired in rounds 15 and 16: the round-16 game is a threepeat.
+    let (a, b) = {
+        let g = &t.round(1).unwrap().games[0];
+        (g.white, g.black)
+    };
+    let mut bad = t.clone();
+    for r in [15, 16] {
+        let rd = bad.round_mut(r);
+        rd.games
+            .retain(|g| ![g.white, g.black].iter().any(|x| *x == a || *x == b));
+        rd.games.push(Game::scored(a, b, 300, 200));
+    }
+    let v = verify::check_round(&bad, 16, "nsc2006").unwrap();
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "NSC06 repeats" && x.message.contains("threepeat")),
+        "{v:?}"
+    );
+}
+
+#[test]
+fn verifier_flags_first_to_the_player_with_more_firsts() {
+    let mut t = event(16, 4);
+    let mut rng = Rng::new(4);
+    run(&mut t, 2, &mut rng);
+    let st = optipair::tournament::Standings::before(&t, 2);
+    let rd = t.round_mut(2);
+    let i = rd
+        .games
+        .iter()
+        .position(|g| {
+            let f = |id| {
+                let (a, b) = st.get(id).unwrap().firsts_seconds();
+                a as i64 - b as i64
+            };
+            f(g.white) < f(g.black)
+        })
+        .expect("a game where first had fewer firsts");
+    let g = &mut rd.games[i];
+    std::mem::swap(&mut g.white, &mut g.black);
+    let v = verify::check_round(&t, 2, "nsc2006").unwrap();
+    assert!(v.iter().any(|x| x.rule == "NSC06 firsts balanced"), "{v:?}");
+}
+
+#[test]
+fn too_small_a_division_is_a_clear_error() {
+    let t = event(12, 1);
+    let e = engine::pair_round(&t, 1, "nsc2006", &Options::default()).unwrap_err();
+    assert!(e.to_string().contains("too small"), "{e}");
+}
+
+#[test]
+fn schedule_errors_name_the_setting() {
+    let mut t = event(48, 1);
+    t.settings.insert(
+        "nsc2006.schedule".into(),
+        serde_json::json!({"rounds": 3, "sessions": [{"first": 1, "last": 3, "scheme": "quads", "group": 6}],
+            "flight_caps": {"two_open": [], "one_open": []}, "catch": []}),
+    );
+    let e = engine::pair_round(&t, 1, "nsc2006", &Options::default()).unwrap_err();
+    assert!(e.to_string().contains("nsc2006.schedule"), "{e}");
+    assert!(e.to_string().contains("multiple of 4"), "{e}");
+}
+
+#[test]
+fn a_directors_schedule_is_followed() {
+    // 16 players: a 7-round round robin of two groups of 8, then a 3-round quad session
+    // from groups of 16 with repeats allowed.
+    let mut t = event(16, 21);
+    t.rounds_planned = Some(10);
+    t.settings.insert(
+        "nsc2006.schedule".into(),
+        serde_json::json!({"rounds": 10, "sessions": [
+            {"first": 1, "last": 7, "scheme": "round-robin", "group": 8},
+            {"first": 8, "last": 10, "scheme": "quads", "group": 16, "repeats": true}],
+            "flight_caps": {"two_open": [], "one_open": []}, "catch": []}),
+    );
+    let mut rng = Rng::new(21);
+    run(&mut t, 10, &mut rng);
+    assert_eq!(t.round(10).unwrap().games.len(), 8);
+}
+
+/// Score model: `generate::scrabble_scores` (normal game scores, mean 250 + rating/10, sd 60,
+/// +10 for going first). 200 players, all 28 rounds, the verifier clean on every round.
+#[test]
+fn whole_event_of_200_players() {
+    let start = Instant::now();
+    let mut t = event(200, 2006);
+    let mut rng = Rng::new(2006);
+    let notes = run(&mut t, 28, &mut rng);
+    let all = verify::check(&t, None, "nsc2006").unwrap();
+    assert!(all.is_empty(), "{all:?}");
+    for n in &notes {
+        eprintln!("{n}");
+    }
+    eprintln!(
+        "200 players, 28 rounds: {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+fn division_one_event_runs_clean() {
+    let mut t = event(120, 77);
+    t.settings
+        .insert("nsc2006.winners".into(), serde_json::json!(2));
+    let mut rng = Rng::new(77);
+    run(&mut t, 28, &mut rng);
+    assert_eq!(t.round(28).unwrap().games.len(), 60);
+}
+
+#[test]
+fn quad_program_moves_fewest_players() {
+    use optipair::solve::quads::{solve, QuadProblem};
+    // Two quads; 0 and 1 may not meet again: one swap (two players moved) separates them.
+    let p = QuadProblem {
+        players: 8,
+        pods: vec![vec![0, 1, 2, 3], vec![4, 5, 6, 7]],
+        allowed: vec![vec![0, 1]; 8],
+        forbidden: vec![(0, 1)],
+        repeats: vec![(2, 4)],
+    };
+    let s = solve(&p).unwrap();
+    assert_eq!(s.moved, 2);
+    assert!(s.pods.iter().all(|q| q.len() == 4));
+    assert!(!s.pods.iter().any(|q| q.contains(&0) && q.contains(&1)));
+    // Among the one-swap solutions, the one that keeps 2 and 4 apart (no repeat) wins.
+    assert_eq!(s.repeats, 0);
+    // Five players who may not meet cannot fit two quads.
+    let p = QuadProblem {
+        forbidden: (0..5)
+            .flat_map(|a| (a + 1..5).map(move |b| (a, b)))
+            .collect(),
+        repeats: vec![],
+        ..p
+    };
+    assert!(solve(&p).is_err());
+}
+
+#[test]
+fn a_session_round_re_paired_alone_gives_the_same_pairing() {
+    // Quads come from the standings at the session's start: pairing round 10 again from the
+    // rounds before it gives the stored round.
+    let mut t = event(40, 17);
+    let mut rng = Rng::new(17);
+    run(&mut t, 13, &mut rng);
+    for r in [10, 13] {
+        let p = engine::pair_round(&t, r, "nsc2006", &Options::default()).unwrap();
+        let again: BTreeSet<(u32, u32)> = p
+            .round
+            .games
+            .iter()
+            .map(|g| (g.white.min(g.black), g.white.max(g.black)))
+            .collect();
+        assert_eq!(again, pairs(&t, r), "round {r}");
+    }
+}

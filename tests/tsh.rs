@@ -1,0 +1,616 @@
+//! TSH07 (tsh contention pairing, 2007 NSC: `--system tsh-cp`) and tsh `.t` files.
+//!
+//! Expected pairings are derived from the document's text (clauses cited per test); the
+//! verifier's verdicts are checked on both the solver's pairings and hand-broken ones.
+
+use optipair::engine;
+use optipair::formats::tsh;
+use optipair::generate::{self, Rng};
+use optipair::solve::Options;
+use optipair::systems::tsh::{GroupKind, Plan, Settings};
+use optipair::tournament::{Bye, ByeKind, Game, Order, Player, Round, Tournament};
+use optipair::verify;
+
+fn field(n: u32, planned: u32) -> Tournament {
+    let players = (1..=n)
+        .map(|i| Player::new(i, format!("Player{i:02}, A"), 2000 - 10 * i))
+        .collect();
+    let mut t = Tournament::new("t", players);
+    t.rounds_planned = Some(planned);
+    t.scoring.game_scores = true;
+    t.system = Some("tsh-cp".into());
+    t
+}
+
+fn bye(player: u32, spread: i32) -> Bye {
+    Bye {
+        player,
+        kind: if spread > 0 {
+            ByeKind::PairingAllocated
+        } else {
+            ByeKind::Zero
+        },
+        spread: Some(spread),
+    }
+}
+
+fn pair(t: &Tournament, r: u32) -> engine::Paired {
+    engine::pair_round(t, r, "tsh-cp", &Options::default()).unwrap()
+}
+
+fn opponent(p: &engine::Paired, id: u32) -> Option<u32> {
+    p.round.games.iter().find_map(|g| {
+        if g.white == id {
+            Some(g.black)
+        } else if g.black == id {
+            Some(g.white)
+        } else {
+            None
+        }
+    })
+}
+
+fn rules(v: &[verify::Violation]) -> Vec<&str> {
+    v.iter().map(|x| x.rule.as_str()).collect()
+}
+
+/// `t` with round `r` replaced by the given games (pending) and byes, then checked.
+fn check_with(
+    t: &Tournament,
+    r: u32,
+    games: &[(u32, u32)],
+    byes: &[u32],
+) -> Vec<verify::Violation> {
+    let mut u = t.clone();
+    *u.round_mut(r) = Round {
+        number: r,
+        games: games
+            .iter()
+            .map(|&(a, b)| Game {
+                white: a,
+                black: b,
+                ..Default::default()
+            })
+            .collect(),
+        byes: byes
+            .iter()
+            .map(|&p| Bye {
+                player: p,
+                ..Default::default()
+            })
+            .collect(),
+    };
+    verify::check_round(&u, r, "tsh-cp").unwrap()
+}
+
+// ---------------------------------------------------------------- .t files
+
+const SAMPLE: &str = "\
+Able, Ann  1900 2 3 0 4; 420 390 50; p12 1 2 0 3; board 1 2 3
+Baker, Bob 1850 1 4 3 0; 380 400 410; p12 2 1 1 0
+Cole, Cy   1700 4 1 2 0; 350 410 360; p12 1 1 2 0
+Dunn, Di   1650 3 2 0 1; 300 350 -50; p12 2 2 0 3
+";
+
+#[test]
+fn t_file_maps_opponents_scores_byes_and_p12() {
+    let t = tsh::parse(SAMPLE).unwrap();
+    assert_eq!(t.players.len(), 4);
+    assert_eq!(
+        (t.players[0].name.as_str(), t.players[0].rating),
+        ("Able, Ann", 1900)
+    );
+    assert!(t.scoring.game_scores);
+    let r1 = t.round(1).unwrap();
+    // Able (p12 1) went first against Baker: white = 1, scores [first's, second's].
+    let g = r1
+        .games
+        .iter()
+        .find(|g| g.white == 1 || g.black == 1)
+        .unwrap();
+    assert_eq!((g.white, g.black, g.scores), (1, 2, Some([420, 380])));
+    // Round 2: Cole went first (p12 1) against Able.
+    let g = t
+        .round(2)
+        .unwrap()
+        .games
+        .iter()
+        .find(|g| g.black == 1)
+        .unwrap();
+    assert_eq!((g.white, g.scores), (3, Some([410, 390])));
+    // Round 3: Able's bye with +50; Dunn's bye with −50 (a forfeit loss).
+    let r3 = t.round(3).unwrap();
+    let b1 = r3.byes.iter().find(|b| b.player == 1).unwrap();
+    assert_eq!((b1.kind, b1.spread), (ByeKind::PairingAllocated, Some(50)));
+    let b4 = r3.byes.iter().find(|b| b.player == 4).unwrap();
+    assert_eq!((b4.kind, b4.spread), (ByeKind::Zero, Some(-50)));
+    // Round 4: paired, not played (no scores), players draw for first (p12 3); Baker and
+    // Cole's byes have no score yet.
+    let r4 = t.round(4).unwrap();
+    assert_eq!(r4.games.len(), 1);
+    assert_eq!(r4.games[0].scores, None);
+    assert_eq!(r4.games[0].order, Order::Draw);
+    assert_eq!(r4.byes.iter().filter(|b| b.spread.is_none()).count(), 2);
+}
+
+#[test]
+fn t_file_round_trips_byte_for_byte() {
+    let t = tsh::parse(SAMPLE).unwrap();
+    let written = tsh::write(&t);
+    assert_eq!(written, SAMPLE);
+    assert_eq!(tsh::parse(&written).unwrap(), t);
+}
+
+#[test]
+fn t_file_round_trips_a_simulated_event_with_a_pending_round() {
+    let mut rng = Rng::new(3);
+    let mut t = field(11, 8);
+    for r in 1..=5 {
+        let p = pair(&t, r);
+        assert!(p.violations.is_empty());
+        t = engine::store(&t, &p);
+        generate::play(&mut t, r, 0.0, &mut rng);
+    }
+    let p = pair(&t, 6); // paired, not played
+    t = engine::store(&t, &p);
+    let text = tsh::write(&t);
+    let back = tsh::parse(&text).unwrap();
+    assert_eq!(tsh::write(&back), text, "write → read → write is stable");
+    for r in 1..=6 {
+        let key = |rd: &Round| {
+            let mut g: Vec<_> = rd
+                .games
+                .iter()
+                .map(|g| (g.white, g.black, g.scores, g.result.notation()))
+                .collect();
+            g.sort();
+            let mut b: Vec<_> = rd.byes.iter().map(|b| (b.player, b.spread)).collect();
+            b.sort();
+            (g, b)
+        };
+        assert_eq!(
+            key(back.round(r).unwrap()),
+            key(t.round(r).unwrap()),
+            "round {r}"
+        );
+    }
+    assert!(back
+        .round(6)
+        .unwrap()
+        .games
+        .iter()
+        .all(|g| g.scores.is_none()));
+}
+
+#[test]
+fn t_file_bad_lines_name_line_and_field() {
+    let err = |text: &str| format!("{:?}", tsh::parse(text).unwrap_err());
+    // Comments and blank lines are not players: C is player 3.
+    let ok = tsh::parse("A, A 1500 2; 400\nB, B 1400 1; 300\n# c\n\nC, C 1300 0; 50\n").unwrap();
+    assert_eq!(ok.round(1).unwrap().byes[0].player, 3);
+    // Line 1 names 2 as its round-1 opponent, but line 2 names 3.
+    let e = err("A, A 1500 2; 400\nB, B 1400 3; 300\nC, C 1300 2; 20\n");
+    assert!(e.contains("opponent 1"), "{e}");
+    let e = err("A, A 1500 2; 4x0\nB, B 1400 1; 300\n");
+    assert!(e.contains("line: Some(1)") && e.contains("score 1"), "{e}");
+    let e = err("A, A 1500 2 0; 400\nB, B 1400 1 x; 300\n");
+    assert!(
+        e.contains("line: Some(2)") && e.contains("opponent 2"),
+        "{e}"
+    );
+    let e = err("A, A 1500 2; 400; p12 1\nB, B 1400 1; 300; p12 1\n");
+    assert!(e.contains("p12 round 1"), "{e}");
+    let e = err("A, A 1500 2; 400 300\nB, B 1400 1; 300\n");
+    assert!(e.contains("score 2"), "{e}");
+    let e = err("Nameonly\n");
+    assert!(e.contains("rating"), "{e}");
+    let e = err("A, A 1500 2; 400\nB, B 1400 1;\n");
+    assert!(e.contains("line: Some(2)") && e.contains("score 1"), "{e}");
+}
+
+// ---------------------------------------------------------------- lagged standings
+
+#[test]
+fn lag_uses_the_second_preceding_round_except_session_starts_and_the_final_round() {
+    // TSH07 intro: "the preceding round's standings at the beginning of a session and in
+    // Round 31, and on the second preceding round's at other times".
+    let s = Settings {
+        session_starts: vec![8, 15],
+        ..Settings::default()
+    };
+    assert_eq!(s.based_on(5, 31), 3);
+    assert_eq!(s.based_on(8, 31), 7);
+    assert_eq!(s.based_on(31, 31), 30);
+    assert_eq!(s.based_on(2, 31), 0);
+    let one = Settings {
+        lag: 1,
+        ..Settings::default()
+    };
+    assert_eq!(one.based_on(5, 31), 4);
+}
+
+#[test]
+fn lagged_standings_ignore_the_preceding_round() {
+    // Round 1: 1 beats 2 by 200; round 2: 2 beats 1 by 300. Round 3 (lag 2) is paired from
+    // the standings after round 1 (1 ahead); with lag 1, from those after round 2 (2 ahead).
+    let mut t = field(4, 10);
+    t.rounds = vec![
+        Round {
+            number: 1,
+            games: vec![Game::scored(1, 2, 500, 300), Game::scored(3, 4, 400, 390)],
+            byes: vec![],
+        },
+        Round {
+            number: 2,
+            games: vec![Game::scored(2, 1, 600, 300), Game::scored(4, 3, 400, 390)],
+            byes: vec![],
+        },
+    ];
+    let lagged = Plan::build(&t, 3, &Settings::default()).unwrap();
+    assert_eq!(lagged.based_on, 1);
+    assert_eq!(lagged.order, vec![1, 3, 4, 2]);
+    t.settings.insert("lag".into(), 1.into());
+    let full = Plan::build(&t, 3, &Settings::from(&t).unwrap()).unwrap();
+    assert_eq!(full.order, vec![2, 3, 4, 1]);
+}
+
+// ---------------------------------------------------------------- Gibsons
+
+/// Eight players, five rounds planned; rounds 1–4 a round robin in which 1 wins every game
+/// 600–300 and the lower id wins every other game 400–350. Before the final round (paired
+/// from round 4, one round to catch up, +250 assumed) 1 is a Gibson: 2 and 3 have three wins
+/// and −150, and 4 wins −150 + 2·250 = 350 < 1200.
+fn gibson_field(bands: &[u32]) -> Tournament {
+    let mut t = field(8, 5);
+    t.settings
+        .insert("prize_bands".into(), serde_json::json!(bands));
+    let mut arr: Vec<u32> = (2..=8).collect();
+    for r in 1..=4 {
+        let mut games = vec![Game::scored(1, arr[0], 600, 300)];
+        for k in 1..=3 {
+            let (a, b) = (arr[k].min(arr[7 - k]), arr[k].max(arr[7 - k]));
+            games.push(Game::scored(a, b, 400, 350));
+        }
+        t.rounds.push(Round {
+            number: r,
+            games,
+            byes: vec![],
+        });
+        arr.rotate_left(1);
+    }
+    t
+}
+
+#[test]
+fn odd_gibson_meets_the_highest_ranked_of_the_lowest_band_among_those_met_least() {
+    // TSH07 Gibsons: "pair the last one with ... the highest-ranked player in the lowest prize
+    // band (if nonempty) ... choosing only from the candidate opponents who have played the
+    // Gibson least often". 1 has met 2–5; 6, 7, 8 (ranks 6–8) never: 6 ranks highest.
+    let t = gibson_field(&[1, 2, 3]);
+    let p = pair(&t, 5);
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    assert_eq!(opponent(&p, 1), Some(6));
+    // A different opponent for the Gibson is reported.
+    let mut games: Vec<(u32, u32)> = p.round.games.iter().map(|g| (g.white, g.black)).collect();
+    let i = games.iter().position(|g| g.0 == 1 || g.1 == 1).unwrap();
+    let j = games.iter().position(|g| g.0 == 7 || g.1 == 7).unwrap();
+    let other = |g: (u32, u32), x: u32| if g.0 == x { g.1 } else { g.0 };
+    let (o1, o7) = (other(games[i], 1), other(games[j], 7));
+    games[i] = (1, 7);
+    games[j] = (o1, o7);
+    let v = check_with(&t, 5, &games, &[]);
+    assert!(rules(&v).contains(&"TSH07 Gibson odd"), "{v:?}");
+}
+
+#[test]
+fn odd_gibson_meets_the_lowest_ranked_when_the_lowest_band_is_empty() {
+    // Every rank is a prize band: no lowest (non-prize) band, so "the lowest-ranked player
+    // overall" among those met least: 8.
+    let t = gibson_field(&[1, 2, 3, 4, 5, 6, 7, 8]);
+    let p = pair(&t, 5);
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    assert_eq!(opponent(&p, 1), Some(8));
+}
+
+#[test]
+fn odd_gibson_takes_the_bye_in_an_odd_field() {
+    // "If the number of unpaired players is odd, give an odd Gibson the bye."
+    let mut t = gibson_field(&[1, 2, 3]);
+    t.players[7].withdrawn = Some(5);
+    let p = pair(&t, 5);
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    assert_eq!(p.pairing.byes, vec![1]);
+    let v = check_with(
+        &t,
+        5,
+        &p.round
+            .games
+            .iter()
+            .map(|g| (g.white, g.black))
+            .filter(|g| g.0 != 7 && g.1 != 7)
+            .chain([(1, 7)])
+            .collect::<Vec<_>>(),
+        &[opponent(&p, 7).unwrap()],
+    );
+    assert!(rules(&v).contains(&"TSH07 Gibson odd"), "{v:?}");
+}
+
+/// Six players, five rounds planned, wins and spread from byes (a positive spread is a bye
+/// win, otherwise a loss): 1 has 4 wins (+1900), 2 has 3 (+1300), 3 has 2 (+200), 4 has 1
+/// (−800), 5 and 6 none (−2000). Before the final round (one round to catch up, +250 assumed,
+/// a swing of 500) each of 1–4 is out of reach of the next and cannot reach the one above:
+/// four Gibsons. With `met`, round 4 is instead a game 1 beats 2 800–300 (1: +1925, 2: +800).
+fn four_gibsons(met: bool) -> Tournament {
+    let mut t = field(6, 5);
+    let spreads: [(u32, [i32; 4]); 6] = [
+        (1, [475, 475, 475, 475]),
+        (2, [500, 400, 400, 0]),
+        (3, [100, 100, 0, 0]),
+        (4, [100, -300, -300, -300]),
+        (5, [-500; 4]),
+        (6, [-500; 4]),
+    ];
+    for r in 1..=4u32 {
+        let mut rd = Round {
+            number: r,
+            ..Round::default()
+        };
+        for (p, s) in spreads {
+            if met && r == 4 && p <= 2 {
+                continue;
+            }
+            rd.byes.push(bye(p, s[r as usize - 1]));
+        }
+        if met && r == 4 {
+            rd.games.push(Game::scored(1, 2, 800, 300));
+        }
+        t.rounds.push(rd);
+    }
+    t
+}
+
+#[test]
+fn even_gibsons_play_each_other_king_of_the_hill() {
+    // "If the number of Gibsons is even and positive, pair them with each other KOTH".
+    let t = four_gibsons(false);
+    let plan = Plan::build(&t, 5, &Settings::default()).unwrap();
+    assert_eq!(plan.groups[0].kind, GroupKind::Gibsons);
+    assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
+    let p = pair(&t, 5);
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    assert_eq!(opponent(&p, 1), Some(2));
+    assert_eq!(opponent(&p, 3), Some(4));
+    let v = check_with(&t, 5, &[(1, 3), (2, 4), (5, 6)], &[]);
+    assert!(rules(&v).contains(&"TSH07 Gibsons"), "{v:?}");
+}
+
+#[test]
+fn gibsons_avoid_a_consecutive_repeat() {
+    // "... KOTH but minimizing repeats and consecutive repeats": 1 and 2 met in round 4.
+    let t = four_gibsons(true);
+    let plan = Plan::build(&t, 5, &Settings::default()).unwrap();
+    assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
+    let p = pair(&t, 5);
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    assert_ne!(opponent(&p, 1), Some(2));
+    assert!([3, 4].contains(&opponent(&p, 1).unwrap()));
+    assert_eq!(opponent(&p, 5), Some(6));
+}
+
+// ---------------------------------------------------------------- byes
+
+#[test]
+fn bye_goes_to_the_lowest_ranked_among_those_with_fewest_byes() {
+    // TSH07: "give a bye to the lowest ranked among the players with the fewest byes". Seven
+    // players, ten rounds; 7 (lowest ranked) had the round-1 bye, so 6 gets this one.
+    let mut t = field(7, 10);
+    t.settings.insert("lag".into(), 1.into());
+    t.rounds.push(Round {
+        number: 1,
+        games: vec![
+            Game::scored(1, 2, 400, 380),
+            Game::scored(3, 4, 400, 380),
+            Game::scored(5, 6, 400, 380),
+        ],
+        byes: vec![bye(7, 50)],
+    });
+    let p = pair(&t, 2);
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    let plan = Plan::build(&t, 2, &Settings::from(&t).unwrap()).unwrap();
+    let lowest_without = *plan.order.iter().rev().find(|&&x| x != 7).unwrap();
+    assert_eq!(p.pairing.byes, vec![lowest_without]);
+    let other = *plan
+        .order
+        .iter()
+        .find(|&&x| x != 7 && x != lowest_without)
+        .unwrap();
+    let games: Vec<(u32, u32)> = p
+        .round
+        .games
+        .iter()
+        .map(|g| {
+            let f = |x: u32| if x == other { lowest_without } else { x };
+            (f(g.white), f(g.black))
+        })
+        .collect();
+    let v = check_with(&t, 2, &games, &[other]);
+    assert!(rules(&v).contains(&"TSH07 bye"), "{v:?}");
+}
+
+// ---------------------------------------------------------------- contention
+
+#[test]
+fn contenders_are_capped_at_four_per_round_left_minus_one_and_two_in_the_final_round() {
+    // Round 1 of 24: everyone can catch the leader; cap 4 × (24 − 1) = 92; the 208 others
+    // contend for no prize band (default bands 1..N/4 = 75), so they are one Swiss group.
+    let mut rng = Rng::new(5);
+    let mut t = Tournament::new("c", generate::scrabble_players(300, &mut rng));
+    t.rounds_planned = Some(24);
+    t.scoring.game_scores = true;
+    let plan = Plan::build(&t, 1, &Settings::default()).unwrap();
+    assert_eq!(plan.groups[0].kind, GroupKind::Flight);
+    assert_eq!(plan.groups[0].players.len(), 92);
+    assert_eq!(plan.groups[1].kind, GroupKind::Swiss);
+    assert_eq!(plan.groups[1].players.len(), 208);
+    // Final round: flights of two.
+    let mut t = field(10, 1);
+    t.settings
+        .insert("prize_bands".into(), serde_json::json!([1, 2, 3, 4, 5, 6]));
+    let plan = Plan::build(&t, 1, &Settings::from(&t).unwrap()).unwrap();
+    assert!(plan.groups[..3].iter().all(|g| g.players.len() == 2));
+    let p = pair(&t, 1);
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    assert_eq!(opponent(&p, 1), Some(2));
+    assert_eq!(opponent(&p, 3), Some(4));
+}
+
+#[test]
+fn contenders_odd_count_takes_one_more() {
+    // Six players, five rounds planned, round 4 paired from round 3 (lag 1): two rounds to
+    // catch up at +175, a swing of 700. Byes: 1–3 have 3 wins (+300); 4 has 1 win (−100);
+    // 5, 6 none. 4 reaches 3 wins with −100 + 700 ≥ 300: four contenders for first place
+    // (cap 4 × (2 − 1) = 4). With 4 at −1100, three contend, "add one if odd": four again.
+    let mut t = field(6, 5);
+    t.settings.insert("lag".into(), 1.into());
+    t.settings
+        .insert("prize_bands".into(), serde_json::json!([1, 2]));
+    let build = |t: &mut Tournament, late: i32| {
+        t.rounds = (1..=3)
+            .map(|r| {
+                let mut rd = Round {
+                    number: r,
+                    ..Round::default()
+                };
+                for p in 1..=3 {
+                    rd.byes.push(bye(p, 100));
+                }
+                rd.byes.push(bye(4, if r == 1 { 100 } else { late }));
+                rd.byes.push(bye(5, -100));
+                rd.byes.push(bye(6, -100));
+                rd
+            })
+            .collect();
+    };
+    build(&mut t, -100);
+    let plan = Plan::build(&t, 4, &Settings::from(&t).unwrap()).unwrap();
+    assert_eq!(plan.groups[0].kind, GroupKind::Flight);
+    assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
+    build(&mut t, -600);
+    let plan = Plan::build(&t, 4, &Settings::from(&t).unwrap()).unwrap();
+    assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
+    let p = pair(&t, 4);
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    // Fewest leaders: 1 v 2, then 3 v 4; 5 v 6.
+    assert_eq!(opponent(&p, 1), Some(2));
+    assert_eq!(opponent(&p, 5), Some(6));
+}
+
+#[test]
+fn leaders_as_few_as_possible_top_v_lowest_and_nonleaders_swiss() {
+    // Round 1 of a 300-player, 24-round event: the 92 contenders split into as few leaders as
+    // possible (two: 1 v 2) and 90 nonleaders paired Swiss (3 v 48, …); the other 208 are
+    // Swiss (93 v 197). Round 2 is paired from the same (round-0) standings (lag 2): 1 v 2
+    // would repeat, so four leaders, top v lowest: 1 v 4, 2 v 3.
+    let mut rng = Rng::new(5);
+    let mut t = Tournament::new("c", generate::scrabble_players(300, &mut rng));
+    t.rounds_planned = Some(24);
+    t.scoring.game_scores = true;
+    let p = pair(&t, 1);
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    assert_eq!(opponent(&p, 1), Some(2));
+    assert_eq!(opponent(&p, 3), Some(48));
+    assert_eq!(opponent(&p, 47), Some(92));
+    assert_eq!(opponent(&p, 93), Some(197));
+    t = engine::store(&t, &p);
+    generate::play(&mut t, 1, 0.0, &mut rng);
+    let p = pair(&t, 2);
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    assert_eq!(opponent(&p, 1), Some(4));
+    assert_eq!(opponent(&p, 2), Some(3));
+    // Six leaders where four suffice is reported.
+    let mut games: Vec<(u32, u32)> = p.round.games.iter().map(|g| (g.white, g.black)).collect();
+    let (o5, o6) = (opponent(&p, 5).unwrap(), opponent(&p, 6).unwrap());
+    let moved = [1, 2, 3, 4, 5, 6, o5, o6];
+    games.retain(|g| !moved.contains(&g.0) && !moved.contains(&g.1));
+    games.extend([(1, 6), (2, 5), (3, 4), (o5, o6)]);
+    let v = check_with(&t, 2, &games, &[]);
+    assert!(rules(&v).contains(&"TSH07 leaders"), "{v:?}");
+}
+
+#[test]
+fn minimum_repeats_are_not_exceeded() {
+    // A repeat inside a flight when the flight pairs without repeats breaks "TSH07 minimum
+    // repeats" (round 2 of the 300-player event: 3 and 48 met in round 1).
+    let mut rng = Rng::new(5);
+    let mut t = Tournament::new("c", generate::scrabble_players(300, &mut rng));
+    t.rounds_planned = Some(24);
+    t.scoring.game_scores = true;
+    let p = pair(&t, 1);
+    t = engine::store(&t, &p);
+    generate::play(&mut t, 1, 0.0, &mut rng);
+    let p = pair(&t, 2);
+    let mut games: Vec<(u32, u32)> = p.round.games.iter().map(|g| (g.white, g.black)).collect();
+    let (o3, o48) = (opponent(&p, 3).unwrap(), opponent(&p, 48).unwrap());
+    games.retain(|g| ![3, 48].contains(&g.0) && ![3, 48].contains(&g.1));
+    games.extend([(3, 48), (o3, o48)]);
+    let v = check_with(&t, 2, &games, &[]);
+    assert!(rules(&v).contains(&"TSH07 minimum repeats"), "{v:?}");
+}
+
+#[test]
+fn settings_are_checked() {
+    let mut t = field(4, 4);
+    t.settings
+        .insert("prize_bands".into(), serde_json::json!([3, 2]));
+    assert!(Settings::from(&t).is_err());
+    let mut t = field(4, 4);
+    t.settings
+        .insert("gibson_spread".into(), serde_json::json!("x"));
+    assert!(engine::pair_round(&t, 1, "tsh-cp", &Options::default()).is_err());
+    let mut t = field(4, 4);
+    t.rounds_planned = None;
+    assert!(engine::pair_round(&t, 1, "tsh-cp", &Options::default()).is_err());
+}
+
+// ---------------------------------------------------------------- simulation
+
+/// Runs `rounds` rounds of a generated field under tsh-cp, verifying every round.
+fn simulate(players: usize, rounds: u32, seed: u64) -> (Tournament, Vec<f64>) {
+    let mut rng = Rng::new(seed);
+    let mut t = Tournament::new("sim", generate::scrabble_players(players, &mut rng));
+    t.rounds_planned = Some(rounds);
+    t.scoring.game_scores = true;
+    t.system = Some("tsh-cp".into());
+    let mut secs = Vec::new();
+    for r in 1..=rounds {
+        let start = std::time::Instant::now();
+        let paired = pair(&t, r);
+        secs.push(start.elapsed().as_secs_f64());
+        assert!(
+            paired.violations.is_empty(),
+            "round {r}: {:#?}\nnotes {:#?}",
+            paired
+                .violations
+                .iter()
+                .map(|v| &v.message)
+                .collect::<Vec<_>>(),
+            paired.notes
+        );
+        assert!(paired.pairing.unpaired.is_empty(), "round {r}: unpaired");
+        t = engine::store(&t, &paired);
+        generate::play(&mut t, r, 0.0, &mut rng);
+    }
+    (t, secs)
+}
+
+#[test]
+fn simulated_300_players_24_rounds_verify_clean() {
+    let start = std::time::Instant::now();
+    let (t, secs) = simulate(300, 24, 7);
+    eprintln!(
+        "tsh-cp 300 players, 24 rounds: {:.1} s; per round {secs:.2?}",
+        start.elapsed().as_secs_f64()
+    );
+    assert_eq!(t.last_paired_round(), 24);
+    assert_eq!(verify::check(&t, None, "tsh-cp").unwrap(), vec![]);
+}
