@@ -79,7 +79,13 @@ fn a_specification_listing_no_pair_is_still_solved_over_all_pairs() {
     let lazy = solve::solve_sparse(&sparse, &Options::default());
     let full = solve::solve(&swiss::standard_spec(&t, &f, "swiss"), &Options::default());
     assert_eq!(lazy.certificate.status, Status::Optimal);
-    let values = |p: &solve::Pairing| p.certificate.tiers.iter().map(|t| t.value).collect::<Vec<_>>();
+    let values = |p: &solve::Pairing| {
+        p.certificate
+            .tiers
+            .iter()
+            .map(|t| t.value)
+            .collect::<Vec<_>>()
+    };
     assert_eq!(values(&lazy), values(&full));
     assert_eq!(lazy.unpaired, Vec::<u32>::new());
     let c = &lazy.certificate;

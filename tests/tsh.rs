@@ -614,3 +614,45 @@ fn simulated_300_players_24_rounds_verify_clean() {
     assert_eq!(t.last_paired_round(), 24);
     assert_eq!(verify::check(&t, None, "tsh-cp").unwrap(), vec![]);
 }
+
+#[test]
+fn shipped_example_loads_with_its_sidecar_checks_clean_and_writes_back_unchanged() {
+    // Names ending in digits ("Player 00012 1049 4 3 …") are split where the opponents are
+    // valid player numbers.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/tsh-16.t");
+    let t = optipair::formats::load(&path).unwrap();
+    assert_eq!(t.rounds_planned, Some(8));
+    assert_eq!(t.name, "Example division");
+    assert_eq!(t.players[11].name, "Player 00012");
+    assert_eq!(t.players[11].rating, 1049);
+    assert_eq!(verify::check(&t, None, "tsh-cp").unwrap(), vec![]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(tsh::write(&t), text);
+}
+
+#[test]
+fn swiss_order_and_group_boundaries_are_checked() {
+    // Round 1 of the 300-player event: nonleaders 3 v 48 and 4 v 49 in order; swapping them
+    // (3 v 49, 4 v 48: no repeats either way) breaks "TSH07 Swiss"; 92 (a contender) v 93 (not)
+    // breaks "TSH07 contenders".
+    let mut rng = Rng::new(5);
+    let mut t = Tournament::new("c", generate::scrabble_players(300, &mut rng));
+    t.rounds_planned = Some(24);
+    t.scoring.game_scores = true;
+    let p = pair(&t, 1);
+    let base: Vec<(u32, u32)> = p.round.games.iter().map(|g| (g.white, g.black)).collect();
+    let swap = |games: &[(u32, u32)], a: u32, b: u32, c: u32, d: u32| {
+        let mut g: Vec<(u32, u32)> = games
+            .iter()
+            .copied()
+            .filter(|g| ![a, b, c, d].contains(&g.0) && ![a, b, c, d].contains(&g.1))
+            .collect();
+        g.extend([(a, d), (c, b)]);
+        g
+    };
+    assert!(check_with(&t, 1, &base, &[]).is_empty());
+    let v = check_with(&t, 1, &swap(&base, 3, 48, 4, 49), &[]);
+    assert_eq!(rules(&v), vec!["TSH07 Swiss"], "{v:?}");
+    let v = check_with(&t, 1, &swap(&base, 47, 92, 93, 197), &[]);
+    assert!(rules(&v).contains(&"TSH07 contenders"), "{v:?}");
+}

@@ -112,7 +112,8 @@ fn peak_mib() -> Option<f64> {
 pub fn bench(a: BenchArgs) -> Result<u8> {
     let sys = systems::by_name(&a.system)?;
     let mut rows = vec![
-        "players,method,status,seconds,peak_mib,all_pairs,candidates,columns,solves,gap".to_string(),
+        "players,method,status,seconds,peak_mib,all_pairs,candidates,columns,solves,gap"
+            .to_string(),
     ];
     println!(
         "{:>7} {:>6} {:>9} {:>9} {:>9} {:>12} {:>11} {:>9} {:>6} {:>8}  summary",

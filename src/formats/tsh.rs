@@ -9,7 +9,9 @@
 //! (a bye's "score" is the spread it credits: +50 a bye win, −50 a forfeit loss, 0 a tie), then
 //! optional `;`-fields `key values…`. `p12` gives, per round, 1 (went first), 2 (second),
 //! 0 (no game), 3 (draw for first at the board) or 4 (unknown). Blank lines and `#` comments
-//! are skipped.
+//! are skipped. A name may end in digits ("Player 00012 1049 4 3 …"): the rating is the digit
+//! token after which every token is a valid player number, preferring the split that gives the
+//! file's usual number of opponents.
 //!
 //! Mapping to the domain: player id = line number among player lines; a game is built from
 //! both players' lines (they must name each other); `white` is the player who went first
@@ -56,7 +58,7 @@ fn rating_positions(text: &str, n: u32) -> Vec<usize> {
     (1..tokens.len())
         .filter(|&at| {
             digits(tokens[at])
-                && tokens.len() - at - 1 >= scores
+                && tokens.len() - at > scores
                 && tokens[at + 1..]
                     .iter()
                     .all(|t| digits(t) && t.parse::<u32>().is_ok_and(|o| o <= n))

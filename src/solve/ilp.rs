@@ -8,12 +8,12 @@
 use super::certificate::{tier_values, Certificate, ModelSize, Status};
 use super::{Options, Selection};
 use crate::systems::spec::{Candidate, PairSource, RoundSpec, Var};
-use std::collections::HashSet;
-use std::sync::Arc;
 use good_lp::{variable, Expression, ProblemVariables, SolverModel, Variable};
 use highs::HighsModelStatus;
+use std::collections::HashSet;
 use std::ops::Sub;
 use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Largest objective coefficient (and group weight × range) in one solve. HiGHS scales costs
@@ -658,7 +658,14 @@ fn solve_here(
             .cloned()
             .collect();
         from_source += new.len();
-        grow(&mut model, new, &mut listed, &mut active, &mut in_active, &mut dead);
+        grow(
+            &mut model,
+            new,
+            &mut listed,
+            &mut active,
+            &mut in_active,
+            &mut dead,
+        );
         for (k, c) in model.spec.candidates.iter().enumerate() {
             index.entry((c.a, c.b)).or_insert(k);
         }
@@ -729,7 +736,14 @@ fn solve_here(
             {
                 pricing_rounds += 1;
                 from_source += more.len();
-                grow(&mut model, more, &mut listed, &mut active, &mut in_active, &mut dead);
+                grow(
+                    &mut model,
+                    more,
+                    &mut listed,
+                    &mut active,
+                    &mut in_active,
+                    &mut dead,
+                );
             } else {
                 // The LP bound now holds over all pairs. Stop when it is met by the incumbent
                 // (or the LP is integral); otherwise tighten it with odd-set cuts, a few rounds.
@@ -801,9 +815,17 @@ fn solve_here(
                 // again.
                 let gap = opt as f64 - lp_bound;
                 if let Some(src) = source {
-                    let unlisted = price_source(&model, src, group, &fixed, &closed, &lp, &listed, gap);
+                    let unlisted =
+                        price_source(&model, src, group, &fixed, &closed, &lp, &listed, gap);
                     from_source += unlisted.len();
-                    grow(&mut model, unlisted, &mut listed, &mut active, &mut in_active, &mut dead);
+                    grow(
+                        &mut model,
+                        unlisted,
+                        &mut listed,
+                        &mut active,
+                        &mut in_active,
+                        &mut dead,
+                    );
                 }
                 let more: Vec<usize> = (0..model.spec.candidates.len())
                     .filter(|&k| !in_active[k] && !dead[k])
@@ -1212,7 +1234,10 @@ fn price_source(
                         continue;
                     }
                     let Some(c) = src.pair(x, y) else { continue };
-                    if closed.iter().any(|cl| cl.reduced_cost(model, fixed, &c) > cl.gap + 1e-5) {
+                    if closed
+                        .iter()
+                        .any(|cl| cl.reduced_cost(model, fixed, &c) > cl.gap + 1e-5)
+                    {
                         continue; // in no optimum of a closed group
                     }
                     let mut rc = weigh(&c.costs, group) - lp.deg[x] - lp.deg[y];
@@ -1231,7 +1256,10 @@ fn price_source(
             }
         }
     }
-    found.sort_by(|x, y| x.0.total_cmp(&y.0).then((x.1.a, x.1.b).cmp(&(y.1.a, y.1.b))));
+    found.sort_by(|x, y| {
+        x.0.total_cmp(&y.0)
+            .then((x.1.a, x.1.b).cmp(&(y.1.a, y.1.b)))
+    });
     found.truncate((4 * n).max(64));
     found.into_iter().map(|(_, c)| c).collect()
 }
@@ -1276,8 +1304,7 @@ fn fix_by_reduced_cost(
 fn restrict_to_optimal_face(model: &mut Model, lp: &Solved, keep: &Selection) {
     const TOL: f64 = 1e-6;
     let spec = &model.spec;
-    if lp.reduced.len() != lp.values.len()
-        || lp.extra.iter().chain(&lp.fix).any(|d| d.abs() > TOL)
+    if lp.reduced.len() != lp.values.len() || lp.extra.iter().chain(&lp.fix).any(|d| d.abs() > TOL)
     {
         return;
     }

@@ -360,7 +360,11 @@ impl PairSource for SwissPairs {
         // As `pair_costs` counts: the widest float, two players per colour tier and per
         // repeated float, and the in-bracket order's largest distance.
         let f = &self.field;
-        let d = if f.is_empty() { 0 } else { f.steps(0, f.len() - 1) };
+        let d = if f.is_empty() {
+            0
+        } else {
+            f.steps(0, f.len() - 1)
+        };
         vec![0, d * d, 2, 2, 2, 2, 0, f.len() as i64]
     }
 }

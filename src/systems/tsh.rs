@@ -647,7 +647,7 @@ pub fn spec_from_plan(t: &Tournament, round: u32, s: &Settings, plan: &Plan) -> 
                 }
                 if flight {
                     // Leaders are a top block of the flight: nobody leads unless everyone
-                    // above him does (the top contender has only leader pairs).
+                    // above him does (the top two have only leader pairs).
                     for i in 0..m - 1 {
                         let mut terms: Vec<(Var, i64)> =
                             leader_at[i].iter().map(|&c| (Var::Pair(c), 1)).collect();
