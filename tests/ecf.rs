@@ -1175,3 +1175,23 @@ fn zz_sweep() {
     }
     assert_eq!(bad, 0);
 }
+
+#[test]
+#[ignore]
+fn zz_dump() {
+    use optipair::generate;
+    let seed: u64 = std::env::var("SWEEP_SEED").unwrap().parse().unwrap();
+    let mut rng = generate::Rng::new(seed);
+    let mut t = Tournament::new("s", generate::players(18, &mut rng));
+    t.rounds_planned = Some(7);
+    for p in &t.players { eprintln!("player {} {}", p.id, p.rating); }
+    for r in 1..=2 {
+        let p = pair_round(&t, r, "ecf-advanced", &Options::default()).unwrap();
+        eprintln!("notes {:?}", p.notes);
+        t = optipair::engine::store(&t, &p);
+        let dr: f64 = std::env::var("SWEEP_DRAW").map(|s| s.parse().unwrap()).unwrap_or(0.6); generate::play(&mut t, r, dr, &mut rng);
+        for g in &t.round(r).unwrap().games { eprintln!("r{r}: {} - {} {:?}", g.white, g.black, g.result); }
+        eprintln!("byes {:?}", t.round(r).unwrap().byes);
+        eprintln!("viol {:?}", p.violations);
+    }
+}

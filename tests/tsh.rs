@@ -537,6 +537,133 @@ fn leaders_as_few_as_possible_top_v_lowest_and_nonleaders_swiss() {
     assert!(rules(&v).contains(&"TSH07 leaders"), "{v:?}");
 }
 
+/// Six players, six rounds planned, round 5 paired from round 4 (lag 1: two rounds to catch
+/// up at +175, a swing of 700). Round 1: 1 beats 2 450–400; otherwise byes (a positive spread
+/// is a bye win). After round 4: 1 has 4 wins (+350), 2 has 3 (+250), 3 has 2 (0), 4 has 1
+/// (−800), 5 and 6 none. 2 catches 1 on wins; 3 draws level on wins and 0 + 700 ≥ 350; 4
+/// catches neither 1 (3 wins at most) nor 2 (level on wins, −800 + 700 < 250).
+fn catch_field() -> Tournament {
+    let mut t = field(6, 6);
+    t.settings.insert("lag".into(), 1.into());
+    t.settings
+        .insert("prize_bands".into(), serde_json::json!([1, 2]));
+    let spreads: [(u32, [i32; 4]); 6] = [
+        (1, [0, 100, 100, 100]),
+        (2, [0, 100, 100, 100]),
+        (3, [100, 100, -100, -100]),
+        (4, [100, -300, -300, -300]),
+        (5, [-100; 4]),
+        (6, [-200; 4]),
+    ];
+    for r in 1..=4u32 {
+        let mut rd = Round {
+            number: r,
+            ..Round::default()
+        };
+        for (p, s) in spreads {
+            if r == 1 && p <= 2 {
+                continue;
+            }
+            rd.byes.push(bye(p, s[r as usize - 1]));
+        }
+        if r == 1 {
+            rd.games.push(Game::scored(1, 2, 450, 400));
+        }
+        t.rounds.push(rd);
+    }
+    t
+}
+
+#[test]
+fn leaders_top_v_the_lowest_ranked_who_can_catch_him_not_the_widest_gap() {
+    // Contenders for first place: 1 and those who catch him (2, 3), plus one as the count is
+    // odd ("Add one if odd"): 4, who can catch nobody above him. Minimum repeats 0; two
+    // leaders (1 v 2) would repeat, so four lead. TSH07 leaders: "repeatedly matching the top
+    // player with the lowest ranked player who can catch him/her": 1 v 3, leaving 2 v 4. The
+    // widest gaps would give 1 v 4, 2 v 3 (as would counting leaders nobody can catch: one
+    // either way).
+    let t = catch_field();
+    let plan = Plan::build(&t, 5, &Settings::from(&t).unwrap()).unwrap();
+    assert_eq!(plan.order, vec![1, 2, 3, 4, 5, 6]);
+    let s = Settings::from(&t).unwrap();
+    assert!(plan.catches(&s, 3, 1) && !plan.catches(&s, 4, 1) && !plan.catches(&s, 4, 2));
+    assert_eq!(plan.groups[0].kind, GroupKind::Flight);
+    assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
+    let p = pair(&t, 5);
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    assert_eq!(opponent(&p, 1), Some(3));
+    assert_eq!(opponent(&p, 2), Some(4));
+    assert_eq!(opponent(&p, 5), Some(6));
+    // The widest-gap pairing is reported under the leaders' clause.
+    let v = check_with(&t, 5, &[(1, 4), (2, 3), (5, 6)], &[]);
+    assert_eq!(
+        rules(&v),
+        vec!["TSH07 leaders: top v lowest catcher"],
+        "{v:?}"
+    );
+}
+
+/// Twelve players, eight rounds planned; rounds 1–4 every game a 400–400 tie, so the standings
+/// are by rating (1 highest). Among 1–6 every pair has met once except 1–6, 2–6, 3–4, 3–5 and
+/// 4–5: each has a fresh partner (the cheap bound is 0), but 1 and 2 have only 6, so no
+/// pairing of 1–6 is fresh and the minimum repeats is 1.
+fn tight_repeats_field() -> Tournament {
+    let mut t = field(12, 8);
+    t.settings.insert("flight_cap_per_round".into(), 2.into());
+    let rounds: [[(u32, u32); 6]; 4] = [
+        [(1, 2), (3, 6), (4, 7), (5, 8), (9, 10), (11, 12)],
+        [(1, 3), (2, 4), (5, 6), (7, 8), (9, 11), (10, 12)],
+        [(1, 4), (2, 5), (3, 7), (6, 8), (9, 12), (10, 11)],
+        [(1, 5), (2, 3), (4, 6), (7, 9), (8, 10), (11, 12)],
+    ];
+    for (r, games) in rounds.iter().enumerate() {
+        t.rounds.push(Round {
+            number: r as u32 + 1,
+            games: games
+                .iter()
+                .map(|&(a, b)| Game::scored(a, b, 400, 400))
+                .collect(),
+            byes: vec![],
+        });
+    }
+    t
+}
+
+#[test]
+fn fewest_leaders_within_the_minimum_repeats_even_when_the_bound_is_below_it() {
+    // Round 5 (from round 3's standings; cap 2 × (4 − 1) = 6): flight 1–6. "Determine the
+    // minimum number of repeats necessary to pair all the contenders": 1. "Divide the
+    // contenders into leaders and nonleaders, minimizing the number of leaders as long as
+    // [each] can be paired ... without exceeding the minimum repeats": 1 v 2 (met once) and
+    // 3–6 pair within one repeat, so two leaders. Counting the pairs at the limit first would
+    // instead give one repeat with all six leading (1 v 6, 2 v 3, 4 v 5).
+    let t = tight_repeats_field();
+    let plan = Plan::build(&t, 5, &Settings::from(&t).unwrap()).unwrap();
+    assert_eq!(plan.groups[0].kind, GroupKind::Flight);
+    assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4, 5, 6]);
+    let p = pair(&t, 5);
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    assert!(
+        p.notes
+            .iter()
+            .any(|n| n.contains("the solver sets the limit")),
+        "{:?}",
+        p.notes
+    );
+    assert_eq!(opponent(&p, 1), Some(2));
+    for x in 3..=6 {
+        assert!((3..=6).contains(&opponent(&p, x).unwrap()), "{x}");
+    }
+    // The pairing with fewest pairs at the limit has six leaders: reported.
+    let v = check_with(
+        &t,
+        5,
+        &[(1, 6), (2, 3), (4, 5), (7, 10), (8, 11), (9, 12)],
+        &[],
+    );
+    assert!(rules(&v).contains(&"TSH07 leaders"), "{v:?}");
+}
+
 #[test]
 fn minimum_repeats_are_not_exceeded() {
     // A repeat inside a flight when the flight pairs without repeats breaks "TSH07 minimum

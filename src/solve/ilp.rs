@@ -1282,7 +1282,7 @@ fn fix_by_reduced_cost(
 ) -> usize {
     let mut count = 0;
     for k in 0..dead.len() {
-        if dead[k] || keep.pairs.contains(&k) {
+        if dead[k] || keep.pairs.binary_search(&k).is_ok() {
             continue;
         }
         if model.reduced_cost(k, group, fixed, lp, extra_index) > gap.max(0.0) + 1e-5 {

@@ -561,7 +561,7 @@ impl Ecf {
                     continue; // colour limits (FIDE C.04.1 f/g)
                 };
                 let std = pair_costs(f, &groups_, &group_of, i, j, ci);
-                // std = [bye, float, colour, strong, rep1, rep2, order]
+                // std = [bye, float, colour, strong, rep1, rep2, bye rank, order] (swiss tiers)
                 let (mut tb, mut t6, mut td, mut t7) = (0i64, 0i64, 0i64, 0i64);
                 let mut promoted = 0i64;
                 // ECF 6: a floater from (a) (Advanced: also from (c)) not given a top-half
@@ -578,7 +578,7 @@ impl Ecf {
                 let tx = (ta[i] != ta[j]) as i64;
                 // ECF 6: the floater takes the highest-rated bottom-half leader (colour first).
                 let mut fl = 0i64;
-                let (mut float, mut order) = (std[1], std[6]);
+                let (mut float, mut order) = (std[1], std[7]);
                 // Partner choices, in the order the groups are paired: the floater from (a),
                 // then (b), then (Advanced) the floater from (c) and the pairs of (d).
                 let (mut sel_a, mut sel_b, mut sel_cd) = (0i64, 0i64, 0i64);
@@ -676,7 +676,7 @@ impl Ecf {
                 if adv {
                     costs.extend([tc, sel_cd]);
                 }
-                costs.extend([border, float, std[2], std[3], std[4], std[5], order]);
+                costs.extend([border, float, std[2], std[3], std[4], std[5], std[6], order]);
                 candidates.push(Candidate {
                     a: i,
                     b: j,
@@ -700,7 +700,7 @@ impl Ecf {
                 if adv {
                     costs.extend([0, 0]);
                 }
-                costs.extend([0, c[1], c[2], c[3], c[4], c[5], c[6]]);
+                costs.extend([0, c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
                 ByeOption { player: p, costs }
             })
             .collect();
@@ -780,6 +780,7 @@ impl Ecf {
         tiers.push(st[3].clone());
         tiers.push(st[4].clone());
         tiers.push(st[5].clone());
+        tiers.push(st[6].clone());
         tiers.push(Tier::new(
             "in-bracket order (S1 v S2) outside the accelerated pairs",
             "FIDE C.04.3 B.2-B.3",
@@ -803,13 +804,16 @@ impl Ecf {
 }
 
 /// ECF advanced 7, "working up from the bottom of the pairings made": the rank each pool player
-/// is aimed at in the grading order of the (b) pairs. The first (b) selection: the
-/// highest-rated pool players, one per bottom-half leader (after the floater of an odd top
-/// group takes the highest-rated top-half ½, ECF advanced 6). When rule 7's count falls short,
-/// the 0's of that selection, from the bottom up and only as many as the shortfall, each give
-/// way to the highest-rated spare top-half ½ due the same colour, who is aimed at that 0's
-/// rank; everyone else is aimed at his own rating rank in the pool. Which of these pairs
-/// exist is left to the tiers above; this only places them.
+/// is aimed at in the grading order of the (b) pairs. The first (b) selection (ECF advanced
+/// 3(b), "taking account of colour requirements"): the leaders in grading order, each given the
+/// highest-rated pool player left who is due the other colour (else the highest-rated left),
+/// after the floater of an odd top group takes the highest-rated top-half ½ (ECF advanced 6).
+/// When rule 7's count falls short, the 0's of that selection, from the bottom up and only as
+/// many as the shortfall, each give way to the highest-rated spare top-half ½ due the same
+/// colour, who is aimed at that 0's rank; everyone else is aimed at his own rating rank in the
+/// pool. A 0 "of the appropriate colour" (one a bottom-half ½ left without a colour-compatible
+/// 0 can play) is taken before any other. Which of these pairs exist is left to the tiers
+/// above; this only places them.
 #[allow(clippy::too_many_arguments)]
 fn substitution_targets(
     l: &[bool],
@@ -827,6 +831,8 @@ fn substitution_targets(
         v.sort_by(|&x, &y| rating(y).cmp(&rating(x)).then(ids[x].cmp(&ids[y])));
         v
     };
+    // Two players are "due the appropriate colour" for each other unless both are due the same.
+    let fits = |a: usize, b: usize| due[a].is_none() || due[b].is_none() || due[a] != due[b];
     let mut order = by_rating(&|i| pool[i]);
     let mut leaders = by_rating(&|i| l[i]);
     let floater = ta.iter().filter(|&&x| x).count() % 2 == 1;
@@ -843,33 +849,93 @@ fn substitution_targets(
     for (r, &i) in by_rating(&|i| pool[i]).iter().enumerate() {
         target[i] = r as i64;
     }
-    // The first selection: the highest-rated pool players, one per leader (colours are a
-    // tier of their own, above the grading order).
-    let first: Vec<usize> = order.drain(..leaders.len().min(order.len())).collect();
-    // Spare ½'s in rating order; each 0 of the first selection, from the bottom up, gives
-    // way to the highest-rated spare due the same colour (none: that 0 is passed over).
+    // The first selection, as (b) pairs in grading order: each leader takes the highest-rated
+    // pool player left due the appropriate colour, else the highest-rated left.
+    let mut first = Vec::new();
+    for &x in &leaders {
+        let Some(k) = order
+            .iter()
+            .position(|&y| fits(x, y))
+            .or((!order.is_empty()).then_some(0))
+        else {
+            break;
+        };
+        first.push((x, order.remove(k)));
+    }
     // Rule 7's count: bottom-half ½'s against the top-half 0's left. No shortfall, no
     // substitution: plain grading order.
-    let zeros_left = order.iter().filter(|&&i| !th[i]).count();
-    let short = h.iter().filter(|&&x| x).count().saturating_sub(zeros_left);
+    let mut zeros_left: Vec<usize> = order.iter().copied().filter(|&i| !th[i]).collect();
+    let halves: Vec<usize> = (0..n).filter(|&i| h[i]).collect();
+    let short = halves.len().saturating_sub(zeros_left.len());
     if short == 0 {
         return target;
     }
-    let zeros: Vec<usize> = (0..first.len()).filter(|&p| !th[first[p]]).collect();
     let mut spare: Vec<usize> = order.iter().copied().filter(|&i| th[i]).collect();
     let mut made = 0;
-    for &pos in zeros.iter().rev() {
-        if made == short {
-            break;
-        }
-        let zero = first[pos];
-        if let Some(k) = spare.iter().position(|&i| due[i] == due[zero]) {
-            // The substitute is aimed at the rank of the 0 he replaces.
-            target[spare.remove(k)] = target[zero];
-            made += 1;
+    // Working up from the bottom, in passes: a 0 "of the appropriate colour" (one that gives a
+    // bottom-half ½ a colour-compatible opponent he would otherwise lack) replaced by a ½ due
+    // the same colour; then any 0 by a ½ due the same colour; then (colours failing: rule 7
+    // substitutes before it promotes) any 0 by the highest-rated spare ½.
+    for pass in 0..3 {
+        for &(_, zero) in first.iter().rev() {
+            if made == short {
+                return target;
+            }
+            if th[zero] || zeros_left.contains(&zero) {
+                continue;
+            }
+            if pass == 0 {
+                let base = colour_matches(&halves, &zeros_left, &fits);
+                zeros_left.push(zero);
+                let gain = colour_matches(&halves, &zeros_left, &fits) > base;
+                zeros_left.pop();
+                if !gain {
+                    continue;
+                }
+            }
+            let sub = if pass < 2 {
+                spare.iter().position(|&i| due[i] == due[zero])
+            } else {
+                (!spare.is_empty()).then_some(0)
+            };
+            if let Some(k) = sub {
+                // The substitute is aimed at the rank of the 0 he replaces.
+                target[spare.remove(k)] = target[zero];
+                zeros_left.push(zero);
+                made += 1;
+            }
         }
     }
     target
+}
+
+/// The most games between `a` and `b` players with colours that fit (a bipartite matching by
+/// augmenting paths; the sets are small).
+fn colour_matches(a: &[usize], b: &[usize], fits: &dyn Fn(usize, usize) -> bool) -> usize {
+    fn augment(
+        x: usize,
+        a: &[usize],
+        b: &[usize],
+        fits: &dyn Fn(usize, usize) -> bool,
+        seen: &mut [bool],
+        owner: &mut [Option<usize>],
+    ) -> bool {
+        for j in 0..b.len() {
+            if seen[j] || !fits(a[x], b[j]) {
+                continue;
+            }
+            seen[j] = true;
+            if owner[j].is_none_or(|o| augment(o, a, b, fits, seen, owner)) {
+                owner[j] = Some(x);
+                return true;
+            }
+        }
+        false
+    }
+    let mut owner = vec![None; b.len()];
+    (0..a.len())
+        .filter(|&x| augment(x, a, b, fits, &mut vec![false; b.len()], &mut owner))
+        .count()
 }
 
 fn group_index(f: &Field) -> Vec<usize> {

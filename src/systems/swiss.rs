@@ -371,7 +371,7 @@ impl PairSource for SwissPairs {
 
 /// Fields this large are solved from a sparse specification, their other pairs priced in by
 /// the solver (smaller fields list every pair: it costs little and keeps the program whole).
-pub const SPARSE_FROM: usize = 3000;
+pub const SPARSE_FROM: usize = 500;
 
 /// [`SPARSE_FROM`], or the `OPTIPAIR_SPARSE_FROM` environment variable when set (for
 /// benchmarks comparing the two ways of building the program).

@@ -438,40 +438,131 @@ impl Plan {
     }
 }
 
-/// Tiers of the TSH07 specification, in priority order. Groups are disjoint, so one tier can
-/// carry different groups' criteria: placement is KOTH for Gibsons, top v lowest for leaders,
-/// top half v bottom half for Swiss groups and nonleaders; the order tier breaks the
-/// nonleaders' remaining ties (in order) and repeats the others' placement so that every pair
-/// has a cost there.
-const TIERS: &[(&str, &str)] = &[
-    (
-        "contender repeats 2+ over the bound",
-        "TSH07 minimum repeats",
-    ),
-    ("contender repeats over the bound", "TSH07 minimum repeats"),
-    ("leaders", "TSH07 leaders: as few as possible"),
-    (
-        "leaders who cannot be caught",
-        "TSH07 leaders: who can catch",
-    ),
-    ("repeats", "TSH07 minimising repeats"),
-    ("consecutive repeats", "TSH07 avoiding consecutive repeats"),
-    ("starters v starters", "TSH07 first/second"),
-    (
-        "placement (KOTH, top v lowest, top half v bottom half)",
-        "TSH07 Gibsons KOTH; leaders top v lowest; Swiss",
-    ),
-    ("Swiss order", "TSH07 Swiss: in order"),
-];
-const T_E2: usize = 0;
-const T_E1: usize = 1;
-const T_LEAD: usize = 2;
-const T_CATCH: usize = 3;
-const T_REP: usize = 4;
-const T_CONS: usize = 5;
-const T_FS: usize = 6;
-const T_PLACE: usize = 7;
-const T_ORDER: usize = 8;
+/// Tier layout of the TSH07 specification, in priority order (`k` = number of leader-position
+/// tiers this round). Groups are disjoint, so one tier can carry different groups' criteria:
+/// placement is KOTH for Gibsons and top half v bottom half for Swiss groups and nonleaders;
+/// the order tier breaks the nonleaders' remaining ties (in order) and repeats the Swiss
+/// groups' and Gibsons' placement so that every pair has a cost there.
+struct Layout {
+    k: usize,
+}
+
+const T_LIMIT: usize = 0;
+const T_LEAD: usize = 1;
+const T_POS: usize = 2;
+
+impl Layout {
+    fn len(&self) -> usize {
+        T_POS + self.k + 5
+    }
+    fn rep(&self) -> usize {
+        T_POS + self.k
+    }
+    fn cons(&self) -> usize {
+        self.rep() + 1
+    }
+    fn fs(&self) -> usize {
+        self.rep() + 2
+    }
+    fn place(&self) -> usize {
+        self.rep() + 3
+    }
+    fn order(&self) -> usize {
+        self.rep() + 4
+    }
+    fn tiers(&self) -> Vec<Tier> {
+        let mut v = vec![
+            Tier::new(
+                "repeat limit: largest repeat in a contender group over its bound",
+                "TSH07 minimum repeats",
+            ),
+            Tier::new("leaders", "TSH07 leaders: as few as possible"),
+        ];
+        for i in 0..self.k {
+            v.push(Tier::new(
+                &format!(
+                    "leader partner of flight position {} (lowest catcher first)",
+                    i + 1
+                ),
+                "TSH07 leaders: the top player v the lowest ranked who can catch him",
+            ));
+        }
+        v.extend([
+            Tier::new("repeats", "TSH07 minimising repeats"),
+            Tier::new("consecutive repeats", "TSH07 avoiding consecutive repeats"),
+            Tier::new("starters v starters", "TSH07 first/second"),
+            Tier::new(
+                "placement (KOTH, top half v bottom half)",
+                "TSH07 Gibsons KOTH; Swiss",
+            ),
+            Tier::new("Swiss order", "TSH07 Swiss: in order"),
+        ]);
+        v
+    }
+}
+
+/// Whether the players `0..n` can all be paired using only pairs `ok` accepts, by a greedy
+/// pass (fewest admissible partners first). `true` is a proof (the pairing exists); `false`
+/// proves nothing. Used only to size the integer program (see `GroupShape`).
+fn greedy_pairs(n: usize, ok: impl Fn(usize, usize) -> bool) -> bool {
+    let mut left: Vec<usize> = (0..n).collect();
+    while !left.is_empty() {
+        let deg = |i: usize, left: &[usize]| left.iter().filter(|&&j| j != i && ok(i, j)).count();
+        let &i = left.iter().min_by_key(|&&i| (deg(i, &left), i)).unwrap();
+        let Some(&j) = left
+            .iter()
+            .filter(|&&j| j != i && ok(i, j))
+            .min_by_key(|&&j| (deg(j, &left), j))
+        else {
+            return false;
+        };
+        left.retain(|&x| x != i && x != j);
+    }
+    true
+}
+
+/// What the specification of one Swiss group or flight needs to know beforehand.
+struct GroupShape {
+    /// Lower bound on the group's minimum repeats: someone must meet his least-met group-mate.
+    bound: i64,
+    /// The group pairs within `bound` (a pairing was found), so the bound is the minimum
+    /// repeats and pairs above it are left out.
+    exact: bool,
+    /// Positions that may lead (flights): the leaders are `0..lead_max` or fewer. A split
+    /// found to pair within the bound is within the minimum repeats, so the fewest leaders
+    /// are at most it; otherwise every position.
+    lead_max: usize,
+}
+
+fn shape(m: usize, flight: bool, rep: &impl Fn(usize, usize) -> i64) -> GroupShape {
+    let bound = (0..m)
+        .map(|i| {
+            (0..m)
+                .filter(|&j| j != i)
+                .map(|j| rep(i, j))
+                .min()
+                .unwrap_or(0)
+        })
+        .max()
+        .unwrap_or(0);
+    let within = |lo: usize, hi: usize| greedy_pairs(hi - lo, |a, b| rep(lo + a, lo + b) <= bound);
+    let exact = within(0, m);
+    let lead_max = if flight && exact {
+        (2..=m)
+            .step_by(2)
+            .find(|&l| within(0, l) && within(l, m))
+            .unwrap_or(m)
+    } else if flight {
+        m
+    } else {
+        0
+    };
+    GroupShape {
+        bound,
+        exact,
+        lead_max,
+    }
+}
 
 impl System for TshCp {
     fn name(&self) -> &'static str {
@@ -506,10 +597,39 @@ pub fn spec_from_plan(t: &Tournament, round: u32, s: &Settings, plan: &Plan) -> 
         .enumerate()
         .map(|(i, &p)| (p, i))
         .collect();
+    let times = |a: u32, b: u32| i64::from(met.get(&key(a, b)).copied().unwrap_or(0));
+    // Shapes of the contender groups first: they fix how many leader-position tiers there are.
+    let shapes: Vec<Option<GroupShape>> = plan
+        .groups
+        .iter()
+        .map(|g| {
+            matches!(g.kind, GroupKind::Swiss | GroupKind::Flight).then(|| {
+                let rep = |i: usize, j: usize| times(g.players[i], g.players[j]);
+                shape(g.players.len(), g.kind == GroupKind::Flight, &rep)
+            })
+        })
+        .collect();
+    let lay = Layout {
+        k: shapes
+            .iter()
+            .flatten()
+            .map(|sh| sh.lead_max.saturating_sub(1))
+            .max()
+            .unwrap_or(0),
+    };
+    let mut notes = plan.notes.clone();
+    for (g, sh) in plan.groups.iter().zip(&shapes) {
+        if let Some(sh) = sh.as_ref().filter(|sh| !sh.exact) {
+            notes.push(format!(
+                "TSH07 minimum repeats: contenders {:?} do not pair at the bound {} found \
+                 first; the solver sets the limit",
+                g.players, sh.bound
+            ));
+        }
+    }
     let mut candidates = Vec::new();
     let mut rows = Vec::new();
-    let tiers: Vec<Tier> = TIERS.iter().map(|(a, b)| Tier::new(a, b)).collect();
-    let zero = || vec![0i64; TIERS.len()];
+    let zero = || vec![0i64; lay.len()];
     let orient = |a: u32, b: u32| -> usize {
         // Who goes first: the one with fewer firsts than seconds, then the one who went second
         // last, then the higher ranked.
@@ -535,13 +655,13 @@ pub fn spec_from_plan(t: &Tournament, round: u32, s: &Settings, plan: &Plan) -> 
     let due = |id: u32| balance(id).0.signum();
     let common = |a: u32, b: u32, costs: &mut Vec<i64>, fs: bool| {
         let k = key(a, b);
-        costs[T_REP] = i64::from(met.get(&k).copied().unwrap_or(0));
-        costs[T_CONS] = i64::from(last.contains(&k));
+        costs[lay.rep()] = times(a, b);
+        costs[lay.cons()] = i64::from(last.contains(&k));
         if fs {
-            costs[T_FS] = i64::from(due(a) == due(b) && due(a) != 0);
+            costs[lay.fs()] = i64::from(due(a) == due(b) && due(a) != 0);
         }
     };
-    for g in &plan.groups {
+    for (g, sh) in plan.groups.iter().zip(&shapes) {
         let m = g.players.len();
         match g.kind {
             GroupKind::GibsonOpponent => {
@@ -562,8 +682,8 @@ pub fn spec_from_plan(t: &Tournament, round: u32, s: &Settings, plan: &Plan) -> 
                         let mut costs = zero();
                         // TSH07 names only repeats and consecutive repeats before KOTH here.
                         common(a, b, &mut costs, false);
-                        costs[T_PLACE] = (j - i - 1) as i64;
-                        costs[T_ORDER] = costs[T_PLACE];
+                        costs[lay.place()] = (j - i - 1) as i64;
+                        costs[lay.order()] = costs[lay.place()];
                         candidates.push(Candidate {
                             a: index[&a],
                             b: index[&b],
@@ -574,73 +694,142 @@ pub fn spec_from_plan(t: &Tournament, round: u32, s: &Settings, plan: &Plan) -> 
                 }
             }
             GroupKind::Swiss | GroupKind::Flight => {
-                // Lower bound on the flight's minimum repeats: someone must meet his least-met
-                // flight-mate. Repeats above it are counted first (see models/tsh-cp.md).
-                let rep = |i: usize, j: usize| {
-                    i64::from(
-                        met.get(&key(g.players[i], g.players[j]))
-                            .copied()
-                            .unwrap_or(0),
-                    )
-                };
-                let bound = (0..m)
-                    .map(|i| {
-                        (0..m)
-                            .filter(|&j| j != i)
-                            .map(|j| rep(i, j))
-                            .min()
-                            .unwrap_or(0)
-                    })
+                let sh = sh.as_ref().expect("contender groups have a shape");
+                let rep = |i: usize, j: usize| times(g.players[i], g.players[j]);
+                let flight = g.kind == GroupKind::Flight;
+                let lmax = sh.lead_max;
+                // TSH07 minimum repeats. When the bound is proved attainable, pairs above it
+                // are simply left out. Otherwise the limit is a level chosen by the solver:
+                // the top player's pairs come once per level `L` (from the bound to the
+                // group's largest repeat count, at least their own repeats), costing `L −
+                // bound` on the limit tier, and rows let nobody in the group play a pair met
+                // `L` times or more unless the top player's level is `L` or more. The tier's
+                // value is the largest repeat count itself, not a count of pairs at it, so the
+                // leaders come right after it.
+                let top_level = (0..m)
+                    .flat_map(|i| (i + 1..m).map(move |j| (i, j)))
+                    .map(|(i, j)| rep(i, j))
                     .max()
                     .unwrap_or(0);
-                let flight = g.kind == GroupKind::Flight;
+                let levels: Vec<i64> = if sh.exact {
+                    vec![sh.bound]
+                } else {
+                    (sh.bound..=top_level).collect()
+                };
+                // Leader-position preference (TSH07 leaders): the top remaining leader plays
+                // the lowest ranked who can catch him, avoiding a consecutive repeat where
+                // possible; failing a catcher, the nearest to catching him. One tier per
+                // position, top first, so the top leader's choice outranks everything after.
+                let pref = |i: usize, j: usize| -> i64 {
+                    let hi = g.players[i];
+                    let pkey = |q: usize| {
+                        let lo = g.players[q];
+                        let c = plan.catches(s, lo, hi);
+                        (
+                            last.contains(&key(hi, lo)),
+                            !c,
+                            if c { -(q as i64) } else { q as i64 },
+                        )
+                    };
+                    let kj = pkey(j);
+                    (i + 1..lmax).filter(|&q| pkey(q) < kj).count() as i64
+                };
                 let mut leader_at: Vec<Vec<usize>> = vec![Vec::new(); m];
+                // Columns by position with their repeats (for the level rows), and the top
+                // player's columns with their level.
+                let mut at: Vec<Vec<(usize, i64)>> = vec![Vec::new(); m];
+                let mut top: Vec<(usize, i64)> = Vec::new();
                 for i in 0..m {
                     for j in i + 1..m {
                         let (a, b) = (g.players[i], g.players[j]);
-                        let excess = (rep(i, j) - bound).max(0);
+                        let r = rep(i, j);
+                        if r > *levels.last().unwrap() {
+                            continue;
+                        }
+                        let tags: Vec<Option<i64>> = if i == 0 && !sh.exact {
+                            levels
+                                .iter()
+                                .filter(|&&l| l >= r)
+                                .map(|&l| Some(l))
+                                .collect()
+                        } else {
+                            vec![None]
+                        };
                         let d = (j - i) as i64;
-                        let mut base = zero();
-                        base[T_E2] = (excess - 1).max(0);
-                        base[T_E1] = excess.min(1);
+                        let mut variants: Vec<(bool, Vec<i64>)> = Vec::new();
                         // Nonleader (or all-contender Swiss) variant; a flight's top two
                         // always lead (leaders are two or more).
                         if !(flight && i <= 1) {
-                            let mut costs = base.clone();
+                            let mut costs = zero();
                             common(a, b, &mut costs, true);
                             if flight {
                                 // The nonleaders' size depends on the split: top half v bottom
                                 // half is the largest total rank distance, in order the
                                 // smallest sum of squares among those.
-                                costs[T_PLACE] = m as i64 - d;
-                                costs[T_ORDER] = d * d;
+                                costs[lay.place()] = m as i64 - d;
+                                costs[lay.order()] = d * d;
                             } else {
-                                costs[T_PLACE] = (d - (m / 2) as i64).abs();
-                                costs[T_ORDER] = costs[T_PLACE];
+                                costs[lay.place()] = (d - (m / 2) as i64).abs();
+                                costs[lay.order()] = costs[lay.place()];
                             }
-                            candidates.push(Candidate {
-                                a: index[&a],
-                                b: index[&b],
-                                white: orient(a, b),
-                                costs,
-                            });
+                            variants.push((false, costs));
                         }
-                        if flight {
-                            // Leader variant: top v the lowest who can catch him.
-                            let mut costs = base;
+                        if flight && j < lmax {
+                            let mut costs = zero();
                             common(a, b, &mut costs, false);
                             costs[T_LEAD] = 1;
-                            costs[T_CATCH] = i64::from(!plan.catches(s, b, a));
-                            // Top v lowest: the largest sum of squared rank distances.
-                            costs[T_PLACE] = (m as i64 - 1).pow(2) - d * d;
-                            costs[T_ORDER] = costs[T_PLACE];
-                            leader_at[i].push(candidates.len());
-                            leader_at[j].push(candidates.len());
-                            candidates.push(Candidate {
-                                a: index[&a],
-                                b: index[&b],
-                                white: orient(a, b),
-                                costs,
+                            costs[T_POS + i] = pref(i, j);
+                            variants.push((true, costs));
+                        }
+                        for (leader, costs) in variants {
+                            for tag in &tags {
+                                let mut costs = costs.clone();
+                                let c = candidates.len();
+                                if let Some(l) = tag {
+                                    costs[T_LIMIT] = l - sh.bound;
+                                    top.push((c, *l));
+                                } else {
+                                    at[i].push((c, r));
+                                    at[j].push((c, r));
+                                }
+                                if leader {
+                                    leader_at[i].push(c);
+                                    leader_at[j].push(c);
+                                }
+                                candidates.push(Candidate {
+                                    a: index[&a],
+                                    b: index[&b],
+                                    white: orient(a, b),
+                                    costs,
+                                });
+                            }
+                        }
+                    }
+                }
+                if !sh.exact {
+                    for (i, cols) in at.iter().enumerate().skip(1) {
+                        for &l in levels.iter().skip(1) {
+                            let mut terms: Vec<(Var, i64)> = cols
+                                .iter()
+                                .filter(|&&(_, r)| r >= l)
+                                .map(|&(c, _)| (Var::Pair(c), 1))
+                                .collect();
+                            if terms.is_empty() {
+                                continue;
+                            }
+                            terms.extend(
+                                top.iter()
+                                    .filter(|&&(_, tag)| tag >= l)
+                                    .map(|&(c, _)| (Var::Pair(c), -1)),
+                            );
+                            rows.push(Linear {
+                                terms,
+                                min: None,
+                                max: Some(0),
+                                rule: format!(
+                                    "TSH07 minimum repeats: position {} meets someone met {l}+ times only at limit {l}+",
+                                    i + 1
+                                ),
                             });
                         }
                     }
@@ -649,6 +838,9 @@ pub fn spec_from_plan(t: &Tournament, round: u32, s: &Settings, plan: &Plan) -> 
                     // Leaders are a top block of the flight: nobody leads unless everyone
                     // above him does (the top two have only leader pairs).
                     for i in 0..m - 1 {
+                        if leader_at[i].is_empty() && leader_at[i + 1].is_empty() {
+                            continue;
+                        }
                         let mut terms: Vec<(Var, i64)> =
                             leader_at[i].iter().map(|&c| (Var::Pair(c), 1)).collect();
                         terms.extend(leader_at[i + 1].iter().map(|&c| (Var::Pair(c), -1)));
@@ -673,7 +865,6 @@ pub fn spec_from_plan(t: &Tournament, round: u32, s: &Settings, plan: &Plan) -> 
         })
         .into_iter()
         .collect();
-    let mut notes = plan.notes.clone();
     if plan.rounds_to_catch == 0 {
         notes.push("TSH07: no rounds left to catch up".into());
     }
@@ -682,7 +873,7 @@ pub fn spec_from_plan(t: &Tournament, round: u32, s: &Settings, plan: &Plan) -> 
         round,
         players: plan.order.clone(),
         scores: plan.order.iter().map(|p| plan.wins[p]).collect(),
-        tiers,
+        tiers: lay.tiers(),
         candidates,
         max_byes: byes.len(),
         byes,

@@ -569,10 +569,24 @@ impl<'a> Check<'a> {
             .filter_map(|h| self.opp.get(h).map(|&(o, _)| o))
             .filter(|&o| self.top(o) && near(o, m - win))
             .collect();
-        // The first selection: the highest-rated of them, one per (b) pair.
-        let mut first: Vec<u32> = partners.iter().chain(&freed).copied().collect();
-        by_rating(&mut first);
-        first.truncate(partners.len());
+        // The first selection (ECF advanced 3(b), "taking account of colour requirements"):
+        // the (b) leaders in grading order, each taking the highest-rated of them left who is
+        // due the other colour (else the highest-rated left).
+        let mut cands: Vec<u32> = partners.iter().chain(&freed).copied().collect();
+        by_rating(&mut cands);
+        let mut leaders: Vec<u32> = bpairs.iter().map(|&(l, _)| l).collect();
+        by_rating(&mut leaders);
+        let pref = |p: u32| {
+            preference(self.colours.get(&p).map(|v| v.as_slice()).unwrap_or(&[])).map(|x| x.colour)
+        };
+        let fits = |a: u32, b: u32| pref(a).is_none() || pref(b).is_none() || pref(a) != pref(b);
+        let mut first: Vec<u32> = Vec::new();
+        for &l in &leaders {
+            let k = cands.iter().position(|&c| fits(l, c)).unwrap_or(0);
+            if k < cands.len() {
+                first.push(cands.remove(k));
+            }
+        }
         // Rule 7's count: without a shortfall of top-half 0's there is no substitute.
         let zeros_left = self
             .opp
@@ -591,21 +605,31 @@ impl<'a> Check<'a> {
             }
             return (place, BTreeSet::new());
         }
-        for (k, &p) in first.iter().enumerate() {
+        // Places are rating order over the first selection and the (b) partners; a substitute
+        // then takes the place of the 0 he replaced.
+        let mut all: Vec<u32> = first.iter().chain(&partners).copied().collect();
+        by_rating(&mut all);
+        all.dedup();
+        for (k, &p) in all.iter().enumerate() {
             place.insert(p, k);
         }
-        for (k, &p) in partners.iter().enumerate() {
-            place.entry(p).or_insert(partners.len() + k);
-        }
         // Working up from the bottom: a 0 of the first selection now out of (b) gave way to
-        // the highest-rated substitute "of the appropriate colour" (due the same colour).
-        let pref = |p: u32| {
-            preference(self.colours.get(&p).map(|v| v.as_slice()).unwrap_or(&[])).map(|x| x.colour)
-        };
+        // the highest-rated substitute "of the appropriate colour" (due the same colour); 0's
+        // left without one (no ½ due that colour: rule 7 substitutes before it promotes) go to
+        // the highest-rated substitutes left, again from the bottom up.
         let mut left = subs.clone();
+        let mut open = Vec::new();
         for &z in first.iter().rev().filter(|z| !partners.contains(z)) {
-            if let Some(k) = left.iter().position(|&s| pref(s) == pref(z)) {
-                place.insert(left.remove(k), place[&z]);
+            match left.iter().position(|&s| pref(s) == pref(z)) {
+                Some(k) => {
+                    place.insert(left.remove(k), place[&z]);
+                }
+                None => open.push(z),
+            }
+        }
+        for z in open {
+            if !left.is_empty() {
+                place.insert(left.remove(0), place[&z]);
             }
         }
         (place, subs.into_iter().collect())

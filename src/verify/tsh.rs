@@ -12,8 +12,10 @@
 //! * `TSH07 minimum repeats`: no pair of a contender group has met more often than the
 //!   group's minimum repeats (found here by Edmonds' matching).
 //! * `TSH07 leaders`: the leaders (the smallest top block of a flight paired within itself)
-//!   are as few as the minimum repeats allow; each leader meets someone who can catch him when
-//!   the leaders can all be so paired.
+//!   are as few as the minimum repeats allow.
+//! * `TSH07 leaders: top v lowest catcher`: the leaders' pairing replays the document's loop
+//!   (top unpaired leader v the lowest ranked who can catch him, within the minimum repeats,
+//!   avoiding a consecutive repeat where possible).
 //! * `TSH07 Swiss`: a Swiss group (all remaining contenders, or the nonleaders) is paired top
 //!   half v bottom half in order unless that pairing exceeds the minimum repeats or has more
 //!   repeats, consecutive repeats or starter-v-starter games than the pairing made.
@@ -410,6 +412,55 @@ impl Check<'_> {
         }
     }
 
+    /// TSH07 leaders: "Pair the leaders by repeatedly matching the top player with the lowest
+    /// ranked player who can catch him/her, while not exceeding the minimum repeats and where
+    /// possible avoiding consecutive repeats." Replayed step by step: the top unpaired leader's
+    /// partner is, among the unpaired leaders he has met at most `minrep` times and who leave
+    /// the rest pairable within `minrep`, one he did not meet in the previous round if there
+    /// is one, then the lowest ranked who can catch him, else (nobody can) the one nearest to
+    /// catching him, i.e. the highest ranked.
+    fn check_leader_pairs(&mut self, leaders: &[u32], pos: &BTreeMap<u32, usize>, minrep: u32) {
+        let mut rest: Vec<u32> = leaders.to_vec();
+        while rest.len() >= 2 {
+            let top = rest[0];
+            let mut options: Vec<u32> = rest[1..]
+                .iter()
+                .copied()
+                .filter(|&p| self.times(top, p) <= minrep)
+                .filter(|&p| {
+                    let others: Vec<u32> = rest[1..].iter().copied().filter(|&q| q != p).collect();
+                    self.pairable(&others, minrep, |_, _| true)
+                })
+                .collect();
+            options.sort_by_key(|&p| {
+                let c = self.catches(p, top);
+                (
+                    self.previous.contains(&pair(top, p)),
+                    !c,
+                    if c { -(pos[&p] as i64) } else { pos[&p] as i64 },
+                )
+            });
+            let Some(&want) = options.first() else {
+                return;
+            };
+            let got = self.opp[&top];
+            if got != want {
+                let why = if self.catches(want, top) {
+                    "the lowest ranked who can catch him"
+                } else {
+                    "nobody left can catch him; the nearest to catching him"
+                };
+                self.flag(
+                    "TSH07 leaders: top v lowest catcher",
+                    vec![top, got, want],
+                    format!("leader {top} meets {got}, but {want} is {why} (within {minrep} repeats, consecutive repeats avoided where possible)"),
+                );
+                return;
+            }
+            rest.retain(|&p| p != top && p != got);
+        }
+    }
+
     fn check_group(&mut self, group: &[u32], flight: bool) {
         let inside: BTreeSet<u32> = group.iter().copied().collect();
         for &p in group {
@@ -463,25 +514,8 @@ impl Check<'_> {
                     break;
                 }
             }
-            let leaders = &group[..lead];
-            let uncaught = leaders
-                .iter()
-                .filter(|&&p| pos[&p] < pos[&self.opp[&p]] && !self.catches(self.opp[&p], p))
-                .count();
-            if uncaught > 0
-                && self.pairable(leaders, minrep, |a, b| {
-                    let (hi, lo) = if pos[&a] < pos[&b] { (a, b) } else { (b, a) };
-                    self.catches(lo, hi)
-                })
-            {
-                self.flag(
-                    "TSH07 leaders",
-                    leaders.to_vec(),
-                    format!(
-                        "{uncaught} leaders meet someone who cannot catch them, though all could"
-                    ),
-                );
-            }
+            let leaders = group[..lead].to_vec();
+            self.check_leader_pairs(&leaders, &pos, minrep);
         }
         // Swiss for the rest.
         let swiss = &group[lead..];
