@@ -1176,7 +1176,7 @@ fn price_source(
     let weigh = |costs: &[i64], g: &[(usize, i128)]| -> f64 {
         g.iter()
             .filter(|&&(t, _)| t > 0)
-            .map(|&(t, w)| (w * costs[t - 1] as i128) as f64)
+            .map(|&(t, w)| w as f64 * costs[t - 1] as f64)
             .sum()
     };
     let mut found: Vec<(f64, Candidate)> = Vec::new();

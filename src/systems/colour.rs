@@ -52,7 +52,20 @@ pub fn preference(s: &Standing) -> Preference {
 /// Colour of the higher-ranked player `a` against `b` by E.1–E.5. `a_number` is `a`'s pairing
 /// number as E.5 counts it; `initial` is the colour drawn for odd pairing numbers.
 pub fn allocate(a: &Standing, b: &Standing, a_number: u32, initial: Colour) -> Colour {
-    let (pa, pb) = (preference(a), preference(b));
+    let (ha, hb) = (a.played_colours(), b.played_colours());
+    allocate_from(&preference(a), &preference(b), &ha, &hb, a_number, initial)
+}
+
+/// [`allocate`] from the players' preferences and played colours (oldest first), computed
+/// once per player when many pairs are costed.
+pub fn allocate_from(
+    pa: &Preference,
+    pb: &Preference,
+    ha: &[Colour],
+    hb: &[Colour],
+    a_number: u32,
+    initial: Colour,
+) -> Colour {
     match (pa.colour, pb.colour) {
         // E.1: both preferences granted when they differ (or one has none).
         (Some(ca), Some(cb)) if ca != cb => return ca,
@@ -76,7 +89,6 @@ pub fn allocate(a: &Standing, b: &Standing, a_number: u32, initial: Colour) -> C
             }
             // E.3: alternate to the most recent time their colours differed, comparing played
             // games from the last backwards (C.04.2: unplayed rounds are dropped, WB-WB ~ -WBWB).
-            let (ha, hb) = (a.played_colours(), b.played_colours());
             for (x, y) in ha.iter().rev().zip(hb.iter().rev()) {
                 if x != y {
                     return x.opposite();
@@ -98,8 +110,12 @@ pub fn allocate(a: &Standing, b: &Standing, a_number: u32, initial: Colour) -> C
 /// Whether giving `c` to a player breaks FIDE C.04.1 f/g: colour difference beyond ±2, or the
 /// same colour three times running.
 pub fn breaks_colour_limits(s: &Standing, c: Colour) -> bool {
-    let cd = s.colour_difference() + c.sign();
-    let played = s.played_colours();
+    breaks_limits_from(&s.played_colours(), c)
+}
+
+/// [`breaks_colour_limits`] from the played colours (oldest first).
+pub fn breaks_limits_from(played: &[Colour], c: Colour) -> bool {
+    let cd = played.iter().map(|c| c.sign()).sum::<i32>() + c.sign();
     let n = played.len();
     let three = n >= 2 && played[n - 1] == c && played[n - 2] == c;
     cd.abs() > 2 || three

@@ -17,7 +17,7 @@
 //! 8. in-bracket order: S1 v S2 by rank, downfloaters the lowest of their group against the
 //!    highest of the next (C.04.3 B.2–B.3, C.4).
 
-use super::colour::{allocate, breaks_colour_limits, preference, Strength};
+use super::colour::{allocate_from, breaks_limits_from, preference, Preference, Strength};
 use super::spec::{ByeOption, Candidate, PairSource, RoundSpec, SparseSpec, Tier};
 use super::System;
 use crate::tournament::{Colour, Float, Player, Standing, Standings, Tournament};
@@ -70,6 +70,10 @@ pub struct Field {
     /// Pairing number as E.5 counts it: place among the players who have entered play (a
     /// player absent without ever having been paired is skipped, like a late entry).
     pub number: Vec<u32>,
+    /// Colour preference (A.6) and played colours of each player, computed once: every pair's
+    /// colour and cost reads them.
+    pub prefs: Vec<Preference>,
+    pub played: Vec<Vec<Colour>>,
 }
 
 impl Field {
@@ -116,6 +120,8 @@ impl Field {
             .map(|r| numbers.get(&r.1).copied().unwrap_or(r.1))
             .collect();
         Ok(Field {
+            prefs: rows.iter().map(|r| preference(&r.2)).collect(),
+            played: rows.iter().map(|r| r.2.played_colours()).collect(),
             number,
             round,
             ids: rows.iter().map(|r| r.1).collect(),
@@ -161,13 +167,20 @@ impl Field {
 
     /// The colour `a` (higher-ranked) would get against `b`, if the pair is legal for colours.
     pub fn colour_for(&self, a: usize, b: usize, initial: Colour) -> Option<Colour> {
-        let (sa, sb) = (&self.standings[a], &self.standings[b]);
-        let ca = allocate(sa, sb, self.number[a], initial);
+        let (pa, pb) = (&self.played[a], &self.played[b]);
+        let ca = allocate_from(
+            &self.prefs[a],
+            &self.prefs[b],
+            pa,
+            pb,
+            self.number[a],
+            initial,
+        );
         // C.04.3 A.7 / C.3: in the last round a pair with a topscorer is exempt from the colour
         // limits, for both players.
         let exempt = self.topscorer[a] || self.topscorer[b];
         let legal = |c: Colour| {
-            exempt || (!breaks_colour_limits(sa, c) && !breaks_colour_limits(sb, c.opposite()))
+            exempt || (!breaks_limits_from(pa, c) && !breaks_limits_from(pb, c.opposite()))
         };
         if legal(ca) {
             Some(ca)
@@ -253,7 +266,7 @@ pub fn pair_costs(
     ca: Colour,
 ) -> Vec<i64> {
     let d = f.steps(a, b);
-    let (pa, pb) = (preference(&f.standings[a]), preference(&f.standings[b]));
+    let (pa, pb) = (f.prefs[a], f.prefs[b]);
     let cb = ca.opposite();
     let missed = |p: &super::colour::Preference, got: Colour| p.colour.is_some_and(|c| c != got);
     let mut colour = 0;
