@@ -8,10 +8,12 @@ use optipair::formats::trf;
 use optipair::generate::{self, Rng};
 use optipair::solve::Options;
 use optipair::systems::{self, baku, prog, uscf};
-use optipair::tournament::{Bye, ByeKind, Game, GameResult, Player, Round, Tournament};
+use optipair::tournament::{GameResult, Player, Tournament};
 use optipair::verify::{check_round, Violation};
 use optipair::Error;
 use std::collections::BTreeSet;
+mod common;
+use common::{add_pab as add, g, pair, pairs};
 
 /// `n` players, pairing number = rating order, ratings from `top` down in steps of `step`.
 fn field(n: u32, top: u32, step: u32) -> Tournament {
@@ -19,51 +21,6 @@ fn field(n: u32, top: u32, step: u32) -> Tournament {
         .map(|i| Player::new(i, format!("P{i}"), top - step * i))
         .collect();
     Tournament::new("accel", players)
-}
-
-fn g(white: u32, black: u32, result: &str) -> Game {
-    Game {
-        white,
-        black,
-        result: GameResult::parse(result).expect("result"),
-        ..Default::default()
-    }
-}
-
-fn add(t: &mut Tournament, number: u32, games: Vec<Game>, byes: Vec<u32>) {
-    t.rounds.retain(|r| r.number != number);
-    t.rounds.push(Round {
-        number,
-        games,
-        byes: byes
-            .into_iter()
-            .map(|player| Bye {
-                player,
-                kind: ByeKind::PairingAllocated,
-                ..Default::default()
-            })
-            .collect(),
-    });
-    t.rounds.sort_by_key(|r| r.number);
-}
-
-fn pair(t: &Tournament, r: u32, system: &str) -> Paired {
-    let p = pair_round(t, r, system, &Options::default()).expect("pairing");
-    assert!(
-        p.violations.is_empty(),
-        "{system} round {r}: verifier: {:?}\ngames {:?}",
-        p.violations,
-        p.round.games
-    );
-    p
-}
-
-fn pairs(p: &Paired) -> BTreeSet<(u32, u32)> {
-    p.round
-        .games
-        .iter()
-        .map(|g| (g.white.min(g.black), g.white.max(g.black)))
-        .collect()
 }
 
 fn partner(p: &Paired, id: u32) -> Option<u32> {

@@ -4,9 +4,11 @@
 use optipair::engine::{pair_round, Paired};
 use optipair::solve::Options;
 use optipair::systems::ecf;
-use optipair::tournament::{Bye, ByeKind, Colour, Game, GameResult, Player, Round, Tournament};
+use optipair::tournament::{Colour, Game, GameResult, Player, Tournament};
 use optipair::verify::{check_round, Violation};
 use std::collections::BTreeSet;
+mod common;
+use common::{add_pab as add, g, pair, pairs};
 
 /// `n` players, pairing number = rating order, ratings 2400 down in steps of 60.
 fn field(n: u32) -> Tournament {
@@ -17,50 +19,6 @@ fn field(n: u32) -> Tournament {
     t.settings
         .insert("ecf.first_board_colour".into(), serde_json::json!("white"));
     t
-}
-
-fn g(white: u32, black: u32, result: &str) -> Game {
-    Game {
-        white,
-        black,
-        result: GameResult::parse(result).expect("result"),
-        ..Default::default()
-    }
-}
-
-fn add(t: &mut Tournament, number: u32, games: Vec<Game>, byes: Vec<u32>) {
-    t.rounds.push(Round {
-        number,
-        games,
-        byes: byes
-            .into_iter()
-            .map(|player| Bye {
-                player,
-                kind: ByeKind::PairingAllocated,
-                ..Default::default()
-            })
-            .collect(),
-    });
-    t.rounds.sort_by_key(|r| r.number);
-}
-
-fn pair(t: &Tournament, r: u32, system: &str) -> Paired {
-    let p = pair_round(t, r, system, &Options::default()).expect("pairing");
-    assert!(
-        p.violations.is_empty(),
-        "verifier: {:?}\ngames {:?}",
-        p.violations,
-        p.round.games
-    );
-    p
-}
-
-fn pairs(p: &Paired) -> BTreeSet<(u32, u32)> {
-    p.round
-        .games
-        .iter()
-        .map(|g| (g.white.min(g.black), g.white.max(g.black)))
-        .collect()
 }
 
 fn set(list: &[(u32, u32)]) -> BTreeSet<(u32, u32)> {

@@ -5,13 +5,13 @@
 use optipair::engine::{pair_round, store, Paired};
 use optipair::generate;
 use optipair::solve::{Options, Status};
-use optipair::tournament::{
-    Bye, ByeKind, Colour, Game, GameResult, Player, Round, Standings, Tournament,
-};
+use optipair::tournament::{Bye, ByeKind, Colour, GameResult, Player, Standings, Tournament};
 use optipair::verify;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::Instant;
+mod common;
+use common::{add, g};
 
 const REF_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/reference/dutch");
 
@@ -26,31 +26,12 @@ fn field(n: u32) -> Tournament {
     Tournament::new("test", players)
 }
 
-fn g(white: u32, black: u32, result: &str) -> Game {
-    Game {
-        white,
-        black,
-        result: GameResult::parse(result).expect("result notation"),
-        ..Default::default()
-    }
-}
-
 fn bye(player: u32, kind: ByeKind) -> Bye {
     Bye {
         player,
         kind,
         ..Default::default()
     }
-}
-
-fn add(t: &mut Tournament, number: u32, games: Vec<Game>, byes: Vec<Bye>) {
-    t.rounds.retain(|r| r.number != number);
-    t.rounds.push(Round {
-        number,
-        games,
-        byes,
-    });
-    t.rounds.sort_by_key(|r| r.number);
 }
 
 fn pair(t: &Tournament, round: u32) -> Paired {

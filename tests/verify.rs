@@ -1,40 +1,16 @@
 //! The independent verifier on small hand-built tournaments, and on the reference tournaments
 //! of a FIDE Dutch engine.
 
-use optipair::tournament::{Bye, ByeKind, Colour, Game, GameResult, Player, Round, Tournament};
+use optipair::tournament::{Bye, ByeKind, Colour, Player, Tournament};
 use optipair::verify::{check, check_round, Violation};
+mod common;
+use common::{add, g, pab};
 
 fn field(n: u32) -> Tournament {
     let players = (1..=n)
         .map(|i| Player::new(i, format!("Player {i}"), 2400 - 10 * i))
         .collect();
     Tournament::new("test", players)
-}
-
-fn g(white: u32, black: u32, result: &str) -> Game {
-    Game {
-        white,
-        black,
-        result: GameResult::parse(result).expect("result"),
-        ..Default::default()
-    }
-}
-
-fn pab(player: u32) -> Bye {
-    Bye {
-        player,
-        kind: ByeKind::PairingAllocated,
-        ..Default::default()
-    }
-}
-
-fn add(t: &mut Tournament, number: u32, games: Vec<Game>, byes: Vec<Bye>) {
-    t.rounds.push(Round {
-        number,
-        games,
-        byes,
-    });
-    t.rounds.sort_by_key(|r| r.number);
 }
 
 fn swiss(t: &Tournament, round: u32) -> Vec<Violation> {
