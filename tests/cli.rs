@@ -984,3 +984,17 @@ fn pair_prog_as_trf_carries_the_fictitious_points_as_xxa() {
     assert_eq!(vp(6), vec![1.0]);
     assert!(vp(12).is_empty());
 }
+
+#[test]
+fn a_scrabble_pairing_sheet_says_first_and_second() {
+    let dir = Scratch::new("scrabble-sheet");
+    let inst = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances");
+    let t = dir.copy(&inst.join("tsh-16.t"), "tsh-16.t");
+    dir.copy(&inst.join("tsh-16.tsh.json"), "tsh-16.tsh.json");
+    let o = run(&["pair", p(&t), "--system", "tsh-cp"]);
+    assert_exit(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains("First") && out.contains("Second"), "{out}");
+    assert!(!out.contains("White"), "{out}");
+    assert!(out.contains("Verifier: no rule broken."), "{out}");
+}

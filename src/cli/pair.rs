@@ -177,10 +177,16 @@ pub fn sheet(t: &Tournament, p: &Paired) -> String {
         p.system,
         p.round.games.len()
     );
+    // Scrabble: `white` goes first.
+    let (first, second) = if t.scoring.game_scores {
+        ("First", "Second")
+    } else {
+        ("White", "Black")
+    };
     let _ = writeln!(
         s,
         "{:>5}  {:<width$} {:>5}   {:<width$} {:>5}",
-        "Board", "White", "Score", "Black", "Score"
+        "Board", first, "Score", second, "Score"
     );
     for (i, g) in p.round.games.iter().enumerate() {
         let _ = writeln!(

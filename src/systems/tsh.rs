@@ -419,8 +419,13 @@ impl Plan {
             } else {
                 GroupKind::Flight
             };
+            let band_name = match band {
+                Some((first, last)) if first == last => format!("prize place {first}"),
+                Some((first, last)) => format!("prize places {first}–{last}"),
+                None => "no prize band left".to_string(),
+            };
             plan.notes.push(format!(
-                "TSH07 contention: band {band:?}, {} contenders ({})",
+                "TSH07 contention: {band_name}, {} contenders ({})",
                 players.len(),
                 if kind == GroupKind::Swiss {
                     "all remaining: Swiss"
