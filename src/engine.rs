@@ -91,25 +91,6 @@ pub fn pair_round(t: &Tournament, round: u32, system: &str, opts: &Options) -> R
     })
 }
 
-/// Pairs round `round` of one division of `t` (see [`Tournament::division`]); a division
-/// name that no player has is an error.
-pub fn pair_division(
-    t: &Tournament,
-    division: &str,
-    round: u32,
-    system: &str,
-    opts: &Options,
-) -> Result<Paired> {
-    let d = Some(division.to_string());
-    if !t.players.iter().any(|p| p.division == d) {
-        return Err(Error::field(
-            "--division",
-            format!("no player is in division '{division}'"),
-        ));
-    }
-    pair_round(&t.division(&d), round, system, opts)
-}
-
 /// `t` with round `paired.round` stored: every game and bye of that round involving a player
 /// of the paired round's division is replaced (other divisions' pairings are kept).
 pub fn store(t: &Tournament, paired: &Paired) -> Tournament {

@@ -44,18 +44,7 @@ pub enum AuditFormat {
 pub fn run(a: AuditArgs) -> Result<u8> {
     let mut t = formats::load(&a.file)?;
     if let Some(d) = &a.division {
-        let d = Some(d.clone());
-        if !t.players.iter().any(|p| p.division == d) {
-            return Err(optipair::Error::field(
-                "--division",
-                format!(
-                    "no player is in division '{}'",
-                    a.division.as_deref().unwrap_or("")
-                ),
-            )
-            .in_file(&a.file));
-        }
-        t = t.division(&d);
+        t = t.named_division(d).map_err(|e| e.in_file(&a.file))?;
     }
     let system = system_name(&t, a.system.as_deref());
     optipair::systems::by_name(&system)?;

@@ -42,20 +42,7 @@ pub fn run(a: PairArgs) -> Result<u8> {
     let system = system_name(&full, a.system.as_deref());
     // With --division, everything below looks at that division only.
     let t = match &a.division {
-        Some(d) => {
-            let d = Some(d.clone());
-            if !full.players.iter().any(|p| p.division == d) {
-                return Err(Error::field(
-                    "--division",
-                    format!(
-                        "no player is in division '{}'",
-                        a.division.as_deref().unwrap()
-                    ),
-                )
-                .in_file(&a.file));
-            }
-            full.division(&d)
-        }
+        Some(d) => full.named_division(d).map_err(|e| e.in_file(&a.file))?,
         None => full.clone(),
     };
     let last = t.last_paired_round();

@@ -783,14 +783,7 @@ fn solve_here(
             Some(sel) if meets(&sel) => Some(sel),
             Some(_) => None,
             None if meets(&selection) && selection.satisfies_rows(spec) => Some(selection.clone()),
-            None => equality_pairing(&model, &active, &lp).filter(|sel| {
-                // The LP bound holds only under the earlier groups' optima: keep them.
-                let keeps = fixed.iter().all(|(fg, opt)| {
-                    let tv = sel.tier_values(&model.spec);
-                    fg.iter().map(|&(t, w)| w * tv[t] as i128).sum::<i128>() <= *opt
-                });
-                keeps && meets(sel) && sel.satisfies_rows(&model.spec)
-            }),
+            None => None,
         };
         // The group's pairing, its exact value, the bound proving it, and the program solved.
         let (sel, opt, bound, proved, rows, nonzeros) = if let Some(sel) = closing {
@@ -964,47 +957,6 @@ fn solve_here(
     })
 }
 
-/// A pairing that uses only columns of zero reduced cost in `lp` (its equality subgraph),
-/// found by the greedy pass restricted to them. Every optimal pairing of the group lies there;
-/// when the one found meets the LP bound it is optimal, and the group closes without a MIP
-/// even though the LP optimum itself is fractional.
-fn equality_pairing(model: &Model, active: &[usize], lp: &Solved) -> Option<Selection> {
-    const ZERO: f64 = 1e-6;
-    let spec = &model.spec;
-    if lp.reduced.len() != lp.values.len() {
-        return None;
-    }
-    let (na, nb) = (active.len(), model.cols.byes);
-    let pairs: Vec<usize> = (0..na).filter(|&l| lp.reduced[l] <= ZERO).collect();
-    let byes: Vec<usize> = (0..nb)
-        .filter(|&j| !model.dead_bye[j] && lp.reduced[na + j] <= ZERO)
-        .collect();
-    let sub = RoundSpec {
-        system: spec.system.clone(),
-        round: spec.round,
-        players: spec.players.clone(),
-        scores: spec.scores.clone(),
-        tiers: spec.tiers.clone(),
-        candidates: pairs
-            .iter()
-            .map(|&l| spec.candidates[active[l]].clone())
-            .collect(),
-        byes: byes.iter().map(|&j| spec.byes[j].clone()).collect(),
-        max_byes: spec.max_byes,
-        odd_sets: Vec::new(),
-        rows: Vec::new(),
-        notes: Vec::new(),
-    };
-    let found = super::greedy::pair(&sub);
-    let mut sel = Selection {
-        pairs: found.pairs.iter().map(|&k| active[pairs[k]]).collect(),
-        byes: found.byes,
-        unpaired: found.unpaired,
-    };
-    sel.pairs.sort_unstable();
-    Some(sel)
-}
-
 /// The greedy pass over a source: the cheapest bye option, then players in rank order, each
 /// paired with the free partner of lexicographically smallest cost among its own class and,
 /// if none is free there, the nearest classes below and above.
@@ -1064,6 +1016,15 @@ fn source_greedy(spec: &RoundSpec, src: &dyn PairSource) -> (Vec<Candidate>, Opt
     (pairs, bye)
 }
 
+/// A pair's cost (its spec costs, tier t at index t − 1) weighted by a tier group.
+fn weigh(costs: &[i64], group: &[(usize, i128)]) -> f64 {
+    group
+        .iter()
+        .filter(|&&(t, _)| t > 0)
+        .map(|&(t, w)| w as f64 * costs[t - 1] as f64)
+        .sum()
+}
+
 /// A tier group's LP duals, kept to price unlisted pairs against it later.
 struct Closed {
     group: Vec<(usize, i128)>,
@@ -1081,20 +1042,14 @@ impl Closed {
         fixed: &[(Vec<(usize, i128)>, i128)],
         c: &Candidate,
     ) -> f64 {
-        let weigh = |g: &[(usize, i128)]| -> f64 {
-            g.iter()
-                .filter(|&&(t, _)| t > 0)
-                .map(|&(t, w)| (w * c.costs[t - 1] as i128) as f64)
-                .sum()
-        };
-        let mut rc = weigh(&self.group) - self.deg[c.a] - self.deg[c.b];
+        let mut rc = weigh(&c.costs, &self.group) - self.deg[c.a] - self.deg[c.b];
         for (s, &z) in self.odd.iter().enumerate() {
             if model.sets[s][c.a] != model.sets[s][c.b] {
                 rc -= z;
             }
         }
         for (&d, (fg, _)) in self.fix.iter().zip(fixed) {
-            rc -= weigh(fg) * d;
+            rc -= weigh(&c.costs, fg) * d;
         }
         rc
     }
@@ -1173,12 +1128,6 @@ fn price_source(
     for m in &mut members {
         m.sort_by(|&x, &y| pot[y].total_cmp(&pot[x]).then(x.cmp(&y)));
     }
-    let weigh = |costs: &[i64], g: &[(usize, i128)]| -> f64 {
-        g.iter()
-            .filter(|&&(t, _)| t > 0)
-            .map(|&(t, w)| w as f64 * costs[t - 1] as f64)
-            .sum()
-    };
     let mut found: Vec<(f64, Candidate)> = Vec::new();
     for g in 0..classes {
         for h in g..classes {

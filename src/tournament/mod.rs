@@ -504,6 +504,19 @@ impl Tournament {
         t
     }
 
+    /// [`Tournament::division`] for a division named on the command line: an error if no
+    /// player is in it.
+    pub fn named_division(&self, name: &str) -> crate::Result<Tournament> {
+        let d = Some(name.to_string());
+        if !self.players.iter().any(|p| p.division == d) {
+            return Err(crate::Error::field(
+                "--division",
+                format!("no player is in division '{name}'"),
+            ));
+        }
+        Ok(self.division(&d))
+    }
+
     /// Structural checks every format shares: unique ids, known players in rounds, nobody
     /// twice in a round. Returns the first problem found.
     pub fn validate(&self) -> crate::Result<()> {
