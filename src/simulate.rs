@@ -28,14 +28,14 @@ use crate::generate::{self, Rng};
 use crate::solve::{Options, Status};
 use crate::tournament::{Colour, Game, Standings, Tournament};
 use crate::{Error, Result};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
 /// How game results are drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase", tag = "model")]
 pub enum Model {
     /// Chess: Elo expectation with draws (`draw_rate` between equal players).
@@ -76,12 +76,17 @@ impl Model {
 }
 
 /// What one simulation runs.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Config {
     pub systems: Vec<String>,
     pub players: usize,
     pub rounds: u32,
     pub runs: usize,
+    /// The index of the first run: the runs are `first_run .. first_run + runs`, so a long
+    /// simulation can be run in parts (on several machines or days) and merged ([`merge`])
+    /// into exactly the figures of one run.
+    #[serde(default)]
+    pub first_run: usize,
     pub seed: u64,
     /// Result model for every system; `None`: [`Model::for_system`] with `draw_rate`.
     pub model: Option<Model>,
@@ -257,6 +262,100 @@ pub struct Summary {
     pub refused: usize,
     /// The first refusal's message.
     pub refused_first: Option<String>,
+    /// The sums every figure above is computed from, so that parts of a simulation merge.
+    pub totals: Totals,
+}
+
+/// One system's sums over a set of runs; figures of parts add up ([`Totals::add`]) to
+/// exactly the figures of the whole.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Totals {
+    pub events: usize,
+    /// Events with two or more perfect scores.
+    pub joint_perfect: usize,
+    /// Players on a perfect score, over the events.
+    pub perfect: usize,
+    /// Per round: Σ |rating difference| of the games, and the number of games.
+    pub gap_by_round: Vec<f64>,
+    pub games_by_round: Vec<usize>,
+    pub repeats: usize,
+    /// Σ over events and players of |whites − blacks|, and the largest.
+    pub imbalance: u64,
+    pub imbalance_max: u32,
+    /// Σ and largest seconds per round, over `seconds_count` rounds (`None`: not timed).
+    pub seconds: Option<f64>,
+    pub seconds_max: Option<f64>,
+    pub seconds_count: usize,
+    pub not_proved: usize,
+    pub violations: usize,
+    pub unpaired: usize,
+    pub refused: usize,
+    pub refused_first: Option<String>,
+}
+
+impl Totals {
+    /// The sums over `events` (and the runs `refusals` left out).
+    pub fn of(events: &[Event], refusals: &[String]) -> Totals {
+        let rounds = events.iter().map(|e| e.gap_sum.len()).max().unwrap_or(0);
+        let secs: Vec<f64> = events
+            .iter()
+            .flat_map(|e| e.seconds.iter().copied())
+            .collect();
+        Totals {
+            events: events.len(),
+            joint_perfect: events.iter().filter(|e| e.perfect >= 2).count(),
+            perfect: events.iter().map(|e| e.perfect).sum(),
+            gap_by_round: (0..rounds)
+                .map(|r| events.iter().filter_map(|e| e.gap_sum.get(r)).sum())
+                .collect(),
+            games_by_round: (0..rounds)
+                .map(|r| events.iter().filter_map(|e| e.games.get(r)).sum())
+                .collect(),
+            repeats: events.iter().map(|e| e.repeats).sum(),
+            imbalance: events.iter().map(|e| e.imbalance_sum).sum(),
+            imbalance_max: events.iter().map(|e| e.imbalance_max).max().unwrap_or(0),
+            seconds: Some(secs.iter().sum()),
+            seconds_max: Some(secs.iter().copied().fold(0.0, f64::max)),
+            seconds_count: secs.len(),
+            not_proved: events.iter().map(|e| e.not_proved).sum(),
+            violations: events.iter().map(|e| e.violations).sum(),
+            unpaired: events.iter().map(|e| e.unpaired).sum(),
+            refused: refusals.len(),
+            refused_first: refusals.first().cloned(),
+        }
+    }
+
+    /// Adds the sums of later runs (`other`) to these.
+    pub fn add(&mut self, other: &Totals) {
+        let rounds = self.gap_by_round.len().max(other.gap_by_round.len());
+        self.gap_by_round.resize(rounds, 0.0);
+        self.games_by_round.resize(rounds, 0);
+        for (r, g) in other.gap_by_round.iter().enumerate() {
+            self.gap_by_round[r] += g;
+        }
+        for (r, g) in other.games_by_round.iter().enumerate() {
+            self.games_by_round[r] += g;
+        }
+        self.events += other.events;
+        self.joint_perfect += other.joint_perfect;
+        self.perfect += other.perfect;
+        self.repeats += other.repeats;
+        self.imbalance += other.imbalance;
+        self.imbalance_max = self.imbalance_max.max(other.imbalance_max);
+        self.seconds = self.seconds.zip(other.seconds).map(|(a, b)| a + b);
+        self.seconds_max = self
+            .seconds_max
+            .zip(other.seconds_max)
+            .map(|(a, b)| a.max(b));
+        self.seconds_count += other.seconds_count;
+        self.not_proved += other.not_proved;
+        self.violations += other.violations;
+        self.unpaired += other.unpaired;
+        self.refused += other.refused;
+        if self.refused_first.is_none() {
+            self.refused_first = other.refused_first.clone();
+        }
+    }
 }
 
 /// Every system's summary, in the order given.
@@ -264,6 +363,109 @@ pub struct Summary {
 pub struct Report {
     pub config: Config,
     pub summaries: Vec<Summary>,
+}
+
+impl Report {
+    /// Leaves the seconds and thread count out (they vary from machine to machine; nothing
+    /// else does), so that the report is byte-identical for the same seed.
+    pub fn without_timing(&mut self) {
+        self.config.threads = 0;
+        for s in &mut self.summaries {
+            s.seconds_mean = f64::NAN;
+            s.seconds_max = f64::NAN;
+            s.totals.seconds = None;
+            s.totals.seconds_max = None;
+            s.totals.seconds_count = 0;
+        }
+    }
+}
+
+/// A report read back for [`merge`]: its configuration and each system's sums.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Part {
+    pub config: Config,
+    pub summaries: Vec<PartSummary>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct PartSummary {
+    pub system: String,
+    pub model: Model,
+    pub totals: Totals,
+}
+
+/// Merges the JSON reports of parts of one simulation (`(name, text)`, e.g. file names and
+/// contents): the same systems, field, rounds, seed, model and settings, and runs that follow
+/// on from each other without gap or overlap. The result is the report one simulation of all
+/// the runs gives (apart from seconds).
+pub fn merge(parts: &[(String, String)]) -> Result<Report> {
+    let mut read: Vec<(String, Part)> = Vec::new();
+    for (name, text) in parts {
+        let part: Part = serde_json::from_str(text).map_err(|e| {
+            Error::input(format!(
+                "{name}: not a simulation report written by `simulate --format json` ({e})"
+            ))
+        })?;
+        read.push((name.clone(), part));
+    }
+    read.sort_by_key(|(_, p)| p.config.first_run);
+    let Some((first_name, first)) = read.first().cloned() else {
+        return Err(Error::field("--merge", "give at least one report"));
+    };
+    let same = |a: &Config, b: &Config| {
+        a.systems == b.systems
+            && a.players == b.players
+            && a.rounds == b.rounds
+            && a.seed == b.seed
+            && a.model == b.model
+            && a.draw_rate == b.draw_rate
+            && a.time_limit == b.time_limit
+            && a.settings == b.settings
+    };
+    let mut cfg = first.config.clone();
+    let mut totals: Vec<Totals> = first.summaries.iter().map(|s| s.totals.clone()).collect();
+    let mut timed = true;
+    for (_, part) in &read {
+        timed &= part.summaries.iter().all(|s| s.totals.seconds.is_some());
+    }
+    for (name, part) in read.iter().skip(1) {
+        let c = &part.config;
+        if !same(&cfg, c) {
+            return Err(Error::input(format!(
+                "{name}: a different simulation from {first_name} (systems, players, rounds, seed, model or settings differ)"
+            )));
+        }
+        let next = cfg.first_run + cfg.runs;
+        if c.first_run != next {
+            return Err(Error::input(format!(
+                "{name}: runs {}–{} do not follow on from runs {}–{}: {}",
+                c.first_run,
+                c.first_run + c.runs.max(1) - 1,
+                cfg.first_run,
+                next.max(1) - 1,
+                if c.first_run < next {
+                    "they overlap".to_string()
+                } else {
+                    format!("runs {next}–{} are missing", c.first_run - 1)
+                }
+            )));
+        }
+        cfg.runs += c.runs;
+        for (t, s) in totals.iter_mut().zip(&part.summaries) {
+            t.add(&s.totals);
+        }
+    }
+    let models: Vec<Model> = first.summaries.iter().map(|s| s.model).collect();
+    let mut report = Report {
+        summaries: (0..cfg.systems.len())
+            .map(|s| Summary::of(&cfg.systems[s], models[s], cfg.players, totals[s].clone()))
+            .collect(),
+        config: cfg,
+    };
+    if !timed {
+        report.without_timing();
+    }
+    Ok(report)
 }
 
 /// Summarises the events of one system (in run order).
@@ -279,56 +481,48 @@ pub fn summarise_with_refusals(
     events: &[Event],
     refusals: &[String],
 ) -> Summary {
-    let runs = events.len();
-    let joint = events.iter().filter(|e| e.perfect >= 2).count();
-    let rounds = events.iter().map(|e| e.gap_sum.len()).max().unwrap_or(0);
-    let mut gap_by_round = Vec::with_capacity(rounds);
-    let (mut all_gap, mut all_games) = (0.0, 0usize);
-    for r in 0..rounds {
-        let s: f64 = events.iter().filter_map(|e| e.gap_sum.get(r)).sum();
-        let n: usize = events.iter().filter_map(|e| e.games.get(r)).sum();
-        all_gap += s;
-        all_games += n;
-        gap_by_round.push(if n == 0 { 0.0 } else { s / n as f64 });
-    }
-    let secs: Vec<f64> = events
-        .iter()
-        .flat_map(|e| e.seconds.iter().copied())
-        .collect();
-    let mean = |x: f64| if runs == 0 { 0.0 } else { x / runs as f64 };
-    Summary {
-        system: system.to_string(),
-        model,
-        runs,
-        joint_perfect: joint,
-        joint_perfect_share: mean(joint as f64),
-        joint_perfect_ci: wilson(joint, runs),
-        perfect_mean: mean(events.iter().map(|e| e.perfect as f64).sum()),
-        gap_by_round,
-        gap_mean: if all_games == 0 {
-            0.0
-        } else {
-            all_gap / all_games as f64
-        },
-        repeats_mean: mean(events.iter().map(|e| e.repeats as f64).sum()),
-        imbalance_mean: mean(
-            events
-                .iter()
-                .map(|e| e.imbalance_sum as f64 / players.max(1) as f64)
-                .sum(),
-        ),
-        imbalance_max: events.iter().map(|e| e.imbalance_max).max().unwrap_or(0),
-        seconds_mean: if secs.is_empty() {
-            0.0
-        } else {
-            secs.iter().sum::<f64>() / secs.len() as f64
-        },
-        seconds_max: secs.iter().copied().fold(0.0, f64::max),
-        not_proved: events.iter().map(|e| e.not_proved).sum(),
-        violations: events.iter().map(|e| e.violations).sum(),
-        unpaired: events.iter().map(|e| e.unpaired).sum(),
-        refused: refusals.len(),
-        refused_first: refusals.first().cloned(),
+    Summary::of(system, model, players, Totals::of(events, refusals))
+}
+
+impl Summary {
+    /// The figures from one system's sums over its runs.
+    pub fn of(system: &str, model: Model, players: usize, t: Totals) -> Summary {
+        let runs = t.events;
+        let mean = |x: f64| if runs == 0 { 0.0 } else { x / runs as f64 };
+        let per = |s: f64, n: usize| if n == 0 { 0.0 } else { s / n as f64 };
+        let gap_by_round = t
+            .gap_by_round
+            .iter()
+            .zip(&t.games_by_round)
+            .map(|(&s, &n)| per(s, n))
+            .collect();
+        let seconds_mean = match t.seconds {
+            Some(s) if t.seconds_count > 0 => s / t.seconds_count as f64,
+            Some(_) => 0.0,
+            None => f64::NAN,
+        };
+        Summary {
+            system: system.to_string(),
+            model,
+            runs,
+            joint_perfect: t.joint_perfect,
+            joint_perfect_share: mean(t.joint_perfect as f64),
+            joint_perfect_ci: wilson(t.joint_perfect, runs),
+            perfect_mean: mean(t.perfect as f64),
+            gap_by_round,
+            gap_mean: per(t.gap_by_round.iter().sum(), t.games_by_round.iter().sum()),
+            repeats_mean: mean(t.repeats as f64),
+            imbalance_mean: per(t.imbalance as f64, runs * players.max(1)),
+            imbalance_max: t.imbalance_max,
+            seconds_mean,
+            seconds_max: t.seconds_max.unwrap_or(f64::NAN),
+            not_proved: t.not_proved,
+            violations: t.violations,
+            unpaired: t.unpaired,
+            refused: t.refused,
+            refused_first: t.refused_first.clone(),
+            totals: t,
+        }
     }
 }
 
@@ -396,7 +590,7 @@ pub fn run(cfg: &Config, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Rep
                     &cfg.systems[s],
                     cfg.players,
                     cfg.rounds,
-                    run_seed(cfg.seed, run),
+                    run_seed(cfg.seed, cfg.first_run + run),
                     models[s],
                     &cfg.settings,
                     &opts,
@@ -414,9 +608,10 @@ pub fn run(cfg: &Config, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Rep
         match slot.expect("every job ran") {
             Ok(ev) => per_system[s].push(ev),
             Err(e) => refusals[s].push(format!(
-                "{} run {run} (seed {}): {e}",
+                "{} run {} (seed {}): {e}",
                 cfg.systems[s],
-                run_seed(cfg.seed, run)
+                cfg.first_run + run,
+                run_seed(cfg.seed, cfg.first_run + run)
             )),
         }
     }
@@ -454,8 +649,20 @@ pub fn text(r: &Report, timing: bool) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{} players, {} rounds, {} runs per system, seed {}",
-        c.players, c.rounds, c.runs, c.seed
+        "{} players, {} rounds, {} runs per system{}, seed {}",
+        c.players,
+        c.rounds,
+        c.runs,
+        if c.first_run > 0 {
+            format!(
+                " (runs {}–{})",
+                c.first_run,
+                c.first_run + c.runs.max(1) - 1
+            )
+        } else {
+            String::new()
+        },
+        c.seed
     );
     let _ = writeln!(
         s,

@@ -188,6 +188,18 @@ fn pair_prints_a_pairing_sheet() {
     assert_eq!(line_with("Carol Clark", "Fay Fisher"), Some(true), "{out}");
     assert!(out.contains("Optimal"), "{out}");
     assert!(out.contains("Verifier: no rule broken"), "{out}");
+    // Without --timing the sheet leaves the seconds out rather than printing a placeholder.
+    let cert = out.lines().find(|l| l.starts_with("Certificate:")).unwrap();
+    assert!(
+        !cert.trim_end().ends_with(" s") && !cert.contains("NaN"),
+        "{cert}"
+    );
+    let timed = stdout(&run(&["pair", p(&data("small.json")), "--timing"]));
+    let cert = timed
+        .lines()
+        .find(|l| l.starts_with("Certificate:"))
+        .unwrap();
+    assert!(cert.trim_end().ends_with(" s"), "{cert}");
 }
 
 #[test]

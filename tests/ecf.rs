@@ -1223,3 +1223,80 @@ fn generated_events_verify_clean() {
         }
     }
 }
+
+/// Regression (simulation, 64 players, Advanced round 2; the top half is 38). The bottom-half
+/// 1's 43, 49, 51 (due white) and 46, 48, 52, 58 (due black) meet top-half non-winners; the
+/// twelve bottom-half ½'s (six due black) need top-half 0's, and only six of the seventeen
+/// 0's are due white (20, 22, 24, 26, 34, 38). Rule 7's count falls short, and the two
+/// unpaired top-half ½'s 32 and 36 (both due white, 13 being the floater's partner under rule
+/// 6) come into (b) in place of 0's due white. "Working up from the bottom of the pairings
+/// made", the bottom pair's 0 gives way to the highest-rated unpaired ½: 58 v 32, then 52 v 36.
+/// The engine used to aim a second substitute at his own rating rank and played 52 v 32,
+/// 58 v 36, which the verifier rejected.
+#[test]
+fn advanced_substitutes_beyond_the_shortfall_also_work_up_from_the_bottom() {
+    let mut t = big_field(64);
+    t.rounds_planned = Some(5);
+    let round_one = [
+        (1, 20, "1-0"),
+        (21, 2, "0-1"),
+        (3, 22, "1-0"),
+        (23, 4, "0-1"),
+        (5, 24, "1-0"),
+        (25, 6, "0-1"),
+        (7, 26, "1-0"),
+        (27, 8, "0-1"),
+        (9, 28, "0-1"),
+        (29, 10, "0-1"),
+        (11, 30, "0-1"),
+        (31, 12, "0-1"),
+        (13, 32, "1/2"),
+        (33, 14, "0-1"),
+        (15, 34, "1-0"),
+        (35, 16, "0-1"),
+        (17, 36, "1/2"),
+        (37, 18, "0-1"),
+        (19, 38, "1-0"),
+        (52, 39, "1-0"),
+        (40, 53, "1/2"),
+        (54, 41, "1/2"),
+        (42, 55, "1/2"),
+        (56, 43, "0-1"),
+        (44, 57, "1/2"),
+        (58, 45, "1-0"),
+        (46, 59, "1-0"),
+        (60, 47, "1/2"),
+        (48, 61, "1-0"),
+        (62, 49, "0-1"),
+        (50, 63, "1/2"),
+        (64, 51, "0-1"),
+    ];
+    add(
+        &mut t,
+        1,
+        round_one.iter().map(|&(w, b, r)| g(w, b, r)).collect(),
+        vec![],
+    );
+    assert_eq!(ecf::groups(&t, true).unwrap().top, 38);
+    let p = pair(&t, 2, "ecf-advanced");
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    let got = pairs(&p);
+    assert!(got.is_superset(&set(&[(32, 58), (36, 52)])), "{got:?}");
+    // The pairing the engine used to make: the substitutes in rating order down the boards.
+    let mut t2 = t.clone();
+    let mut games: Vec<Game> = p
+        .round
+        .games
+        .iter()
+        .filter(|x| ![52, 58].contains(&x.white) && ![52, 58].contains(&x.black))
+        .cloned()
+        .collect();
+    games.extend([g(32, 52, "*"), g(36, 58, "*")]);
+    add(&mut t2, 2, games, vec![]);
+    let v = check_round(&t2, 2, "ecf-advanced").unwrap();
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "ECF advanced 7" && x.players == vec![52, 32, 58, 36]),
+        "{v:?}"
+    );
+}

@@ -15,6 +15,7 @@ fn cfg(systems: &[&str], players: usize, rounds: u32, runs: usize, threads: usiz
         players,
         rounds,
         runs,
+        first_run: 0,
         seed: 11,
         model: None,
         draw_rate: 0.3,
@@ -38,6 +39,8 @@ fn statistics_do_not_depend_on_the_thread_count() {
             let mut s = s.clone();
             s.seconds_mean = 0.0;
             s.seconds_max = 0.0;
+            s.totals.seconds = None;
+            s.totals.seconds_max = None;
             serde_json::to_string(&s).unwrap()
         };
         assert_eq!(strip(a), strip(b));
@@ -373,4 +376,88 @@ fn bad_requests_exit_2() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains(what), "{full:?}: {err}");
     }
+}
+
+/// A long simulation can be run in parts (`--first-run`) and merged (`--merge`): the merged
+/// report is byte-for-byte the report of one simulation of all the runs. Parts that overlap,
+/// leave runs out or come from another simulation are refused (exit 2), naming the file.
+#[test]
+fn parts_merge_into_exactly_the_whole() {
+    let dir = std::env::temp_dir().join(format!("optipair-merge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sim = |runs: &str, first: &str, seed: &str, name: &str| {
+        let path = dir.join(name);
+        let o = run(&[
+            "simulate",
+            "--system",
+            "swiss",
+            "--system",
+            "ecf-basic",
+            "--players",
+            "20",
+            "--rounds",
+            "4",
+            "--runs",
+            runs,
+            "--first-run",
+            first,
+            "--seed",
+            seed,
+            "--quiet",
+            "--no-timing",
+            "--format",
+            "json",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::write(&path, &o.stdout).unwrap();
+        path.display().to_string()
+    };
+    let whole = sim("9", "0", "3", "whole.json");
+    let a = sim("4", "0", "3", "a.json");
+    let b = sim("5", "4", "3", "b.json");
+    let merged = run(&["simulate", "--merge", &b, &a, "--format", "json"]);
+    assert!(merged.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&merged.stdout),
+        std::fs::read_to_string(&whole).unwrap()
+    );
+    let v: Value = serde_json::from_slice(&merged.stdout).unwrap();
+    assert_eq!(v["summaries"][0]["runs"], 9);
+    // The text report of the merge is the text report of the whole.
+    let text = |args: &[&str]| String::from_utf8_lossy(&run(args).stdout).to_string();
+    assert_eq!(
+        text(&["simulate", "--merge", &a, &b]),
+        text(&[
+            "simulate",
+            "--system",
+            "swiss",
+            "--system",
+            "ecf-basic",
+            "--players",
+            "20",
+            "--rounds",
+            "4",
+            "--runs",
+            "9",
+            "--seed",
+            "3",
+            "--quiet",
+            "--no-timing",
+        ])
+    );
+    let other = sim("5", "4", "4", "other.json");
+    let gap = sim("3", "5", "3", "gap.json");
+    for (args, what) in [
+        (vec![a.clone(), a.clone()], "they overlap"),
+        (vec![a.clone(), gap.clone()], "runs 4–4 are missing"),
+        (vec![a.clone(), other.clone()], "a different simulation"),
+    ] {
+        let mut all = vec!["simulate", "--merge"];
+        all.extend(args.iter().map(|s| s.as_str()));
+        let o = run(&all);
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(what), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

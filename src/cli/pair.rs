@@ -196,11 +196,13 @@ pub fn sheet(t: &Tournament, p: &Paired) -> String {
         let _ = writeln!(s, "  Note: {n}");
     }
     let c = &p.pairing.certificate;
-    let _ = writeln!(
-        s,
-        "Certificate: {:?} — {} — {:.3} s",
-        c.status, c.summary, c.seconds
-    );
+    // Without `--timing` the seconds are left out, so that the sheet is the same every run.
+    let time = if c.seconds.is_finite() {
+        format!(" — {:.3} s", c.seconds)
+    } else {
+        String::new()
+    };
+    let _ = writeln!(s, "Certificate: {:?} — {}{time}", c.status, c.summary);
     for tv in &c.tiers {
         let _ = writeln!(
             s,

@@ -11,15 +11,23 @@ use std::time::Instant;
 #[derive(clap::Args)]
 pub struct SimulateArgs {
     /// A pairing system to simulate (repeat for several).
-    #[arg(long = "system", required = true)]
+    #[arg(long = "system", required_unless_present = "merge")]
     systems: Vec<String>,
-    #[arg(long)]
-    players: usize,
-    #[arg(long)]
-    rounds: u32,
+    #[arg(long, required_unless_present = "merge")]
+    players: Option<usize>,
+    #[arg(long, required_unless_present = "merge")]
+    rounds: Option<u32>,
     /// Events per system.
-    #[arg(long)]
-    runs: usize,
+    #[arg(long, required_unless_present = "merge")]
+    runs: Option<usize>,
+    /// The index of the first run (default 0): run a long simulation in parts, each
+    /// `--format json`, and combine them with `--merge`.
+    #[arg(long, default_value_t = 0)]
+    first_run: usize,
+    /// Combine the JSON reports of parts of one simulation (runs that follow on from each
+    /// other) into the report of the whole, instead of simulating.
+    #[arg(long, num_args = 1.., conflicts_with_all = ["systems", "players", "rounds", "runs"])]
+    merge: Vec<PathBuf>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Result model for every system (default: scrabble for systems whose games keep scores,
@@ -126,11 +134,21 @@ pub fn run(a: SimulateArgs) -> Result<u8> {
             ));
         }
     }
+    if !a.merge.is_empty() {
+        let mut parts = Vec::new();
+        for p in &a.merge {
+            parts.push((p.display().to_string(), formats::read_text(p)?));
+        }
+        let report = simulate::merge(&parts)?;
+        let timing = report.summaries.iter().all(|s| s.totals.seconds.is_some());
+        return output(&a, &report, timing);
+    }
     let cfg = Config {
-        systems: a.systems,
-        players: a.players,
-        rounds: a.rounds,
-        runs: a.runs,
+        systems: a.systems.clone(),
+        players: a.players.unwrap_or(0),
+        rounds: a.rounds.unwrap_or(0),
+        runs: a.runs.unwrap_or(0),
+        first_run: a.first_run,
         seed: a.seed,
         model: a.model.map(|m| match m {
             ModelArg::Elo => Model::Elo {
@@ -161,21 +179,20 @@ pub fn run(a: SimulateArgs) -> Result<u8> {
     })?;
     let timing = !a.no_timing;
     if !timing {
-        // The thread count and seconds vary from machine to machine; nothing else does.
-        report.config.threads = 0;
-        for s in &mut report.summaries {
-            s.seconds_mean = f64::NAN;
-            s.seconds_max = f64::NAN;
-        }
+        report.without_timing();
     }
+    output(&a, &report, timing)
+}
+
+fn output(a: &SimulateArgs, report: &simulate::Report, timing: bool) -> Result<u8> {
     if let Some(p) = &a.chart {
-        formats::write_atomic(p, simulate::svg(&report).as_bytes())?;
+        formats::write_atomic(p, simulate::svg(report).as_bytes())?;
     }
     match a.format {
-        SimFormat::Text => print!("{}", simulate::text(&report, timing)),
+        SimFormat::Text => print!("{}", simulate::text(report, timing)),
         SimFormat::Json => println!(
             "{}",
-            serde_json::to_string_pretty(&report).expect("json of plain data")
+            serde_json::to_string_pretty(report).expect("json of plain data")
         ),
     }
     Ok(0)

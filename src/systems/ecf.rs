@@ -808,10 +808,12 @@ impl Ecf {
 /// 3(b), "taking account of colour requirements"): the leaders in grading order, each given the
 /// highest-rated pool player left who is due the other colour (else the highest-rated left),
 /// after the floater of an odd top group takes the highest-rated top-half ½ (ECF advanced 6).
-/// When rule 7's count falls short, the 0's of that selection, from the bottom up and only as
-/// many as the shortfall, each give way to the highest-rated spare top-half ½ due the same
-/// colour, who is aimed at that 0's rank; everyone else is aimed at his own rating rank in the
-/// pool. A 0 "of the appropriate colour" (one a bottom-half ½ left without a colour-compatible
+/// When rule 7's count falls short, the 0's of that selection, from the bottom up, each give
+/// way to the highest-rated spare top-half ½ due the same colour, who is aimed at that 0's
+/// rank; everyone else is aimed at his own rating rank in the pool. Every spare ½ is aimed,
+/// not only as many as the shortfall: the colour tier may bring in more substitutes than the
+/// count needs (each freeing a 0 due the colour a bottom-half ½ lacks), and those too go in
+/// from the bottom up. A 0 "of the appropriate colour" (one a bottom-half ½ left without a colour-compatible
 /// 0 can play) is taken before any other. Which of these pairs exist is left to the tiers
 /// above; this only places them.
 #[allow(clippy::too_many_arguments)]
@@ -871,14 +873,13 @@ fn substitution_targets(
         return target;
     }
     let mut spare: Vec<usize> = order.iter().copied().filter(|&i| th[i]).collect();
-    let mut made = 0;
     // Working up from the bottom, in passes: a 0 "of the appropriate colour" (one that gives a
     // bottom-half ½ a colour-compatible opponent he would otherwise lack) replaced by a ½ due
     // the same colour; then any 0 by a ½ due the same colour; then (colours failing: rule 7
     // substitutes before it promotes) any 0 by the highest-rated spare ½.
     for pass in 0..3 {
         for &(_, zero) in first.iter().rev() {
-            if made == short {
+            if spare.is_empty() {
                 return target;
             }
             if th[zero] || zeros_left.contains(&zero) {
@@ -902,7 +903,6 @@ fn substitution_targets(
                 // The substitute is aimed at the rank of the 0 he replaces.
                 target[spare.remove(k)] = target[zero];
                 zeros_left.push(zero);
-                made += 1;
             }
         }
     }
