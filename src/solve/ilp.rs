@@ -10,7 +10,7 @@ use super::{Options, Selection};
 use crate::systems::spec::{Candidate, PairSource, RoundSpec, Var};
 use good_lp::{variable, Expression, ProblemVariables, SolverModel, Variable};
 use highs::HighsModelStatus;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ops::Sub;
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -704,6 +704,8 @@ fn solve_here(
     let mut status = Status::Optimal;
     let mut pricing_rounds = 0usize;
     let mut cut_rows = 0usize;
+    // Tier groups closed by a pairing on the LP optimum's face.
+    let mut face_closed = 0usize;
     let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
 
     'groups: for group in &groups {
@@ -753,8 +755,32 @@ fn solve_here(
                     .sum();
                 if integral(&lp.values, &active, &model.cols, spec).is_some()
                     || (incumbent as f64) < lp.objective + 1.0 - 1e-6
-                    || cut_rounds >= MAX_CUT_ROUNDS
                 {
+                    break lp;
+                }
+                // A pairing of zero-reduced-cost columns (on the LP optimum's face) often meets
+                // the bound although the LP optimum is fractional: it becomes the incumbent and
+                // closes the group below, with no cut and no MIP.
+                // (Not in the plain formulation, which stays the reference to compare with.)
+                let on_face = (opts.lp_face && !opts.full_candidates)
+                    .then(|| face_pairing(&model, &active, &lp))
+                    .flatten()
+                    .filter(|sel| {
+                        let tv = sel.tier_values(&model.spec);
+                        let value = |g: &[(usize, i128)]| -> i128 {
+                            g.iter().map(|&(t, w)| w * tv[t] as i128).sum()
+                        };
+                        (value(group) as f64) < lp.objective + 1.0 - 1e-6
+                            && sel.byes.len() <= model.spec.max_byes
+                            && sel.satisfies_rows(&model.spec)
+                            && fixed.iter().all(|(g, opt)| value(g) <= *opt)
+                    });
+                if let Some(sel) = on_face {
+                    face_closed += 1;
+                    selection = sel;
+                    break lp;
+                }
+                if cut_rounds >= MAX_CUT_ROUNDS {
                     break lp;
                 }
                 let cuts = separate(&model, &active, &lp.values);
@@ -913,7 +939,7 @@ fn solve_here(
     size.candidates = model.spec.candidates.len();
     let summary = match status {
         Status::Optimal if source.is_some() => format!(
-            "optimal over all {} pairs ({} candidates: {} listed, {} priced in from LP duals; {} in the final programs, {} pricing rounds, {} odd-set rows + {} odd-set cuts, {} HiGHS solves)",
+            "optimal over all {} pairs ({} candidates: {} listed, {} priced in from LP duals; {} in the final programs, {} pricing rounds, {} odd-set rows + {} odd-set cuts, {} closed on the LP face, {} HiGHS solves)",
             size.all_pairs,
             size.candidates,
             spec.candidates.len(),
@@ -922,10 +948,11 @@ fn solve_here(
             pricing_rounds,
             size.odd_set_rows,
             cut_rows,
+            face_closed,
             size.solves,
         ),
         Status::Optimal => format!(
-            "optimal over all {} pairs ({} allowed by the rules; {} in the final programs, {} pricing round{}, {} odd-set rows + {} odd-set cuts, {} HiGHS solves)",
+            "optimal over all {} pairs ({} allowed by the rules; {} in the final programs, {} pricing round{}, {} odd-set rows + {} odd-set cuts, {} closed on the LP face, {} HiGHS solves)",
             size.all_pairs,
             size.candidates,
             active.len(),
@@ -933,6 +960,7 @@ fn solve_here(
             if pricing_rounds == 1 { "" } else { "s" },
             size.odd_set_rows,
             cut_rows,
+            face_closed,
             size.solves,
         ),
         _ => format!(
@@ -1211,6 +1239,58 @@ fn price_source(
     });
     found.truncate((4 * n).max(64));
     found.into_iter().map(|(_, c)| c).collect()
+}
+
+/// A pairing made only of columns of zero reduced cost — pairs, byes, players left unpaired
+/// — grown by matching (`matching::cover`) from the LP optimum's own integral pairs. Every
+/// such pairing that keeps the rows is on the LP optimum's face when its value meets the
+/// bound; the caller checks that value.
+fn face_pairing(model: &Model, active: &[usize], lp: &Solved) -> Option<Selection> {
+    const TOL: f64 = 1e-6;
+    /// Players who may take a bye or sit out: the matching's helper graph grows with their
+    /// square.
+    const MAX_OPTIONAL: usize = 256;
+    if lp.reduced.len() != lp.values.len() {
+        return None;
+    }
+    let spec = &model.spec;
+    let n = model.cols.players;
+    let na = active.len();
+    let mut edges = Vec::new();
+    let mut start = Vec::new();
+    let mut index: HashMap<(usize, usize), usize> = HashMap::new();
+    for (l, &k) in active.iter().enumerate() {
+        if lp.reduced[l] <= TOL {
+            let c = &spec.candidates[k];
+            index.entry((c.a.min(c.b), c.a.max(c.b))).or_insert(k);
+            edges.push((c.a, c.b));
+            if lp.values[l] > 1.0 - TOL {
+                start.push((c.a, c.b));
+            }
+        }
+    }
+    let mut bye_ok = vec![false; n];
+    for (j, b) in spec.byes.iter().enumerate() {
+        if !model.dead_bye[j] && lp.reduced[na + j] <= TOL {
+            bye_ok[b.player] = true;
+        }
+    }
+    let out_ok: Vec<bool> = (0..n)
+        .map(|i| !model.dead_unpaired[i] && lp.reduced[na + model.cols.byes + i] <= TOL)
+        .collect();
+    let optional: Vec<bool> = (0..n).map(|i| bye_ok[i] || out_ok[i]).collect();
+    let mate = super::matching::cover(n, &edges, &optional, &start, MAX_OPTIONAL)?;
+    let mut sel = Selection::default();
+    for (i, m) in mate.iter().enumerate() {
+        match *m {
+            Some(j) if i < j => sel.pairs.push(index[&(i, j)]),
+            Some(_) => {}
+            None if bye_ok[i] && (sel.byes.len() < spec.max_byes || !out_ok[i]) => sel.byes.push(i),
+            None => sel.unpaired.push(i),
+        }
+    }
+    sel.pairs.sort_unstable();
+    Some(sel)
 }
 
 /// Reduced-cost fixing: with LP bound `L` and integer optimum `L + gap` of a group, a pair whose

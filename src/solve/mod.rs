@@ -8,6 +8,7 @@
 mod certificate;
 mod greedy;
 mod ilp;
+mod matching;
 pub mod quads;
 
 pub use certificate::{Certificate, ModelSize, Status, TierValue};
@@ -29,6 +30,10 @@ pub struct Options {
     /// Put every allowed pair in the program from the start (the plain formulation) instead
     /// of a sparse set priced by LP duals.
     pub full_candidates: bool,
+    /// Close a tier group whose LP optimum is fractional with a pairing on the LP optimum's
+    /// face when one meets the bound (models/swiss.md, "Solving over a sparse set of pairs",
+    /// item 3); off, such a group goes to cuts and a MIP. On by default; off to compare.
+    pub lp_face: bool,
 }
 
 impl Default for Options {
@@ -39,6 +44,7 @@ impl Default for Options {
             seed: 0,
             odd_set_rows: true,
             full_candidates: false,
+            lp_face: true,
         }
     }
 }
