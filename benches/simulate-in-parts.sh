@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 TOTAL=${1:-10000}
 PART=${2:-50}
 BIN=${OPTIPAIR_BIN:-target/release/optipair}
+THREADS=${THREADS:-$(nproc)}
 OUT=benches/simulations/p200-r7
 mkdir -p "$OUT"
 for ((first = 0; first < TOTAL; first += PART)); do
@@ -21,6 +22,6 @@ for ((first = 0; first < TOTAL; first += PART)); do
     --system uscf-batches --system uscf-thirds --system uscf-added-score --system baku \
     --system prog --setting prog.a_min=1930 --setting prog.c_below=1670 \
     --players 200 --rounds 7 --runs "$PART" --first-run "$first" --seed 1 \
-    --quiet --format json > "$f.tmp"
+    --threads "$THREADS" --quiet --format json > "$f.tmp"
   mv "$f.tmp" "$f"
 done
