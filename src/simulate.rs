@@ -125,6 +125,8 @@ pub struct Event {
     pub not_proved: usize,
     /// Findings of the independent verifier over the event.
     pub violations: usize,
+    /// Their messages (each names its round and players, and cites the rule).
+    pub findings: Vec<String>,
     /// Players left without a game or bye, summed over rounds.
     pub unpaired: usize,
 }
@@ -163,6 +165,8 @@ pub fn event(
             ev.not_proved += 1;
         }
         ev.violations += paired.violations.len();
+        ev.findings
+            .extend(paired.violations.iter().map(|v| v.message.clone()));
         ev.unpaired += paired.pairing.unpaired.len();
         t = engine::store(&t, &paired);
         let games: Vec<Game> = t.round(r).expect("stored round").games.clone();
@@ -291,7 +295,14 @@ pub struct Totals {
     pub unpaired: usize,
     pub refused: usize,
     pub refused_first: Option<String>,
+    /// The first verifier findings ([`MAX_FINDINGS`] at most), each with its run and seed, so
+    /// that the event can be replayed.
+    #[serde(default)]
+    pub findings: Vec<String>,
 }
+
+/// Verifier findings kept word for word per system (the count is always complete).
+pub const MAX_FINDINGS: usize = 10;
 
 impl Totals {
     /// The sums over `events` (and the runs `refusals` left out).
@@ -322,6 +333,11 @@ impl Totals {
             unpaired: events.iter().map(|e| e.unpaired).sum(),
             refused: refusals.len(),
             refused_first: refusals.first().cloned(),
+            findings: events
+                .iter()
+                .flat_map(|e| e.findings.iter().cloned())
+                .take(MAX_FINDINGS)
+                .collect(),
         }
     }
 
@@ -355,6 +371,9 @@ impl Totals {
         if self.refused_first.is_none() {
             self.refused_first = other.refused_first.clone();
         }
+        let room = MAX_FINDINGS.saturating_sub(self.findings.len());
+        self.findings
+            .extend(other.findings.iter().take(room).cloned());
     }
 }
 
@@ -606,7 +625,13 @@ pub fn run(cfg: &Config, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Rep
     for (j, slot) in slots.into_iter().enumerate() {
         let (run, s) = (j / ns, j % ns);
         match slot.expect("every job ran") {
-            Ok(ev) => per_system[s].push(ev),
+            Ok(mut ev) => {
+                let seed = run_seed(cfg.seed, cfg.first_run + run);
+                for f in &mut ev.findings {
+                    *f = format!("run {} (seed {seed}): {f}", cfg.first_run + run);
+                }
+                per_system[s].push(ev)
+            }
             Err(e) => refusals[s].push(format!(
                 "{} run {} (seed {}): {e}",
                 cfg.systems[s],
@@ -719,6 +744,19 @@ pub fn text(r: &Report, timing: bool) -> String {
             m.refused + m.runs,
             m.refused_first.as_deref().unwrap_or("")
         );
+    }
+    for m in &r.summaries {
+        for f in &m.totals.findings {
+            let _ = writeln!(s, "{} verifier: {f}", m.system);
+        }
+        if m.violations > m.totals.findings.len() {
+            let _ = writeln!(
+                s,
+                "{} verifier: … {} more finding(s)",
+                m.system,
+                m.violations - m.totals.findings.len()
+            );
+        }
     }
     let _ = writeln!(s, "Mean rating gap of the games, by round:");
     for m in &r.summaries {

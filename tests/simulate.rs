@@ -461,3 +461,32 @@ fn parts_merge_into_exactly_the_whole() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Verifier findings are counted in full and the first ones kept word for word, in run order,
+/// also across merged parts, so that an event the verifier objected to can be replayed.
+#[test]
+fn the_first_verifier_findings_are_kept_in_run_order() {
+    let ev = |k: usize| simulate::Event {
+        violations: k,
+        findings: (0..k).map(|i| format!("run {k} finding {i}")).collect(),
+        ..Default::default()
+    };
+    let events: Vec<_> = [3, 0, 9].into_iter().map(ev).collect();
+    let t = simulate::Totals::of(&events, &[]);
+    assert_eq!(t.findings.len(), simulate::MAX_FINDINGS);
+    assert_eq!(t.findings[0], "run 3 finding 0");
+    assert_eq!(t.findings[3], "run 9 finding 0");
+    let mut a = simulate::Totals::of(&[ev(4)], &[]);
+    a.add(&simulate::Totals::of(&[ev(9)], &[]));
+    assert_eq!(a.violations, 13);
+    assert_eq!(a.findings.len(), simulate::MAX_FINDINGS);
+    assert_eq!(a.findings[4], "run 9 finding 0");
+    let s = simulate::Summary::of("swiss", Model::Scrabble, 10, a);
+    let report = simulate::Report {
+        config: cfg(&["swiss"], 10, 2, 2, 1),
+        summaries: vec![s],
+    };
+    let text = simulate::text(&report, false);
+    assert!(text.contains("swiss verifier: run 4 finding 0"), "{text}");
+    assert!(text.contains("… 3 more finding(s)"), "{text}");
+}
