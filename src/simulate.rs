@@ -691,7 +691,7 @@ pub fn text(r: &Report, timing: bool) -> String {
     );
     let _ = writeln!(
         s,
-        "{:<14} {:>8} {:>8} {:>17} {:>9} {:>8} {:>8} {:>9} {:>10} {:>9} {:>9}{}",
+        "{:<16} {:>8} {:>8} {:>17} {:>9} {:>8} {:>8} {:>9} {:>10} {:>9} {:>9}{}",
         "system",
         "model",
         ">=2 100%",
@@ -712,7 +712,7 @@ pub fn text(r: &Report, timing: bool) -> String {
         };
         let _ = writeln!(
             s,
-            "{:<14} {:>8} {:>8} {:>17} {:>9.1} {:>8.3} {:>8.3} {:>9} {:>10} {:>9} {:>9}{}",
+            "{:<16} {:>8} {:>8} {:>17} {:>9.1} {:>8.3} {:>8.3} {:>9} {:>10} {:>9} {:>9}{}",
             m.system,
             model,
             pct(m.joint_perfect_share),
@@ -761,7 +761,7 @@ pub fn text(r: &Report, timing: bool) -> String {
     let _ = writeln!(s, "Mean rating gap of the games, by round:");
     for m in &r.summaries {
         let per: Vec<String> = m.gap_by_round.iter().map(|g| format!("{g:.0}")).collect();
-        let _ = writeln!(s, "  {:<14} {}", m.system, per.join("  "));
+        let _ = writeln!(s, "  {:<16} {}", m.system, per.join("  "));
     }
     for line in [
         ">=2 100%: share of events with two or more perfect scores (95% Wilson interval);",
