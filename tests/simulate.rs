@@ -385,29 +385,34 @@ fn bad_requests_exit_2() {
 fn parts_merge_into_exactly_the_whole() {
     let dir = std::env::temp_dir().join(format!("optipair-merge-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    // The simulation split up below: two systems, 20 players, 4 rounds.
+    let base = [
+        "simulate",
+        "--system",
+        "swiss",
+        "--system",
+        "ecf-basic",
+        "--players",
+        "20",
+        "--rounds",
+        "4",
+        "--quiet",
+        "--no-timing",
+    ];
     let sim = |runs: &str, first: &str, seed: &str, name: &str| {
         let path = dir.join(name);
-        let o = run(&[
-            "simulate",
-            "--system",
-            "swiss",
-            "--system",
-            "ecf-basic",
-            "--players",
-            "20",
-            "--rounds",
-            "4",
+        let mut args = base.to_vec();
+        args.extend([
             "--runs",
             runs,
             "--first-run",
             first,
             "--seed",
             seed,
-            "--quiet",
-            "--no-timing",
             "--format",
             "json",
         ]);
+        let o = run(&args);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         std::fs::write(&path, &o.stdout).unwrap();
         path.display().to_string()
@@ -427,23 +432,7 @@ fn parts_merge_into_exactly_the_whole() {
     let text = |args: &[&str]| String::from_utf8_lossy(&run(args).stdout).to_string();
     assert_eq!(
         text(&["simulate", "--merge", &a, &b]),
-        text(&[
-            "simulate",
-            "--system",
-            "swiss",
-            "--system",
-            "ecf-basic",
-            "--players",
-            "20",
-            "--rounds",
-            "4",
-            "--runs",
-            "9",
-            "--seed",
-            "3",
-            "--quiet",
-            "--no-timing",
-        ])
+        text(&[base.as_slice(), &["--runs", "9", "--seed", "3"]].concat())
     );
     let other = sim("5", "4", "4", "other.json");
     let gap = sim("3", "5", "3", "gap.json");

@@ -26,6 +26,11 @@ fn field(players: usize, played: u32, seed: u64) -> optipair::tournament::Tourna
     .expect("generated field")
 }
 
+/// Every tier's value, in priority order.
+fn values(p: &solve::Pairing) -> Vec<i64> {
+    p.certificate.tiers.iter().map(|t| t.value).collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
@@ -37,7 +42,6 @@ proptest! {
         let full = solve::solve(&spec, &Options { full_candidates: true, ..Options::default() });
         prop_assert_eq!(sparse.certificate.status, Status::Optimal, "{}", sparse.certificate.summary);
         prop_assert_eq!(full.certificate.status, Status::Optimal, "{}", full.certificate.summary);
-        let values = |p: &solve::Pairing| p.certificate.tiers.iter().map(|t| t.value).collect::<Vec<_>>();
         prop_assert_eq!(values(&sparse), values(&full));
         // Every tier is proved and its bound equals its value.
         for tv in &sparse.certificate.tiers {
@@ -63,7 +67,6 @@ proptest! {
         let lazy = solve::solve_sparse(&sparse, &Options::default());
         let full = solve::solve(&full_spec, &Options { full_candidates: true, ..Options::default() });
         prop_assert_eq!(lazy.certificate.status, Status::Optimal, "{}", lazy.certificate.summary);
-        let values = |p: &solve::Pairing| p.certificate.tiers.iter().map(|t| t.value).collect::<Vec<_>>();
         prop_assert_eq!(values(&lazy), values(&full));
     }
 }
@@ -79,13 +82,6 @@ fn a_specification_listing_no_pair_is_still_solved_over_all_pairs() {
     let lazy = solve::solve_sparse(&sparse, &Options::default());
     let full = solve::solve(&swiss::standard_spec(&t, &f, "swiss"), &Options::default());
     assert_eq!(lazy.certificate.status, Status::Optimal);
-    let values = |p: &solve::Pairing| {
-        p.certificate
-            .tiers
-            .iter()
-            .map(|t| t.value)
-            .collect::<Vec<_>>()
-    };
     assert_eq!(values(&lazy), values(&full));
     assert_eq!(lazy.unpaired, Vec::<u32>::new());
     let c = &lazy.certificate;
@@ -147,13 +143,6 @@ fn groups_closed_on_the_lp_face_keep_the_optimum() {
             ..Options::default()
         },
     );
-    let values = |p: &solve::Pairing| {
-        p.certificate
-            .tiers
-            .iter()
-            .map(|t| t.value)
-            .collect::<Vec<_>>()
-    };
     assert_eq!(fast.certificate.status, Status::Optimal);
     assert_eq!(slow.certificate.status, Status::Optimal);
     assert_eq!(values(&fast), values(&slow));
