@@ -1010,3 +1010,41 @@ fn a_scrabble_pairing_sheet_says_first_and_second() {
     assert!(!out.contains("White"), "{out}");
     assert!(out.contains("Verifier: no rule broken."), "{out}");
 }
+
+/// TSH07 pairs round r from the standings after round r − 2 (lag 2), except in the final
+/// round: so `pair` pairs round 7 of `tsh-16` while round 6's results are still out, and
+/// refuses round 8 (the final round, paired from round 7) until round 7's results are in.
+#[test]
+fn tsh_pairs_ahead_of_the_latest_results_with_lagged_standings() {
+    let dir = Scratch::new("tsh-lag");
+    let inst = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances");
+    let t = dir.copy(&inst.join("tsh-16.t"), "tsh-16.t");
+    dir.copy(&inst.join("tsh-16.tsh.json"), "tsh-16.tsh.json");
+    assert_eq!(load(&t).last_paired_round(), 5);
+    for round in [6, 7] {
+        let o = run(&["pair", p(&t), "--system", "tsh-cp", "--write"]);
+        assert_exit(&o, 0);
+        let back = load(&t);
+        assert_eq!(back.last_paired_round(), round, "{}", describe(&o));
+        assert!(
+            stdout(&o).contains("Verifier: no rule broken."),
+            "{}",
+            describe(&o)
+        );
+        assert!(back
+            .round(round)
+            .unwrap()
+            .games
+            .iter()
+            .all(|g| g.result == GameResult::Pending));
+    }
+    let before = std::fs::read(&t).unwrap();
+    let o = run(&["pair", p(&t), "--system", "tsh-cp", "--write"]);
+    assert_exit(&o, 2);
+    let err = stderr(&o);
+    assert!(
+        err.contains("round 6 has no result") && err.contains("paired from the results of round 7"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&t).unwrap(), before);
+}

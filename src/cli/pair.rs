@@ -49,7 +49,13 @@ pub fn run(a: PairArgs) -> Result<u8> {
     let round = match a.round {
         Some(r) => r,
         None => {
-            if let Some(prev) = t.round(last) {
+            // The next round, once the results it is paired from are in (with lagged
+            // standings, tsh pairs ahead of the latest round's results).
+            let needed = optipair::systems::by_name(&system)
+                .and_then(|s| s.results_needed(&t, last + 1))
+                .map_err(|e| e.in_file(&a.file))?;
+            for r in 1..=needed.min(last) {
+                let Some(prev) = t.round(r) else { continue };
                 let missing: Vec<String> = prev
                     .games
                     .iter()
@@ -61,9 +67,10 @@ pub fn run(a: PairArgs) -> Result<u8> {
                     return Err(Error::field(
                         "result",
                         format!(
-                            "round {last} has no result on board{} {}; record them first",
+                            "round {r} has no result on board{} {}; record them first (round {} is paired from the results of round {needed})",
                             if missing.len() == 1 { "" } else { "s" },
-                            missing.join(", ")
+                            missing.join(", "),
+                            last + 1
                         ),
                     )
                     .in_file(&a.file));

@@ -34,6 +34,12 @@ pub trait System {
     fn game_scores(&self) -> bool {
         false
     }
+    /// The last round whose results pairing round `round` reads: the round before it, unless
+    /// the system pairs from lagged standings (tsh), so that `pair` can pair ahead while the
+    /// latest results are still coming in.
+    fn results_needed(&self, _t: &Tournament, round: u32) -> Result<u32> {
+        Ok(round.saturating_sub(1))
+    }
 }
 
 /// Names accepted by `--system`.

@@ -583,6 +583,15 @@ impl System for TshCp {
         let plan = Plan::build(t, round, &s)?;
         Ok(spec_from_plan(t, round, &s, &plan))
     }
+
+    /// TSH07: round r is paired from the standings after round r − lag (after r − 1 at a
+    /// session's start and in the final round); later rounds give only their pairings
+    /// (repeats, firsts and seconds).
+    fn results_needed(&self, t: &Tournament, round: u32) -> Result<u32> {
+        let s = Settings::from(t)?;
+        let planned = t.rounds_planned.unwrap_or(u32::MAX);
+        Ok(s.based_on(round, planned))
+    }
 }
 
 /// The round specification for a plan.
