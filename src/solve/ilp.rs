@@ -224,6 +224,95 @@ struct Solved {
     nonzeros: usize,
 }
 
+/// The row layout of a built program, for reading its duals and adding columns to it.
+#[derive(Debug, Clone)]
+struct Shape {
+    n: usize,
+    nb: usize,
+    sets: usize,
+    extra: usize,
+    rows: usize,
+    nonzeros: usize,
+}
+
+/// An LP's HiGHS instance kept between the pricing rounds of one tier group.
+struct WarmLp {
+    model: highs::Model,
+    /// HiGHS column of each candidate pair in the LP.
+    col_of: std::collections::HashMap<usize, usize>,
+    /// The next column's index.
+    next: usize,
+    /// Pairs at build time: byes and unpaired columns follow them.
+    na0: usize,
+    shape: Shape,
+    /// Fixed-group rows at build time.
+    fixed: usize,
+}
+
+/// A solve's answer with values and reduced costs in the order `layout` gives (HiGHS column
+/// of each position).
+fn read_solved(
+    solved: &highs::SolvedModel,
+    integer: bool,
+    layout: &[usize],
+    sh: &Shape,
+) -> Result<Solved, String> {
+    let status = solved.status();
+    let sol = solved.get_solution();
+    let cols = sol.columns();
+    if layout.iter().any(|&c| c >= cols.len())
+        || solved.primal_solution_status() != highs::HighsSolutionStatus::Feasible
+    {
+        return Err(format!("HiGHS found no pairing (status {status:?})"));
+    }
+    let values: Vec<f64> = layout.iter().map(|&c| cols[c]).collect();
+    let duals = sol.dual_rows().to_vec();
+    let reduced = if integer {
+        Vec::new()
+    } else {
+        let dc = sol.dual_columns();
+        layout.iter().map(|&c| dc[c]).collect()
+    };
+    let objective = solved.objective_value();
+    let bound = if integer {
+        solved
+            .double_info_value(c"mip_dual_bound")
+            .ok()
+            .filter(|b| b.is_finite())
+    } else {
+        Some(objective)
+    };
+    let gap = if integer { solved.mip_gap() } else { 0.0 };
+    let (mut deg, mut odd, mut extra, mut fix) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut bye = 0.0;
+    if !integer && duals.len() == sh.rows {
+        let mut it = duals.into_iter();
+        deg = it.by_ref().take(sh.n).collect();
+        if sh.nb > 0 {
+            bye = it.next().unwrap_or(0.0);
+        }
+        odd = it.by_ref().take(sh.sets).collect();
+        extra = it.by_ref().take(sh.extra).collect();
+        fix = it.collect();
+    }
+    Ok(Solved {
+        proved: status == HighsModelStatus::Optimal,
+        status,
+        objective,
+        bound,
+        gap: if gap.is_finite() { gap } else { 0.0 },
+        values,
+        deg,
+        bye,
+        odd,
+        extra,
+        fix,
+        reduced,
+        rows: sh.rows,
+        nonzeros: sh.nonzeros,
+    })
+}
+
 impl Model {
     fn coef(&self, col: usize, group: &[(usize, i128)]) -> i128 {
         group
@@ -245,6 +334,22 @@ impl Model {
         opts: &Options,
         deadline: Option<Instant>,
     ) -> Result<Solved, String> {
+        self.run_keeping(active, group, fixed, integer, start, opts, deadline)
+            .map(|(solved, _)| solved)
+    }
+
+    /// [`Model::run`], also handing back an LP's HiGHS instance for [`Model::rerun`].
+    #[allow(clippy::too_many_arguments)]
+    fn run_keeping(
+        &self,
+        active: &[usize],
+        group: &[(usize, i128)],
+        fixed: &[(Vec<(usize, i128)>, i128)],
+        integer: bool,
+        start: Option<&Selection>,
+        opts: &Options,
+        deadline: Option<Instant>,
+    ) -> Result<(Solved, Option<WarmLp>), String> {
         let build0 = Instant::now();
         let spec = &self.spec;
         let n = spec.players.len();
@@ -425,60 +530,122 @@ impl Model {
                 (t0 - build0).as_secs_f64(),
             );
         }
-        let status = solved.status();
-        let sol = solved.get_solution();
-        let values = sol.columns().to_vec();
-        if values.len() != global.len()
-            || solved.primal_solution_status() != highs::HighsSolutionStatus::Feasible
-        {
-            return Err(format!("HiGHS found no pairing (status {status:?})"));
-        }
-        let duals = sol.dual_rows().to_vec();
-        let reduced = if integer {
-            Vec::new()
-        } else {
-            sol.dual_columns().to_vec()
-        };
-        let objective = solved.objective_value();
-        let bound = if integer {
-            solved
-                .double_info_value(c"mip_dual_bound")
-                .ok()
-                .filter(|b| b.is_finite())
-        } else {
-            Some(objective)
-        };
-        let gap = if integer { solved.mip_gap() } else { 0.0 };
-        let (mut deg, mut odd, mut extra, mut fix) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let mut bye = 0.0;
-        if !integer && duals.len() == rows {
-            let mut it = duals.into_iter();
-            deg = it.by_ref().take(n).collect();
-            if nb > 0 {
-                bye = it.next().unwrap_or(0.0);
-            }
-            odd = it.by_ref().take(self.sets.len()).collect();
-            extra = it.by_ref().take(extra_rows.len()).collect();
-            fix = it.collect();
-        }
-        let _ = extra_rows;
-        Ok(Solved {
-            proved: status == HighsModelStatus::Optimal,
-            status,
-            objective,
-            bound,
-            gap: if gap.is_finite() { gap } else { 0.0 },
-            values,
-            deg,
-            bye,
-            odd,
-            extra,
-            fix,
-            reduced,
+        let layout: Vec<usize> = (0..global.len()).collect();
+        let shape = Shape {
+            n,
+            nb,
+            sets: self.sets.len(),
+            extra: extra_rows.len(),
             rows,
             nonzeros,
-        })
+        };
+        let out = read_solved(&solved, integer, &layout, &shape)?;
+        let warm = (!integer).then(|| WarmLp {
+            model: highs::Model::from(solved),
+            col_of: active.iter().enumerate().map(|(l, &k)| (k, l)).collect(),
+            next: global.len(),
+            na0: na,
+            shape,
+            fixed: fixed.len(),
+        });
+        Ok((out, warm))
+    }
+
+    /// Re-solves a kept LP after pricing: the pairs of `active` not yet in it are added as
+    /// columns, and HiGHS starts from the last optimal basis instead of from scratch. The
+    /// rows must be those the LP was built with (same group, fixed rows and odd sets).
+    fn rerun(
+        &self,
+        mut w: WarmLp,
+        active: &[usize],
+        group: &[(usize, i128)],
+        fixed: &[(Vec<(usize, i128)>, i128)],
+        extra_index: &[Vec<usize>],
+        deadline: Option<Instant>,
+    ) -> Result<(Solved, WarmLp), String> {
+        let sh = w.shape.clone();
+        let odd_base = sh.n + usize::from(sh.nb > 0);
+        let extra_base = odd_base + sh.sets;
+        let fixed_base = extra_base + sh.extra;
+        let t0 = Instant::now();
+        let mut added = 0;
+        for &k in active {
+            if w.col_of.contains_key(&k) {
+                continue;
+            }
+            let c = &self.spec.candidates[k];
+            let mut idx: Vec<highs_sys::HighsInt> = vec![c.a as _, c.b as _];
+            let mut val: Vec<f64> = vec![1.0, 1.0];
+            for (si, inside) in self.sets.iter().take(sh.sets).enumerate() {
+                if inside[c.a] != inside[c.b] {
+                    idx.push((odd_base + si) as _);
+                    val.push(1.0);
+                }
+            }
+            for &(ri, coef) in &self.extra_on_pair[k] {
+                for &e in &extra_index[ri] {
+                    idx.push((extra_base + e) as _);
+                    val.push(coef as f64);
+                }
+            }
+            for (fi, (fg, _)) in fixed.iter().enumerate() {
+                let cf = self.coef(k, fg);
+                if cf != 0 {
+                    idx.push((fixed_base + fi) as _);
+                    val.push(cf as f64);
+                }
+            }
+            // SAFETY: the pointer is the live HiGHS instance owned by `w.model`; `idx` and
+            // `val` have `idx.len()` entries, row indices below the model's row count.
+            let status = unsafe {
+                highs_sys::Highs_addCol(
+                    w.model.as_mut_ptr(),
+                    self.coef(k, group) as f64,
+                    0.0,
+                    1.0,
+                    idx.len() as _,
+                    idx.as_ptr(),
+                    val.as_ptr(),
+                )
+            };
+            if status == highs_sys::STATUS_ERROR {
+                return Err("HiGHS refused a priced column".to_string());
+            }
+            w.col_of.insert(k, w.next);
+            w.next += 1;
+            added += 1;
+        }
+        if let Some(d) = deadline {
+            let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
+            w.model.set_option("time_limit", left.max(0.01));
+        }
+        let t1 = Instant::now();
+        let solved = w
+            .model
+            .try_solve()
+            .map_err(|e| format!("HiGHS failed: {e:?}"))?;
+        if std::env::var_os("OPTIPAIR_TRACE").is_some() {
+            eprintln!(
+                "trace: LP+ tiers {:?} cols {} (+{added} kept basis) rows {} fixed {} -> {:?} obj {} in {:.3} s (build {:.3} s)",
+                group.iter().map(|g| g.0).collect::<Vec<_>>(),
+                w.next,
+                sh.rows,
+                fixed.len(),
+                solved.status(),
+                solved.objective_value(),
+                t1.elapsed().as_secs_f64(),
+                (t1 - t0).as_secs_f64(),
+            );
+        }
+        // Values and reduced costs in `run`'s layout: the active pairs, then byes, unpaired.
+        let layout: Vec<usize> = active
+            .iter()
+            .map(|k| w.col_of[k])
+            .chain(w.na0..w.na0 + sh.nb + sh.n)
+            .collect();
+        let out = read_solved(&solved, false, &layout, &sh)?;
+        w.model = highs::Model::from(solved);
+        Ok((out, w))
     }
 
     /// Reduced cost of candidate `k` under the duals of an LP solve.
@@ -712,8 +879,25 @@ fn solve_here(
         // Column generation on the LP relaxation, with odd-set cuts separated from its
         // fractional support, until no cut is violated and no excluded pair prices out.
         let mut cut_rounds = 0;
+        // The LP kept between pricing rounds (a cut adds rows: then it is built again).
+        let mut warm: Option<WarmLp> = None;
         let lp = loop {
-            let lp = model.run(&active, group, &fixed, false, None, opts, deadline)?;
+            let keep = warm.take().filter(|w| {
+                opts.warm_lp && w.shape.sets == model.sets.len() && w.fixed == fixed.len()
+            });
+            let lp = match keep {
+                Some(w) => {
+                    let (lp, w) = model.rerun(w, &active, group, &fixed, &extra_index, deadline)?;
+                    warm = Some(w);
+                    lp
+                }
+                None => {
+                    let (lp, w) =
+                        model.run_keeping(&active, group, &fixed, false, None, opts, deadline)?;
+                    warm = w;
+                    lp
+                }
+            };
             size.solves += 1;
             if lp.status != HighsModelStatus::Optimal || lp.deg.len() != n {
                 return Err(format!("LP relaxation not solved (status {:?})", lp.status));

@@ -34,6 +34,9 @@ pub struct Options {
     /// face when one meets the bound (models/swiss.md, "Solving over a sparse set of pairs",
     /// item 3); off, such a group goes to cuts and a MIP. On by default; off to compare.
     pub lp_face: bool,
+    /// Keep each tier group's LP in HiGHS between pricing rounds and add the priced pairs as
+    /// columns (a warm start from the last basis) instead of building it again.
+    pub warm_lp: bool,
 }
 
 impl Default for Options {
@@ -45,6 +48,7 @@ impl Default for Options {
             odd_set_rows: true,
             full_candidates: false,
             lp_face: true,
+            warm_lp: true,
         }
     }
 }
