@@ -1340,83 +1340,115 @@ fn price_source(
     for m in &mut members {
         m.sort_by(|&x, &y| pot[y].total_cmp(&pot[x]).then(x.cmp(&y)));
     }
-    let mut found: Vec<(f64, Candidate)> = Vec::new();
+    // The blocks of pairs, each cut into runs of `a` so that both cores share the largest
+    // score groups; every run is scanned on its own and the finds merged in a fixed order.
+    const RUN: usize = 32;
+    let mut items: Vec<(usize, usize, usize)> = Vec::new();
     for g in 0..classes {
         for h in g..classes {
-            let (mg, mh) = (&members[g], &members[h]);
-            if mg.is_empty() || mh.is_empty() {
+            if members[g].is_empty() || members[h].is_empty() {
                 continue;
             }
-            let low = src.lower(g, h);
-            // The fixing rows' terms add at least their weighted lower costs (duals ≤ 0).
-            let with_fixing = |own: &[(usize, i128)], fix: &[f64]| -> f64 {
-                weigh(&low, own)
-                    + fix
-                        .iter()
-                        .zip(fixed)
-                        .map(|(&d, (fg, _))| -d * weigh(&low, fg))
-                        .sum::<f64>()
-            };
-            let lb = if prune {
-                with_fixing(group, &lp.fix)
-            } else {
-                f64::NEG_INFINITY
-            };
-            // Lower bounds of the closed groups' reduced costs on this block.
-            let closed_lb: Vec<f64> = closed
-                .iter()
-                .map(|c| {
-                    if c.fix.iter().all(|&d| d <= 1e-9) {
-                        with_fixing(&c.group, &c.fix)
-                    } else {
-                        f64::NEG_INFINITY
-                    }
-                })
-                .collect();
-            if lb - pot[mg[0]] - pot[mh[0]] >= below - EPS {
-                continue;
-            }
-            for &a in mg {
-                if lb - pot[a] - pot[mh[0]] >= below - EPS {
-                    break;
-                }
-                for &b in mh {
-                    if lb - pot[a] - pot[b] >= below - EPS {
-                        break;
-                    }
-                    if a == b || (g == h && b < a) {
-                        continue;
-                    }
-                    let (x, y) = (a.min(b), a.max(b));
-                    let surely_dead = closed.iter().enumerate().any(|(i, c)| {
-                        closed_lb[i] - closed_pot[i][x] - closed_pot[i][y] > c.gap + 1e-5
-                    });
-                    if surely_dead || listed.contains(&(x, y)) {
-                        continue;
-                    }
-                    let Some(c) = src.pair(x, y) else { continue };
-                    if closed
-                        .iter()
-                        .any(|cl| cl.reduced_cost(model, fixed, &c) > cl.gap + 1e-5)
-                    {
-                        continue; // in no optimum of a closed group
-                    }
-                    let mut rc = weigh(&c.costs, group) - lp.deg[x] - lp.deg[y];
-                    for (s, inside) in model.sets.iter().enumerate() {
-                        if inside[x] != inside[y] {
-                            rc -= lp.odd[s];
-                        }
-                    }
-                    for (f, (fg, _)) in fixed.iter().enumerate() {
-                        rc -= weigh(&c.costs, fg) * lp.fix[f];
-                    }
-                    if rc < below - EPS {
-                        found.push((rc, c));
-                    }
-                }
+            for start in (0..members[g].len()).step_by(RUN) {
+                items.push((g, h, start));
             }
         }
     }
+    // Per block: the lower bound of the group's reduced cost, and the closed groups' ones.
+    let fixing_bound = |low: &[i64], own: &[(usize, i128)], fix: &[f64]| -> f64 {
+        // The fixing rows' terms add at least their weighted lower costs (duals ≤ 0).
+        weigh(low, own)
+            + fix
+                .iter()
+                .zip(fixed)
+                .map(|(&d, (fg, _))| -d * weigh(low, fg))
+                .sum::<f64>()
+    };
+    let scan = |&(g, h, start): &(usize, usize, usize), found: &mut Vec<(f64, Candidate)>| {
+        let (mg, mh) = (&members[g], &members[h]);
+        let low = src.lower(g, h);
+        let lb = if prune {
+            fixing_bound(&low, group, &lp.fix)
+        } else {
+            f64::NEG_INFINITY
+        };
+        if lb - pot[mg[0]] - pot[mh[0]] >= below - EPS {
+            return;
+        }
+        let closed_lb: Vec<f64> = closed
+            .iter()
+            .map(|c| {
+                if c.fix.iter().all(|&d| d <= 1e-9) {
+                    fixing_bound(&low, &c.group, &c.fix)
+                } else {
+                    f64::NEG_INFINITY
+                }
+            })
+            .collect();
+        for &a in &mg[start..(start + RUN).min(mg.len())] {
+            if lb - pot[a] - pot[mh[0]] >= below - EPS {
+                break;
+            }
+            for &b in mh {
+                if lb - pot[a] - pot[b] >= below - EPS {
+                    break;
+                }
+                if a == b || (g == h && b < a) {
+                    continue;
+                }
+                let (x, y) = (a.min(b), a.max(b));
+                let surely_dead = closed.iter().enumerate().any(|(i, c)| {
+                    closed_lb[i] - closed_pot[i][x] - closed_pot[i][y] > c.gap + 1e-5
+                });
+                if surely_dead || listed.contains(&(x, y)) {
+                    continue;
+                }
+                let Some(c) = src.pair(x, y) else { continue };
+                if closed
+                    .iter()
+                    .any(|cl| cl.reduced_cost(model, fixed, &c) > cl.gap + 1e-5)
+                {
+                    continue; // in no optimum of a closed group
+                }
+                let mut rc = weigh(&c.costs, group) - lp.deg[x] - lp.deg[y];
+                for (s, inside) in model.sets.iter().enumerate() {
+                    if inside[x] != inside[y] {
+                        rc -= lp.odd[s];
+                    }
+                }
+                for (f, (fg, _)) in fixed.iter().enumerate() {
+                    rc -= weigh(&c.costs, fg) * lp.fix[f];
+                }
+                if rc < below - EPS {
+                    found.push((rc, c));
+                }
+            }
+        }
+    };
+    let threads = std::thread::available_parallelism()
+        .map(|t| t.get())
+        .unwrap_or(1)
+        .min(items.len() / 64 + 1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut found: Vec<(f64, Candidate)> = std::thread::scope(|sc| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                sc.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(k) else { break };
+                        scan(item, &mut mine);
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("pricing thread"))
+            .collect()
+    });
     found.sort_by(|x, y| {
         x.0.total_cmp(&y.0)
             .then((x.1.a, x.1.b).cmp(&(y.1.a, y.1.b)))
