@@ -6,7 +6,8 @@
 #   bash benches/simulate-in-parts.sh [TOTAL_RUNS] [PART]
 #   optipair simulate --merge benches/simulations/p200-r7/*.json
 #
-# Each part is written to a temporary file and renamed when complete.
+# Each part is written to a temporary file and renamed when complete. All the parts of one
+# table must come from one build (see benches/simulations/p200-r7/README.md for which).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOTAL=${1:-10000}

@@ -26,6 +26,17 @@ fn field(players: usize, played: u32, seed: u64) -> optipair::tournament::Tourna
     .expect("generated field")
 }
 
+/// Round 6 of a greedy-history field of 500 players or more, as the sparse specification
+/// `pair` and `bench` use at that size.
+fn sparse_round_six(players: usize, seed: u64) -> optipair::systems::spec::SparseSpec {
+    let t = field(players, 5, seed);
+    systems::by_name("swiss")
+        .unwrap()
+        .sparse_spec(&t, 6)
+        .unwrap()
+        .expect("a sparse specification from 500 players")
+}
+
 /// Every tier's value, in priority order.
 fn values(p: &solve::Pairing) -> Vec<i64> {
     p.certificate.tiers.iter().map(|t| t.value).collect()
@@ -128,13 +139,7 @@ fn the_certificate_counts_every_pair_and_says_optimal_over_all() {
 /// this happens, and every tier's value is the one the cuts-and-MIP path proves without it.
 #[test]
 fn groups_closed_on_the_lp_face_keep_the_optimum() {
-    let t = field(800, 5, 1);
-    // The sparse specification `pair` and `bench` use at this size.
-    let spec = systems::by_name("swiss")
-        .unwrap()
-        .sparse_spec(&t, 6)
-        .unwrap()
-        .expect("a sparse specification from 500 players");
+    let spec = sparse_round_six(800, 1);
     let fast = solve::solve_sparse(&spec, &Options::default());
     let slow = solve::solve_sparse(
         &spec,
@@ -168,12 +173,7 @@ fn groups_closed_on_the_lp_face_keep_the_optimum() {
 #[test]
 fn a_kept_lp_gives_the_optimum_of_a_rebuilt_one() {
     for (players, seed) in [(600, 2), (800, 1)] {
-        let t = field(players, 5, seed);
-        let spec = systems::by_name("swiss")
-            .unwrap()
-            .sparse_spec(&t, 6)
-            .unwrap()
-            .expect("a sparse specification from 500 players");
+        let spec = sparse_round_six(players, seed);
         let warm = solve::solve_sparse(&spec, &Options::default());
         let cold = solve::solve_sparse(
             &spec,
