@@ -239,7 +239,7 @@ struct Shape {
 struct WarmLp {
     model: highs::Model,
     /// HiGHS column of each candidate pair in the LP.
-    col_of: std::collections::HashMap<usize, usize>,
+    col_of: HashMap<usize, usize>,
     /// The next column's index.
     next: usize,
     /// Pairs at build time: byes and unpaired columns follow them.
@@ -322,25 +322,10 @@ impl Model {
     }
 
     /// Builds and solves the program over pairs `active` (LP relaxation when `integer` is
-    /// false), with the tiers of `group` as objective and the optima of `fixed` as rows.
+    /// false), with the tiers of `group` as objective and the optima of `fixed` as rows. An
+    /// LP's HiGHS instance comes back too, for [`Model::rerun`].
     #[allow(clippy::too_many_arguments)]
     fn run(
-        &self,
-        active: &[usize],
-        group: &[(usize, i128)],
-        fixed: &[(Vec<(usize, i128)>, i128)],
-        integer: bool,
-        start: Option<&Selection>,
-        opts: &Options,
-        deadline: Option<Instant>,
-    ) -> Result<Solved, String> {
-        self.run_keeping(active, group, fixed, integer, start, opts, deadline)
-            .map(|(solved, _)| solved)
-    }
-
-    /// [`Model::run`], also handing back an LP's HiGHS instance for [`Model::rerun`].
-    #[allow(clippy::too_many_arguments)]
-    fn run_keeping(
         &self,
         active: &[usize],
         group: &[(usize, i128)],
@@ -440,7 +425,7 @@ impl Model {
             }
             rows += 1;
         }
-        let local_of_pair: std::collections::HashMap<usize, usize> =
+        let local_of_pair: HashMap<usize, usize> =
             active.iter().enumerate().map(|(l, &k)| (k, l)).collect();
         let mut extra_rows = Vec::new();
         for (ri, row) in spec.rows.iter().enumerate() {
@@ -812,7 +797,7 @@ fn solve_here(
         // The listed pairs alone make a poor warm start; the same greedy pass with every
         // partner of the player's own and nearest score groups does much better.
         let (pairs, bye) = source_greedy(&model.spec, src);
-        let mut index: std::collections::HashMap<(usize, usize), usize> = model
+        let mut index: HashMap<(usize, usize), usize> = model
             .spec
             .candidates
             .iter()
@@ -892,8 +877,7 @@ fn solve_here(
                     lp
                 }
                 None => {
-                    let (lp, w) =
-                        model.run_keeping(&active, group, &fixed, false, None, opts, deadline)?;
+                    let (lp, w) = model.run(&active, group, &fixed, false, None, opts, deadline)?;
                     warm = w;
                     lp
                 }
@@ -1000,7 +984,7 @@ fn solve_here(
             let opt = value(&model.spec, &sel);
             (sel, opt, Some(lp_bound), true, lp.rows, lp.nonzeros)
         } else {
-            let mut mip = model.run(
+            let (mut mip, _) = model.run(
                 &active,
                 group,
                 &fixed,
@@ -1042,7 +1026,9 @@ fn solve_here(
                         active.push(k);
                     }
                     active.sort_unstable();
-                    mip = model.run(&active, group, &fixed, true, Some(&sel), opts, deadline)?;
+                    mip = model
+                        .run(&active, group, &fixed, true, Some(&sel), opts, deadline)?
+                        .0;
                     size.solves += 1;
                     sel = read_local(&mip.values, &active, &model.cols, spec);
                     opt = value(&model.spec, &sel);

@@ -813,9 +813,9 @@ impl Ecf {
 /// rank; everyone else is aimed at his own rating rank in the pool. Every spare ½ is aimed,
 /// not only as many as the shortfall: the colour tier may bring in more substitutes than the
 /// count needs (each freeing a 0 due the colour a bottom-half ½ lacks), and those too go in
-/// from the bottom up. A 0 "of the appropriate colour" (one a bottom-half ½ left without a colour-compatible
-/// 0 can play) is taken before any other. Which of these pairs exist is left to the tiers
-/// above; this only places them.
+/// from the bottom up. A 0 "of the appropriate colour" (one a bottom-half ½ left without a
+/// colour-compatible 0 can play) is taken before any other. Which of these pairs exist is left
+/// to the tiers above; this only places them.
 #[allow(clippy::too_many_arguments)]
 fn substitution_targets(
     l: &[bool],
