@@ -80,6 +80,31 @@ proptest! {
         prop_assert_eq!(lazy.certificate.status, Status::Optimal, "{}", lazy.certificate.summary);
         prop_assert_eq!(values(&lazy), values(&full));
     }
+
+    /// Pricing skips whole runs of partners on the source's bounds: a bound above a pair's
+    /// real cost would leave an improving pair out while the certificate says "optimal".
+    #[test]
+    fn the_sources_bounds_never_exceed_a_pairs_costs(players in 6usize..60, played in 0u32..6, seed in 0u64..1_000_000) {
+        let t = field(players, played, seed);
+        let f = swiss::Field::new(&t, played + 1, &|_, s| s.score).unwrap();
+        let src = swiss::sparse_standard_spec(&t, &f, "swiss").source;
+        let n = f.len();
+        for a in 0..n {
+            for b in (0..n).filter(|&b| b != a) {
+                let Some(c) = src.pair(a.min(b), a.max(b)) else { continue };
+                let block = src.lower(src.class(a), src.class(b));
+                // Every run of b's class around b, down to b alone.
+                let class: Vec<usize> = (0..n).filter(|&i| src.class(i) == src.class(b)).collect();
+                for (lo, hi) in [(class[0], class[class.len() - 1]), (b.saturating_sub(3).max(class[0]), b), (b, b)] {
+                    let mut low = block.clone();
+                    src.refine_lower(a, lo, hi, &mut low);
+                    for (t, (&l, &cost)) in low.iter().zip(&c.costs).enumerate() {
+                        prop_assert!(l <= cost, "pair {a} v {b}, run {lo}..={hi}: tier {t} bound {l} above its cost {cost}");
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// A source that lists nothing: every pair must be priced in, and the answer is still the

@@ -503,7 +503,7 @@ impl Model {
         let solved = m.try_solve().map_err(|e| format!("HiGHS failed: {e:?}"))?;
         if std::env::var_os("OPTIPAIR_TRACE").is_some() {
             eprintln!(
-                "trace: {} tiers {:?} cols {} rows {} fixed {} -> {:?} obj {} in {:.3} s (build {:.3} s)",
+                "trace: {} tiers {:?} cols {} rows {} fixed {} -> {:?} obj {} in {:.3} s (build {:.3} s) iters {}",
                 if integer { "MIP" } else { "LP " },
                 group.iter().map(|g| g.0).collect::<Vec<_>>(),
                 global.len(),
@@ -513,6 +513,7 @@ impl Model {
                 solved.objective_value(),
                 t0.elapsed().as_secs_f64(),
                 (t0 - build0).as_secs_f64(),
+                iters(&solved),
             );
         }
         let layout: Vec<usize> = (0..global.len()).collect();
@@ -567,11 +568,16 @@ impl Model {
                     val.push(1.0);
                 }
             }
+            // A pair may be named twice in one system row (HiGHS wants each row once).
+            let mut extra: std::collections::BTreeMap<usize, i64> = Default::default();
             for &(ri, coef) in &self.extra_on_pair[k] {
                 for &e in &extra_index[ri] {
-                    idx.push((extra_base + e) as _);
-                    val.push(coef as f64);
+                    *extra.entry(e).or_default() += coef;
                 }
+            }
+            for (e, coef) in extra.into_iter().filter(|&(_, c)| c != 0) {
+                idx.push((extra_base + e) as _);
+                val.push(coef as f64);
             }
             for (fi, (fg, _)) in fixed.iter().enumerate() {
                 let cf = self.coef(k, fg);
@@ -604,6 +610,10 @@ impl Model {
             let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
             w.model.set_option("time_limit", left.max(0.01));
         }
+        // Priced columns keep the last basis primal feasible: the primal simplex goes on from
+        // it (a few iterations for a few columns), where the dual simplex starts over
+        // (BENCHMARKS.md: 10,000 players, about 7,000 iterations for one added column).
+        w.model.set_option("simplex_strategy", 4);
         let t1 = Instant::now();
         let solved = w
             .model
@@ -611,7 +621,7 @@ impl Model {
             .map_err(|e| format!("HiGHS failed: {e:?}"))?;
         if std::env::var_os("OPTIPAIR_TRACE").is_some() {
             eprintln!(
-                "trace: LP+ tiers {:?} cols {} (+{added} kept basis) rows {} fixed {} -> {:?} obj {} in {:.3} s (build {:.3} s)",
+                "trace: LP+ tiers {:?} cols {} (+{added} kept basis) rows {} fixed {} -> {:?} obj {} in {:.3} s (build {:.3} s) iters {}",
                 group.iter().map(|g| g.0).collect::<Vec<_>>(),
                 w.next,
                 sh.rows,
@@ -620,6 +630,7 @@ impl Model {
                 solved.objective_value(),
                 t1.elapsed().as_secs_f64(),
                 (t1 - t0).as_secs_f64(),
+                iters(&solved),
             );
         }
         // Values and reduced costs in `run`'s layout: the active pairs, then byes, unpaired.
@@ -1223,6 +1234,16 @@ fn weigh(costs: &[i64], group: &[(usize, i128)]) -> f64 {
         .sum()
 }
 
+/// Partners of one class with consecutive positions, for [`price_source`].
+struct Run {
+    lo: usize,
+    hi: usize,
+    players: Vec<usize>,
+    /// The highest potential among `players`, and under each closed group.
+    top: f64,
+    closed_top: Vec<f64>,
+}
+
 /// A tier group's LP duals, kept to price unlisted pairs against it later.
 struct Closed {
     group: Vec<(usize, i128)>,
@@ -1301,28 +1322,97 @@ fn price_source(
     below: f64,
 ) -> Vec<Candidate> {
     let n = model.spec.players.len();
-    let prune = lp.fix.iter().all(|&d| d <= 1e-9);
-    let potential = |deg: &[f64], odd: &[f64]| -> Vec<f64> {
-        let mut pot = deg.to_vec();
-        for (s, &z) in odd.iter().enumerate() {
-            if z > 0.0 {
-                for (i, &inn) in model.sets[s].iter().enumerate() {
-                    if inn {
-                        pot[i] += z;
-                    }
-                }
-            }
-        }
-        pot
-    };
-    let pot = potential(&lp.deg, &lp.odd);
-    let closed_pot: Vec<Vec<f64>> = closed.iter().map(|c| potential(&c.deg, &c.odd)).collect();
+    let t_start = Instant::now();
     let classes = (0..n).map(|i| src.class(i)).max().map_or(0, |m| m + 1);
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); classes];
     for i in 0..n {
         members[src.class(i)].push(i);
     }
-    // Highest potential first: a scan over partners stops at the first that cannot price out.
+    // When every class lies wholly inside or outside each of the first `count` parity sets
+    // (score groups and their unions do), the sets a pair crosses are known from its classes.
+    let membership = |count: usize| -> Option<Vec<Vec<bool>>> {
+        members
+            .iter()
+            .map(|m| {
+                let Some(&first) = m.first() else {
+                    return Some(vec![false; count]);
+                };
+                let sets = &model.sets[..count];
+                sets.iter()
+                    .all(|s| m.iter().all(|&i| s[i] == s[first]))
+                    .then(|| sets.iter().map(|s| s[first]).collect())
+            })
+            .collect()
+    };
+    // A pair's reduced cost is its cost minus its players' degree duals and the duals of the
+    // sets it crosses. The crossing term is exact per pair of classes when they are uniform
+    // (`membership`); otherwise each player's potential takes the positive duals of its sets.
+    struct Duals {
+        pot: Vec<f64>,
+        sides: Option<Vec<Vec<bool>>>,
+        odd: Vec<f64>,
+    }
+    impl Duals {
+        fn cross(&self, g: usize, h: usize) -> f64 {
+            self.sides.as_ref().map_or(0.0, |m| {
+                self.odd
+                    .iter()
+                    .enumerate()
+                    .filter(|&(s, _)| m[g][s] != m[h][s])
+                    .map(|(_, &z)| z)
+                    .sum()
+            })
+        }
+    }
+    let duals = |deg: &[f64], odd: &[f64]| -> Duals {
+        let sides = membership(odd.len());
+        let mut pot = deg.to_vec();
+        if sides.is_none() {
+            for (s, &z) in odd.iter().enumerate() {
+                if z > 0.0 {
+                    for (i, &inn) in model.sets[s].iter().enumerate() {
+                        if inn {
+                            pot[i] += z;
+                        }
+                    }
+                }
+            }
+        }
+        Duals {
+            pot,
+            sides,
+            odd: odd.to_vec(),
+        }
+    };
+    let own = duals(&lp.deg, &lp.odd);
+    let pot = &own.pot;
+    let closed_duals: Vec<Duals> = closed.iter().map(|c| duals(&c.deg, &c.odd)).collect();
+    let closed_pot: Vec<&Vec<f64>> = closed_duals.iter().map(|d| &d.pot).collect();
+    // Partners are taken in runs of consecutive indices, each with its players' highest
+    // potentials: a run whose bound (`refine_lower`) cannot price out is skipped whole.
+    const SUB: usize = 32;
+    let runs: Vec<Vec<Run>> = members
+        .iter()
+        .map(|m| {
+            m.chunks(SUB)
+                .map(|c| Run {
+                    lo: c[0],
+                    hi: c[c.len() - 1],
+                    top: c.iter().map(|&i| pot[i]).fold(f64::NEG_INFINITY, f64::max),
+                    closed_top: closed_pot
+                        .iter()
+                        .map(|cp| c.iter().map(|&i| cp[i]).fold(f64::NEG_INFINITY, f64::max))
+                        .collect(),
+                    players: c.to_vec(),
+                })
+                .collect()
+        })
+        .collect();
+    let class_top: Vec<f64> = runs
+        .iter()
+        .map(|r| r.iter().map(|x| x.top).fold(f64::NEG_INFINITY, f64::max))
+        .collect();
+    // Highest potential first: a scan over `a` stops at the first that cannot price out.
     for m in &mut members {
         m.sort_by(|&x, &y| pot[y].total_cmp(&pot[x]).then(x.cmp(&y)));
     }
@@ -1340,73 +1430,124 @@ fn price_source(
             }
         }
     }
-    // Per block: the lower bound of the group's reduced cost, and the closed groups' ones.
-    let fixing_bound = |low: &[i64], own: &[(usize, i128)], fix: &[f64]| -> f64 {
-        // The fixing rows' terms add at least their weighted lower costs (duals ≤ 0).
-        weigh(low, own)
-            + fix
-                .iter()
-                .zip(fixed)
-                .map(|(&d, (fg, _))| -d * weigh(low, fg))
-                .sum::<f64>()
+    // A pair's reduced cost is at least Σ_t coef[t]·low[t] − pot(a) − pot(b) for tier costs
+    // `low` bounding its own: coef[t] is the tier's weight in the group plus, with the
+    // earlier groups' fixing-row duals d ≤ 0, −d times its weight in theirs (they only add).
+    // Without such duals nothing is pruned.
+    let tiers = src.upper().len();
+    let coefs = |own: &[(usize, i128)], fix: &[f64]| -> Option<Vec<f64>> {
+        if fix.iter().any(|&d| d > 1e-9) {
+            return None;
+        }
+        let mut coef = vec![0.0; tiers];
+        for &(t, w) in own.iter().filter(|&&(t, _)| t > 0) {
+            coef[t - 1] += w as f64;
+        }
+        for (&d, (fg, _)) in fix.iter().zip(fixed) {
+            for &(t, w) in fg.iter().filter(|&&(t, _)| t > 0) {
+                coef[t - 1] -= d * w as f64;
+            }
+        }
+        Some(coef)
     };
-    let scan = |&(g, h, start): &(usize, usize, usize), found: &mut Vec<(f64, Candidate)>| {
-        let (mg, mh) = (&members[g], &members[h]);
-        let low = src.lower(g, h);
-        let lb = if prune {
-            fixing_bound(&low, group, &lp.fix)
-        } else {
-            f64::NEG_INFINITY
-        };
-        if lb - pot[mg[0]] - pot[mh[0]] >= below - EPS {
+    let own_coef = coefs(group, &lp.fix);
+    let closed_coef: Vec<Option<Vec<f64>>> =
+        closed.iter().map(|c| coefs(&c.group, &c.fix)).collect();
+    let bound = |coef: &Option<Vec<f64>>, low: &[i64]| -> f64 {
+        match coef {
+            Some(c) => c.iter().zip(low).map(|(&c, &l)| c * l as f64).sum(),
+            None => f64::NEG_INFINITY,
+        }
+    };
+    // Group weights as floats, once (a pair's own reduced cost is computed for every find).
+    let own_w: Vec<(usize, f64)> = group.iter().map(|&(t, w)| (t, w as f64)).collect();
+    let fixed_w: Vec<Vec<(usize, f64)>> = fixed
+        .iter()
+        .map(|(fg, _)| fg.iter().map(|&(t, w)| (t, w as f64)).collect())
+        .collect();
+    let weigh_f = |costs: &[i64], w: &[(usize, f64)]| -> f64 {
+        w.iter()
+            .filter(|&&(t, _)| t > 0)
+            .map(|&(t, w)| w * costs[t - 1] as f64)
+            .sum()
+    };
+    // `count`: runs bounded, pairs past the bound, pairs built (for OPTIPAIR_TRACE).
+    let scan = |&(g, h, start): &(usize, usize, usize),
+                found: &mut Vec<(f64, Candidate)>,
+                count: &mut [usize; 3]| {
+        let mg = &members[g];
+        let block = src.lower(g, h);
+        let cross = own.cross(g, h);
+        let closed_cross: Vec<f64> = closed_duals.iter().map(|d| d.cross(g, h)).collect();
+        let lb = bound(&own_coef, &block) - cross;
+        if lb - pot[mg[0]] - class_top[h] >= below - EPS {
             return;
         }
-        let closed_lb: Vec<f64> = closed
-            .iter()
-            .map(|c| {
-                if c.fix.iter().all(|&d| d <= 1e-9) {
-                    fixing_bound(&low, &c.group, &c.fix)
-                } else {
-                    f64::NEG_INFINITY
-                }
-            })
-            .collect();
+        let mut low = block.clone();
         for &a in &mg[start..(start + RUN).min(mg.len())] {
-            if lb - pot[a] - pot[mh[0]] >= below - EPS {
+            if lb - pot[a] - class_top[h] >= below - EPS {
                 break;
             }
-            for &b in mh {
-                if lb - pot[a] - pot[b] >= below - EPS {
-                    break;
+            for run in &runs[h] {
+                if g == h && run.hi <= a {
+                    continue; // each pair inside a class is scanned from its higher player
                 }
-                if a == b || (g == h && b < a) {
+                count[0] += 1;
+                low.copy_from_slice(&block);
+                src.refine_lower(a, run.lo, run.hi, &mut low);
+                if bound(&own_coef, &low) - cross - pot[a] - run.top >= below - EPS {
                     continue;
                 }
-                let (x, y) = (a.min(b), a.max(b));
-                let surely_dead = closed.iter().enumerate().any(|(i, c)| {
-                    closed_lb[i] - closed_pot[i][x] - closed_pot[i][y] > c.gap + 1e-5
-                });
-                if surely_dead || listed.contains(&(x, y)) {
+                // In no optimum of a closed group: its reduced cost exceeds its gap.
+                let closed_lb: Vec<f64> = (0..closed.len())
+                    .map(|i| bound(&closed_coef[i], &low) - closed_cross[i])
+                    .collect();
+                if closed.iter().enumerate().any(|(i, c)| {
+                    closed_lb[i] - closed_pot[i][a] - run.closed_top[i] > c.gap + 1e-5
+                }) {
                     continue;
                 }
-                let Some(c) = src.pair(x, y) else { continue };
-                if closed
-                    .iter()
-                    .any(|cl| cl.reduced_cost(model, fixed, &c) > cl.gap + 1e-5)
-                {
-                    continue; // in no optimum of a closed group
-                }
-                let mut rc = weigh(&c.costs, group) - lp.deg[x] - lp.deg[y];
-                for (s, inside) in model.sets.iter().enumerate() {
-                    if inside[x] != inside[y] {
-                        rc -= lp.odd[s];
+                for &b in &run.players {
+                    if a == b || (g == h && b < a) {
+                        continue;
                     }
-                }
-                for (f, (fg, _)) in fixed.iter().enumerate() {
-                    rc -= weigh(&c.costs, fg) * lp.fix[f];
-                }
-                if rc < below - EPS {
-                    found.push((rc, c));
+                    low.copy_from_slice(&block);
+                    src.refine_lower(a, b, b, &mut low);
+                    if bound(&own_coef, &low) - cross - pot[a] - pot[b] >= below - EPS {
+                        continue;
+                    }
+                    count[1] += 1;
+                    let (x, y) = (a.min(b), a.max(b));
+                    let surely_dead = closed.iter().enumerate().any(|(i, c)| {
+                        bound(&closed_coef[i], &low)
+                            - closed_cross[i]
+                            - closed_pot[i][x]
+                            - closed_pot[i][y]
+                            > c.gap + 1e-5
+                    });
+                    if surely_dead || listed.contains(&(x, y)) {
+                        continue;
+                    }
+                    count[2] += 1;
+                    let Some(c) = src.pair(x, y) else { continue };
+                    if closed
+                        .iter()
+                        .any(|cl| cl.reduced_cost(model, fixed, &c) > cl.gap + 1e-5)
+                    {
+                        continue; // in no optimum of a closed group
+                    }
+                    let mut rc = weigh_f(&c.costs, &own_w) - lp.deg[x] - lp.deg[y];
+                    for (s, inside) in model.sets.iter().enumerate() {
+                        if inside[x] != inside[y] {
+                            rc -= lp.odd[s];
+                        }
+                    }
+                    for (f, fw) in fixed_w.iter().enumerate() {
+                        rc -= weigh_f(&c.costs, fw) * lp.fix[f];
+                    }
+                    if rc < below - EPS {
+                        found.push((rc, c));
+                    }
                 }
             }
         }
@@ -1416,29 +1557,46 @@ fn price_source(
         .unwrap_or(1)
         .min(items.len() / 64 + 1);
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut count = [0usize; 3];
     let mut found: Vec<(f64, Candidate)> = std::thread::scope(|sc| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 sc.spawn(|| {
                     let mut mine = Vec::new();
+                    let mut count = [0usize; 3];
                     loop {
                         let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(item) = items.get(k) else { break };
-                        scan(item, &mut mine);
+                        scan(item, &mut mine, &mut count);
                     }
-                    mine
+                    (mine, count)
                 })
             })
             .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("pricing thread"))
-            .collect()
+        let mut all = Vec::new();
+        for w in workers {
+            let (mine, c) = w.join().expect("pricing thread");
+            all.extend(mine);
+            for (total, c) in count.iter_mut().zip(c) {
+                *total += c;
+            }
+        }
+        all
     });
     found.sort_by(|x, y| {
         x.0.total_cmp(&y.0)
             .then((x.1.a, x.1.b).cmp(&(y.1.a, y.1.b)))
     });
+    if std::env::var_os("OPTIPAIR_TRACE").is_some() {
+        eprintln!(
+            "trace: pricing below {below}: {} runs, {} pairs past the bound, {} built, {} found in {:.3} s",
+            count[0],
+            count[1],
+            count[2],
+            found.len(),
+            t_start.elapsed().as_secs_f64()
+        );
+    }
     found.truncate((4 * n).max(64));
     found.into_iter().map(|(_, c)| c).collect()
 }
@@ -1673,6 +1831,20 @@ fn read_local(values: &[f64], active: &[usize], cols: &Columns, spec: &RoundSpec
     }
     sel.pairs.sort_unstable();
     sel
+}
+
+/// Simplex iterations of the last HiGHS solve (for OPTIPAIR_TRACE).
+fn iters(s: &highs::SolvedModel) -> i32 {
+    let mut v: highs_sys::HighsInt = -1;
+    // SAFETY: a live HiGHS instance and a NUL-terminated option name; HiGHS only reads it.
+    unsafe {
+        highs_sys::Highs_getIntInfoValue(
+            s.as_ptr() as *mut _,
+            c"simplex_iteration_count".as_ptr(),
+            &mut v,
+        );
+    }
+    v as i32
 }
 
 #[cfg(test)]

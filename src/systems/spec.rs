@@ -108,6 +108,11 @@ pub trait PairSource: Send + Sync {
     fn class(&self, i: usize) -> usize;
     /// Lower bound on each tier's cost of any allowed pair between classes `g` and `h`.
     fn lower(&self, g: usize, h: usize) -> Vec<i64>;
+    /// Raises `low`, the bound [`lower`](Self::lower) gives for `a`'s class and another
+    /// class, to a bound on every pair of `a` with a partner of that class whose index is in
+    /// `lo..=hi`: costs that depend on positions only let the solver skip whole runs of
+    /// partners. The default keeps the classes' bound.
+    fn refine_lower(&self, _a: usize, _lo: usize, _hi: usize, _low: &mut [i64]) {}
     /// Upper bound on each tier's cost of any allowed pair (the solver's tier weights must
     /// hold for pairs it has not seen yet).
     fn upper(&self) -> Vec<i64>;

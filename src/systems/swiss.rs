@@ -369,6 +369,34 @@ impl PairSource for SwissPairs {
         v[1] = d * d;
         v
     }
+    fn refine_lower(&self, a: usize, lo: usize, hi: usize, low: &mut [i64]) {
+        // The in-bracket order of `pair_costs` depends on positions only.
+        let (ga, gb) = (self.group_of[a], self.group_of[lo]);
+        let order = if ga == gb {
+            // |distance − half| over the distances from `a` to `lo..=hi`.
+            let half = (self.groups[ga].len() / 2) as i64;
+            let near = lo.saturating_sub(a).max(a.saturating_sub(hi)) as i64;
+            let far = a.abs_diff(lo).max(a.abs_diff(hi)) as i64;
+            (near - half).max(half - far).max(0)
+        } else if a < lo {
+            // `a` floats down: cheapest against the top of the partners' group.
+            (self.groups[ga].end - 1 - a + lo - self.groups[gb].start) as i64
+        } else {
+            // The partner floats down: cheapest from the bottom of its group.
+            (self.groups[gb].end - 1 - hi + a - self.groups[ga].start) as i64
+        };
+        low[7] = low[7].max(order);
+        if lo == hi {
+            // Two players due the same colour: one of them misses it (C.04.3 C.12-C.13).
+            let (pa, pb) = (self.field.prefs[a], self.field.prefs[lo]);
+            if pa.colour.is_some() && pa.colour == pb.colour {
+                low[2] = low[2].max(1);
+                if pa.strength >= Strength::Strong && pb.strength >= Strength::Strong {
+                    low[3] = low[3].max(1);
+                }
+            }
+        }
+    }
     fn upper(&self) -> Vec<i64> {
         // As `pair_costs` counts: the widest float, two players per colour tier and per
         // repeated float, and the in-bracket order's largest distance.
