@@ -193,6 +193,40 @@ fn groups_closed_on_the_lp_face_keep_the_optimum() {
     assert!(fast.certificate.model.solves < slow.certificate.model.solves);
 }
 
+/// A tier group on which some pairing keeping the earlier optima costs nothing (here the
+/// repeated floats and the bye's rank: no one floats twice running) is closed without an LP:
+/// zero duals prove the bound. The tiers are those the LP path proves.
+#[test]
+fn groups_closed_at_zero_cost_keep_the_optimum() {
+    let spec = sparse_round_six(800, 1);
+    let fast = solve::solve_sparse(&spec, &Options::default());
+    let slow = solve::solve_sparse(
+        &spec,
+        &Options {
+            zero_cost: false,
+            ..Options::default()
+        },
+    );
+    assert_eq!(fast.certificate.status, Status::Optimal);
+    assert_eq!(slow.certificate.status, Status::Optimal);
+    assert_eq!(values(&fast), values(&slow));
+    assert!(fast.certificate.tiers.iter().all(|t| t.proved));
+    let count = |s: &str| -> usize {
+        s.split(" at zero cost")
+            .next()
+            .and_then(|head| head.rsplit(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no zero-cost count in {s}"))
+    };
+    assert!(
+        count(&fast.certificate.summary) > 0,
+        "{}",
+        fast.certificate.summary
+    );
+    assert_eq!(count(&slow.certificate.summary), 0);
+    assert!(fast.certificate.model.solves < slow.certificate.model.solves);
+}
+
 /// Pricing rounds re-solve the kept LP from its last basis (the priced pairs added as
 /// columns) instead of building it again; the optimum is the same, tier by tier.
 #[test]

@@ -704,6 +704,8 @@ fn initial_columns(spec: &RoundSpec, per_player: usize, seed: &Selection) -> Vec
     (0..spec.candidates.len()).filter(|&k| chosen[k]).collect()
 }
 
+/// Pairs priced in from a source per player and round (unless its partner takes fewer).
+const PRICED_PER_PLAYER: usize = 4;
 /// Candidates per player in the first restricted program.
 const PER_PLAYER: usize = 12;
 /// Rounds of odd-set cut separation per tier group before the MIP takes over.
@@ -867,8 +869,9 @@ fn solve_here(
     let mut status = Status::Optimal;
     let mut pricing_rounds = 0usize;
     let mut cut_rows = 0usize;
-    // Tier groups closed by a pairing on the LP optimum's face.
+    // Tier groups closed by a pairing on the LP optimum's face, or at zero cost.
     let mut face_closed = 0usize;
+    let mut costless_closed = 0usize;
     let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
 
     'groups: for group in &groups {
@@ -877,7 +880,16 @@ fn solve_here(
         let mut cut_rounds = 0;
         // The LP kept between pricing rounds (a cut adds rows: then it is built again).
         let mut warm: Option<WarmLp> = None;
+        let mut first = true;
         let lp = loop {
+            // A group the incumbent pays nothing on, where nothing costs less than nothing, is
+            // closed at once: zero duals prove the bound 0 (every reduced cost is the cost).
+            if std::mem::take(&mut first) && opts.zero_cost && !opts.full_candidates {
+                if let Some(lp) = costless(&model, source, &active, group, &fixed, &selection) {
+                    costless_closed += 1;
+                    break lp;
+                }
+            }
             let keep = warm.take().filter(|w| {
                 opts.warm_lp && w.shape.sets == model.sets.len() && w.fixed == fixed.len()
             });
@@ -1120,7 +1132,7 @@ fn solve_here(
     size.candidates = model.spec.candidates.len();
     let summary = match status {
         Status::Optimal if source.is_some() => format!(
-            "optimal over all {} pairs ({} candidates: {} listed, {} priced in from LP duals; {} in the final programs, {} pricing rounds, {} odd-set rows + {} odd-set cuts, {} closed on the LP face, {} HiGHS solves)",
+            "optimal over all {} pairs ({} candidates: {} listed, {} priced in from LP duals; {} in the final programs, {} pricing rounds, {} odd-set rows + {} odd-set cuts, {} closed on the LP face, {} at zero cost, {} HiGHS solves)",
             size.all_pairs,
             size.candidates,
             spec.candidates.len(),
@@ -1130,10 +1142,11 @@ fn solve_here(
             size.odd_set_rows,
             cut_rows,
             face_closed,
+            costless_closed,
             size.solves,
         ),
         Status::Optimal => format!(
-            "optimal over all {} pairs ({} allowed by the rules; {} in the final programs, {} pricing round{}, {} odd-set rows + {} odd-set cuts, {} closed on the LP face, {} HiGHS solves)",
+            "optimal over all {} pairs ({} allowed by the rules; {} in the final programs, {} pricing round{}, {} odd-set rows + {} odd-set cuts, {} closed on the LP face, {} at zero cost, {} HiGHS solves)",
             size.all_pairs,
             size.candidates,
             active.len(),
@@ -1142,6 +1155,7 @@ fn solve_here(
             size.odd_set_rows,
             cut_rows,
             face_closed,
+            costless_closed,
             size.solves,
         ),
         _ => format!(
@@ -1597,8 +1611,111 @@ fn price_source(
             t_start.elapsed().as_secs_f64()
         );
     }
+    // A few pairs for each player rather than the most negative overall: these crowd on the
+    // players with the largest duals (10,000 players: 41% fewer columns, 15% less time).
+    let mut taken = vec![0usize; n];
+    found.retain(|(_, c)| {
+        let keep = taken[c.a] < PRICED_PER_PLAYER || taken[c.b] < PRICED_PER_PLAYER;
+        if keep {
+            taken[c.a] += 1;
+            taken[c.b] += 1;
+        }
+        keep
+    });
     found.truncate((4 * n).max(64));
     found.into_iter().map(|(_, c)| c).collect()
+}
+
+/// The proof that a tier group's optimum is 0, when the incumbent `sel` costs nothing on it
+/// and no column (listed, or any pair of the source) costs less than 0: an LP answer with all
+/// duals 0, so that every column's reduced cost is its cost. Pairs and byes that cost
+/// anything are then out of every optimum (`fix_by_reduced_cost`, `restrict_to_optimal_face`).
+fn costless(
+    model: &Model,
+    source: Option<&dyn PairSource>,
+    active: &[usize],
+    group: &[(usize, i128)],
+    fixed: &[(Vec<(usize, i128)>, i128)],
+    sel: &Selection,
+) -> Option<Solved> {
+    let spec = &model.spec;
+    if model
+        .costs
+        .iter()
+        .any(|c| group.iter().any(|&(t, _)| c[t] < 0))
+    {
+        return None;
+    }
+    if let Some(src) = source {
+        let classes = (0..spec.players.len())
+            .map(|i| src.class(i))
+            .max()
+            .map_or(0, |m| m + 1);
+        for g in 0..classes {
+            for h in g..classes {
+                let low = src.lower(g, h);
+                if group.iter().any(|&(t, _)| t > 0 && low[t - 1] < 0) {
+                    return None;
+                }
+            }
+        }
+    }
+    let (nb, n) = (model.cols.byes, model.cols.players);
+    let values_of = |sel: &Selection| -> Option<Vec<f64>> {
+        let mut values = vec![0.0; active.len() + nb + n];
+        for &k in &sel.pairs {
+            values[active.binary_search(&k).ok()?] = 1.0;
+        }
+        for &p in &sel.byes {
+            values[active.len() + spec.byes.iter().position(|b| b.player == p)?] = 1.0;
+        }
+        for &p in &sel.unpaired {
+            values[active.len() + nb + p] = 1.0;
+        }
+        Some(values)
+    };
+    let global = active
+        .iter()
+        .copied()
+        .chain(model.cols.pairs..model.cols.count());
+    let reduced = global.map(|g| model.coef(g, group) as f64).collect();
+    let extra = spec
+        .rows
+        .iter()
+        .map(|r| usize::from(r.min.is_some()) + usize::from(r.max.is_some()))
+        .sum();
+    let mut lp = Solved {
+        proved: true,
+        status: HighsModelStatus::Optimal,
+        objective: 0.0,
+        bound: Some(0.0),
+        gap: 0.0,
+        values: values_of(sel)?,
+        deg: vec![0.0; n],
+        bye: 0.0,
+        odd: vec![0.0; model.sets.len()],
+        extra: vec![0.0; extra],
+        fix: vec![0.0; fixed.len()],
+        reduced,
+        rows: 0,
+        nonzeros: 0,
+    };
+    // The incumbent, or else a pairing of the columns that cost nothing here; either must
+    // keep every earlier group's optimum and the system's rows.
+    let fits = |sel: &Selection| {
+        let tv = sel.tier_values(spec);
+        let value =
+            |g: &[(usize, i128)]| -> i128 { g.iter().map(|&(t, w)| w * tv[t] as i128).sum() };
+        value(group) == 0
+            && sel.byes.len() <= spec.max_byes
+            && sel.satisfies_rows(spec)
+            && fixed.iter().all(|(g, opt)| value(g) <= *opt)
+    };
+    if !fits(sel) {
+        let other = face_pairing(model, active, &lp).filter(|s| fits(s))?;
+        lp.values = values_of(&other)?;
+    }
+    Some(lp)
 }
 
 /// A pairing made only of columns of zero reduced cost — pairs, byes, players left unpaired

@@ -37,6 +37,10 @@ pub struct Options {
     /// Keep each tier group's LP in HiGHS between pricing rounds and add the priced pairs as
     /// columns (a warm start from the last basis) instead of building it again.
     pub warm_lp: bool,
+    /// Close a tier group at once, without an LP, when a pairing that keeps the earlier
+    /// groups' optima costs nothing on it and no pair costs less (models/swiss.md, item 8).
+    /// On by default; off to compare.
+    pub zero_cost: bool,
 }
 
 impl Default for Options {
@@ -48,6 +52,7 @@ impl Default for Options {
             odd_set_rows: true,
             full_candidates: false,
             lp_face: true,
+            zero_cost: true,
             warm_lp: true,
         }
     }
