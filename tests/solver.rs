@@ -79,6 +79,10 @@ proptest! {
         let full = solve::solve(&full_spec, &Options { full_candidates: true, ..Options::default() });
         prop_assert_eq!(lazy.certificate.status, Status::Optimal, "{}", lazy.certificate.summary);
         prop_assert_eq!(values(&lazy), values(&full));
+        // One priced pair per player and round: more rounds, the same optimum.
+        let one = solve::solve_sparse(&sparse, &Options { priced_per_player: 1, ..Options::default() });
+        prop_assert_eq!(one.certificate.status, Status::Optimal, "{}", one.certificate.summary);
+        prop_assert_eq!(values(&one), values(&full));
     }
 
     /// Pricing skips whole runs of partners on the source's bounds: a bound above a pair's

@@ -704,8 +704,6 @@ fn initial_columns(spec: &RoundSpec, per_player: usize, seed: &Selection) -> Vec
     (0..spec.candidates.len()).filter(|&k| chosen[k]).collect()
 }
 
-/// Pairs priced in from a source per player and round (unless its partner takes fewer).
-const PRICED_PER_PLAYER: usize = 4;
 /// Candidates per player in the first restricted program.
 const PER_PLAYER: usize = 12;
 /// Rounds of odd-set cut separation per tier group before the MIP takes over.
@@ -924,7 +922,10 @@ fn solve_here(
                 }
                 active.sort_unstable();
             } else if let Some(more) = source
-                .map(|src| price_source(&model, src, group, &fixed, &closed, &lp, &listed, 0.0))
+                .map(|src| {
+                    let cap = Some(opts.priced_per_player.max(1));
+                    price_source(&model, src, group, &fixed, &closed, &lp, &listed, 0.0, cap)
+                })
                 .filter(|m| !m.is_empty())
             {
                 pricing_rounds += 1;
@@ -1026,7 +1027,8 @@ fn solve_here(
                 let gap = opt as f64 - lp_bound;
                 if let Some(src) = source {
                     let unlisted =
-                        price_source(&model, src, group, &fixed, &closed, &lp, &listed, gap);
+                        // All of them: the completion proves nothing if one is left out.
+                        price_source(&model, src, group, &fixed, &closed, &lp, &listed, gap, None);
                     from_source += unlisted.len();
                     grow(
                         &mut model,
@@ -1106,6 +1108,15 @@ fn solve_here(
         );
         if gap.abs() <= 1e-9 * (opt as f64).abs().max(1.0) {
             restrict_to_optimal_face(&mut model, &lp, &selection);
+        }
+        if std::env::var_os("OPTIPAIR_TRACE").is_some() {
+            eprintln!(
+                "trace: group {:?} closed: opt {opt} LP {lp_bound} gap {gap}; fixing duals {:?}, extra duals nonzero {}, tight sets {}",
+                group.iter().map(|g| g.0).collect::<Vec<_>>(),
+                lp.fix,
+                lp.extra.iter().filter(|d| d.abs() > 1e-6).count(),
+                model.tight.iter().filter(|&&t| t).count(),
+            );
         }
         if source.is_some() {
             closed.push(Closed {
@@ -1316,7 +1327,10 @@ fn grow(
 }
 
 /// The unlisted pairs of `src` whose reduced cost under `lp` is below `below` (0 when pricing
-/// the LP, the integrality gap when completing a MIP), cheapest first, at most 4 per player.
+/// the LP, the integrality gap when completing a MIP), cheapest first. With `cap`, at most
+/// that many per player (a pair stays while either of its players has fewer) and 4n in all:
+/// enough for a pricing round, which is repeated until nothing prices out. Without, every
+/// such pair: a MIP's completion must see them all.
 ///
 /// A pair's reduced cost is its cost on the group's tiers minus its players' degree duals, the
 /// duals of the parity sets it crosses and of the earlier groups' rows. With `pot(i)` = the
@@ -1334,6 +1348,7 @@ fn price_source(
     lp: &Solved,
     listed: &HashSet<(usize, usize)>,
     below: f64,
+    cap: Option<usize>,
 ) -> Vec<Candidate> {
     let n = model.spec.players.len();
     let t_start = Instant::now();
@@ -1613,16 +1628,18 @@ fn price_source(
     }
     // A few pairs for each player rather than the most negative overall: these crowd on the
     // players with the largest duals (10,000 players: 41% fewer columns, 15% less time).
-    let mut taken = vec![0usize; n];
-    found.retain(|(_, c)| {
-        let keep = taken[c.a] < PRICED_PER_PLAYER || taken[c.b] < PRICED_PER_PLAYER;
-        if keep {
-            taken[c.a] += 1;
-            taken[c.b] += 1;
-        }
-        keep
-    });
-    found.truncate((4 * n).max(64));
+    if let Some(per) = cap {
+        let mut taken = vec![0usize; n];
+        found.retain(|(_, c)| {
+            let keep = taken[c.a] < per || taken[c.b] < per;
+            if keep {
+                taken[c.a] += 1;
+                taken[c.b] += 1;
+            }
+            keep
+        });
+        found.truncate((4 * n).max(64));
+    }
     found.into_iter().map(|(_, c)| c).collect()
 }
 

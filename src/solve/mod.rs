@@ -37,6 +37,11 @@ pub struct Options {
     /// Keep each tier group's LP in HiGHS between pricing rounds and add the priced pairs as
     /// columns (a warm start from the last basis) instead of building it again.
     pub warm_lp: bool,
+    /// Pairs priced in from a pair source per player and pricing round (a pair stays while
+    /// either of its players has fewer): a few for every player rather than the most negative
+    /// overall, which crowd on the players of largest dual. Pricing repeats until no pair
+    /// prices out, so any value ≥ 1 gives the same optimum. Default 4.
+    pub priced_per_player: usize,
     /// Close a tier group at once, without an LP, when a pairing that keeps the earlier
     /// groups' optima costs nothing on it and no pair costs less (models/swiss.md, item 8).
     /// On by default; off to compare.
@@ -53,6 +58,7 @@ impl Default for Options {
             full_candidates: false,
             lp_face: true,
             zero_cost: true,
+            priced_per_player: 4,
             warm_lp: true,
         }
     }
