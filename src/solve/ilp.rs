@@ -1464,27 +1464,37 @@ fn price_source(
     // earlier groups' fixing-row duals d ≤ 0, −d times its weight in theirs (they only add).
     // Without such duals nothing is pruned.
     let tiers = src.upper().len();
-    let coefs = |own: &[(usize, i128)], fix: &[f64]| -> Option<Vec<f64>> {
+    // A fixing-row dual within tolerance above 0 (numerical noise) would make its term
+    // subtract: it is bounded by its largest possible value instead (`upper`), an offset.
+    let upper = src.upper();
+    let coefs = |own: &[(usize, i128)], fix: &[f64]| -> Option<(Vec<f64>, f64)> {
         if fix.iter().any(|&d| d > 1e-9) {
             return None;
         }
         let mut coef = vec![0.0; tiers];
+        let mut offset = 0.0;
         for &(t, w) in own.iter().filter(|&&(t, _)| t > 0) {
             coef[t - 1] += w as f64;
         }
         for (&d, (fg, _)) in fix.iter().zip(fixed) {
             for &(t, w) in fg.iter().filter(|&&(t, _)| t > 0) {
-                coef[t - 1] -= d * w as f64;
+                if d <= 0.0 {
+                    coef[t - 1] -= d * w as f64;
+                } else {
+                    offset += d * w as f64 * upper[t - 1] as f64;
+                }
             }
         }
-        Some(coef)
+        Some((coef, offset))
     };
     let own_coef = coefs(group, &lp.fix);
-    let closed_coef: Vec<Option<Vec<f64>>> =
+    let closed_coef: Vec<Option<(Vec<f64>, f64)>> =
         closed.iter().map(|c| coefs(&c.group, &c.fix)).collect();
-    let bound = |coef: &Option<Vec<f64>>, low: &[i64]| -> f64 {
+    let bound = |coef: &Option<(Vec<f64>, f64)>, low: &[i64]| -> f64 {
         match coef {
-            Some(c) => c.iter().zip(low).map(|(&c, &l)| c * l as f64).sum(),
+            Some((c, offset)) => {
+                c.iter().zip(low).map(|(&c, &l)| c * l as f64).sum::<f64>() - offset
+            }
             None => f64::NEG_INFINITY,
         }
     };
