@@ -162,73 +162,59 @@ fn the_certificate_counts_every_pair_and_says_optimal_over_all() {
     );
 }
 
+/// Solves `bench`'s 800-player round 6 with a shortcut on (the defaults) and off, checks
+/// that both prove the same tier values, and returns how often the summary says the shortcut
+/// (`phrase`, preceded by its count) closed a group in each, with the HiGHS solves of each.
+fn with_and_without(off: Options, phrase: &str) -> [(usize, usize); 2] {
+    let spec = sparse_round_six(800, 1);
+    let on = solve::solve_sparse(&spec, &Options::default());
+    let off = solve::solve_sparse(&spec, &off);
+    assert_eq!(on.certificate.status, Status::Optimal);
+    assert_eq!(off.certificate.status, Status::Optimal);
+    assert_eq!(values(&on), values(&off));
+    assert!(on.certificate.tiers.iter().all(|t| t.proved));
+    [on, off].map(|p| {
+        let s = &p.certificate.summary;
+        let count = s
+            .split(phrase)
+            .next()
+            .and_then(|head| head.rsplit(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no count before {phrase:?} in {s}"));
+        (count, p.certificate.model.solves)
+    })
+}
+
 /// Tier groups whose LP optimum is fractional (odd cycles of halves) but whose bound an
 /// integral pairing meets are closed by a pairing of zero-reduced-cost columns, found by
 /// matching, without cuts or a MIP (models/swiss.md, item 3). On `bench`'s 800-player field
 /// this happens, and every tier's value is the one the cuts-and-MIP path proves without it.
 #[test]
 fn groups_closed_on_the_lp_face_keep_the_optimum() {
-    let spec = sparse_round_six(800, 1);
-    let fast = solve::solve_sparse(&spec, &Options::default());
-    let slow = solve::solve_sparse(
-        &spec,
-        &Options {
-            lp_face: false,
-            ..Options::default()
-        },
-    );
-    assert_eq!(fast.certificate.status, Status::Optimal);
-    assert_eq!(slow.certificate.status, Status::Optimal);
-    assert_eq!(values(&fast), values(&slow));
-    assert!(fast.certificate.tiers.iter().all(|t| t.proved));
-    let closed = |s: &str| -> usize {
-        s.split(" closed on the LP face")
-            .next()
-            .and_then(|head| head.rsplit(' ').next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("no face count in {s}"))
+    let off = Options {
+        lp_face: false,
+        ..Options::default()
     };
-    assert!(
-        closed(&fast.certificate.summary) > 0,
-        "{}",
-        fast.certificate.summary
-    );
-    assert_eq!(closed(&slow.certificate.summary), 0);
-    assert!(fast.certificate.model.solves < slow.certificate.model.solves);
+    let [(closed, solves), (closed_off, solves_off)] =
+        with_and_without(off, " closed on the LP face");
+    assert!(closed > 0);
+    assert_eq!(closed_off, 0);
+    assert!(solves < solves_off);
 }
 
 /// A tier group on which some pairing keeping the earlier optima costs nothing (here the
-/// repeated floats and the bye's rank: no one floats twice running) is closed without an LP:
-/// zero duals prove the bound. The tiers are those the LP path proves.
+/// repeated floats and the bye's rank) is closed without an LP: zero duals prove the bound.
+/// The tiers are those the LP path proves.
 #[test]
 fn groups_closed_at_zero_cost_keep_the_optimum() {
-    let spec = sparse_round_six(800, 1);
-    let fast = solve::solve_sparse(&spec, &Options::default());
-    let slow = solve::solve_sparse(
-        &spec,
-        &Options {
-            zero_cost: false,
-            ..Options::default()
-        },
-    );
-    assert_eq!(fast.certificate.status, Status::Optimal);
-    assert_eq!(slow.certificate.status, Status::Optimal);
-    assert_eq!(values(&fast), values(&slow));
-    assert!(fast.certificate.tiers.iter().all(|t| t.proved));
-    let count = |s: &str| -> usize {
-        s.split(" at zero cost")
-            .next()
-            .and_then(|head| head.rsplit(' ').next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("no zero-cost count in {s}"))
+    let off = Options {
+        zero_cost: false,
+        ..Options::default()
     };
-    assert!(
-        count(&fast.certificate.summary) > 0,
-        "{}",
-        fast.certificate.summary
-    );
-    assert_eq!(count(&slow.certificate.summary), 0);
-    assert!(fast.certificate.model.solves < slow.certificate.model.solves);
+    let [(closed, solves), (closed_off, solves_off)] = with_and_without(off, " at zero cost");
+    assert!(closed > 0);
+    assert_eq!(closed_off, 0);
+    assert!(solves < solves_off);
 }
 
 /// Pricing rounds re-solve the kept LP from its last basis (the priced pairs added as
