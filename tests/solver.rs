@@ -162,11 +162,11 @@ fn the_certificate_counts_every_pair_and_says_optimal_over_all() {
     );
 }
 
-/// Solves `bench`'s 800-player round 6 with a shortcut on (the defaults) and off, checks
+/// Solves `bench`'s round 6 of `players` with a shortcut on (the defaults) and off, checks
 /// that both prove the same tier values, and returns how often the summary says the shortcut
 /// (`phrase`, preceded by its count) closed a group in each, with the HiGHS solves of each.
-fn with_and_without(off: Options, phrase: &str) -> [(usize, usize); 2] {
-    let spec = sparse_round_six(800, 1);
+fn with_and_without(players: usize, off: Options, phrase: &str) -> [(usize, usize); 2] {
+    let spec = sparse_round_six(players, 1);
     let on = solve::solve_sparse(&spec, &Options::default());
     let off = solve::solve_sparse(&spec, &off);
     assert_eq!(on.certificate.status, Status::Optimal);
@@ -187,7 +187,7 @@ fn with_and_without(off: Options, phrase: &str) -> [(usize, usize); 2] {
 
 /// Tier groups whose LP optimum is fractional (odd cycles of halves) but whose bound an
 /// integral pairing meets are closed by a pairing of zero-reduced-cost columns, found by
-/// matching, without cuts or a MIP (models/swiss.md, item 3). On `bench`'s 800-player field
+/// matching, without cuts or a MIP (models/swiss.md, item 3). On `bench`'s 2,000-player field
 /// this happens, and every tier's value is the one the cuts-and-MIP path proves without it.
 #[test]
 fn groups_closed_on_the_lp_face_keep_the_optimum() {
@@ -196,7 +196,7 @@ fn groups_closed_on_the_lp_face_keep_the_optimum() {
         ..Options::default()
     };
     let [(closed, solves), (closed_off, solves_off)] =
-        with_and_without(off, " closed on the LP face");
+        with_and_without(2000, off, " closed on the LP face");
     assert!(closed > 0);
     assert_eq!(closed_off, 0);
     assert!(solves < solves_off);
@@ -211,7 +211,7 @@ fn groups_closed_at_zero_cost_keep_the_optimum() {
         zero_cost: false,
         ..Options::default()
     };
-    let [(closed, solves), (closed_off, solves_off)] = with_and_without(off, " at zero cost");
+    let [(closed, solves), (closed_off, solves_off)] = with_and_without(800, off, " at zero cost");
     assert!(closed > 0);
     assert_eq!(closed_off, 0);
     assert!(solves < solves_off);
