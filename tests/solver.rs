@@ -187,7 +187,7 @@ fn with_and_without(players: usize, off: Options, phrase: &str) -> [(usize, usiz
 
 /// Tier groups whose LP optimum is fractional (odd cycles of halves) but whose bound an
 /// integral pairing meets are closed by a pairing of zero-reduced-cost columns, found by
-/// matching, without cuts or a MIP (models/swiss.md, item 3). On `bench`'s 2,000-player field
+/// matching, without cuts or a MIP (models/swiss.md, item 3). On `bench`'s 1,000-player field
 /// this happens, and every tier's value is the one the cuts-and-MIP path proves without it.
 #[test]
 fn groups_closed_on_the_lp_face_keep_the_optimum() {
@@ -196,7 +196,7 @@ fn groups_closed_on_the_lp_face_keep_the_optimum() {
         ..Options::default()
     };
     let [(closed, solves), (closed_off, solves_off)] =
-        with_and_without(2000, off, " closed on the LP face");
+        with_and_without(1000, off, " closed on the LP face");
     assert!(closed > 0);
     assert_eq!(closed_off, 0);
     assert!(solves < solves_off);

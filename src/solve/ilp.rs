@@ -850,6 +850,14 @@ fn solve_here(
         sel.unpaired = (0..n).filter(|&i| !used[i]).collect();
         sel.pairs.sort_unstable();
         if sel.tier_values(&model.spec) < greedy.tier_values(&model.spec) {
+            // The incumbent's pairs are columns of every restricted program.
+            for &k in &sel.pairs {
+                if !in_active[k] {
+                    in_active[k] = true;
+                    active.push(k);
+                }
+            }
+            active.sort_unstable();
             greedy = sel;
         }
     }
