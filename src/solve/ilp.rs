@@ -503,21 +503,16 @@ impl Model {
         }
         let t0 = Instant::now();
         let solved = m.try_solve().map_err(|e| format!("HiGHS failed: {e:?}"))?;
-        if std::env::var_os("OPTIPAIR_TRACE").is_some() {
-            eprintln!(
-                "trace: {} tiers {:?} cols {} rows {} fixed {} -> {:?} obj {} in {:.3} s (build {:.3} s) iters {}",
-                if integer { "MIP" } else { "LP " },
-                group.iter().map(|g| g.0).collect::<Vec<_>>(),
-                global.len(),
-                rows,
-                fixed.len(),
-                solved.status(),
-                solved.objective_value(),
-                t0.elapsed().as_secs_f64(),
-                (t0 - build0).as_secs_f64(),
-                iters(&solved),
-            );
-        }
+        trace_solve(
+            if integer { "MIP" } else { "LP " },
+            group,
+            &global.len().to_string(),
+            rows,
+            fixed.len(),
+            &solved,
+            t0.elapsed().as_secs_f64(),
+            (t0 - build0).as_secs_f64(),
+        );
         let layout: Vec<usize> = (0..global.len()).collect();
         let shape = Shape {
             n,
@@ -621,20 +616,16 @@ impl Model {
             .model
             .try_solve()
             .map_err(|e| format!("HiGHS failed: {e:?}"))?;
-        if std::env::var_os("OPTIPAIR_TRACE").is_some() {
-            eprintln!(
-                "trace: LP+ tiers {:?} cols {} (+{added} kept basis) rows {} fixed {} -> {:?} obj {} in {:.3} s (build {:.3} s) iters {}",
-                group.iter().map(|g| g.0).collect::<Vec<_>>(),
-                w.next,
-                sh.rows,
-                fixed.len(),
-                solved.status(),
-                solved.objective_value(),
-                t1.elapsed().as_secs_f64(),
-                (t1 - t0).as_secs_f64(),
-                iters(&solved),
-            );
-        }
+        trace_solve(
+            "LP+",
+            group,
+            &format!("{} (+{added} kept basis)", w.next),
+            sh.rows,
+            fixed.len(),
+            &solved,
+            t1.elapsed().as_secs_f64(),
+            (t1 - t0).as_secs_f64(),
+        );
         // Values and reduced costs in `run`'s layout: the active pairs, then byes, unpaired.
         let layout: Vec<usize> = active
             .iter()
@@ -1985,6 +1976,29 @@ fn read_local(values: &[f64], active: &[usize], cols: &Columns, spec: &RoundSpec
     }
     sel.pairs.sort_unstable();
     sel
+}
+
+/// With OPTIPAIR_TRACE set, one line on standard error per HiGHS solve.
+#[allow(clippy::too_many_arguments)]
+fn trace_solve(
+    kind: &str,
+    group: &[(usize, i128)],
+    cols: &str,
+    rows: usize,
+    fixed: usize,
+    solved: &highs::SolvedModel,
+    seconds: f64,
+    build: f64,
+) {
+    if std::env::var_os("OPTIPAIR_TRACE").is_some() {
+        eprintln!(
+            "trace: {kind} tiers {:?} cols {cols} rows {rows} fixed {fixed} -> {:?} obj {} in {seconds:.3} s (build {build:.3} s) iters {}",
+            group.iter().map(|g| g.0).collect::<Vec<_>>(),
+            solved.status(),
+            solved.objective_value(),
+            iters(solved),
+        );
+    }
 }
 
 /// Simplex iterations of the last HiGHS solve (for OPTIPAIR_TRACE).
