@@ -173,16 +173,74 @@ fn with_and_without(players: usize, off: Options, phrase: &str) -> [(usize, usiz
     assert_eq!(off.certificate.status, Status::Optimal);
     assert_eq!(values(&on), values(&off));
     assert!(on.certificate.tiers.iter().all(|t| t.proved));
-    [on, off].map(|p| {
-        let s = &p.certificate.summary;
-        let count = s
-            .split(phrase)
-            .next()
-            .and_then(|head| head.rsplit(' ').next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("no count before {phrase:?} in {s}"));
-        (count, p.certificate.model.solves)
-    })
+    [on, off].map(|p| (closings(&p, phrase), p.certificate.model.solves))
+}
+
+/// How many tier groups the summary says a shortcut (`phrase`, preceded by its count) closed.
+fn closings(p: &solve::Pairing, phrase: &str) -> usize {
+    let s = &p.certificate.summary;
+    s.split(phrase)
+        .next()
+        .and_then(|head| head.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count before {phrase:?} in {s}"))
+}
+
+/// Rounds of the reference files where no pairing meets a tier group's LP bound (a real
+/// integrality gap, which cuts on whole fractional components do not close) are closed by
+/// an exact weighted matching instead of a MIP: the tier values are those the MIP proves,
+/// every tier proved, with fewer HiGHS solves (models/swiss.md, item 9).
+#[test]
+fn groups_with_an_integrality_gap_are_closed_by_weighted_matching() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/dutch");
+    let mut closed = 0;
+    for (file, round) in [
+        ("rtg_1002_21p_8r", 6),
+        ("rtg_1024_21p_11r", 2),
+        ("rtg_1007_99p_9r", 6),
+        ("rtg_1019_128p_10r", 2),
+        ("rtg_1023_16p_8r", 7),
+    ] {
+        let path = dir.join(format!("{file}.trf"));
+        let t = optipair::formats::load(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let spec = systems::by_name("swiss")
+            .unwrap()
+            .spec(&t.before_round(round), round)
+            .unwrap();
+        let on = solve::solve(&spec, &Options::default());
+        let off = solve::solve(
+            &spec,
+            &Options {
+                weighted_matching: false,
+                ..Options::default()
+            },
+        );
+        for p in [&on, &off] {
+            assert_eq!(
+                p.certificate.status,
+                Status::Optimal,
+                "{file} round {round}"
+            );
+            assert!(p.certificate.tiers.iter().all(|t| t.proved), "{file}");
+        }
+        assert_eq!(values(&on), values(&off), "{file} round {round}");
+        let phrase = " by weighted matching";
+        assert_eq!(closings(&off, phrase), 0);
+        let by_matching = closings(&on, phrase);
+        assert!(
+            by_matching > 0,
+            "{file} round {round}: {}",
+            on.certificate.summary
+        );
+        assert!(
+            on.certificate.model.solves < off.certificate.model.solves,
+            "{file} round {round}: {} against {}",
+            on.certificate.summary,
+            off.certificate.summary
+        );
+        closed += by_matching;
+    }
+    assert!(closed >= 4);
 }
 
 /// Tier groups whose LP optimum is fractional (odd cycles of halves) but whose bound an
@@ -191,8 +249,10 @@ fn with_and_without(players: usize, off: Options, phrase: &str) -> [(usize, usiz
 /// this happens, and every tier's value is the one the cuts-and-MIP path proves without it.
 #[test]
 fn groups_closed_on_the_lp_face_keep_the_optimum() {
+    // Against the cuts-and-MIP path: the weighted matching (item 9) would close them too.
     let off = Options {
         lp_face: false,
+        weighted_matching: false,
         ..Options::default()
     };
     let [(closed, solves), (closed_off, solves_off)] =

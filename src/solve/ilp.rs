@@ -6,6 +6,7 @@
 //! tier value reported is recomputed in integers from the chosen pairs.
 
 use super::certificate::{tier_values, Certificate, ModelSize, Status};
+use super::lexmatch;
 use super::{Options, Selection};
 use crate::systems::spec::{Candidate, PairSource, RoundSpec, Var};
 use good_lp::{variable, Expression, ProblemVariables, SolverModel, Variable};
@@ -231,7 +232,10 @@ struct Solved {
 struct Shape {
     n: usize,
     nb: usize,
+    /// Parity-set rows: the first `sets − late` after the bye row, the `late` ones (cuts
+    /// added to a kept LP) after the fixing rows.
     sets: usize,
+    late: usize,
     extra: usize,
     rows: usize,
     nonzeros: usize,
@@ -293,9 +297,11 @@ fn read_solved(
         if sh.nb > 0 {
             bye = it.next().unwrap_or(0.0);
         }
-        odd = it.by_ref().take(sh.sets).collect();
+        odd = it.by_ref().take(sh.sets - sh.late).collect();
         extra = it.by_ref().take(sh.extra).collect();
-        fix = it.collect();
+        let fixing = sh.rows - sh.n - usize::from(sh.nb > 0) - sh.sets - sh.extra;
+        fix = it.by_ref().take(fixing).collect();
+        odd.extend(it);
     }
     Ok(Solved {
         proved: status == HighsModelStatus::Optimal,
@@ -518,6 +524,7 @@ impl Model {
             n,
             nb,
             sets: self.sets.len(),
+            late: 0,
             extra: extra_rows.len(),
             rows,
             nonzeros,
@@ -546,11 +553,64 @@ impl Model {
         extra_index: &[Vec<usize>],
         deadline: Option<Instant>,
     ) -> Result<(Solved, WarmLp), String> {
+        let t0 = Instant::now();
+        // Cuts found since the LP was built become rows after all the others, over the
+        // columns it has (columns added below get their entries in them too); the basis
+        // stays dual feasible, so the dual simplex goes on from it.
+        let cuts = self.sets.len() - w.shape.sets;
+        let mut cols: Vec<(usize, usize)> = Vec::new();
+        if cuts > 0 {
+            cols = w.col_of.iter().map(|(&k, &c)| (c, k)).collect();
+            cols.sort_unstable();
+        }
+        for inside in &self.sets[w.shape.sets..] {
+            let odd = inside.iter().filter(|&&b| b).count() % 2 == 1;
+            let mut idx: Vec<highs_sys::HighsInt> = Vec::new();
+            let mut val: Vec<f64> = Vec::new();
+            for &(col, k) in &cols {
+                let c = &self.spec.candidates[k];
+                if inside[c.a] != inside[c.b] {
+                    idx.push(col as _);
+                    val.push(1.0);
+                }
+            }
+            for (j, b) in self.spec.byes.iter().enumerate() {
+                if inside[b.player] {
+                    idx.push((w.na0 + j) as _);
+                    val.push(if odd { 1.0 } else { -1.0 });
+                }
+            }
+            for (i, &inn) in inside.iter().enumerate() {
+                if inn {
+                    idx.push((w.na0 + w.shape.nb + i) as _);
+                    val.push(1.0);
+                }
+            }
+            let rhs = if odd { 1.0 } else { 0.0 };
+            // SAFETY: as for `Highs_addCol` below; column indices below the column count.
+            let status = unsafe {
+                highs_sys::Highs_addRow(
+                    w.model.as_mut_ptr(),
+                    rhs,
+                    f64::INFINITY,
+                    idx.len() as _,
+                    idx.as_ptr(),
+                    val.as_ptr(),
+                )
+            };
+            if status == highs_sys::STATUS_ERROR {
+                return Err("HiGHS refused an odd-set cut".to_string());
+            }
+            w.shape.nonzeros += idx.len();
+        }
+        w.shape.sets += cuts;
+        w.shape.late += cuts;
+        w.shape.rows += cuts;
         let sh = w.shape.clone();
         let odd_base = sh.n + usize::from(sh.nb > 0);
-        let extra_base = odd_base + sh.sets;
+        let extra_base = odd_base + sh.sets - sh.late;
         let fixed_base = extra_base + sh.extra;
-        let t0 = Instant::now();
+        let late_base = fixed_base + w.fixed;
         let mut added = 0;
         for &k in active {
             if w.col_of.contains_key(&k) {
@@ -561,7 +621,11 @@ impl Model {
             let mut val: Vec<f64> = vec![1.0, 1.0];
             for (si, inside) in self.sets.iter().take(sh.sets).enumerate() {
                 if inside[c.a] != inside[c.b] {
-                    idx.push((odd_base + si) as _);
+                    let row = match si.checked_sub(sh.sets - sh.late) {
+                        None => odd_base + si,
+                        Some(l) => late_base + l,
+                    };
+                    idx.push(row as _);
                     val.push(1.0);
                 }
             }
@@ -610,7 +674,11 @@ impl Model {
         // Priced columns keep the last basis primal feasible: the primal simplex goes on from
         // it (a few iterations for a few columns), where the dual simplex starts over
         // (BENCHMARKS.md: 10,000 players, about 7,000 iterations for one added column).
-        w.model.set_option("simplex_strategy", 4);
+        // After cuts (new rows, the basis dual feasible), the dual simplex.
+        w.model.set_option(
+            "simplex_strategy",
+            if cuts > 0 && added == 0 { 1 } else { 4 },
+        );
         let t1 = Instant::now();
         let solved = w
             .model
@@ -710,6 +778,7 @@ fn solve_here(
     opts: &Options,
     deadline: Option<Instant>,
 ) -> Result<Outcome, String> {
+    let started = Instant::now();
     let n = spec.players.len();
     let mut listed: HashSet<(usize, usize)> = match source {
         Some(_) => spec.candidates.iter().map(|c| (c.a, c.b)).collect(),
@@ -871,15 +940,24 @@ fn solve_here(
     // Tier groups closed by a pairing on the LP optimum's face, or at zero cost.
     let mut face_closed = 0usize;
     let mut costless_closed = 0usize;
+    // Tier groups closed by an exact weighted matching instead of a MIP.
+    let mut matching_closed = 0usize;
     let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
+    if std::env::var_os("OPTIPAIR_TRACE").is_some() {
+        eprintln!(
+            "trace: start (greedy pairings, first columns) in {:.3} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
 
     'groups: for group in &groups {
         // Column generation on the LP relaxation, with odd-set cuts separated from its
         // fractional support, until no cut is violated and no excluded pair prices out.
         let mut cut_rounds = 0;
-        // The LP kept between pricing rounds (a cut adds rows: then it is built again).
+        // The LP kept between pricing rounds (cuts are added to it as rows).
         let mut warm: Option<WarmLp> = None;
         let mut first = true;
+        let mut matched_early: Option<Selection> = None;
         let lp = loop {
             // A group the incumbent pays nothing on, where nothing costs less than nothing, is
             // closed at once: zero duals prove the bound 0 (every reduced cost is the cost).
@@ -890,7 +968,7 @@ fn solve_here(
                 }
             }
             let keep = warm.take().filter(|w| {
-                opts.warm_lp && w.shape.sets == model.sets.len() && w.fixed == fixed.len()
+                opts.warm_lp && w.shape.sets <= model.sets.len() && w.fixed == fixed.len()
             });
             let lp = match keep {
                 Some(w) => {
@@ -973,6 +1051,30 @@ fn solve_here(
                     selection = sel;
                     break lp;
                 }
+                // Before any cut: the exact matching over the pairs that could beat the
+                // incumbent (item 9), when that graph splits into components small enough.
+                if opts.weighted_matching && !opts.full_candidates {
+                    let incumbent = selection.clone();
+                    matched_early = weighted_closing(
+                        &mut model,
+                        source,
+                        group,
+                        &fixed,
+                        &closed,
+                        &lp,
+                        &extra_index,
+                        &mut listed,
+                        &mut from_source,
+                        &mut active,
+                        &mut in_active,
+                        &mut dead,
+                        &incumbent,
+                        &mut selection,
+                    );
+                    if matched_early.is_some() {
+                        break lp;
+                    }
+                }
                 if cut_rounds >= MAX_CUT_ROUNDS {
                     break lp;
                 }
@@ -999,15 +1101,46 @@ fn solve_here(
         // an integral LP optimum, or the incumbent (greedy pairing or previous group's optimum).
         let meets = |sel: &Selection| (value(&model.spec, sel) as f64) < lp_bound + 1.0 - 1e-6;
         let closing = match integral(&lp.values, &active, &model.cols, spec) {
+            _ if matched_early.is_some() => None,
             Some(sel) if meets(&sel) => Some(sel),
             Some(_) => None,
             None if meets(&selection) && selection.satisfies_rows(spec) => Some(selection.clone()),
             None => None,
         };
+        // Without a closing, an exact weighted matching (a plain matching round) or a MIP.
+        let matched = match (closing.is_none(), matched_early) {
+            (true, Some(sel)) => Some(sel),
+            (true, None) if opts.weighted_matching && !opts.full_candidates => {
+                let incumbent = selection.clone();
+                weighted_closing(
+                    &mut model,
+                    source,
+                    group,
+                    &fixed,
+                    &closed,
+                    &lp,
+                    &extra_index,
+                    &mut listed,
+                    &mut from_source,
+                    &mut active,
+                    &mut in_active,
+                    &mut dead,
+                    &incumbent,
+                    &mut selection,
+                )
+            }
+            _ => None,
+        };
         // The group's pairing, its exact value, the bound proving it, and the program solved.
         let (sel, opt, bound, proved, rows, nonzeros) = if let Some(sel) = closing {
             let opt = value(&model.spec, &sel);
             (sel, opt, Some(lp_bound), true, lp.rows, lp.nonzeros)
+        } else if let Some(sel) = matched {
+            // Exact: the matching is optimal over the active pairs, and every pair left out
+            // prices at or above its gap over the LP bound (`complete`).
+            matching_closed += 1;
+            let opt = value(&model.spec, &sel);
+            (sel, opt, Some(opt as f64), true, lp.rows, lp.nonzeros)
         } else {
             let (mut mip, _) = model.run(
                 &active,
@@ -1022,36 +1155,22 @@ fn solve_here(
             let mut sel = read_local(&mip.values, &active, &model.cols, spec);
             let mut opt = value(&model.spec, &sel);
             if mip.proved && (opt as f64) - lp_bound > 1e-6 {
-                // The restricted optimum is above the LP bound: every excluded pair whose
-                // reduced cost is below the gap could still improve it; add them all and solve
-                // again.
                 let gap = opt as f64 - lp_bound;
-                if let Some(src) = source {
-                    let unlisted =
-                        // All of them: the completion proves nothing if one is left out.
-                        price_source(&model, src, group, &fixed, &closed, &lp, &listed, gap, None);
-                    from_source += unlisted.len();
-                    grow(
-                        &mut model,
-                        unlisted,
-                        &mut listed,
-                        &mut active,
-                        &mut in_active,
-                        &mut dead,
-                    );
-                }
-                let more: Vec<usize> = (0..model.spec.candidates.len())
-                    .filter(|&k| !in_active[k] && !dead[k])
-                    .filter(|&k| {
-                        model.reduced_cost(k, group, &fixed, &lp, &extra_index) < gap - EPS
-                    })
-                    .collect();
-                if !more.is_empty() {
-                    for k in more {
-                        in_active[k] = true;
-                        active.push(k);
-                    }
-                    active.sort_unstable();
+                if complete(
+                    &mut model,
+                    source,
+                    group,
+                    &fixed,
+                    &closed,
+                    &lp,
+                    &extra_index,
+                    gap,
+                    &mut listed,
+                    &mut from_source,
+                    &mut active,
+                    &mut in_active,
+                    &mut dead,
+                ) {
                     mip = model
                         .run(&active, group, &fixed, true, Some(&sel), opts, deadline)?
                         .0;
@@ -1144,7 +1263,7 @@ fn solve_here(
     size.candidates = model.spec.candidates.len();
     let summary = match status {
         Status::Optimal if source.is_some() => format!(
-            "optimal over all {} pairs ({} candidates: {} listed, {} priced in from LP duals; {} in the final programs, {} pricing rounds, {} odd-set rows + {} odd-set cuts, {} closed on the LP face, {} at zero cost, {} HiGHS solves)",
+            "optimal over all {} pairs ({} candidates: {} listed, {} priced in from LP duals; {} in the final programs, {} pricing rounds, {} odd-set rows + {} odd-set cuts, {} closed on the LP face, {} at zero cost, {} by weighted matching, {} HiGHS solves)",
             size.all_pairs,
             size.candidates,
             spec.candidates.len(),
@@ -1155,10 +1274,11 @@ fn solve_here(
             cut_rows,
             face_closed,
             costless_closed,
+            matching_closed,
             size.solves,
         ),
         Status::Optimal => format!(
-            "optimal over all {} pairs ({} allowed by the rules; {} in the final programs, {} pricing round{}, {} odd-set rows + {} odd-set cuts, {} closed on the LP face, {} at zero cost, {} HiGHS solves)",
+            "optimal over all {} pairs ({} allowed by the rules; {} in the final programs, {} pricing round{}, {} odd-set rows + {} odd-set cuts, {} closed on the LP face, {} at zero cost, {} by weighted matching, {} HiGHS solves)",
             size.all_pairs,
             size.candidates,
             active.len(),
@@ -1168,6 +1288,7 @@ fn solve_here(
             cut_rows,
             face_closed,
             costless_closed,
+            matching_closed,
             size.solves,
         ),
         _ => format!(
@@ -1190,6 +1311,153 @@ fn solve_here(
         },
         extended: source.map(|_| model.spec),
     })
+}
+
+/// The group's optimum by an exact weighted matching (models/swiss.md, item 9), when the
+/// round is a plain matching and the graph's components are small enough. Only columns that
+/// could beat `incumbent` take part: a pairing keeping the earlier optima is worth the LP
+/// bound plus at least the reduced costs of its columns, so one better than the incumbent uses
+/// none whose reduced cost reaches the incumbent's gap. The matching over them is then
+/// completed like a MIP (`complete`) and solved again if pairs were added; `improved` takes
+/// each pairing found, as a start for a MIP should the second matching not run.
+#[allow(clippy::too_many_arguments)]
+fn weighted_closing(
+    model: &mut Model,
+    source: Option<&dyn PairSource>,
+    group: &[(usize, i128)],
+    fixed: &[(Vec<(usize, i128)>, i128)],
+    closed: &[Closed],
+    lp: &Solved,
+    extra_index: &[Vec<usize>],
+    listed: &mut HashSet<(usize, usize)>,
+    from_source: &mut usize,
+    active: &mut Vec<usize>,
+    in_active: &mut Vec<bool>,
+    dead: &mut Vec<bool>,
+    incumbent: &Selection,
+    improved: &mut Selection,
+) -> Option<Selection> {
+    if !model.spec.rows.is_empty() || model.spec.max_byes > 1 {
+        return None;
+    }
+    let tiers: Vec<usize> = fixed
+        .iter()
+        .flat_map(|(g, _)| g.iter().map(|&(t, _)| t))
+        .chain(group.iter().map(|&(t, _)| t))
+        .collect();
+    let value = |spec: &RoundSpec, sel: &Selection, g: &[(usize, i128)]| -> i128 {
+        let tv = sel.tier_values(spec);
+        g.iter().map(|&(t, w)| w * tv[t] as i128).sum()
+    };
+    let n = model.cols.players;
+    let nb = model.cols.byes;
+    let na = lp.values.len() - nb - n;
+    // The reduced costs of the bye and unpaired columns, from the LP (all columns are in it).
+    let side = |l: usize| lp.reduced.get(na + l).copied().unwrap_or(f64::NEG_INFINITY);
+    let exact = |model: &Model, active: &[usize], best: &Selection| -> Option<Selection> {
+        let gap = value(&model.spec, best, group) as f64 - lp.objective + 1e-6;
+        let pairs: Vec<usize> = active
+            .iter()
+            .copied()
+            .filter(|&k| {
+                best.pairs.binary_search(&k).is_ok()
+                    || model.reduced_cost(k, group, fixed, lp, extra_index) < gap
+            })
+            .collect();
+        let dead_bye: Vec<bool> = (0..nb)
+            .map(|j| {
+                model.dead_bye[j]
+                    || !(best.byes.contains(&model.spec.byes[j].player) || side(j) < gap)
+            })
+            .collect();
+        let dead_unpaired: Vec<bool> = (0..n)
+            .map(|i| model.dead_unpaired[i] || !(best.unpaired.contains(&i) || side(nb + i) < gap))
+            .collect();
+        lexmatch::lexicographic(
+            &lexmatch::Restricted {
+                spec: &model.spec,
+                costs: &model.costs,
+                pairs: &pairs,
+                dead_bye: &dead_bye,
+                dead_unpaired: &dead_unpaired,
+            },
+            &tiers,
+        )
+        // Kept only if it keeps every earlier optimum and beats or ties the incumbent (it
+        // must: the incumbent is among its columns).
+        .filter(|sel| {
+            fixed
+                .iter()
+                .all(|(g, opt)| value(&model.spec, sel, g) <= *opt)
+                && value(&model.spec, sel, group) <= value(&model.spec, best, group)
+        })
+    };
+    let sel = exact(model, active, incumbent)?;
+    let gap = value(&model.spec, &sel, group) as f64 - lp.objective;
+    *improved = sel.clone();
+    if gap > 1e-6
+        && complete(
+            model,
+            source,
+            group,
+            fixed,
+            closed,
+            lp,
+            extra_index,
+            gap,
+            listed,
+            from_source,
+            active,
+            in_active,
+            dead,
+        )
+    {
+        let again = exact(model, active, &sel)?;
+        *improved = again.clone();
+        return Some(again);
+    }
+    Some(sel)
+}
+
+/// A restricted optimum `gap` above the LP bound: every excluded pair whose reduced cost is
+/// below the gap could still improve it, so all of them become active (from the source too:
+/// the completion proves nothing if one is left out). Returns whether any was added.
+#[allow(clippy::too_many_arguments)]
+fn complete(
+    model: &mut Model,
+    source: Option<&dyn PairSource>,
+    group: &[(usize, i128)],
+    fixed: &[(Vec<(usize, i128)>, i128)],
+    closed: &[Closed],
+    lp: &Solved,
+    extra_index: &[Vec<usize>],
+    gap: f64,
+    listed: &mut HashSet<(usize, usize)>,
+    from_source: &mut usize,
+    active: &mut Vec<usize>,
+    in_active: &mut Vec<bool>,
+    dead: &mut Vec<bool>,
+) -> bool {
+    let mut added = false;
+    if let Some(src) = source {
+        let unlisted = price_source(model, src, group, fixed, closed, lp, listed, gap, None);
+        *from_source += unlisted.len();
+        added |= !unlisted.is_empty();
+        grow(model, unlisted, listed, active, in_active, dead);
+    }
+    let more: Vec<usize> = (0..model.spec.candidates.len())
+        .filter(|&k| !in_active[k] && !dead[k])
+        .filter(|&k| model.reduced_cost(k, group, fixed, lp, extra_index) < gap - EPS)
+        .collect();
+    if !more.is_empty() {
+        added = true;
+        for k in more {
+            in_active[k] = true;
+            active.push(k);
+        }
+        active.sort_unstable();
+    }
+    added
 }
 
 /// The greedy pass over a source: the cheapest bye option, then players in rank order, each

@@ -8,6 +8,7 @@
 mod certificate;
 mod greedy;
 mod ilp;
+mod lexmatch;
 mod matching;
 pub mod quads;
 
@@ -46,6 +47,10 @@ pub struct Options {
     /// groups' optima costs nothing on it and no pair costs less (models/swiss.md, item 8).
     /// On by default; off to compare.
     pub zero_cost: bool,
+    /// Close a tier group whose LP bound no pairing meets with an exact weighted matching
+    /// instead of a HiGHS MIP, when the round is a plain matching (no system rows, at most one
+    /// bye; models/swiss.md, item 9). On by default; off to compare.
+    pub weighted_matching: bool,
 }
 
 impl Default for Options {
@@ -58,6 +63,7 @@ impl Default for Options {
             full_candidates: false,
             lp_face: true,
             zero_cost: true,
+            weighted_matching: true,
             priced_per_player: 4,
             warm_lp: true,
         }
