@@ -1053,6 +1053,7 @@ fn solve_here(
                 }
                 // Before any cut: the exact matching over the pairs that could beat the
                 // incumbent (item 9), when that graph splits into components small enough.
+                let columns = active.len();
                 if opts.weighted_matching && !opts.full_candidates {
                     let incumbent = selection.clone();
                     matched_early = weighted_closing(
@@ -1075,17 +1076,21 @@ fn solve_here(
                         break lp;
                     }
                 }
-                if cut_rounds >= MAX_CUT_ROUNDS {
-                    break lp;
+                // A completion that added pairs but could not match them all (a component too
+                // large) leaves `lp` stale: the LP is solved again over them before any cut.
+                if active.len() == columns {
+                    if cut_rounds >= MAX_CUT_ROUNDS {
+                        break lp;
+                    }
+                    let cuts = separate(&model, &active, &lp.values);
+                    if cuts.is_empty() {
+                        break lp;
+                    }
+                    cut_rounds += 1;
+                    cut_rows += cuts.len();
+                    model.tight.extend(cuts.iter().map(|_| false));
+                    model.sets.extend(cuts);
                 }
-                let cuts = separate(&model, &active, &lp.values);
-                if cuts.is_empty() {
-                    break lp;
-                }
-                cut_rounds += 1;
-                cut_rows += cuts.len();
-                model.tight.extend(cuts.iter().map(|_| false));
-                model.sets.extend(cuts);
             }
             if out_of_time() {
                 status = Status::Feasible;
@@ -1231,8 +1236,9 @@ fn solve_here(
         }
         if std::env::var_os("OPTIPAIR_TRACE").is_some() {
             eprintln!(
-                "trace: group {:?} closed: opt {opt} LP {lp_bound} gap {gap}; fixing duals {:?}, extra duals nonzero {}, tight sets {}",
+                "trace: group {:?} closed at {:.3} s: opt {opt} LP {lp_bound} gap {gap}; fixing duals {:?}, extra duals nonzero {}, tight sets {}",
                 group.iter().map(|g| g.0).collect::<Vec<_>>(),
+                started.elapsed().as_secs_f64(),
                 lp.fix,
                 lp.extra.iter().filter(|d| d.abs() > 1e-6).count(),
                 model.tight.iter().filter(|&&t| t).count(),
