@@ -1112,30 +1112,9 @@ fn solve_here(
             None if meets(&selection) && selection.satisfies_rows(spec) => Some(selection.clone()),
             None => None,
         };
-        // Without a closing, an exact weighted matching (a plain matching round) or a MIP.
-        let matched = match (closing.is_none(), matched_early) {
-            (true, Some(sel)) => Some(sel),
-            (true, None) if opts.weighted_matching && !opts.full_candidates => {
-                let incumbent = selection.clone();
-                weighted_closing(
-                    &mut model,
-                    source,
-                    group,
-                    &fixed,
-                    &closed,
-                    &lp,
-                    &extra_index,
-                    &mut listed,
-                    &mut from_source,
-                    &mut active,
-                    &mut in_active,
-                    &mut dead,
-                    &incumbent,
-                    &mut selection,
-                )
-            }
-            _ => None,
-        };
+        // Without a closing, the exact weighted matching found in the loop, or a MIP. (The
+        // loop tried the matching on its last LP whenever it ended without a closing.)
+        let matched = matched_early;
         // The group's pairing, its exact value, the bound proving it, and the program solved.
         let (sel, opt, bound, proved, rows, nonzeros) = if let Some(sel) = closing {
             let opt = value(&model.spec, &sel);
