@@ -1058,17 +1058,21 @@ fn solve_here(
                     let incumbent = selection.clone();
                     matched_early = weighted_closing(
                         &mut model,
-                        source,
-                        group,
-                        &fixed,
-                        &closed,
-                        &lp,
-                        &extra_index,
-                        &mut listed,
-                        &mut from_source,
-                        &mut active,
-                        &mut in_active,
-                        &mut dead,
+                        &Priced {
+                            source,
+                            group,
+                            fixed: &fixed,
+                            closed: &closed,
+                            lp: &lp,
+                            extra_index: &extra_index,
+                        },
+                        &mut ColumnSet {
+                            listed: &mut listed,
+                            from_source: &mut from_source,
+                            active: &mut active,
+                            in_active: &mut in_active,
+                            dead: &mut dead,
+                        },
                         &incumbent,
                         &mut selection,
                     );
@@ -1140,21 +1144,22 @@ fn solve_here(
             let mut opt = value(&model.spec, &sel);
             if mip.proved && (opt as f64) - lp_bound > 1e-6 {
                 let gap = opt as f64 - lp_bound;
-                if complete(
-                    &mut model,
+                let mut set = ColumnSet {
+                    listed: &mut listed,
+                    from_source: &mut from_source,
+                    active: &mut active,
+                    in_active: &mut in_active,
+                    dead: &mut dead,
+                };
+                let priced = Priced {
                     source,
                     group,
-                    &fixed,
-                    &closed,
-                    &lp,
-                    &extra_index,
-                    gap,
-                    &mut listed,
-                    &mut from_source,
-                    &mut active,
-                    &mut in_active,
-                    &mut dead,
-                ) {
+                    fixed: &fixed,
+                    closed: &closed,
+                    lp: &lp,
+                    extra_index: &extra_index,
+                };
+                if complete(&mut model, &priced, gap, &mut set) {
                     mip = model
                         .run(&active, group, &fixed, true, Some(&sel), opts, deadline)?
                         .0;
@@ -1305,23 +1310,20 @@ fn solve_here(
 /// none whose reduced cost reaches the incumbent's gap. The matching over them is then
 /// completed like a MIP (`complete`) and solved again if pairs were added; `improved` takes
 /// each pairing found, as a start for a MIP should the second matching not run.
-#[allow(clippy::too_many_arguments)]
 fn weighted_closing(
     model: &mut Model,
-    source: Option<&dyn PairSource>,
-    group: &[(usize, i128)],
-    fixed: &[(Vec<(usize, i128)>, i128)],
-    closed: &[Closed],
-    lp: &Solved,
-    extra_index: &[Vec<usize>],
-    listed: &mut HashSet<(usize, usize)>,
-    from_source: &mut usize,
-    active: &mut Vec<usize>,
-    in_active: &mut Vec<bool>,
-    dead: &mut Vec<bool>,
+    priced: &Priced,
+    set: &mut ColumnSet,
     incumbent: &Selection,
     improved: &mut Selection,
 ) -> Option<Selection> {
+    let Priced {
+        group,
+        fixed,
+        lp,
+        extra_index,
+        ..
+    } = *priced;
     if !model.spec.rows.is_empty() || model.spec.max_byes > 1 {
         return None;
     }
@@ -1377,27 +1379,11 @@ fn weighted_closing(
                 && value(&model.spec, sel, group) <= value(&model.spec, best, group)
         })
     };
-    let sel = exact(model, active, incumbent)?;
+    let sel = exact(model, set.active, incumbent)?;
     let gap = value(&model.spec, &sel, group) as f64 - lp.objective;
     *improved = sel.clone();
-    if gap > 1e-6
-        && complete(
-            model,
-            source,
-            group,
-            fixed,
-            closed,
-            lp,
-            extra_index,
-            gap,
-            listed,
-            from_source,
-            active,
-            in_active,
-            dead,
-        )
-    {
-        let again = exact(model, active, &sel)?;
+    if gap > 1e-6 && complete(model, priced, gap, set) {
+        let again = exact(model, set.active, &sel)?;
         *improved = again.clone();
         return Some(again);
     }
@@ -1407,42 +1393,64 @@ fn weighted_closing(
 /// A restricted optimum `gap` above the LP bound: every excluded pair whose reduced cost is
 /// below the gap could still improve it, so all of them become active (from the source too:
 /// the completion proves nothing if one is left out). Returns whether any was added.
-#[allow(clippy::too_many_arguments)]
-fn complete(
-    model: &mut Model,
-    source: Option<&dyn PairSource>,
-    group: &[(usize, i128)],
-    fixed: &[(Vec<(usize, i128)>, i128)],
-    closed: &[Closed],
-    lp: &Solved,
-    extra_index: &[Vec<usize>],
-    gap: f64,
-    listed: &mut HashSet<(usize, usize)>,
-    from_source: &mut usize,
-    active: &mut Vec<usize>,
-    in_active: &mut Vec<bool>,
-    dead: &mut Vec<bool>,
-) -> bool {
+fn complete(model: &mut Model, priced: &Priced, gap: f64, set: &mut ColumnSet) -> bool {
+    let Priced {
+        source,
+        group,
+        fixed,
+        closed,
+        lp,
+        extra_index,
+    } = *priced;
     let mut added = false;
     if let Some(src) = source {
-        let unlisted = price_source(model, src, group, fixed, closed, lp, listed, gap, None);
-        *from_source += unlisted.len();
+        let unlisted = price_source(model, src, group, fixed, closed, lp, set.listed, gap, None);
+        *set.from_source += unlisted.len();
         added |= !unlisted.is_empty();
-        grow(model, unlisted, listed, active, in_active, dead);
+        grow(
+            model,
+            unlisted,
+            set.listed,
+            set.active,
+            set.in_active,
+            set.dead,
+        );
     }
     let more: Vec<usize> = (0..model.spec.candidates.len())
-        .filter(|&k| !in_active[k] && !dead[k])
+        .filter(|&k| !set.in_active[k] && !set.dead[k])
         .filter(|&k| model.reduced_cost(k, group, fixed, lp, extra_index) < gap - EPS)
         .collect();
     if !more.is_empty() {
         added = true;
         for k in more {
-            in_active[k] = true;
-            active.push(k);
+            set.in_active[k] = true;
+            set.active.push(k);
         }
-        active.sort_unstable();
+        set.active.sort_unstable();
     }
     added
+}
+
+/// A tier group's LP and what its reduced costs read: the tiers, the earlier groups' rows,
+/// the closed groups (for pairs of the source), the row layout of system rows.
+#[derive(Clone, Copy)]
+struct Priced<'a> {
+    source: Option<&'a dyn PairSource>,
+    group: &'a [(usize, i128)],
+    fixed: &'a [(Vec<(usize, i128)>, i128)],
+    closed: &'a [Closed],
+    lp: &'a Solved,
+    extra_index: &'a [Vec<usize>],
+}
+
+/// The growing column set: pairs listed so far (the specification's and those priced in from
+/// the source, counted in `from_source`), the active ones, and those fixed at 0.
+struct ColumnSet<'a> {
+    listed: &'a mut HashSet<(usize, usize)>,
+    from_source: &'a mut usize,
+    active: &'a mut Vec<usize>,
+    in_active: &'a mut Vec<bool>,
+    dead: &'a mut Vec<bool>,
 }
 
 /// The greedy pass over a source: the cheapest bye option, then players in rank order, each
