@@ -958,6 +958,14 @@ fn solve_here(
         let mut warm: Option<WarmLp> = None;
         let mut first = true;
         let mut matched_early: Option<Selection> = None;
+        // What reduced costs read besides the LP's duals: the same for the whole group.
+        let ctx = Priced {
+            source,
+            group,
+            fixed: &fixed,
+            closed: &closed,
+            extra_index: &extra_index,
+        };
         let lp = loop {
             // A group the incumbent pays nothing on, where nothing costs less than nothing, is
             // closed at once: zero duals prove the bound 0 (every reduced cost is the cost).
@@ -1058,14 +1066,8 @@ fn solve_here(
                     let incumbent = selection.clone();
                     matched_early = weighted_closing(
                         &mut model,
-                        &Priced {
-                            source,
-                            group,
-                            fixed: &fixed,
-                            closed: &closed,
-                            lp: &lp,
-                            extra_index: &extra_index,
-                        },
+                        &ctx,
+                        &lp,
                         &mut ColumnSet {
                             listed: &mut listed,
                             from_source: &mut from_source,
@@ -1116,16 +1118,15 @@ fn solve_here(
             None if meets(&selection) && selection.satisfies_rows(spec) => Some(selection.clone()),
             None => None,
         };
-        // Without a closing, the exact weighted matching found in the loop, or a MIP. (The
-        // loop tried the matching on its last LP whenever it ended without a closing.)
-        let matched = matched_early;
         // The group's pairing, its exact value, the bound proving it, and the program solved.
         let (sel, opt, bound, proved, rows, nonzeros) = if let Some(sel) = closing {
             let opt = value(&model.spec, &sel);
             (sel, opt, Some(lp_bound), true, lp.rows, lp.nonzeros)
-        } else if let Some(sel) = matched {
-            // Exact: the matching is optimal over the active pairs, and every pair left out
-            // prices at or above its gap over the LP bound (`complete`).
+        } else if let Some(sel) = matched_early {
+            // Without a closing, the exact weighted matching found in the loop (tried on its
+            // last LP whenever it ended without one), or else a MIP. Exact: the matching is
+            // optimal over the active pairs, and every pair left out prices at or above its
+            // gap over the LP bound (`complete`).
             matching_closed += 1;
             let opt = value(&model.spec, &sel);
             (sel, opt, Some(opt as f64), true, lp.rows, lp.nonzeros)
@@ -1151,15 +1152,7 @@ fn solve_here(
                     in_active: &mut in_active,
                     dead: &mut dead,
                 };
-                let priced = Priced {
-                    source,
-                    group,
-                    fixed: &fixed,
-                    closed: &closed,
-                    lp: &lp,
-                    extra_index: &extra_index,
-                };
-                if complete(&mut model, &priced, gap, &mut set) {
+                if complete(&mut model, &ctx, &lp, gap, &mut set) {
                     mip = model
                         .run(&active, group, &fixed, true, Some(&sel), opts, deadline)?
                         .0;
@@ -1313,6 +1306,7 @@ fn solve_here(
 fn weighted_closing(
     model: &mut Model,
     priced: &Priced,
+    lp: &Solved,
     set: &mut ColumnSet,
     incumbent: &Selection,
     improved: &mut Selection,
@@ -1320,7 +1314,6 @@ fn weighted_closing(
     let Priced {
         group,
         fixed,
-        lp,
         extra_index,
         ..
     } = *priced;
@@ -1382,7 +1375,7 @@ fn weighted_closing(
     let sel = exact(model, set.active, incumbent)?;
     let gap = value(&model.spec, &sel, group) as f64 - lp.objective;
     *improved = sel.clone();
-    if gap > 1e-6 && complete(model, priced, gap, set) {
+    if gap > 1e-6 && complete(model, priced, lp, gap, set) {
         let again = exact(model, set.active, &sel)?;
         *improved = again.clone();
         return Some(again);
@@ -1393,13 +1386,18 @@ fn weighted_closing(
 /// A restricted optimum `gap` above the LP bound: every excluded pair whose reduced cost is
 /// below the gap could still improve it, so all of them become active (from the source too:
 /// the completion proves nothing if one is left out). Returns whether any was added.
-fn complete(model: &mut Model, priced: &Priced, gap: f64, set: &mut ColumnSet) -> bool {
+fn complete(
+    model: &mut Model,
+    priced: &Priced,
+    lp: &Solved,
+    gap: f64,
+    set: &mut ColumnSet,
+) -> bool {
     let Priced {
         source,
         group,
         fixed,
         closed,
-        lp,
         extra_index,
     } = *priced;
     let mut added = false;
@@ -1431,15 +1429,14 @@ fn complete(model: &mut Model, priced: &Priced, gap: f64, set: &mut ColumnSet) -
     added
 }
 
-/// A tier group's LP and what its reduced costs read: the tiers, the earlier groups' rows,
-/// the closed groups (for pairs of the source), the row layout of system rows.
+/// What a tier group's reduced costs read besides its LP's duals: the tiers, the earlier
+/// groups' rows, the closed groups (for pairs of the source), the layout of system rows.
 #[derive(Clone, Copy)]
 struct Priced<'a> {
     source: Option<&'a dyn PairSource>,
     group: &'a [(usize, i128)],
     fixed: &'a [(Vec<(usize, i128)>, i128)],
     closed: &'a [Closed],
-    lp: &'a Solved,
     extra_index: &'a [Vec<usize>],
 }
 
