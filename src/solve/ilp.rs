@@ -1639,8 +1639,24 @@ fn price_source(
         pot: Vec<f64>,
         sides: Option<Vec<Vec<bool>>>,
         odd: Vec<f64>,
+        /// Without `sides`: each player's sets of positive dual, as bits (`words` per player).
+        words: usize,
+        bits: Vec<u64>,
     }
     impl Duals {
+        /// What `pot(a) + pot(b)` counts twice for a pair inside a set: its positive dual,
+        /// which the pair does not cross (0 when the crossing is exact per class pair).
+        fn shared(&self, a: usize, b: usize) -> f64 {
+            let mut sum = 0.0;
+            for w in 0..self.words {
+                let mut both = self.bits[a * self.words + w] & self.bits[b * self.words + w];
+                while both != 0 {
+                    sum += self.odd[w * 64 + both.trailing_zeros() as usize];
+                    both &= both - 1;
+                }
+            }
+            2.0 * sum
+        }
         fn cross(&self, g: usize, h: usize) -> f64 {
             self.sides.as_ref().map_or(0.0, |m| {
                 self.odd
@@ -1655,12 +1671,19 @@ fn price_source(
     let duals = |deg: &[f64], odd: &[f64]| -> Duals {
         let sides = membership(odd.len());
         let mut pot = deg.to_vec();
+        let words = if sides.is_none() {
+            odd.len().div_ceil(64)
+        } else {
+            0
+        };
+        let mut bits = vec![0u64; n * words];
         if sides.is_none() {
             for (s, &z) in odd.iter().enumerate() {
                 if z > 0.0 {
                     for (i, &inn) in model.sets[s].iter().enumerate() {
                         if inn {
                             pot[i] += z;
+                            bits[i * words + s / 64] |= 1 << (s % 64);
                         }
                     }
                 }
@@ -1670,6 +1693,8 @@ fn price_source(
             pot,
             sides,
             odd: odd.to_vec(),
+            words,
+            bits,
         }
     };
     let own = duals(&lp.deg, &lp.odd);
@@ -1811,7 +1836,9 @@ fn price_source(
                     }
                     low.copy_from_slice(&block);
                     src.refine_lower(a, b, b, &mut low);
-                    if bound(&own_coef, &low) - cross - pot[a] - pot[b] >= below - EPS {
+                    if bound(&own_coef, &low) - cross - pot[a] - pot[b] + own.shared(a, b)
+                        >= below - EPS
+                    {
                         continue;
                     }
                     count[1] += 1;
@@ -1821,6 +1848,7 @@ fn price_source(
                             - closed_cross[i]
                             - closed_pot[i][x]
                             - closed_pot[i][y]
+                            + closed_duals[i].shared(x, y)
                             > c.gap + 1e-5
                     });
                     if surely_dead || listed.contains(&(x, y)) {
