@@ -162,12 +162,17 @@ fn the_certificate_counts_every_pair_and_says_optimal_over_all() {
     );
 }
 
-/// Solves `bench`'s round 6 of `players` with a shortcut on (the defaults) and off, checks
-/// that both prove the same tier values, and returns how often the summary says the shortcut
-/// (`phrase`, preceded by its count) closed a group in each, with the HiGHS solves of each.
-fn with_and_without(players: usize, off: Options, phrase: &str) -> [(usize, usize); 2] {
+/// Solves `bench`'s round 6 of `players` with a shortcut on and off, checks that both prove
+/// the same tier values, and returns how often the summary says the shortcut (`phrase`,
+/// preceded by its count) closed a group in each, with the HiGHS solves of each.
+fn with_and_without(
+    players: usize,
+    on: Options,
+    off: Options,
+    phrase: &str,
+) -> [(usize, usize); 2] {
     let spec = sparse_round_six(players, 1);
-    let on = solve::solve_sparse(&spec, &Options::default());
+    let on = solve::solve_sparse(&spec, &on);
     let off = solve::solve_sparse(&spec, &off);
     assert_eq!(on.certificate.status, Status::Optimal);
     assert_eq!(off.certificate.status, Status::Optimal);
@@ -250,13 +255,18 @@ fn groups_with_an_integrality_gap_are_closed_by_weighted_matching() {
 #[test]
 fn groups_closed_on_the_lp_face_keep_the_optimum() {
     // Against the cuts-and-MIP path: the weighted matching (item 9) would close them too.
+    // Without partner exchanges (item 10), whose better incumbent meets the bound first here.
+    let on = Options {
+        exchange: false,
+        ..Options::default()
+    };
     let off = Options {
         lp_face: false,
         weighted_matching: false,
-        ..Options::default()
+        ..on.clone()
     };
     let [(closed, solves), (closed_off, solves_off)] =
-        with_and_without(1000, off, " closed on the LP face");
+        with_and_without(1000, on, off, " closed on the LP face");
     assert!(closed > 0);
     assert_eq!(closed_off, 0);
     assert!(solves < solves_off);
@@ -271,7 +281,8 @@ fn groups_closed_at_zero_cost_keep_the_optimum() {
         zero_cost: false,
         ..Options::default()
     };
-    let [(closed, solves), (closed_off, solves_off)] = with_and_without(800, off, " at zero cost");
+    let [(closed, solves), (closed_off, solves_off)] =
+        with_and_without(800, Options::default(), off, " at zero cost");
     assert!(closed > 0);
     assert_eq!(closed_off, 0);
     assert!(solves < solves_off);
@@ -300,4 +311,41 @@ fn a_kept_lp_gives_the_optimum_of_a_rebuilt_one() {
         );
         assert!(warm.certificate.tiers.iter().all(|t| t.proved));
     }
+}
+
+/// Before a tier group's first LP over a pair source, the incumbent is improved by partner
+/// exchanges that keep the earlier groups' optima (models/swiss.md, item 10). The first
+/// restricted program starts nearer the optimum: the same tier values, every tier proved,
+/// in fewer pricing rounds.
+#[test]
+fn partner_exchanges_keep_the_optimum_in_fewer_pricing_rounds() {
+    let mut fewer = 0;
+    for (players, seed) in [(2000, 1), (2000, 2), (3000, 3)] {
+        let spec = sparse_round_six(players, seed);
+        let on = solve::solve_sparse(&spec, &Options::default());
+        let off = solve::solve_sparse(
+            &spec,
+            &Options {
+                exchange: false,
+                ..Options::default()
+            },
+        );
+        for p in [&on, &off] {
+            assert_eq!(p.certificate.status, Status::Optimal);
+            assert!(p.certificate.tiers.iter().all(|t| t.proved));
+        }
+        assert_eq!(values(&on), values(&off), "{players} players");
+        let phrase = " incumbents improved by partner exchange";
+        assert!(closings(&on, phrase) > 0, "{}", on.certificate.summary);
+        assert_eq!(closings(&off, phrase), 0);
+        let rounds = |p: &solve::Pairing| closings(p, " pricing rounds");
+        assert!(
+            rounds(&on) <= rounds(&off),
+            "{players} players: {} against {}",
+            on.certificate.summary,
+            off.certificate.summary
+        );
+        fewer += rounds(&off) - rounds(&on);
+    }
+    assert!(fewer >= 2);
 }

@@ -6,6 +6,7 @@
 //! tier value reported is recomputed in integers from the chosen pairs.
 
 use super::certificate::{tier_values, Certificate, ModelSize, Status};
+use super::exchange;
 use super::lexmatch;
 use super::{Options, Selection};
 use crate::systems::spec::{Candidate, PairSource, RoundSpec, Var};
@@ -942,6 +943,8 @@ fn solve_here(
     let mut costless_closed = 0usize;
     // Tier groups closed by an exact weighted matching instead of a MIP.
     let mut matching_closed = 0usize;
+    // Incumbents improved by partner exchanges before a group's first LP.
+    let mut exchanged = 0usize;
     let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
     if std::env::var_os("OPTIPAIR_TRACE").is_some() {
         eprintln!(
@@ -969,10 +972,73 @@ fn solve_here(
         let lp = loop {
             // A group the incumbent pays nothing on, where nothing costs less than nothing, is
             // closed at once: zero duals prove the bound 0 (every reduced cost is the cost).
-            if std::mem::take(&mut first) && opts.zero_cost && !opts.full_candidates {
+            let first_lp = std::mem::take(&mut first) && !opts.full_candidates;
+            if first_lp && opts.zero_cost {
                 if let Some(lp) = costless(&model, source, &active, group, &fixed, &selection) {
                     costless_closed += 1;
                     break lp;
+                }
+            }
+            // A better incumbent, and its pairs as columns, before the first LP (item 10).
+            if first_lp && opts.exchange && source.is_some() && model.spec.rows.is_empty() {
+                let t = Instant::now();
+                if let Some(ex) =
+                    exchange::exchange(&model.spec, &dead, source, group, &fixed, &selection.pairs)
+                {
+                    let at = model.spec.candidates.len();
+                    let new: Vec<Candidate> = ex
+                        .pairs
+                        .iter()
+                        .filter(|(k, _)| k.is_none())
+                        .map(|(_, c)| c.clone())
+                        .collect();
+                    from_source += new.len();
+                    let mut next = at;
+                    let mut pairs: Vec<usize> = ex
+                        .pairs
+                        .iter()
+                        .map(|(k, _)| {
+                            k.unwrap_or_else(|| {
+                                next += 1;
+                                next - 1
+                            })
+                        })
+                        .collect();
+                    grow(
+                        &mut model,
+                        new,
+                        &mut listed,
+                        &mut active,
+                        &mut in_active,
+                        &mut dead,
+                    );
+                    pairs.sort_unstable();
+                    let mut exchanged_sel = selection.clone();
+                    exchanged_sel.pairs = pairs.clone();
+                    let tv = exchanged_sel.tier_values(&model.spec);
+                    let keeps = fixed.iter().all(|(g, opt)| {
+                        g.iter().map(|&(t, w)| w * tv[t] as i128).sum::<i128>() <= *opt
+                    });
+                    debug_assert!(keeps, "partner exchanges lost an earlier optimum");
+                    if keeps {
+                        selection = exchanged_sel;
+                        exchanged += 1;
+                    }
+                    for &k in &pairs {
+                        if !in_active[k] {
+                            in_active[k] = true;
+                            active.push(k);
+                        }
+                    }
+                    active.sort_unstable();
+                    if std::env::var_os("OPTIPAIR_TRACE").is_some() {
+                        eprintln!(
+                            "trace: exchanges: incumbent {} -> {} in {:.3} s",
+                            ex.before,
+                            ex.after,
+                            t.elapsed().as_secs_f64()
+                        );
+                    }
                 }
             }
             let keep = warm.take().filter(|w| {
@@ -1246,7 +1312,7 @@ fn solve_here(
     size.candidates = model.spec.candidates.len();
     let summary = match status {
         Status::Optimal if source.is_some() => format!(
-            "optimal over all {} pairs ({} candidates: {} listed, {} priced in from LP duals; {} in the final programs, {} pricing rounds, {} odd-set rows + {} odd-set cuts, {} closed on the LP face, {} at zero cost, {} by weighted matching, {} HiGHS solves)",
+            "optimal over all {} pairs ({} candidates: {} listed, {} priced in from LP duals; {} in the final programs, {} pricing rounds, {} odd-set rows + {} odd-set cuts, {} incumbents improved by partner exchange, {} closed on the LP face, {} at zero cost, {} by weighted matching, {} HiGHS solves)",
             size.all_pairs,
             size.candidates,
             spec.candidates.len(),
@@ -1255,6 +1321,7 @@ fn solve_here(
             pricing_rounds,
             size.odd_set_rows,
             cut_rows,
+            exchanged,
             face_closed,
             costless_closed,
             matching_closed,

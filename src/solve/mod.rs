@@ -6,6 +6,7 @@
 //! lexicographic order (see `models/swiss.md`, "Exact lexicographic tiers").
 
 mod certificate;
+mod exchange;
 mod greedy;
 mod ilp;
 mod lexmatch;
@@ -51,6 +52,10 @@ pub struct Options {
     /// instead of a HiGHS MIP, when the round is a plain matching (no system rows, at most one
     /// bye; models/swiss.md, item 9). On by default; off to compare.
     pub weighted_matching: bool,
+    /// Before a tier group's first LP over a pair source, improve the incumbent by partner
+    /// exchanges that keep the earlier groups' optima (models/swiss.md, item 10): a better
+    /// first restricted program, fewer pricing rounds. On by default; off to compare.
+    pub exchange: bool,
 }
 
 impl Default for Options {
@@ -64,6 +69,7 @@ impl Default for Options {
             lp_face: true,
             zero_cost: true,
             weighted_matching: true,
+            exchange: true,
             priced_per_player: 4,
             warm_lp: true,
         }
