@@ -2,9 +2,10 @@
 //!
 //! Column generation converges in fewer pricing rounds from a good restricted program: when
 //! the incumbent is far above the group's optimum, so is the first LP, and its duals price in
-//! hundreds of thousands of pairs that no optimum uses. Here players close in index (rank)
-//! exchange partners while that lowers the group's weighted cost and keeps every earlier
-//! group's value, so the pairing stays optimal on the groups already closed. The result is
+//! hundreds of thousands of pairs that no optimum uses. Here a player takes a listed partner
+//! cheaper on the group than his own, whose partner takes his, while that lowers the group's
+//! weighted cost and keeps every earlier group's value, so the pairing stays optimal on the
+//! groups already closed. The result is
 //! only a better incumbent and better first columns: what the LP and pricing prove is unchanged.
 
 use crate::systems::spec::{Candidate, PairSource, RoundSpec};
@@ -21,9 +22,9 @@ pub(super) struct Exchanged {
     pub after: i128,
 }
 
-/// Exchanges partners between players up to `reach` places apart in `pairs` (the
-/// incumbent's pairs; byes and unpaired players stay as they are), for `group` with the earlier
-/// groups `fixed` held. A pair is taken from `spec`'s candidates when listed (and not `dead`),
+/// Exchanges partners in `pairs` (the incumbent's pairs; byes and unpaired players stay as
+/// they are) along each player's listed pairs, for `group` with the earlier groups `fixed`
+/// held. A pair is taken from `spec`'s candidates when listed (and not `dead`),
 /// else from `source`; pairs neither offers are not used. `None` when nothing improved.
 pub(super) fn exchange(
     spec: &RoundSpec,

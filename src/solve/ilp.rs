@@ -970,9 +970,9 @@ fn solve_here(
             extra_index: &extra_index,
         };
         let lp = loop {
+            let first_lp = std::mem::take(&mut first) && !opts.full_candidates;
             // A group the incumbent pays nothing on, where nothing costs less than nothing, is
             // closed at once: zero duals prove the bound 0 (every reduced cost is the cost).
-            let first_lp = std::mem::take(&mut first) && !opts.full_candidates;
             if first_lp && opts.zero_cost {
                 if let Some(lp) = costless(&model, source, &active, group, &fixed, &selection) {
                     costless_closed += 1;
@@ -980,7 +980,16 @@ fn solve_here(
                 }
             }
             // A better incumbent, and its pairs as columns, before the first LP (item 10).
-            if first_lp && opts.exchange && source.is_some() && model.spec.rows.is_empty() {
+            let costs_something = |sel: &Selection| {
+                let tv = sel.tier_values(&model.spec);
+                group.iter().any(|&(t, _)| tv[t] > 0)
+            };
+            if first_lp
+                && opts.exchange
+                && source.is_some()
+                && model.spec.rows.is_empty()
+                && costs_something(&selection)
+            {
                 let t = Instant::now();
                 if let Some(ex) =
                     exchange::exchange(&model.spec, &dead, source, group, &fixed, &selection.pairs)
@@ -1312,7 +1321,7 @@ fn solve_here(
     size.candidates = model.spec.candidates.len();
     let summary = match status {
         Status::Optimal if source.is_some() => format!(
-            "optimal over all {} pairs ({} candidates: {} listed, {} priced in from LP duals; {} in the final programs, {} pricing rounds, {} odd-set rows + {} odd-set cuts, {} incumbents improved by partner exchange, {} closed on the LP face, {} at zero cost, {} by weighted matching, {} HiGHS solves)",
+            "optimal over all {} pairs ({} candidates: {} listed, {} from the pair source (priced in by LP duals, or in an incumbent pairing); {} in the final programs, {} pricing rounds, {} odd-set rows + {} odd-set cuts, {} incumbents improved by partner exchange, {} closed on the LP face, {} at zero cost, {} by weighted matching, {} HiGHS solves)",
             size.all_pairs,
             size.candidates,
             spec.candidates.len(),
