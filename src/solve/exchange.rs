@@ -14,9 +14,9 @@ use std::collections::HashMap;
 /// Passes over the field at most (each stops early when nothing improved).
 const PASSES: usize = 8;
 
-/// The improved pairing: its pairs, each with its index in `spec`'s candidates when listed.
+/// The improved pairing.
 pub(super) struct Exchanged {
-    pub pairs: Vec<(Option<usize>, Candidate)>,
+    pub pairs: Vec<Candidate>,
     /// The group's weighted value before and after.
     pub before: i128,
     pub after: i128,
@@ -134,7 +134,6 @@ pub(super) fn exchange(
         .into_iter()
         .enumerate()
         .filter_map(|(i, c)| c.filter(|c| c.a == i))
-        .map(|c| (index.get(&(c.a, c.b)).copied(), c))
         .collect();
     Some(Exchanged {
         pairs,

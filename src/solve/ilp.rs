@@ -781,11 +781,10 @@ fn solve_here(
 ) -> Result<Outcome, String> {
     let started = Instant::now();
     let n = spec.players.len();
-    let mut listed: HashSet<(usize, usize)> = match source {
+    let listed: HashSet<(usize, usize)> = match source {
         Some(_) => spec.candidates.iter().map(|c| (c.a, c.b)).collect(),
         None => HashSet::new(),
     };
-    let mut from_source = 0usize;
     // Closed groups' LP duals: an unlisted pair they price above their gap is in no optimum.
     let mut closed: Vec<Closed> = Vec::new();
     let cols = Columns {
@@ -861,42 +860,27 @@ fn solve_here(
     } else {
         PER_PLAYER
     };
-    let mut active = initial_columns(spec, per_player, &greedy);
+    let active = initial_columns(spec, per_player, &greedy);
     let mut in_active = vec![false; spec.candidates.len()];
     for &k in &active {
         in_active[k] = true;
     }
-    let mut dead = vec![false; spec.candidates.len()];
+    let dead = vec![false; spec.candidates.len()];
+    // The columns: pairs listed or priced in, which are active, which are fixed at 0.
+    let mut pool = ColumnSet {
+        listed,
+        from_source: 0,
+        active,
+        in_active,
+        dead,
+    };
     if let Some(src) = source {
         // The listed pairs alone make a poor warm start; the same greedy pass with every
         // partner of the player's own and nearest score groups does much better.
         let (pairs, bye) = source_greedy(&model.spec, src);
-        let mut index: HashMap<(usize, usize), usize> = model
-            .spec
-            .candidates
-            .iter()
-            .enumerate()
-            .map(|(k, c)| ((c.a, c.b), k))
-            .collect();
-        let new: Vec<Candidate> = pairs
-            .iter()
-            .filter(|c| !index.contains_key(&(c.a, c.b)))
-            .cloned()
-            .collect();
-        from_source += new.len();
-        grow(
-            &mut model,
-            new,
-            &mut listed,
-            &mut active,
-            &mut in_active,
-            &mut dead,
-        );
-        for (k, c) in model.spec.candidates.iter().enumerate() {
-            index.entry((c.a, c.b)).or_insert(k);
-        }
+        let indices = adopt(&mut model, &pairs, &mut pool);
         let mut sel = Selection {
-            pairs: pairs.iter().map(|c| index[&(c.a, c.b)]).collect(),
+            pairs: indices,
             byes: bye.into_iter().collect(),
             unpaired: Vec::new(),
         };
@@ -909,21 +893,14 @@ fn solve_here(
             used[b] = true;
         }
         sel.unpaired = (0..n).filter(|&i| !used[i]).collect();
-        sel.pairs.sort_unstable();
         if sel.tier_values(&model.spec) < greedy.tier_values(&model.spec) {
             // The incumbent's pairs are columns of every restricted program.
-            for &k in &sel.pairs {
-                if !in_active[k] {
-                    in_active[k] = true;
-                    active.push(k);
-                }
-            }
-            active.sort_unstable();
+            activate(&sel.pairs, &mut pool.active, &mut pool.in_active);
             greedy = sel;
         }
     }
     let mut fixed: Vec<(Vec<(usize, i128)>, i128)> = Vec::new();
-    // Pairs proved absent from every optimum of the tier groups solved so far: `dead`.
+    // Pairs proved absent from every optimum of the tier groups solved so far: `pool.dead`.
     let mut dead_count = 0usize;
     let mut selection = greedy.clone();
     let mut proof: Vec<(Option<f64>, bool)> = vec![(None, false); ranges.len()];
@@ -974,7 +951,8 @@ fn solve_here(
             // A group the incumbent pays nothing on, where nothing costs less than nothing, is
             // closed at once: zero duals prove the bound 0 (every reduced cost is the cost).
             if first_lp && opts.zero_cost {
-                if let Some(lp) = costless(&model, source, &active, group, &fixed, &selection) {
+                if let Some(lp) = costless(&model, source, &pool.active, group, &fixed, &selection)
+                {
                     costless_closed += 1;
                     break lp;
                 }
@@ -991,37 +969,15 @@ fn solve_here(
                 && costs_something(&selection)
             {
                 let t = Instant::now();
-                if let Some(ex) =
-                    exchange::exchange(&model.spec, &dead, source, group, &fixed, &selection.pairs)
-                {
-                    let at = model.spec.candidates.len();
-                    let new: Vec<Candidate> = ex
-                        .pairs
-                        .iter()
-                        .filter(|(k, _)| k.is_none())
-                        .map(|(_, c)| c.clone())
-                        .collect();
-                    from_source += new.len();
-                    let mut next = at;
-                    let mut pairs: Vec<usize> = ex
-                        .pairs
-                        .iter()
-                        .map(|(k, _)| {
-                            k.unwrap_or_else(|| {
-                                next += 1;
-                                next - 1
-                            })
-                        })
-                        .collect();
-                    grow(
-                        &mut model,
-                        new,
-                        &mut listed,
-                        &mut active,
-                        &mut in_active,
-                        &mut dead,
-                    );
-                    pairs.sort_unstable();
+                if let Some(ex) = exchange::exchange(
+                    &model.spec,
+                    &pool.dead,
+                    source,
+                    group,
+                    &fixed,
+                    &selection.pairs,
+                ) {
+                    let pairs = adopt(&mut model, &ex.pairs, &mut pool);
                     let mut exchanged_sel = selection.clone();
                     exchanged_sel.pairs = pairs.clone();
                     let tv = exchanged_sel.tier_values(&model.spec);
@@ -1033,13 +989,7 @@ fn solve_here(
                         selection = exchanged_sel;
                         exchanged += 1;
                     }
-                    for &k in &pairs {
-                        if !in_active[k] {
-                            in_active[k] = true;
-                            active.push(k);
-                        }
-                    }
-                    active.sort_unstable();
+                    activate(&pairs, &mut pool.active, &mut pool.in_active);
                     if std::env::var_os("OPTIPAIR_TRACE").is_some() {
                         eprintln!(
                             "trace: exchanges: incumbent {} -> {} in {:.3} s",
@@ -1055,12 +1005,14 @@ fn solve_here(
             });
             let lp = match keep {
                 Some(w) => {
-                    let (lp, w) = model.rerun(w, &active, group, &fixed, &extra_index, deadline)?;
+                    let (lp, w) =
+                        model.rerun(w, &pool.active, group, &fixed, &extra_index, deadline)?;
                     warm = Some(w);
                     lp
                 }
                 None => {
-                    let (lp, w) = model.run(&active, group, &fixed, false, None, opts, deadline)?;
+                    let (lp, w) =
+                        model.run(&pool.active, group, &fixed, false, None, opts, deadline)?;
                     warm = w;
                     lp
                 }
@@ -1070,7 +1022,7 @@ fn solve_here(
                 return Err(format!("LP relaxation not solved (status {:?})", lp.status));
             }
             let mut add: Vec<(f64, usize)> = (0..model.spec.candidates.len())
-                .filter(|&k| !in_active[k] && !dead[k])
+                .filter(|&k| !pool.in_active[k] && !pool.dead[k])
                 .map(|k| (model.reduced_cost(k, group, &fixed, &lp, &extra_index), k))
                 .filter(|&(rc, _)| rc < -EPS)
                 .collect();
@@ -1079,27 +1031,30 @@ fn solve_here(
                 add.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
                 add.truncate((4 * n).max(64));
                 for (_, k) in add {
-                    in_active[k] = true;
-                    active.push(k);
+                    pool.in_active[k] = true;
+                    pool.active.push(k);
                 }
-                active.sort_unstable();
+                pool.active.sort_unstable();
             } else if let Some(more) = source
                 .map(|src| {
                     let cap = Some(opts.priced_per_player.max(1));
-                    price_source(&model, src, group, &fixed, &closed, &lp, &listed, 0.0, cap)
+                    price_source(
+                        &model,
+                        src,
+                        group,
+                        &fixed,
+                        &closed,
+                        &lp,
+                        &pool.listed,
+                        0.0,
+                        cap,
+                    )
                 })
                 .filter(|m| !m.is_empty())
             {
                 pricing_rounds += 1;
-                from_source += more.len();
-                grow(
-                    &mut model,
-                    more,
-                    &mut listed,
-                    &mut active,
-                    &mut in_active,
-                    &mut dead,
-                );
+                pool.from_source += more.len();
+                grow(&mut model, more, &mut pool);
             } else {
                 // The LP bound now holds over all pairs. Stop when it is met by the incumbent
                 // (or the LP is integral); otherwise tighten it with odd-set cuts, a few rounds.
@@ -1107,7 +1062,7 @@ fn solve_here(
                     .iter()
                     .map(|&(t, w)| w * selection.tier_values(&model.spec)[t] as i128)
                     .sum();
-                if integral(&lp.values, &active, &model.cols, spec).is_some()
+                if integral(&lp.values, &pool.active, &model.cols, spec).is_some()
                     || (incumbent as f64) < lp.objective + 1.0 - 1e-6
                 {
                     break lp;
@@ -1117,7 +1072,7 @@ fn solve_here(
                 // closes the group below, with no cut and no MIP.
                 // (Not in the plain formulation, which stays the reference to compare with.)
                 let on_face = (opts.lp_face && !opts.full_candidates)
-                    .then(|| face_pairing(&model, &active, &lp))
+                    .then(|| face_pairing(&model, &pool.active, &lp))
                     .flatten()
                     .filter(|sel| {
                         let tv = sel.tier_values(&model.spec);
@@ -1136,20 +1091,14 @@ fn solve_here(
                 }
                 // Before any cut: the exact matching over the pairs that could beat the
                 // incumbent (item 9), when that graph splits into components small enough.
-                let columns = active.len();
+                let columns = pool.active.len();
                 if opts.weighted_matching && !opts.full_candidates {
                     let incumbent = selection.clone();
                     matched_early = weighted_closing(
                         &mut model,
                         &ctx,
                         &lp,
-                        &mut ColumnSet {
-                            listed: &mut listed,
-                            from_source: &mut from_source,
-                            active: &mut active,
-                            in_active: &mut in_active,
-                            dead: &mut dead,
-                        },
+                        &mut pool,
                         &incumbent,
                         &mut selection,
                     );
@@ -1159,11 +1108,11 @@ fn solve_here(
                 }
                 // A completion that added pairs but could not match them all (a component too
                 // large) leaves `lp` stale: the LP is solved again over them before any cut.
-                if active.len() == columns {
+                if pool.active.len() == columns {
                     if cut_rounds >= MAX_CUT_ROUNDS {
                         break lp;
                     }
-                    let cuts = separate(&model, &active, &lp.values);
+                    let cuts = separate(&model, &pool.active, &lp.values);
                     if cuts.is_empty() {
                         break lp;
                     }
@@ -1186,7 +1135,7 @@ fn solve_here(
         // The group is closed without a MIP when a pairing meets the LP bound over all pairs:
         // an integral LP optimum, or the incumbent (greedy pairing or previous group's optimum).
         let meets = |sel: &Selection| (value(&model.spec, sel) as f64) < lp_bound + 1.0 - 1e-6;
-        let closing = match integral(&lp.values, &active, &model.cols, spec) {
+        let closing = match integral(&lp.values, &pool.active, &model.cols, spec) {
             _ if matched_early.is_some() => None,
             Some(sel) if meets(&sel) => Some(sel),
             Some(_) => None,
@@ -1207,7 +1156,7 @@ fn solve_here(
             (sel, opt, Some(opt as f64), true, lp.rows, lp.nonzeros)
         } else {
             let (mut mip, _) = model.run(
-                &active,
+                &pool.active,
                 group,
                 &fixed,
                 true,
@@ -1216,23 +1165,24 @@ fn solve_here(
                 deadline,
             )?;
             size.solves += 1;
-            let mut sel = read_local(&mip.values, &active, &model.cols, spec);
+            let mut sel = read_local(&mip.values, &pool.active, &model.cols, spec);
             let mut opt = value(&model.spec, &sel);
             if mip.proved && (opt as f64) - lp_bound > 1e-6 {
                 let gap = opt as f64 - lp_bound;
-                let mut set = ColumnSet {
-                    listed: &mut listed,
-                    from_source: &mut from_source,
-                    active: &mut active,
-                    in_active: &mut in_active,
-                    dead: &mut dead,
-                };
-                if complete(&mut model, &ctx, &lp, gap, &mut set) {
+                if complete(&mut model, &ctx, &lp, gap, &mut pool) {
                     mip = model
-                        .run(&active, group, &fixed, true, Some(&sel), opts, deadline)?
+                        .run(
+                            &pool.active,
+                            group,
+                            &fixed,
+                            true,
+                            Some(&sel),
+                            opts,
+                            deadline,
+                        )?
                         .0;
                     size.solves += 1;
-                    sel = read_local(&mip.values, &active, &model.cols, spec);
+                    sel = read_local(&mip.values, &pool.active, &model.cols, spec);
                     opt = value(&model.spec, &sel);
                 }
             }
@@ -1242,7 +1192,7 @@ fn solve_here(
         };
         size.rows = size.rows.max(rows);
         size.nonzeros = size.nonzeros.max(nonzeros);
-        size.columns = size.columns.max(active.len() + model.cols.byes + n);
+        size.columns = size.columns.max(pool.active.len() + model.cols.byes + n);
         let tv = sel.tier_values(&model.spec);
         for &(t, w) in group {
             let b = bound.map(|b| {
@@ -1278,9 +1228,9 @@ fn solve_here(
             &lp,
             &extra_index,
             gap,
-            &mut dead,
-            &mut active,
-            &mut in_active,
+            &mut pool.dead,
+            &mut pool.active,
+            &mut pool.in_active,
             &selection,
         );
         if gap.abs() <= 1e-9 * (opt as f64).abs().max(1.0) {
@@ -1325,8 +1275,8 @@ fn solve_here(
             size.all_pairs,
             size.candidates,
             spec.candidates.len(),
-            from_source,
-            active.len(),
+            pool.from_source,
+            pool.active.len(),
             pricing_rounds,
             size.odd_set_rows,
             cut_rows,
@@ -1340,7 +1290,7 @@ fn solve_here(
             "optimal over all {} pairs ({} allowed by the rules; {} in the final programs, {} pricing round{}, {} odd-set rows + {} odd-set cuts, {} closed on the LP face, {} at zero cost, {} by weighted matching, {} HiGHS solves)",
             size.all_pairs,
             size.candidates,
-            active.len(),
+            pool.active.len(),
             pricing_rounds,
             if pricing_rounds == 1 { "" } else { "s" },
             size.odd_set_rows,
@@ -1448,11 +1398,11 @@ fn weighted_closing(
                 && value(&model.spec, sel, group) <= value(&model.spec, best, group)
         })
     };
-    let sel = exact(model, set.active, incumbent)?;
+    let sel = exact(model, &set.active, incumbent)?;
     let gap = value(&model.spec, &sel, group) as f64 - lp.objective;
     *improved = sel.clone();
     if gap > 1e-6 && complete(model, priced, lp, gap, set) {
-        let again = exact(model, set.active, &sel)?;
+        let again = exact(model, &set.active, &sel)?;
         *improved = again.clone();
         return Some(again);
     }
@@ -1478,17 +1428,10 @@ fn complete(
     } = *priced;
     let mut added = false;
     if let Some(src) = source {
-        let unlisted = price_source(model, src, group, fixed, closed, lp, set.listed, gap, None);
-        *set.from_source += unlisted.len();
+        let unlisted = price_source(model, src, group, fixed, closed, lp, &set.listed, gap, None);
+        set.from_source += unlisted.len();
         added |= !unlisted.is_empty();
-        grow(
-            model,
-            unlisted,
-            set.listed,
-            set.active,
-            set.in_active,
-            set.dead,
-        );
+        grow(model, unlisted, set);
     }
     let more: Vec<usize> = (0..model.spec.candidates.len())
         .filter(|&k| !set.in_active[k] && !set.dead[k])
@@ -1518,12 +1461,12 @@ struct Priced<'a> {
 
 /// The growing column set: pairs listed so far (the specification's and those priced in from
 /// the source, counted in `from_source`), the active ones, and those fixed at 0.
-struct ColumnSet<'a> {
-    listed: &'a mut HashSet<(usize, usize)>,
-    from_source: &'a mut usize,
-    active: &'a mut Vec<usize>,
-    in_active: &'a mut Vec<bool>,
-    dead: &'a mut Vec<bool>,
+struct ColumnSet {
+    listed: HashSet<(usize, usize)>,
+    from_source: usize,
+    active: Vec<usize>,
+    in_active: Vec<bool>,
+    dead: Vec<bool>,
 }
 
 /// The greedy pass over a source: the cheapest bye option, then players in rank order, each
@@ -1634,15 +1577,46 @@ impl Closed {
     }
 }
 
+/// The pairs of a pairing found outside the LP (a greedy pass, partner exchanges) as indices
+/// into the model's candidates, sorted; those not listed yet are appended (`grow`).
+fn adopt(model: &mut Model, pairs: &[Candidate], set: &mut ColumnSet) -> Vec<usize> {
+    let mut index: HashMap<(usize, usize), usize> = model
+        .spec
+        .candidates
+        .iter()
+        .enumerate()
+        .map(|(k, c)| ((c.a, c.b), k))
+        .collect();
+    let new: Vec<Candidate> = pairs
+        .iter()
+        .filter(|c| !index.contains_key(&(c.a, c.b)))
+        .cloned()
+        .collect();
+    set.from_source += new.len();
+    let at = model.spec.candidates.len();
+    for (i, c) in new.iter().enumerate() {
+        index.insert((c.a, c.b), at + i);
+    }
+    grow(model, new, set);
+    let mut indices: Vec<usize> = pairs.iter().map(|c| index[&(c.a, c.b)]).collect();
+    indices.sort_unstable();
+    indices
+}
+
+/// Makes the columns `pairs` active (an incumbent's pairs are columns of every restricted
+/// program from then on).
+fn activate(pairs: &[usize], active: &mut Vec<usize>, in_active: &mut [bool]) {
+    for &k in pairs {
+        if !in_active[k] {
+            in_active[k] = true;
+            active.push(k);
+        }
+    }
+    active.sort_unstable();
+}
+
 /// Appends pairs priced in from a source to the model's candidates, active from now on.
-fn grow(
-    model: &mut Model,
-    more: Vec<Candidate>,
-    listed: &mut HashSet<(usize, usize)>,
-    active: &mut Vec<usize>,
-    in_active: &mut Vec<bool>,
-    dead: &mut Vec<bool>,
-) {
+fn grow(model: &mut Model, more: Vec<Candidate>, set: &mut ColumnSet) {
     let at = model.cols.pairs;
     let new_costs: Vec<Vec<i64>> = more
         .iter()
@@ -1650,15 +1624,15 @@ fn grow(
         .collect();
     model.costs.splice(at..at, new_costs);
     for c in more {
-        listed.insert((c.a, c.b));
-        active.push(model.spec.candidates.len());
-        in_active.push(true);
-        dead.push(false);
+        set.listed.insert((c.a, c.b));
+        set.active.push(model.spec.candidates.len());
+        set.in_active.push(true);
+        set.dead.push(false);
         model.extra_on_pair.push(Vec::new());
         model.spec.candidates.push(c);
     }
     model.cols.pairs = model.spec.candidates.len();
-    active.sort_unstable();
+    set.active.sort_unstable();
 }
 
 /// The unlisted pairs of `src` whose reduced cost under `lp` is below `below` (0 when pricing
