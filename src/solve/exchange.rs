@@ -5,8 +5,8 @@
 //! hundreds of thousands of pairs that no optimum uses. Here a player takes a listed partner
 //! cheaper on the group than his own, whose partner takes his, while that lowers the group's
 //! weighted cost and keeps every earlier group's value, so the pairing stays optimal on the
-//! groups already closed. The result is
-//! only a better incumbent and better first columns: what the LP and pricing prove is unchanged.
+//! groups already closed. The result is only a better incumbent and better first columns:
+//! what the LP and pricing prove is unchanged.
 
 use crate::systems::spec::{Candidate, PairSource, RoundSpec};
 use std::collections::HashMap;
