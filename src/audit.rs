@@ -847,6 +847,7 @@ fn status_words(s: Status) -> &'static str {
         Status::Optimal => "proved optimal",
         Status::Feasible => "found, not proved optimal",
         Status::Fallback => "from the greedy fallback, not proved optimal",
+        Status::Rejected => "rejected by the verifier",
     }
 }
 

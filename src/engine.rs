@@ -1,6 +1,6 @@
 //! One round end to end: system → solve → the round as domain data → independent verification.
 
-use crate::solve::{self, Options, Pairing};
+use crate::solve::{self, Options, Pairing, Status};
 use crate::systems;
 use crate::tournament::{Bye, ByeKind, Game, GameResult, Round, Tournament};
 use crate::verify::{self, Violation};
@@ -20,6 +20,12 @@ pub struct Paired {
 
 /// Pairs round `round` of `t` under `system` from the rounds before it. Later rounds, and any
 /// pairing already recorded for `round`, are ignored.
+///
+/// Every pairing passes the independent verifier here, so no system can skip it: when it
+/// objects to the exact pairing, the legal fallback (itself verified) is used instead; when it
+/// objects to that too, the pairing comes back with status `rejected` and its findings (never
+/// to be stored); when no pairing can give every player a game or the bye, the round is
+/// refused with the players left over and why.
 pub fn pair_round(t: &Tournament, round: u32, system: &str, opts: &Options) -> Result<Paired> {
     if round == 0 {
         return Err(Error::field("--round", "rounds are numbered from 1"));
@@ -31,6 +37,13 @@ pub fn pair_round(t: &Tournament, round: u32, system: &str, opts: &Options) -> R
                 format!("round {round} is past the {planned} rounds planned"),
             ));
         }
+    }
+    let next = t.last_paired_round() + 1;
+    if round > next {
+        return Err(Error::field(
+            "--round",
+            format!("round {round} cannot be paired before round {next}"),
+        ));
     }
     let divisions = t.divisions();
     if divisions.len() > 1 {
@@ -48,14 +61,87 @@ pub fn pair_round(t: &Tournament, round: u32, system: &str, opts: &Options) -> R
     }
     let sys = systems::by_name(system)?;
     let base = t.before_round(round);
+    let first = attempt(&*sys, &base, round, system, opts)?;
+    if first.players == 0 {
+        return Err(Error::field(
+            "round",
+            format!(
+                "round {round} has no players to pair: every player is withdrawn, not yet entered or has a requested bye"
+            ),
+        ));
+    }
+    if first.paired.is_clean() {
+        return Ok(first.paired);
+    }
+    if !opts.greedy_only {
+        let greedy = Options {
+            greedy_only: true,
+            ..opts.clone()
+        };
+        let mut fb = attempt(&*sys, &base, round, system, &greedy)?.paired;
+        if fb.is_clean() {
+            let why = match first.paired.violations.first() {
+                Some(v) => format!("the exact pairing broke a rule ({})", v.message),
+                None => "the exact pairing left players unpaired".to_string(),
+            };
+            fb.notes.push(format!(
+                "{why}: the fallback pairing, which keeps every rule, is used"
+            ));
+            fb.pairing.certificate.summary = format!("{why}; {}", fb.pairing.certificate.summary);
+            return Ok(fb);
+        }
+    }
+    let mut paired = first.paired;
+    if !paired.pairing.unpaired.is_empty() {
+        return Err(no_legal_pairing(&base, round, system, &paired));
+    }
+    let c = &mut paired.pairing.certificate;
+    c.status = Status::Rejected;
+    c.summary = format!(
+        "rejected: the verifier found {} broken rule{}; not to be stored ({})",
+        paired.violations.len(),
+        if paired.violations.len() == 1 {
+            ""
+        } else {
+            "s"
+        },
+        c.summary
+    );
+    for tier in &mut c.tiers {
+        tier.proved = false;
+    }
+    Ok(paired)
+}
+
+impl Paired {
+    /// Every player has a game or a bye and the verifier found no broken rule.
+    pub fn is_clean(&self) -> bool {
+        self.violations.is_empty() && self.pairing.unpaired.is_empty()
+    }
+}
+
+/// One solve of the round and its verification.
+struct Attempt {
+    paired: Paired,
+    /// Players the system put up for pairing.
+    players: usize,
+}
+
+fn attempt(
+    sys: &dyn systems::System,
+    base: &Tournament,
+    round: u32,
+    system: &str,
+    opts: &Options,
+) -> Result<Attempt> {
     // Large fields come as a sparse specification when the system can price its pairs lazily.
-    let (spec, pairing) = match sys.sparse_spec(&base, round)? {
+    let (spec, pairing) = match sys.sparse_spec(base, round)? {
         Some(sparse) if !opts.full_candidates => {
             let pairing = solve::solve_sparse(&sparse, opts);
             (sparse.spec, pairing)
         }
         _ => {
-            let spec = sys.spec(&base, round)?;
+            let spec = sys.spec(base, round)?;
             let pairing = solve::solve(&spec, opts);
             (spec, pairing)
         }
@@ -79,16 +165,80 @@ pub fn pair_round(t: &Tournament, round: u32, system: &str, opts: &Options) -> R
         kind: ByeKind::PairingAllocated,
         ..Default::default()
     }));
-    let mut after = base;
+    let mut after = base.clone();
     *after.round_mut(round) = rd.clone();
-    let violations = verify::check_round(&after, round, system)?;
-    Ok(Paired {
-        system: system.to_string(),
-        round: rd,
-        pairing,
-        notes: spec.notes,
-        violations,
+    let violations = if rd.is_paired() {
+        verify::check_round(&after, round, system)?
+    } else {
+        Vec::new()
+    };
+    Ok(Attempt {
+        players: spec.players.len(),
+        paired: Paired {
+            system: system.to_string(),
+            round: rd,
+            pairing,
+            notes: spec.notes,
+            violations,
+        },
     })
+}
+
+/// The refusal of a round no pairing can complete: who is left over, whom each has not met
+/// yet, and the rules the verifier cites.
+fn no_legal_pairing(t: &Tournament, round: u32, system: &str, p: &Paired) -> Error {
+    let name = |id: u32| match t.player(id) {
+        Some(pl) => format!("{} ({id})", pl.name),
+        None => id.to_string(),
+    };
+    let present: Vec<u32> = t
+        .players
+        .iter()
+        .filter(|pl| pl.active_in(round))
+        .map(|pl| pl.id)
+        .collect();
+    let met = |a: u32, b: u32| {
+        t.rounds.iter().any(|r| {
+            r.games
+                .iter()
+                .any(|g| (g.white == a && g.black == b) || (g.white == b && g.black == a))
+        })
+    };
+    let mut left = p.pairing.unpaired.clone();
+    left.sort_unstable();
+    let mut why = Vec::new();
+    for &u in &left {
+        let fresh = present.iter().filter(|&&o| o != u && !met(u, o)).count();
+        why.push(if fresh == 0 {
+            format!("{} has already met every other player present", name(u))
+        } else {
+            format!(
+                "{} has {fresh} opponent{} not met yet, none of them free under the rules",
+                name(u),
+                if fresh == 1 { "" } else { "s" }
+            )
+        });
+    }
+    let rules: Vec<&str> = p
+        .violations
+        .iter()
+        .map(|v| v.message.as_str())
+        .take(3)
+        .collect();
+    let left = p.pairing.unpaired.len();
+    Error::field(
+        "round",
+        format!(
+            "round {round} has no legal pairing under {system}: every pairing the rules allow leaves {left} player{} without a game or bye: {}{}",
+            if left == 1 { "" } else { "s" },
+            why.join("; "),
+            if rules.is_empty() {
+                String::new()
+            } else {
+                format!(" (verifier: {})", rules.join("; "))
+            }
+        ),
+    )
 }
 
 /// `t` with round `paired.round` stored: every game and bye of that round involving a player

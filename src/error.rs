@@ -19,6 +19,8 @@ pub enum Error {
     Input { at: Location, message: String },
     /// Reading or writing a file failed; exit code 2.
     Io { path: PathBuf, message: String },
+    /// Standard output could not be written (a closed pipe, a full disk); exit code 4.
+    Output { message: String },
 }
 
 impl Error {
@@ -74,7 +76,10 @@ impl Error {
     }
 
     pub fn exit_code(&self) -> i32 {
-        2
+        match self {
+            Error::Output { .. } => 4,
+            _ => 2,
+        }
     }
 }
 
@@ -99,6 +104,7 @@ impl fmt::Display for Error {
                 }
             }
             Error::Io { path, message } => write!(f, "{}: {message}", path.display()),
+            Error::Output { message } => write!(f, "standard output: {message}"),
         }
     }
 }

@@ -29,9 +29,9 @@ pub struct AuditArgs {
     /// Write the report to this file (atomically) instead of standard output.
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Seconds for the exact solve of the optimum.
-    #[arg(long)]
-    time_limit: Option<f64>,
+    /// Seconds for the exact solve of the optimum (0 to a week).
+    #[arg(long, value_parser = super::seconds, default_value_t = super::DEFAULT_TIME_LIMIT)]
+    time_limit: f64,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -46,7 +46,7 @@ pub fn run(a: AuditArgs) -> Result<u8> {
     if let Some(d) = &a.division {
         t = t.named_division(d).map_err(|e| e.in_file(&a.file))?;
     }
-    let system = system_name(&t, a.system.as_deref());
+    let system = system_name(&t, a.system.as_deref(), &a.file)?;
     optipair::systems::by_name(&system)?;
     let given: Given = match &a.pairing {
         Some(p) => {
@@ -56,7 +56,7 @@ pub fn run(a: AuditArgs) -> Result<u8> {
         None => audit::recorded(&t, a.round).map_err(|e| e.in_file(&a.file))?,
     };
     let opts = Options {
-        time_limit: a.time_limit,
+        time_limit: Some(a.time_limit),
         ..Options::default()
     };
     let report =
@@ -68,7 +68,7 @@ pub fn run(a: AuditArgs) -> Result<u8> {
     };
     match &a.out {
         Some(p) => formats::write_atomic(p, out.as_bytes())?,
-        None => print!("{out}"),
+        None => out!("{out}"),
     }
     Ok(report.verdict.exit_code())
 }

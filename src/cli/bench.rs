@@ -49,7 +49,7 @@ pub fn generate(a: GenerateArgs) -> Result<u8> {
     };
     let t = generate::field(&spec, &opts)?;
     formats::save(&a.out, &t)?;
-    println!(
+    outln!(
         "{}: {} players, {} of {} rounds played (seed {})",
         a.out.display(),
         a.players,
@@ -94,7 +94,7 @@ pub struct BenchArgs {
     /// Also solve with every allowed pair in the program (the plain formulation).
     #[arg(long)]
     plain: bool,
-    #[arg(long)]
+    #[arg(long, value_parser = super::seconds)]
     time_limit: Option<f64>,
     /// Write the rows as CSV too.
     #[arg(long)]
@@ -115,7 +115,7 @@ pub fn bench(a: BenchArgs) -> Result<u8> {
         "players,method,status,seconds,peak_mib,all_pairs,candidates,columns,solves,gap"
             .to_string(),
     ];
-    println!(
+    outln!(
         "{:>7} {:>6} {:>9} {:>9} {:>9} {:>12} {:>11} {:>9} {:>6} {:>8}  summary",
         "players",
         "method",
@@ -170,7 +170,7 @@ pub fn bench(a: BenchArgs) -> Result<u8> {
             let secs = start.elapsed().as_secs_f64();
             let c = &p.certificate;
             let peak = peak_mib().map(|m| format!("{m:.0}")).unwrap_or_default();
-            println!(
+            outln!(
                 "{n:>7} {name:>6} {:>9} {secs:>9.3} {peak:>9} {:>12} {:>11} {:>9} {:>6} {:>8.1e}  {}",
                 format!("{:?}", c.status).to_lowercase(),
                 c.model.all_pairs,

@@ -2,8 +2,32 @@
 //! check found violations, 2 bad input; `audit`: 0 legal and optimal, 1 legal but not optimal,
 //! 3 breaks a rule, 2 bad input.
 
+/// `println!` that returns an error (exit 4) instead of panicking when standard output is a
+/// closed pipe or a full disk.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::optipair_cli::emit(&format!("{}\n", format_args!($($arg)*)))?
+    };
+}
+
+/// `print!` with the same error handling as [`outln!`].
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::optipair_cli::emit(&format!($($arg)*))?
+    };
+}
+
+/// `eprintln!` that never panics: a message that cannot reach standard error is dropped.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod audit;
 mod bench;
+pub mod guard;
 mod pair;
 mod simulate;
 
@@ -23,6 +47,43 @@ use std::process::ExitCode;
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Memory cap in MiB (the process's data memory); past it the run stops with a message
+    /// and exit code 4, writing nothing. Default: half the machine's memory.
+    #[arg(long, global = true, value_name = "MIB", value_parser = clap::value_parser!(u64).range(64..=1 << 40))]
+    memory_limit: Option<u64>,
+}
+
+/// Default `--time-limit` of `pair` and `audit`, in seconds: past it the legal fallback pairs
+/// the round (measured rounds of 10,000 players take under 10 s).
+pub const DEFAULT_TIME_LIMIT: f64 = 120.0;
+
+/// Largest `--time-limit` accepted: a week.
+const MAX_TIME_LIMIT: f64 = 7.0 * 24.0 * 3600.0;
+
+/// Parses `--time-limit`: a finite number of seconds from 0 (the fallback at once) to a week.
+pub fn seconds(text: &str) -> std::result::Result<f64, String> {
+    let v: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if !v.is_finite() || v < 0.0 || v > MAX_TIME_LIMIT {
+        return Err(format!(
+            "a time limit is a number of seconds from 0 to {MAX_TIME_LIMIT} (a week); got '{text}'"
+        ));
+    }
+    Ok(v)
+}
+
+/// Writes to standard output and flushes, so that a closed pipe or a full disk is an error
+/// (exit 4) here rather than a panic inside `print!`.
+pub fn emit(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .map_err(|e| Error::Output {
+            message: e.to_string(),
+        })
 }
 
 #[derive(Subcommand)]
@@ -92,10 +153,14 @@ pub fn run() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    let limit = cli.memory_limit.unwrap_or_else(guard::default_limit_mib);
+    if let Err(e) = guard::set_limit_mib(limit) {
+        errln!("warning: the memory limit of {limit} MiB could not be set: {e}");
+    }
     match dispatch(cli) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             ExitCode::from(e.exit_code() as u8)
         }
     }
@@ -110,7 +175,7 @@ fn dispatch(cli: Cli) -> Result<u8> {
             rounds,
             system,
         } => {
-            optipair::systems::by_name(&system)?;
+            optipair::systems::by_name(&system).map_err(|e| e.in_file(&out))?;
             let text = formats::read_text(&players)?;
             let list = formats::csv::parse_players(&text).map_err(|e| e.in_file(&players))?;
             if out.exists() {
@@ -120,7 +185,7 @@ fn dispatch(cli: Cli) -> Result<u8> {
             t.rounds_planned = rounds;
             t.system = Some(system);
             formats::save(&out, &t)?;
-            println!("{}: {} players", out.display(), t.players.len());
+            outln!("{}: {} players", out.display(), t.players.len());
             Ok(0)
         }
         Command::Record {
@@ -140,7 +205,7 @@ fn dispatch(cli: Cli) -> Result<u8> {
             };
             let n = formats::results::apply(&mut t, round, &text).map_err(|e| e.in_file(&src))?;
             formats::save(&file, &t)?;
-            println!("{}: {n} results recorded in round {round}", file.display());
+            outln!("{}: {n} results recorded in round {round}", file.display());
             Ok(0)
         }
         Command::Pair(args) => pair::run(args),
@@ -155,10 +220,24 @@ fn dispatch(cli: Cli) -> Result<u8> {
             format,
         } => {
             let t = formats::load(&file)?;
-            let system = system_name(&t, system.as_deref());
+            let system = system_name(&t, system.as_deref(), &file)?;
+            if let Some(r) = round {
+                if !t.round(r).is_some_and(|rd| rd.is_paired()) {
+                    let last = t.last_paired_round();
+                    return Err(Error::field(
+                        "--round",
+                        if last == 0 {
+                            format!("round {r} is not paired: no round of this file is")
+                        } else {
+                            format!("round {r} is not paired (the last paired round is {last})")
+                        },
+                    )
+                    .in_file(&file));
+                }
+            }
             let found = optipair::verify::check(&t, round, &system)?;
             match format {
-                OutFormat::Json => println!(
+                OutFormat::Json => outln!(
                     "{}",
                     serde_json::to_string_pretty(&serde_json::json!({
                         "system": system,
@@ -168,16 +247,16 @@ fn dispatch(cli: Cli) -> Result<u8> {
                 ),
                 _ => {
                     for v in &found {
-                        println!("{}", v.message);
+                        outln!("{}", v.message);
                     }
                     let rounds = match round {
                         Some(r) => format!("round {r}"),
                         None => "every round".to_string(),
                     };
                     if found.is_empty() {
-                        println!("{}: {rounds} clean under {system}", file.display());
+                        outln!("{}: {rounds} clean under {system}", file.display());
                     } else {
-                        println!(
+                        outln!(
                             "{}: {} violation{} under {system}",
                             file.display(),
                             found.len(),
@@ -191,9 +270,21 @@ fn dispatch(cli: Cli) -> Result<u8> {
     }
 }
 
-/// The system: `--system` if given, else the file's, else `swiss`.
-pub fn system_name(t: &Tournament, flag: Option<&str>) -> String {
-    flag.map(str::to_string)
-        .or_else(|| t.system.clone())
-        .unwrap_or_else(|| "swiss".to_string())
+/// The system: `--system` if given, else the file's, else `swiss`. An unknown name is an
+/// error naming where it came from (the flag, or the file's `system` field).
+pub fn system_name(t: &Tournament, flag: Option<&str>, file: &Path) -> Result<String> {
+    match flag {
+        Some(name) => {
+            optipair::systems::by_name(name).map_err(|e| e.in_file(file))?;
+            Ok(name.to_string())
+        }
+        None => {
+            let name = t.system.clone().unwrap_or_else(|| "swiss".to_string());
+            optipair::systems::by_name(&name).map_err(|e| match e {
+                Error::Input { message, .. } => Error::field("system", message).in_file(file),
+                other => other,
+            })?;
+            Ok(name)
+        }
+    }
 }

@@ -3,7 +3,7 @@
 use super::{system_name, OutFormat};
 use optipair::engine::{self, Paired};
 use optipair::formats;
-use optipair::solve::Options;
+use optipair::solve::{Options, Status};
 use optipair::tournament::{GameResult, Tournament};
 use optipair::{Error, Result};
 use std::path::PathBuf;
@@ -15,9 +15,10 @@ pub struct PairArgs {
     /// Re-pair round N from the rounds before it (later rounds ignored).
     #[arg(long)]
     round: Option<u32>,
-    /// Seconds for the exact solve; past it the greedy pass pairs the round.
-    #[arg(long)]
-    time_limit: Option<f64>,
+    /// Seconds for the exact solve (0 to a week); past it the legal fallback pairs
+    /// the round.
+    #[arg(long, value_parser = super::seconds, default_value_t = super::DEFAULT_TIME_LIMIT)]
+    time_limit: f64,
     #[arg(long, default_value = "text")]
     format: OutFormat,
     /// Store the round in FILE (atomically).
@@ -39,7 +40,7 @@ pub struct PairArgs {
 
 pub fn run(a: PairArgs) -> Result<u8> {
     let full = formats::load(&a.file)?;
-    let system = system_name(&full, a.system.as_deref());
+    let system = system_name(&full, a.system.as_deref(), &a.file)?;
     // With --division, everything below looks at that division only.
     let t = match &a.division {
         Some(d) => full.named_division(d).map_err(|e| e.in_file(&a.file))?,
@@ -94,7 +95,7 @@ pub fn run(a: PairArgs) -> Result<u8> {
         .in_file(&a.file));
     }
     let opts = Options {
-        time_limit: a.time_limit,
+        time_limit: Some(a.time_limit),
         greedy_only: a.greedy,
         ..Options::default()
     };
@@ -116,25 +117,36 @@ pub fn run(a: PairArgs) -> Result<u8> {
             None => stored,
         }
     };
-    if a.write {
+    // A pairing the verifier rejects is never stored (the engine already tried the legal
+    // fallback); the sheet below shows it with the findings, and the exit code says so.
+    let rejected = paired.pairing.certificate.status == Status::Rejected;
+    if a.write && !rejected {
         formats::save(&a.file, &stored)?;
     }
     let mut shown = paired.clone();
     if !a.timing {
         shown.pairing.certificate.seconds = f64::NAN;
     }
-    eprintln!(
+    errln!(
         "round {round}: {:?} in {:.3} s",
-        paired.pairing.certificate.status, paired.pairing.certificate.seconds
+        paired.pairing.certificate.status,
+        paired.pairing.certificate.seconds
     );
     let paired = shown;
     match a.format {
-        OutFormat::Text => print!("{}", sheet(&t, &paired)),
-        OutFormat::Json => println!("{}", json(&t, &paired)),
-        OutFormat::Trf => print!("{}", formats::trf::write(&stored)),
+        OutFormat::Text => out!("{}", sheet(&t, &paired)),
+        OutFormat::Json => outln!("{}", json(&t, &paired)),
+        OutFormat::Trf => out!("{}", formats::trf::write(&stored)),
     }
     for v in &paired.violations {
-        eprintln!("verifier: {}", v.message);
+        errln!("verifier: {}", v.message);
+    }
+    if rejected {
+        errln!(
+            "error: the verifier rejected the pairing of round {round}{}",
+            if a.write { "; nothing was written" } else { "" }
+        );
+        return Ok(3);
     }
     Ok(0)
 }

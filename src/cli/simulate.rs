@@ -41,7 +41,7 @@ pub struct SimulateArgs {
     #[arg(long)]
     threads: Option<usize>,
     /// Seconds for each round's exact solve; past it the greedy pass pairs the round.
-    #[arg(long)]
+    #[arg(long, value_parser = super::seconds)]
     time_limit: Option<f64>,
     #[arg(long, default_value = "text")]
     format: SimFormat,
@@ -189,8 +189,8 @@ fn output(a: &SimulateArgs, report: &simulate::Report, timing: bool) -> Result<u
         formats::write_atomic(p, simulate::svg(report).as_bytes())?;
     }
     match a.format {
-        SimFormat::Text => print!("{}", simulate::text(report, timing)),
-        SimFormat::Json => println!(
+        SimFormat::Text => out!("{}", simulate::text(report, timing)),
+        SimFormat::Json => outln!(
             "{}",
             serde_json::to_string_pretty(report).expect("json of plain data")
         ),

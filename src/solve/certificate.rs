@@ -12,6 +12,9 @@ pub enum Status {
     Feasible,
     /// The greedy procedural pass paired the round (solver failed or ran out of time).
     Fallback,
+    /// The independent verifier found a rule this pairing breaks: it is not stored and not
+    /// called optimal, whatever the solver proved about its model.
+    Rejected,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -1,140 +1,348 @@
-//! The greedy procedural pass: used when HiGHS fails or passes the time limit.
+//! The fallback pass: used when HiGHS fails, passes the time limit, or `--greedy` asks for it.
 //!
-//! The bye goes to the option with the lexicographically smallest cost; then players are taken
-//! in rank order, each paired with the free candidate partner of lexicographically smallest
-//! cost. Players left over are rescued by augmenting along alternating paths. Every pair it
-//! uses is a candidate, so the hard rules the system encoded as candidates hold.
+//! It must be legal whenever a legal pairing exists, so it is built on an exact maximum
+//! matching rather than on luck:
+//! 1. players in rank order take the free candidate partner of lexicographically smallest cost
+//!    (a cheap start, so the fallback is also a reasonable pairing);
+//! 2. Edmonds' augmenting paths (with blossoms) from every player still free, first over the
+//!    listed candidates, then — with a pair source — over every pair the rules allow: the
+//!    players left unpaired are then as few as any pairing can leave (Berge's theorem);
+//! 3. the pairing-allocated bye: to the cheapest option that some maximum pairing leaves over
+//!    (its partner re-pairs along an augmenting path that avoids it), so that every paired
+//!    player stays paired and the bye follows the system's costs (C.04.3's lowest score and
+//!    rank).
+//!
+//! Rows of the round specification (system rules a plain matching cannot express) are checked
+//! by the caller, which solves them as a feasibility program when the matching breaks one.
 
 use super::Selection;
-use crate::systems::spec::RoundSpec;
+use crate::systems::spec::{PairSource, RoundSpec};
+use std::collections::VecDeque;
 
-pub fn pair(spec: &RoundSpec) -> Selection {
+/// A fallback pairing: the selection, and the specification its pair indices refer to (the
+/// given one with the pairs taken from the source appended, if any were).
+pub struct Fallback {
+    pub selection: Selection,
+    pub extended: Option<RoundSpec>,
+}
+
+pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>) -> Fallback {
     let n = spec.players.len();
-    let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (k, c) in spec.candidates.iter().enumerate() {
-        adj[c.a].push(k);
-        adj[c.b].push(k);
-    }
-    for list in adj.iter_mut() {
-        list.sort_by(|&x, &y| {
-            let (cx, cy) = (&spec.candidates[x], &spec.candidates[y]);
-            cx.costs
-                .cmp(&cy.costs)
-                .then(cx.a.max(cx.b).cmp(&cy.a.max(cy.b)))
-        });
-    }
-    let mut byes: Vec<usize> = (0..spec.byes.len()).collect();
-    byes.sort_by(|&x, &y| spec.byes[x].costs.cmp(&spec.byes[y].costs));
-
-    let mut best: Option<Selection> = None;
-    // Try bye takers in order of cost until everyone else pairs (a few tries at most).
-    let tries: Vec<Option<usize>> = if spec.max_byes > 0 && !byes.is_empty() {
-        byes.iter().take(8).map(|&b| Some(b)).collect()
+    let slots = if spec.byes.is_empty() {
+        0
     } else {
-        vec![None]
+        spec.max_byes.min(n)
     };
-    for bye in tries {
-        let mut mate: Vec<Option<usize>> = vec![None; n];
-        let mut taken = vec![false; n];
-        if let Some(b) = bye {
-            taken[spec.byes[b].player] = true;
+    // Vertices: players 0..n, then one per bye slot (matched to its taker, no edges: a dead
+    // end no augmenting path can use).
+    let mut g = Graph::new(n, n + slots);
+    // Each player's listed candidates, cheapest first, ties to the better-ranked partner: the
+    // start pairing follows the system's own costs.
+    let mut by_player: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (k, c) in spec.candidates.iter().enumerate() {
+        if c.a != c.b {
+            by_player[c.a].push(k);
+            by_player[c.b].push(k);
         }
-        for i in 0..n {
-            if taken[i] {
+    }
+    let other = |k: usize, i: usize| {
+        let c = &spec.candidates[k];
+        if c.a == i {
+            c.b
+        } else {
+            c.a
+        }
+    };
+    for (i, list) in by_player.iter_mut().enumerate() {
+        list.sort_by(|&x, &y| {
+            spec.candidates[x]
+                .costs
+                .cmp(&spec.candidates[y].costs)
+                .then(other(x, i).cmp(&other(y, i)))
+        });
+        g.adj[i] = list.iter().map(|&k| other(k, i)).collect();
+    }
+    for i in 0..n {
+        if g.mate[i].is_some() {
+            continue;
+        }
+        if let Some(&j) = g.adj[i].iter().find(|&&j| g.mate[j].is_none()) {
+            g.mate[i] = Some(j);
+            g.mate[j] = Some(i);
+        }
+    }
+    // The byes go last, each to the cheapest option that some maximum pairing leaves free: a
+    // free option takes it at once; a paired one is freed when its partner finds an
+    // augmenting path that avoids it (every other paired player stays paired).
+    let mut bye_order: Vec<usize> = (0..spec.byes.len()).collect();
+    bye_order.sort_by(|&x, &y| {
+        spec.byes[x]
+            .costs
+            .cmp(&spec.byes[y].costs)
+            .then(spec.byes[y].player.cmp(&spec.byes[x].player))
+    });
+    let assign_byes = |g: &mut Graph| {
+        let mut slot = n;
+        for &o in &bye_order {
+            if slot == n + slots {
+                break;
+            }
+            let p = spec.byes[o].player;
+            if g.mate[p].is_some_and(|m| m >= n) || !g.release(p) {
                 continue;
             }
-            for &k in &adj[i] {
-                let c = &spec.candidates[k];
-                let j = if c.a == i { c.b } else { c.a };
-                if !taken[j] {
-                    taken[i] = true;
-                    taken[j] = true;
-                    mate[i] = Some(k);
-                    mate[j] = Some(k);
-                    break;
+            g.mate[p] = Some(slot);
+            g.mate[slot] = Some(p);
+            slot += 1;
+        }
+    };
+    g.augment_all(0..n);
+    assign_byes(&mut g);
+    if let Some(src) = source {
+        if (0..n).any(|i| g.mate[i].is_none()) {
+            // Every allowed pair, not only the listed ones: a free player's augmenting path
+            // may need any of them. A player's pairs are asked of the source when a search
+            // first scans him (needed only when the listed pairs admit no complete pairing).
+            for s in n..n + slots {
+                if let Some(p) = g.mate[s].take() {
+                    g.mate[p] = None;
+                }
+            }
+            g.source = Some(src);
+            g.known = spec
+                .candidates
+                .iter()
+                .map(|c| (c.a.min(c.b), c.a.max(c.b)))
+                .collect();
+            g.expanded = vec![false; n + slots];
+            for e in &mut g.expanded[n..] {
+                *e = true;
+            }
+            g.augment_all(0..n);
+            assign_byes(&mut g);
+        }
+    }
+
+    let mut extended: Option<RoundSpec> = None;
+    let mut sel = Selection::default();
+    for i in 0..n {
+        match g.mate[i] {
+            Some(j) if j >= n => sel.byes.push(i),
+            Some(j) if i < j => {
+                let k = match by_player[i].iter().find(|&&k| other(k, i) == j) {
+                    Some(&k) => k,
+                    None => {
+                        let src = source.expect("unlisted pairs come from the source");
+                        let ext = extended.get_or_insert_with(|| spec.clone());
+                        ext.candidates
+                            .push(src.pair(i, j).expect("an allowed pair stays allowed"));
+                        ext.candidates.len() - 1
+                    }
+                };
+                sel.pairs.push(k);
+            }
+            Some(_) => {}
+            None => sel.unpaired.push(i),
+        }
+    }
+    sel.pairs.sort();
+    Fallback {
+        selection: sel,
+        extended,
+    }
+}
+
+/// A graph with a matching, and Edmonds' search for augmenting paths.
+struct Graph<'a> {
+    /// Players are vertices `0..players`; bye slots follow.
+    players: usize,
+    adj: Vec<Vec<usize>>,
+    /// With a pair source: vertices whose every allowed pair is in `adj` already, and the
+    /// pairs in `adj`.
+    source: Option<&'a dyn PairSource>,
+    expanded: Vec<bool>,
+    known: std::collections::HashSet<(usize, usize)>,
+    mate: Vec<Option<usize>>,
+    /// Scratch of one search: the tree parent of an inner vertex, and each vertex's blossom
+    /// base.
+    parent: Vec<Option<usize>>,
+    base: Vec<usize>,
+    /// A vertex searches must not touch (one being freed for the bye).
+    blocked: Option<usize>,
+}
+
+impl<'a> Graph<'a> {
+    fn new(players: usize, n: usize) -> Graph<'a> {
+        Graph {
+            players,
+            adj: vec![Vec::new(); n],
+            source: None,
+            expanded: Vec::new(),
+            known: Default::default(),
+            mate: vec![None; n],
+            parent: Vec::new(),
+            base: Vec::new(),
+            blocked: None,
+        }
+    }
+
+    /// Augments from every free vertex of `roots`. A vertex with no augmenting path now has
+    /// none after later augmentations either, so one search per root gives a maximum
+    /// matching over the roots.
+    fn augment_all(&mut self, roots: std::ops::Range<usize>) {
+        for r in roots {
+            if self.mate[r].is_none() {
+                if let Some(end) = self.search(r) {
+                    self.flip(end);
                 }
             }
         }
-        // Rescue: augmenting paths from each free player.
-        for i in 0..n {
-            if taken[i] {
-                continue;
+    }
+
+    /// Leaves `v` free while keeping the matching's size: its partner looks for an augmenting
+    /// path that avoids `v`. False (matching unchanged) if there is none.
+    fn release(&mut self, v: usize) -> bool {
+        let Some(m) = self.mate[v] else {
+            return true;
+        };
+        self.mate[v] = None;
+        self.mate[m] = None;
+        self.blocked = Some(v);
+        let found = self.search(m);
+        self.blocked = None;
+        match found {
+            Some(end) => {
+                self.flip(end);
+                true
             }
-            let mut visited = vec![false; n];
-            if augment(spec, &adj, &mut mate, &mut taken, i, &mut visited, 0) {
-                taken[i] = true;
+            None => {
+                self.mate[v] = Some(m);
+                self.mate[m] = Some(v);
+                false
             }
         }
-        let mut sel = Selection::default();
-        for (i, m) in mate.iter().enumerate() {
-            match m {
-                Some(k) if spec.candidates[*k].a == i => sel.pairs.push(*k),
-                Some(_) => {}
-                None => {
-                    if bye.is_some_and(|b| spec.byes[b].player == i) {
-                        sel.byes.push(i);
-                    } else {
-                        sel.unpaired.push(i);
+    }
+
+    /// Breadth-first search for an augmenting path from `root`, contracting odd cycles
+    /// (blossoms) as it meets them. Returns the free vertex it ends at, with `self.parent`
+    /// describing the path.
+    fn search(&mut self, root: usize) -> Option<usize> {
+        let n = self.adj.len();
+        self.parent = vec![None; n];
+        self.base = (0..n).collect();
+        let mut used = vec![false; n];
+        used[root] = true;
+        let mut queue = VecDeque::from([root]);
+        while let Some(v) = queue.pop_front() {
+            self.expand(v);
+            for idx in 0..self.adj[v].len() {
+                let to = self.adj[v][idx];
+                if self.blocked == Some(to)
+                    || self.base[v] == self.base[to]
+                    || self.mate[v] == Some(to)
+                {
+                    continue;
+                }
+                let to_is_outer =
+                    to == root || self.mate[to].is_some_and(|m| self.parent[m].is_some());
+                if to_is_outer {
+                    let cur = self.lca(v, to);
+                    let mut blossom = vec![false; n];
+                    self.mark_path(v, cur, to, &mut blossom);
+                    self.mark_path(to, cur, v, &mut blossom);
+                    for i in 0..n {
+                        if blossom[self.base[i]] {
+                            self.base[i] = cur;
+                            if !used[i] {
+                                used[i] = true;
+                                queue.push_back(i);
+                            }
+                        }
+                    }
+                } else if self.parent[to].is_none() {
+                    self.parent[to] = Some(v);
+                    match self.mate[to] {
+                        None => return Some(to),
+                        Some(m) => {
+                            used[m] = true;
+                            queue.push_back(m);
+                        }
                     }
                 }
             }
         }
-        sel.pairs.sort();
-        let done = sel.unpaired.is_empty();
-        if best
-            .as_ref()
-            .is_none_or(|b| sel.unpaired.len() < b.unpaired.len())
-        {
-            best = Some(sel);
-        }
-        if done {
-            break;
-        }
+        None
     }
-    best.unwrap_or_default()
 }
 
-/// Depth-limited search for an alternating path from free player `i` to another free player.
-fn augment(
-    spec: &RoundSpec,
-    adj: &[Vec<usize>],
-    mate: &mut [Option<usize>],
-    taken: &mut [bool],
-    i: usize,
-    visited: &mut [bool],
-    depth: usize,
-) -> bool {
-    if depth > 12 {
-        return false;
+impl Graph<'_> {
+    /// Adds every allowed pair of `v` from the source, once.
+    fn expand(&mut self, v: usize) {
+        let Some(src) = self.source else { return };
+        if self.expanded[v] {
+            return;
+        }
+        self.expanded[v] = true;
+        for b in 0..self.players {
+            if b == v {
+                continue;
+            }
+            let key = (v.min(b), v.max(b));
+            if !self.known.contains(&key) && src.pair(key.0, key.1).is_some() {
+                self.known.insert(key);
+                self.adj[v].push(b);
+                self.adj[b].push(v);
+            }
+        }
     }
-    visited[i] = true;
-    for &k in &adj[i] {
-        let c = &spec.candidates[k];
-        let j = if c.a == i { c.b } else { c.a };
-        if visited[j] {
-            continue;
+
+    fn lca(&self, a: usize, b: usize) -> usize {
+        let n = self.adj.len();
+        let mut seen = vec![false; n];
+        let mut a = a;
+        loop {
+            a = self.base[a];
+            seen[a] = true;
+            match self.mate[a] {
+                None => break,
+                Some(m) => match self.parent[m] {
+                    Some(p) => a = p,
+                    None => break,
+                },
+            }
         }
-        if !taken[j] {
-            mate[i] = Some(k);
-            mate[j] = Some(k);
-            taken[j] = true;
-            return true;
+        let mut b = b;
+        loop {
+            b = self.base[b];
+            if seen[b] {
+                return b;
+            }
+            let m = self.mate[b].expect("an inner path vertex is matched");
+            b = self.parent[m].expect("an outer path vertex has a parent");
         }
-        // j is matched to some partner p; try to re-pair p elsewhere.
-        let Some(kj) = mate[j] else { continue };
-        let cj = &spec.candidates[kj];
-        let p = if cj.a == j { cj.b } else { cj.a };
-        if visited[p] {
-            continue;
-        }
-        visited[j] = true;
-        mate[p] = None;
-        if augment(spec, adj, mate, taken, p, visited, depth + 1) {
-            mate[i] = Some(k);
-            mate[j] = Some(k);
-            return true;
-        }
-        mate[p] = Some(kj);
     }
-    false
+
+    fn mark_path(&mut self, v: usize, b: usize, child: usize, blossom: &mut [bool]) {
+        let (mut v, mut child) = (v, child);
+        while self.base[v] != b {
+            let m = self.mate[v].expect("a blossom vertex is matched");
+            blossom[self.base[v]] = true;
+            blossom[self.base[m]] = true;
+            self.parent[v] = Some(child);
+            child = m;
+            v = self.parent[m].expect("a blossom path vertex has a parent");
+        }
+    }
+
+    /// Flips the matching along the path found by [`Graph::search`], ending at `end`.
+    fn flip(&mut self, end: usize) {
+        let mut v = Some(end);
+        while let Some(x) = v {
+            let pv = self.parent[x].expect("the path runs back to the root");
+            let next = self.mate[pv];
+            self.mate[x] = Some(pv);
+            self.mate[pv] = Some(x);
+            v = next;
+        }
+    }
 }

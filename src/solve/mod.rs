@@ -159,15 +159,13 @@ fn solve_with(
     opts: &Options,
 ) -> Pairing {
     let start = Instant::now();
-    let deadline = opts
-        .time_limit
-        .map(|s| start + Duration::from_secs_f64(s.max(0.0)));
+    let deadline = opts.time_limit.and_then(|s| deadline_after(start, s));
     let mut notes = Vec::new();
     let exact = if opts.greedy_only {
         notes.push("greedy pass requested".to_string());
         None
     } else {
-        match ilp::solve(spec, source, opts, deadline) {
+        match ilp::solve(spec, source.clone(), opts, deadline) {
             Ok(outcome) => Some(outcome),
             Err(why) => {
                 notes.push(why);
@@ -178,14 +176,64 @@ fn solve_with(
     let (selection, mut cert, extended) = match exact {
         Some(o) => (o.selection, o.certificate, o.extended),
         None => {
-            let sel = greedy::pair(spec);
-            let values = sel.tier_values(spec);
+            let (sel, extended) = fallback(spec, source.as_deref(), opts, &mut notes);
+            let values = sel.tier_values(extended.as_ref().unwrap_or(spec));
             let cert = Certificate::fallback(spec, &values, notes.join("; "));
-            (sel, cert, None)
+            (sel, cert, extended)
         }
     };
     cert.seconds = start.elapsed().as_secs_f64();
     finish(extended.as_ref().unwrap_or(spec), selection, cert)
+}
+
+/// `start + seconds`, or no deadline when that instant cannot be represented (a limit beyond
+/// any run).
+fn deadline_after(start: Instant, seconds: f64) -> Option<Instant> {
+    let d = Duration::try_from_secs_f64(seconds.max(0.0)).ok()?;
+    start.checked_add(d)
+}
+
+/// Seconds the fallback may spend on a feasibility program for the specification's rows.
+const ROWS_SECONDS: f64 = 10.0;
+
+/// The fallback pairing: the maximum matching of [`greedy`], and when it breaks one of the
+/// specification's rows (rules a matching cannot express), the rows solved as a feasibility
+/// program (every tier but "players left unpaired" dropped) under a short limit of its own.
+fn fallback(
+    spec: &RoundSpec,
+    source: Option<&dyn crate::systems::spec::PairSource>,
+    opts: &Options,
+    notes: &mut Vec<String>,
+) -> (Selection, Option<RoundSpec>) {
+    let fb = greedy::pair(spec, source);
+    let on = fb.extended.as_ref().unwrap_or(spec);
+    if fb.selection.satisfies_rows(on) {
+        return (fb.selection, fb.extended);
+    }
+    let mut plain = on.clone();
+    plain.tiers.clear();
+    for c in &mut plain.candidates {
+        c.costs.clear();
+    }
+    for b in &mut plain.byes {
+        b.costs.clear();
+    }
+    let short = Options {
+        greedy_only: false,
+        full_candidates: true,
+        ..opts.clone()
+    };
+    let deadline = deadline_after(Instant::now(), ROWS_SECONDS);
+    match ilp::solve(&plain, None, &short, deadline) {
+        Ok(o) if o.selection.satisfies_rows(on) => {
+            notes.push("the system's rows solved as a feasibility program".to_string());
+            (o.selection, fb.extended)
+        }
+        Ok(_) | Err(_) => {
+            notes.push("no pairing found that keeps the system's rows".to_string());
+            (fb.selection, fb.extended)
+        }
+    }
 }
 
 /// Board order: higher pairing score first (the better score of the two, then the other),

@@ -113,7 +113,7 @@ impl Field {
         for v in [sc.win, sc.draw, sc.loss, sc.pairing_bye, sc.half_bye] {
             units.push((v * 1000.0).round() as i64);
         }
-        let g = units.iter().fold(0i64, |g, &u| gcd(g, u.abs()));
+        let g = units.iter().fold(0i64, |g, &u| gcd(g, u));
         let numbers = entered_numbers(t, round, &absent);
         let number = rows
             .iter()
@@ -225,11 +225,12 @@ fn entered_numbers(
 }
 
 fn gcd(a: i64, b: i64) -> i64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
+    // Unsigned: |i64::MIN| has no i64, and `i64::MIN % -1` overflows.
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
     }
+    i64::try_from(a).unwrap_or(i64::MAX)
 }
 
 /// The tiers of the standard Swiss, in priority order.

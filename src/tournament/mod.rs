@@ -37,6 +37,14 @@ impl Colour {
     }
 }
 
+/// The most rounds an event may have (a round number, rounds planned): far above any real
+/// event, low enough that per-round buffers stay small whatever a file says.
+pub const MAX_ROUNDS: u32 = 1000;
+
+/// The most points one result may be worth (either sign): scores are kept exactly in
+/// thousandths of a point in 64-bit integers, with room for a thousand rounds of them.
+pub const MAX_POINTS: f64 = 1.0e6;
+
 /// Points for each kind of result. Defaults are 1 / ½ / 0 with a full-point pairing bye.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -528,8 +536,53 @@ impl Tournament {
                 format!("unknown format '{}', expected '{FORMAT}'", self.format),
             ));
         }
+        // Numbers that size loops and buffers are bounded here, at the boundary, so that memory
+        // and time follow the data rather than the value of a number in it.
+        if let Some(r) = self.rounds_planned {
+            if r > MAX_ROUNDS {
+                return Err(Error::field(
+                    "rounds_planned",
+                    format!("{r} rounds planned; at most {MAX_ROUNDS} are supported"),
+                ));
+            }
+        }
+        let sc = &self.scoring;
+        for (name, v) in [
+            ("win", sc.win),
+            ("draw", sc.draw),
+            ("loss", sc.loss),
+            ("forfeit_win", sc.forfeit_win),
+            ("forfeit_loss", sc.forfeit_loss),
+            ("pairing_bye", sc.pairing_bye),
+            ("full_bye", sc.full_bye),
+            ("half_bye", sc.half_bye),
+            ("zero_bye", sc.zero_bye),
+        ] {
+            if !v.is_finite() || v.abs() > MAX_POINTS {
+                return Err(Error::field(
+                    &format!("scoring.{name}"),
+                    format!("{v} points: a result is worth between -{MAX_POINTS} and {MAX_POINTS}"),
+                ));
+            }
+        }
         let mut ids = HashSet::new();
         for (i, p) in self.players.iter().enumerate() {
+            if let Some(bad) = p
+                .virtual_points
+                .iter()
+                .find(|v| !v.is_finite() || v.abs() > MAX_POINTS * MAX_ROUNDS as f64)
+            {
+                return Err(Error::field(
+                    &format!("players[{i}].virtual_points"),
+                    format!("{bad} is not a usable number of points"),
+                ));
+            }
+            if p.virtual_points.len() > MAX_ROUNDS as usize {
+                return Err(Error::field(
+                    &format!("players[{i}].virtual_points"),
+                    format!("more than {MAX_ROUNDS} rounds of virtual points"),
+                ));
+            }
             if p.id == 0 {
                 return Err(Error::field(
                     &format!("players[{i}].id"),
@@ -545,6 +598,15 @@ impl Tournament {
         }
         let mut numbers = HashSet::new();
         for (ri, r) in self.rounds.iter().enumerate() {
+            if r.number > MAX_ROUNDS {
+                return Err(Error::field(
+                    &format!("rounds[{ri}].number"),
+                    format!(
+                        "round {}: at most {MAX_ROUNDS} rounds are supported",
+                        r.number
+                    ),
+                ));
+            }
             if r.number == 0 || !numbers.insert(r.number) {
                 return Err(Error::field(
                     &format!("rounds[{ri}].number"),

@@ -1,0 +1,93 @@
+//! The memory guard: a cap on the process's data memory (`setrlimit(RLIMIT_DATA)`), set at
+//! start-up from `--memory-limit` (default: half the machine's memory), and an allocator that
+//! turns a refused allocation into a message and exit code 4 instead of a bare abort. No input
+//! can then make a run take the machine's memory from everything else on it.
+//!
+//! The only `unsafe` of the command line is here: a global allocator is an `unsafe` trait, and
+//! `setrlimit` has no safe form in the standard library.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::io::Write;
+
+pub struct Guarded;
+
+fn out_of_memory(size: usize) -> ! {
+    // No allocation on this path: the message is written piecewise from fixed text.
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(b"error: the memory limit was reached (an allocation of ");
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = size;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let _ = err.write_all(&digits[i..]);
+    let _ = err.write_all(
+        b" bytes was refused); nothing was written. Raise it with --memory-limit MIB.\n",
+    );
+    std::process::exit(4)
+}
+
+// SAFETY: every call is passed on to the system allocator unchanged; only a null result (a
+// refused allocation) is turned into an exit.
+unsafe impl GlobalAlloc for Guarded {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if p.is_null() {
+            out_of_memory(layout.size());
+        }
+        p
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if p.is_null() {
+            out_of_memory(layout.size());
+        }
+        p
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if p.is_null() {
+            out_of_memory(new_size);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+/// Half the machine's memory in MiB (from `/proc/meminfo`), or 8 GiB where that cannot be read.
+pub fn default_limit_mib() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("MemTotal:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<u64>().ok())
+        })
+        .map(|kb| (kb / 1024 / 2).max(512))
+        .unwrap_or(8192)
+}
+
+/// Caps the data memory of this process at `mib` MiB.
+pub fn set_limit_mib(mib: u64) -> std::io::Result<()> {
+    let bytes = mib.saturating_mul(1024 * 1024) as libc::rlim_t;
+    let lim = libc::rlimit {
+        rlim_cur: bytes,
+        rlim_max: libc::RLIM_INFINITY,
+    };
+    // SAFETY: `lim` is a valid rlimit that outlives the call.
+    let rc = unsafe { libc::setrlimit(libc::RLIMIT_DATA, &lim) };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
