@@ -2,9 +2,9 @@
 //!
 //! It must be legal whenever a legal pairing exists, so it is built on an exact maximum
 //! matching rather than on luck:
-//! 1. players in rank order take the free candidate partner of lexicographically smallest cost
-//!    (a cheap start, so the fallback is also a reasonable pairing);
-//! 2. Edmonds' augmenting paths (with blossoms) from every player still free, first over the
+//! 1. the exact solve's quick first pass ([`super::warm`]: the bye, then players in rank order
+//!    with their cheapest free partner), which is the answer whenever it pairs everyone;
+//! 2. otherwise Edmonds' augmenting paths (with blossoms) from every player still free, first over the
 //!    listed candidates, then — with a pair source — over every pair the rules allow: the
 //!    players left unpaired are then as few as any pairing can leave (Berge's theorem);
 //! 3. the pairing-allocated bye: to the cheapest option that some maximum pairing leaves over
@@ -27,6 +27,15 @@ pub struct Fallback {
 }
 
 pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>) -> Fallback {
+    // The quick pass first: when it pairs everyone, it is the answer (and the fallback pairs
+    // exactly as it always has).
+    let start = super::warm::pair(spec);
+    if start.unpaired.is_empty() {
+        return Fallback {
+            selection: start,
+            extended: None,
+        };
+    }
     let n = spec.players.len();
     let slots = if spec.byes.is_empty() {
         0
@@ -36,8 +45,6 @@ pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>) -> Fallback {
     // Vertices: players 0..n, then one per bye slot (matched to its taker, no edges: a dead
     // end no augmenting path can use).
     let mut g = Graph::new(n, n + slots);
-    // Each player's listed candidates, cheapest first, ties to the better-ranked partner: the
-    // start pairing follows the system's own costs.
     let mut by_player: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (k, c) in spec.candidates.iter().enumerate() {
         if c.a != c.b {
@@ -53,24 +60,16 @@ pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>) -> Fallback {
             c.a
         }
     };
-    for (i, list) in by_player.iter_mut().enumerate() {
-        list.sort_by(|&x, &y| {
-            spec.candidates[x]
-                .costs
-                .cmp(&spec.candidates[y].costs)
-                .then(other(x, i).cmp(&other(y, i)))
-        });
+    for (i, list) in by_player.iter().enumerate() {
         g.adj[i] = list.iter().map(|&k| other(k, i)).collect();
     }
-    for i in 0..n {
-        if g.mate[i].is_some() {
-            continue;
-        }
-        if let Some(&j) = g.adj[i].iter().find(|&&j| g.mate[j].is_none()) {
-            g.mate[i] = Some(j);
-            g.mate[j] = Some(i);
-        }
+    for &k in &start.pairs {
+        let c = &spec.candidates[k];
+        g.mate[c.a] = Some(c.b);
+        g.mate[c.b] = Some(c.a);
     }
+    // The pass's bye is not kept: with players left over, a maximum pairing of the others
+    // comes first, then the bye to whoever it can leave out.
     // The byes go last, each to the cheapest option that some maximum pairing leaves free: a
     // free option takes it at once; a paired one is freed when its partner finds an
     // augmenting path that avoids it (every other paired player stays paired).
@@ -82,18 +81,16 @@ pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>) -> Fallback {
             .then(spec.byes[y].player.cmp(&spec.byes[x].player))
     });
     let assign_byes = |g: &mut Graph| {
-        let mut slot = n;
         for &o in &bye_order {
-            if slot == n + slots {
+            let Some(slot) = (n..n + slots).find(|&v| g.mate[v].is_none()) else {
                 break;
-            }
+            };
             let p = spec.byes[o].player;
             if g.mate[p].is_some_and(|m| m >= n) || !g.release(p) {
                 continue;
             }
             g.mate[p] = Some(slot);
             g.mate[slot] = Some(p);
-            slot += 1;
         }
     };
     g.augment_all(0..n);

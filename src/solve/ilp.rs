@@ -854,7 +854,7 @@ fn solve_here(
     };
 
     // A warm start and a guaranteed-feasible column set: the greedy pairing.
-    let mut greedy = super::greedy::pair(spec, None).selection;
+    let mut greedy = super::warm::pair(spec);
     let per_player = if opts.full_candidates {
         usize::MAX
     } else {

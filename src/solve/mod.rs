@@ -12,6 +12,7 @@ mod ilp;
 mod lexmatch;
 mod matching;
 pub mod quads;
+mod warm;
 
 pub use certificate::{Certificate, ModelSize, Status, TierValue};
 
