@@ -81,7 +81,10 @@ fn refused(file: &Path, args: &[&str]) -> String {
     assert_eq!(o.status.code(), Some(2), "{args:?}\n{}", describe(&o));
     let err = String::from_utf8_lossy(&o.stderr).to_string();
     assert!(!err.contains("panicked"), "{err}");
-    assert!(err.contains("optipair-night-"), "the error names the file: {err}");
+    assert!(
+        err.contains("optipair-night-"),
+        "the error names the file: {err}"
+    );
     assert_eq!(
         std::fs::read(file).expect("read"),
         before,
@@ -199,10 +202,22 @@ fn a_late_entry_takes_his_c04_2_place_and_ids_stay() {
         "half",
     ]);
     // 2400 2300 2200 | 2150 | 2100 …: number 4; the five below move down one.
-    assert!(out.contains("entered Lara Late (id 9, rating 2150, FM, NED) from round 2"), "{out}");
-    assert!(out.contains("pairing number 4 (FIDE C.04.2 initial order"), "{out}");
-    assert!(out.contains("pairing numbers 4-8 move down one (5 players)"), "{out}");
-    assert!(out.contains("round 1: half-point bye"), "{out}");
+    assert!(
+        out.contains("entered Lara Late (id 9, rating 2150, FM, NED) from round 2"),
+        "{out}"
+    );
+    assert!(
+        out.contains("pairing number 4 (FIDE C.04.2 initial order"),
+        "{out}"
+    );
+    assert!(
+        out.contains("pairing numbers 4-8 move down one (5 players)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("round 1: half-point bye for Lara Late (9)"),
+        "{out}"
+    );
     let t = load(&file);
     let lara = by_name(&t, "Lara Late");
     assert_eq!((lara.id, lara.number(), lara.joined), (9, 4, Some(2)));
@@ -211,7 +226,17 @@ fn a_late_entry_takes_his_c04_2_place_and_ids_stay() {
     let numbers: Vec<(u32, u32)> = t.players.iter().map(|p| (p.id, p.number())).collect();
     assert_eq!(
         numbers,
-        vec![(1, 1), (2, 2), (3, 3), (4, 5), (5, 6), (6, 7), (7, 8), (8, 9), (9, 4)]
+        vec![
+            (1, 1),
+            (2, 2),
+            (3, 3),
+            (4, 5),
+            (5, 6),
+            (6, 7),
+            (7, 8),
+            (8, 9),
+            (9, 4)
+        ]
     );
     // Ids stay: round 1 is exactly as it was, plus the late entry's requested bye.
     assert_eq!(t.round(1).unwrap().games, before.round(1).unwrap().games);
@@ -220,7 +245,10 @@ fn a_late_entry_takes_his_c04_2_place_and_ids_stay() {
     // The JSON keeps the pairing number only where it differs from the id.
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    assert!(json["players"][0].get("pairing_number").is_none(), "{json:#}");
+    assert!(
+        json["players"][0].get("pairing_number").is_none(),
+        "{json:#}"
+    );
     assert_eq!(json["players"][3]["pairing_number"], 5);
 
     // Round 2 pairs him, and the field is ranked by pairing number: the same pairing as an
@@ -257,9 +285,16 @@ fn a_late_entry_takes_his_c04_2_place_and_ids_stay() {
 fn c04_2_breaks_rating_ties_by_title_then_name() {
     let s = Scratch::new("ties");
     let file = event(&s, 4, 5); // 2400 2300 2200 2100 (Dirk Dean)
-    // Same rating as Dirk, a title: above him.
+                                // Same rating as Dirk, a title: above him.
     let out = ok(&[
-        "enter", p(&file), "--name", "Zed Zorn", "--rating", "2100", "--title", "IM",
+        "enter",
+        p(&file),
+        "--name",
+        "Zed Zorn",
+        "--rating",
+        "2100",
+        "--title",
+        "IM",
     ]);
     assert!(out.contains("pairing number 4 "), "{out}");
     // Same rating, no title, name after Dirk Dean's: below him.
@@ -298,9 +333,15 @@ fn c04_2_breaks_rating_ties_by_title_then_name() {
     pair_write(&file);
     check_clean(&file);
     let r1 = games_by_name(&load(&file), 1);
-    assert!(r1.contains(&("Anna Adams".into(), "Abe Ames".into())), "{r1:?}");
-    assert!(r1.contains(&("Ben Brown".into(), "Dirk Dean".into()))
-        || r1.contains(&("Dirk Dean".into(), "Ben Brown".into())), "{r1:?}");
+    assert!(
+        r1.contains(&("Anna Adams".into(), "Abe Ames".into())),
+        "{r1:?}"
+    );
+    assert!(
+        r1.contains(&("Ben Brown".into(), "Dirk Dean".into()))
+            || r1.contains(&("Dirk Dean".into(), "Ben Brown".into())),
+        "{r1:?}"
+    );
 }
 
 #[test]
@@ -311,12 +352,22 @@ fn pairing_numbers_are_frozen_once_round_four_is_paired() {
         pair_write(&file);
         play(&s, &file, r);
     }
-    let out = ok(&["enter", p(&file), "--name", "Max Strong", "--rating", "2800"]);
+    let out = ok(&[
+        "enter",
+        p(&file),
+        "--name",
+        "Max Strong",
+        "--rating",
+        "2800",
+    ]);
     assert!(
         out.contains("pairing number 7 (FIDE C.04.2: no modification of a pairing number"),
         "{out}"
     );
-    assert!(out.contains("rounds 1-4: zero-point bye"), "{out}");
+    assert!(
+        out.contains("rounds 1-4: zero-point bye for Max Strong (7)"),
+        "{out}"
+    );
     let t = load(&file);
     assert!(!t.renumbered(), "nobody's number moved");
     pair_write(&file);
@@ -328,20 +379,68 @@ fn enter_refuses_bad_input_and_changes_nothing() {
     let s = Scratch::new("enterbad");
     let file = event(&s, 4, 5);
     pair_write(&file);
-    let e = refused(&file, &["enter", p(&file), "--name", "X", "--rating", "1", "--title", "GMX"]);
-    assert!(e.contains("field --title") && e.contains("unknown title 'GMX'"), "{e}");
-    let e = refused(&file, &["enter", p(&file), "--name", "X", "--rating", "1", "--fed", "NL"]);
+    let e = refused(
+        &file,
+        &[
+            "enter",
+            p(&file),
+            "--name",
+            "X",
+            "--rating",
+            "1",
+            "--title",
+            "GMX",
+        ],
+    );
+    assert!(
+        e.contains("field --title") && e.contains("unknown title 'GMX'"),
+        "{e}"
+    );
+    let e = refused(
+        &file,
+        &[
+            "enter",
+            p(&file),
+            "--name",
+            "X",
+            "--rating",
+            "1",
+            "--fed",
+            "NL",
+        ],
+    );
     assert!(e.contains("field --fed"), "{e}");
-    let e = refused(&file, &["enter", p(&file), "--name", "anna adams", "--rating", "1"]);
+    let e = refused(
+        &file,
+        &["enter", p(&file), "--name", "anna adams", "--rating", "1"],
+    );
     assert!(e.contains("Anna Adams (1) is already entered"), "{e}");
     let e = refused(
         &file,
-        &["enter", p(&file), "--name", "X", "--rating", "1", "--from-round", "1"],
+        &[
+            "enter",
+            p(&file),
+            "--name",
+            "X",
+            "--rating",
+            "1",
+            "--from-round",
+            "1",
+        ],
     );
     assert!(e.contains("round 1 is already paired"), "{e}");
     let e = refused(
         &file,
-        &["enter", p(&file), "--name", "X", "--rating", "1", "--from-round", "6"],
+        &[
+            "enter",
+            p(&file),
+            "--name",
+            "X",
+            "--rating",
+            "1",
+            "--from-round",
+            "6",
+        ],
     );
     assert!(e.contains("past the 5 rounds planned"), "{e}");
     let e = refused(&file, &["enter", p(&file), "--name", "  ", "--rating", "1"]);
@@ -358,8 +457,14 @@ fn a_withdrawn_player_is_not_paired_and_comes_back() {
     ok(&["bye", p(&file), "6", "--round", "3", "--kind", "half"]);
     pair_write(&file);
     // Paired in round 1: a withdrawal from round 1 is refused with the way out.
-    let e = refused(&file, &["withdraw", p(&file), "Finn Ford", "--from-round", "1"]);
-    assert!(e.contains("Finn Ford (6) is paired in round 1 (on board"), "{e}");
+    let e = refused(
+        &file,
+        &["withdraw", p(&file), "Finn Ford", "--from-round", "1"],
+    );
+    assert!(
+        e.contains("Finn Ford (6) is paired in round 1 (on board"),
+        "{e}"
+    );
     assert!(e.contains("withdraw from round 2"), "{e}");
     let out = ok(&["withdraw", p(&file), "Finn Ford", "--from-round", "2"]);
     assert!(out.contains("withdrew Finn Ford (6) from round 2"), "{out}");
@@ -372,20 +477,35 @@ fn a_withdrawn_player_is_not_paired_and_comes_back() {
     let t = load(&file);
     let r2 = &t.round(2).unwrap();
     assert!(r2.games.iter().all(|g| g.white != 6 && g.black != 6));
-    assert_eq!(r2.games.len() + r2.byes.len(), 3, "five players: two games, one bye");
+    assert_eq!(
+        r2.games.len() + r2.byes.len(),
+        3,
+        "five players: two games, one bye"
+    );
 
     let e = refused(&file, &["return", p(&file), "6", "--from-round", "2"]);
-    assert!(e.contains("round 2 is already paired without Finn Ford (6)"), "{e}");
+    assert!(
+        e.contains("round 2 is already paired without Finn Ford (6)"),
+        "{e}"
+    );
     let e = refused(&file, &["return", p(&file), "1", "--from-round", "3"]);
     assert!(e.contains("Anna Adams (1) is not withdrawn"), "{e}");
     play(&s, &file, 2);
     let out = ok(&["return", p(&file), "6", "--from-round", "4"]);
     assert!(out.contains("Finn Ford (6) returns from round 4"), "{out}");
-    assert!(out.contains("rounds 2-3: zero-point bye (absent while withdrawn)"), "{out}");
+    assert!(
+        out.contains("rounds 2-3: zero-point bye (absent while withdrawn)"),
+        "{out}"
+    );
     let t = load(&file);
     assert_eq!(by_name(&t, "Finn Ford").withdrawn, None);
     pair_write(&file); // round 3, without him
-    assert!(load(&file).round(3).unwrap().games.iter().all(|g| g.white != 6 && g.black != 6));
+    assert!(load(&file)
+        .round(3)
+        .unwrap()
+        .games
+        .iter()
+        .all(|g| g.white != 6 && g.black != 6));
     play(&s, &file, 3);
     pair_write(&file); // round 4, with him
     check_clean(&file);
@@ -402,15 +522,32 @@ fn requested_byes_over_several_rounds_change_and_go() {
     let s = Scratch::new("bye");
     let file = event(&s, 6, 5);
     let out = ok(&[
-        "bye", p(&file), "Cora Cole", "--round", "2,3", "--round", "5", "--kind", "half",
+        "bye",
+        p(&file),
+        "Cora Cole",
+        "--round",
+        "2,3",
+        "--round",
+        "5",
+        "--kind",
+        "half",
     ]);
     for r in [2, 3, 5] {
-        assert!(out.contains(&format!("round {r}: half-point bye for Cora Cole (3)")), "{out}");
+        assert!(
+            out.contains(&format!("round {r}: half-point bye for Cora Cole (3)")),
+            "{out}"
+        );
     }
     let out = ok(&["bye", p(&file), "3", "--round", "3", "--kind", "zero"]);
-    assert!(out.contains("round 3: zero-point bye for Cora Cole (3) (was half-point bye)"), "{out}");
+    assert!(
+        out.contains("round 3: zero-point bye for Cora Cole (3) (was half-point bye)"),
+        "{out}"
+    );
     let out = ok(&["bye", p(&file), "3", "--round", "5", "--kind", "none"]);
-    assert!(out.contains("round 5: half-point bye for Cora Cole (3) removed"), "{out}");
+    assert!(
+        out.contains("round 5: half-point bye for Cora Cole (3) removed"),
+        "{out}"
+    );
     let out = ok(&["bye", p(&file), "3", "--round", "2", "--kind", "half"]);
     assert!(out.contains("nothing to change"), "{out}");
     let t = load(&file);
@@ -430,13 +567,28 @@ fn requested_byes_over_several_rounds_change_and_go() {
     let t = load(&file);
     let r2 = t.round(2).unwrap();
     assert!(r2.games.iter().all(|g| g.white != 3 && g.black != 3));
-    let e = refused(&file, &["bye", p(&file), "3", "--round", "2", "--kind", "zero"]);
-    assert!(e.contains("round 2 is already paired: unpair it first"), "{e}");
-    let e = refused(&file, &["bye", p(&file), "99", "--round", "4", "--kind", "half"]);
+    let e = refused(
+        &file,
+        &["bye", p(&file), "3", "--round", "2", "--kind", "zero"],
+    );
+    assert!(
+        e.contains("round 2 is already paired: unpair it first"),
+        "{e}"
+    );
+    let e = refused(
+        &file,
+        &["bye", p(&file), "99", "--round", "4", "--kind", "half"],
+    );
     assert!(e.contains("no player has id 99"), "{e}");
-    let e = refused(&file, &["bye", p(&file), "Nobody", "--round", "4", "--kind", "half"]);
+    let e = refused(
+        &file,
+        &["bye", p(&file), "Nobody", "--round", "4", "--kind", "half"],
+    );
     assert!(e.contains("no player is named 'Nobody'"), "{e}");
-    let e = refused(&file, &["bye", p(&file), "3", "--round", "4,9", "--kind", "half"]);
+    let e = refused(
+        &file,
+        &["bye", p(&file), "3", "--round", "4,9", "--kind", "half"],
+    );
     assert!(e.contains("round 9 is past the 5 rounds planned"), "{e}");
 }
 
@@ -453,7 +605,11 @@ fn unpair_takes_a_round_back_unless_results_or_later_rounds_say_no() {
     // The refusal says how to undo.
     let o = run(&["pair", p(&file), "--round", "1", "--write"]);
     assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
-    assert!(describe(&o).contains("optipair unpair FILE --round 1"), "{}", describe(&o));
+    assert!(
+        describe(&o).contains("optipair unpair FILE --round 1"),
+        "{}",
+        describe(&o)
+    );
 
     let out = ok(&["unpair", p(&file), "--round", "1"]);
     assert!(
@@ -479,7 +635,10 @@ fn unpair_takes_a_round_back_unless_results_or_later_rounds_say_no() {
     play(&s, &file, 1);
     pair_write(&file);
     let e = refused(&file, &["unpair", p(&file), "--round", "1", "--force"]);
-    assert!(e.contains("round 2 is paired after it: unpair round 2 first"), "{e}");
+    assert!(
+        e.contains("round 2 is paired after it: unpair round 2 first"),
+        "{e}"
+    );
     ok(&["unpair", p(&file), "--round", "2"]);
     let out = ok(&["unpair", p(&file), "--round", "1", "--force"]);
     assert!(out.contains("results removed on boards 1-3"), "{out}");
@@ -499,13 +658,28 @@ fn record_reports_corrections_and_dry_run_stores_nothing() {
     let first = s.write("a.txt", "1 1-0\n2 1/2\n");
     let out = ok(&["record", p(&file), "--round", "1", "--results", p(&first)]);
     assert!(out.contains("2 results recorded in round 1"), "{out}");
-    assert!(out.contains("round 1 has no result yet on board 3"), "{out}");
+    assert!(
+        out.contains("round 1 has no result yet on board 3"),
+        "{out}"
+    );
     assert!(!out.contains("corrected"), "{out}");
 
     let fix = s.write("b.txt", "1 0-1\n2 1/2\n3 +-\n");
     let before = std::fs::read(&file).unwrap();
-    let out = ok(&["record", p(&file), "--round", "1", "--results", p(&fix), "--dry-run"]);
-    assert_eq!(std::fs::read(&file).unwrap(), before, "a dry run stores nothing");
+    let out = ok(&[
+        "record",
+        p(&file),
+        "--round",
+        "1",
+        "--results",
+        p(&fix),
+        "--dry-run",
+    ]);
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        before,
+        "a dry run stores nothing"
+    );
     assert!(
         out.contains(&format!(
             "would record board 1 ({} v {}): 1-0 → 0-1",
@@ -524,18 +698,28 @@ fn record_reports_corrections_and_dry_run_stores_nothing() {
         )),
         "{out}"
     );
-    assert!(out.contains("3 results recorded in round 1 (1 corrected, 1 unchanged)"), "{out}");
+    assert!(
+        out.contains("3 results recorded in round 1 (1 corrected, 1 unchanged)"),
+        "{out}"
+    );
     assert!(!out.contains("no result yet"), "{out}");
     let t = load(&file);
     let r = &t.round(1).unwrap().games;
     assert_eq!(
         r.iter().map(|g| g.result).collect::<Vec<_>>(),
-        [GameResult::BlackWins, GameResult::Draw, GameResult::WhiteForfeitWin]
+        [
+            GameResult::BlackWins,
+            GameResult::Draw,
+            GameResult::WhiteForfeitWin
+        ]
     );
 
     // One bad line: nothing stored, the line and field named.
     let bad = s.write("c.txt", "1 1-0\n2 0-1\n3 2-0\n");
-    let e = refused(&file, &["record", p(&file), "--round", "1", "--results", p(&bad)]);
+    let e = refused(
+        &file,
+        &["record", p(&file), "--round", "1", "--results", p(&bad)],
+    );
     assert!(e.contains("line 3, field result"), "{e}");
 }
 
@@ -549,9 +733,15 @@ fn missing_results_are_listed_as_ranges() {
     pair_write(&file);
     let res = s.write("some.txt", "5 1-0\n12 0-1\n13 1/2\n");
     let out = ok(&["record", p(&file), "--round", "1", "--results", p(&res)]);
-    assert!(out.contains("no result yet on boards 1-4, 6-11, 14-20"), "{out}");
+    assert!(
+        out.contains("no result yet on boards 1-4, 6-11, 14-20"),
+        "{out}"
+    );
     let e = refused(&file, &["pair", p(&file)]);
-    assert!(e.contains("round 1 has no result on boards 1-4, 6-11, 14-20;"), "{e}");
+    assert!(
+        e.contains("round 1 has no result on boards 1-4, 6-11, 14-20;"),
+        "{e}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -563,7 +753,16 @@ fn trf_holds_a_late_entry_by_pairing_number() {
     let file = event(&s, 6, 5);
     pair_write(&file);
     play(&s, &file, 1);
-    ok(&["enter", p(&file), "--name", "Lara Late", "--rating", "2250", "--missed-byes", "half"]);
+    ok(&[
+        "enter",
+        p(&file),
+        "--name",
+        "Lara Late",
+        "--rating",
+        "2250",
+        "--missed-byes",
+        "half",
+    ]);
     pair_write(&file);
     play(&s, &file, 2);
     let t = load(&file);
@@ -605,9 +804,8 @@ fn trf_holds_a_late_entry_by_pairing_number() {
     let named = |t: &Tournament, f: &Path| -> BTreeSet<(String, String)> {
         let v: serde_json::Value =
             serde_json::from_str(&ok(&["pair", p(f), "--format", "json"])).unwrap();
-        let name = |x: &serde_json::Value| {
-            t.player(x.as_u64().unwrap() as u32).unwrap().name.clone()
-        };
+        let name =
+            |x: &serde_json::Value| t.player(x.as_u64().unwrap() as u32).unwrap().name.clone();
         v["pairings"]
             .as_array()
             .unwrap()

@@ -186,8 +186,7 @@ pub fn record(a: RecordArgs) -> Result<u8> {
             (s, PathBuf::from("<stdin>"))
         }
     };
-    let plan =
-        formats::results::plan(&t, a.round, &text).map_err(|e| e.in_file(&src))?;
+    let plan = formats::results::plan(&t, a.round, &text).map_err(|e| e.in_file(&src))?;
     let f = a.file.display();
     let round = a.round;
     if a.dry_run {

@@ -522,7 +522,11 @@ impl Ecf {
         // Rating rank within a set (0 = highest rated).
         let rank_in = |set: &[bool]| -> Vec<i64> {
             let mut idx: Vec<usize> = (0..n).filter(|&i| set[i]).collect();
-            idx.sort_by(|&x, &y| rating(y).cmp(&rating(x)).then(f.number[x].cmp(&f.number[y])));
+            idx.sort_by(|&x, &y| {
+                rating(y)
+                    .cmp(&rating(x))
+                    .then(f.number[x].cmp(&f.number[y]))
+            });
             let mut r = vec![0i64; n];
             for (k, &i) in idx.iter().enumerate() {
                 r[i] = k as i64;

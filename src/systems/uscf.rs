@@ -241,7 +241,11 @@ impl Uscf {
         let rating = |i: usize| f.standings[i].rating;
         let by_rating = |set: &[bool]| -> Vec<usize> {
             let mut v: Vec<usize> = (0..n).filter(|&i| set[i]).collect();
-            v.sort_by(|&x, &y| rating(y).cmp(&rating(x)).then(f.number[x].cmp(&f.number[y])));
+            v.sort_by(|&x, &y| {
+                rating(y)
+                    .cmp(&rating(x))
+                    .then(f.number[x].cmp(&f.number[y]))
+            });
             v
         };
         let count = |set: &[bool]| set.iter().filter(|&&x| x).count();

@@ -242,11 +242,7 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
     let fide_id = match e.fide_id.as_deref().map(str::trim) {
         None | Some("") => None,
         Some(s) if s.len() <= 11 && s.bytes().all(|b| b.is_ascii_digit()) => {
-            if let Some(p) = t
-                .players
-                .iter()
-                .find(|p| p.fide_id.as_deref() == Some(s))
-            {
+            if let Some(p) = t.players.iter().find(|p| p.fide_id.as_deref() == Some(s)) {
                 return Err(Error::field(
                     "--fide-id",
                     format!("FIDE id {s} is {}'s", who(p)),
@@ -263,20 +259,19 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
     };
     let divisions = t.divisions();
     let division = e.division.clone();
-    if divisions.len() > 1 || division.is_some() {
-        if !divisions.contains(&division) {
-            let names: Vec<&str> = divisions
-                .iter()
-                .map(|d| d.as_deref().unwrap_or("(none)"))
-                .collect();
-            return Err(Error::field(
-                "--division",
-                format!(
-                    "the event's divisions are {}: enter the player in one of them",
-                    names.join(", ")
-                ),
-            ));
-        }
+    // A new division (or none in an event with divisions) is more likely a typo than meant.
+    if (divisions.len() > 1 || division.is_some()) && !divisions.contains(&division) {
+        let names: Vec<&str> = divisions
+            .iter()
+            .map(|d| d.as_deref().unwrap_or("(none)"))
+            .collect();
+        return Err(Error::field(
+            "--division",
+            format!(
+                "the event's divisions are {}: enter the player in one of them",
+                names.join(", ")
+            ),
+        ));
     }
     let mine = scope(t, &division);
     let last = mine.last_paired_round();
@@ -378,7 +373,11 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
         });
     }
     if !missed.is_empty() {
-        changes.push(format!("{}: {}", rounds_text(&missed), bye_words(e.missed)));
+        changes.push(format!(
+            "{}: {} for {name} ({id})",
+            rounds_text(&missed),
+            bye_words(e.missed)
+        ));
     }
     Ok(Edit {
         tournament: out,
@@ -388,18 +387,15 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
 
 /// Rounds from `from` on in which `id` has a game or a pairing-allocated bye: (round, board).
 fn paired_in(t: &Tournament, id: u32, from: u32) -> Option<(u32, Option<usize>)> {
-    t.rounds
-        .iter()
-        .filter(|r| r.number >= from)
-        .find_map(|r| {
-            if let Some(i) = r.games.iter().position(|g| g.white == id || g.black == id) {
-                return Some((r.number, Some(i + 1)));
-            }
-            r.byes
-                .iter()
-                .any(|b| b.player == id && b.kind == ByeKind::PairingAllocated)
-                .then_some((r.number, None))
-        })
+    t.rounds.iter().filter(|r| r.number >= from).find_map(|r| {
+        if let Some(i) = r.games.iter().position(|g| g.white == id || g.black == id) {
+            return Some((r.number, Some(i + 1)));
+        }
+        r.byes
+            .iter()
+            .any(|b| b.player == id && b.kind == ByeKind::PairingAllocated)
+            .then_some((r.number, None))
+    })
 }
 
 /// Withdraws player `id` from round `from` on: he is not paired in it or later, and requested
@@ -417,14 +413,14 @@ pub fn withdraw(t: &Tournament, id: u32, from: u32) -> Result<Edit> {
     }
     if let Some((r, board)) = paired_in(t, id, from) {
         let at = match board {
-            Some(b) => format!("on board {b}"),
+            Some(b) => format!("on board {b}; record his game as a forfeit"),
             None => "with the pairing-allocated bye".to_string(),
         };
         return Err(Error::field(
             "--from-round",
             format!(
-                "{} is paired in round {r} ({at}): withdraw from round {} (record a forfeit in \
-                 round {r}), or unpair round {r} first",
+                "{} is paired in round {r} ({at}): withdraw from round {}, or unpair round {r} \
+                 first",
                 who(p),
                 r + 1
             ),
@@ -444,11 +440,7 @@ pub fn withdraw(t: &Tournament, id: u32, from: u32) -> Result<Edit> {
             .iter()
             .find(|b| b.player == id && b.kind.is_requested())
         {
-            changes.push(format!(
-                "round {}: {} removed",
-                r.number,
-                bye_words(b.kind)
-            ));
+            changes.push(format!("round {}: {} removed", r.number, bye_words(b.kind)));
         }
         r.byes
             .retain(|b| !(b.player == id && b.kind.is_requested()));
@@ -619,12 +611,7 @@ pub fn bye(t: &Tournament, id: u32, rounds: &[u32], kind: Option<ByeKind>) -> Re
 /// Takes round `round` back: its games and pairing-allocated byes go, requested byes stay.
 /// Refused when a later round is paired, and when results are recorded unless `force`. With
 /// `division`, only that division's pairing goes.
-pub fn unpair(
-    t: &Tournament,
-    round: u32,
-    force: bool,
-    division: Option<&str>,
-) -> Result<Edit> {
+pub fn unpair(t: &Tournament, round: u32, force: bool, division: Option<&str>) -> Result<Edit> {
     check_round_number(t, round, "--round")?;
     let mine = match division {
         Some(d) => t.named_division(d)?,
@@ -678,7 +665,9 @@ pub fn unpair(
     drop_empty_rounds(&mut out);
     let mut changes = vec![format!(
         "round {round} unpaired{}: {games} game{} and {pabs} pairing-allocated bye{} removed",
-        division.map(|d| format!(" in division {d}")).unwrap_or_default(),
+        division
+            .map(|d| format!(" in division {d}"))
+            .unwrap_or_default(),
         if games == 1 { "" } else { "s" },
         if pabs == 1 { "" } else { "s" }
     )];

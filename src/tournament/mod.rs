@@ -578,10 +578,7 @@ impl Tournament {
             if let Some(other) = seen_numbers.insert(p.number(), p.id) {
                 return Err(Error::field(
                     &format!("players[{i}].pairing_number"),
-                    format!(
-                        "pairing number {} is also player {other}'s",
-                        p.number()
-                    ),
+                    format!("pairing number {} is also player {other}'s", p.number()),
                 ));
             }
         }

@@ -288,7 +288,13 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
     out.extend(labels(
         t,
         &f,
-        &|id| Some(if ga(t.number_of(id)) { "A".into() } else { "B".into() }),
+        &|id| {
+            Some(if ga(t.number_of(id)) {
+                "A".into()
+            } else {
+                "B".into()
+            })
+        },
         &["GA", "GB", "A", "B"],
         GROUPS,
     ));
