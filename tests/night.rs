@@ -819,3 +819,54 @@ fn trf_holds_a_late_entry_by_pairing_number() {
         "the same round 3 from the JSON and its TRF export"
     );
 }
+
+#[test]
+fn a_late_entry_in_a_trf_file_renumbers_the_file_and_says_so() {
+    let s = Scratch::new("trffile");
+    let json = event(&s, 6, 5);
+    let file = s.path("event.trf");
+    formats::save(&file, &load(&json)).unwrap();
+    pair_write(&file);
+    play(&s, &file, 1);
+    let r1 = games_by_name(&load(&file), 1);
+    let out = ok(&["enter", p(&file), "--name", "Lara Late", "--rating", "2250"]);
+    assert!(out.contains("pairing number 3 "), "{out}");
+    assert!(
+        out.contains("note: TRF holds one number per player"),
+        "{out}"
+    );
+    // Read back, the start rank is the pairing number: Lara is 3, Cora Cole (id 3) is now 4,
+    // and round 1 still has the same games by name.
+    let t = load(&file);
+    assert_eq!(by_name(&t, "Lara Late").id, 3);
+    assert_eq!(by_name(&t, "Cora Cole").id, 4);
+    assert!(!t.renumbered());
+    assert_eq!(games_by_name(&t, 1), r1);
+    pair_write(&file);
+    check_clean(&file);
+    assert!(games_by_name(&load(&file), 2)
+        .iter()
+        .any(|(w, b)| w == "Lara Late" || b == "Lara Late"));
+}
+
+#[test]
+fn a_scrabble_event_numbers_a_late_entry_last() {
+    let s = Scratch::new("scrabble");
+    let file = event(&s, 4, 5);
+    let mut t = load(&file);
+    t.scoring.game_scores = true;
+    formats::save(&file, &t).unwrap();
+    let out = ok(&[
+        "enter",
+        p(&file),
+        "--name",
+        "Top Player",
+        "--rating",
+        "2900",
+    ]);
+    assert!(
+        out.contains("pairing number 5 (the next: a Scrabble event"),
+        "{out}"
+    );
+    assert!(!load(&file).renumbered());
+}

@@ -122,6 +122,14 @@ fn finish(file: &Path, edit: Result<Edit>) -> Result<u8> {
     for c in &changes {
         println!("{}: {c}", file.display());
     }
+    if tournament.renumbered() && formats::kind_of(file)? == formats::Kind::Trf {
+        // TRF has one number per player: the pairing number, so ids move with it.
+        println!(
+            "{}: note: TRF holds one number per player, so the file now numbers every player \
+             by pairing number (start rank); use those numbers from now on",
+            file.display()
+        );
+    }
     Ok(0)
 }
 

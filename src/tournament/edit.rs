@@ -318,7 +318,10 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
     let top = t.players.iter().map(Player::number).max().unwrap_or(0);
     // C.04.2 numbers are frozen once round 4 is paired: the entry goes to the end.
     let frozen = t.last_paired_round() >= 4;
-    let place = if frozen {
+    // C.04.2 is a chess rule: a Scrabble event (games keep scores) numbers entries as they
+    // come, as tsh does.
+    let scrabble = t.scoring.game_scores;
+    let place = if frozen || scrabble {
         None
     } else {
         // Before the first player of his division that he ranks above, in pairing-number
@@ -347,7 +350,12 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
             k
         }
         None => {
-            changes.push(if frozen {
+            changes.push(if scrabble {
+                format!(
+                    "pairing number {} (the next: a Scrabble event numbers entries as they come)",
+                    top + 1
+                )
+            } else if frozen {
                 format!("pairing number {} ({NUMBERS_FROZEN})", top + 1)
             } else {
                 format!("pairing number {} ({INITIAL_ORDER})", top + 1)
