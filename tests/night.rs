@@ -870,3 +870,21 @@ fn a_scrabble_event_numbers_a_late_entry_last() {
     );
     assert!(!load(&file).renumbered());
 }
+
+#[test]
+fn two_players_with_one_pairing_number_are_refused_on_load() {
+    let s = Scratch::new("dupnumber");
+    let file = event(&s, 4, 5);
+    let text = std::fs::read_to_string(&file).unwrap().replacen(
+        "\"id\": 2,",
+        "\"id\": 2,\n      \"pairing_number\": 1,",
+        1,
+    );
+    assert!(text.contains("\"pairing_number\": 1"), "{text}");
+    std::fs::write(&file, text).unwrap();
+    let e = refused(&file, &["check", p(&file)]);
+    assert!(
+        e.contains("field players[1].pairing_number: pairing number 1 is also player 1's"),
+        "{e}"
+    );
+}
