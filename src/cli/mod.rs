@@ -1,6 +1,8 @@
-//! Commands: `new`, `record`, `pair`, `check`, `generate`, `bench`, `simulate`, `audit`. Exit codes: 0 success (or a clean check), 1 a
-//! check found violations, 2 bad input; `audit`: 0 legal and optimal, 1 legal but not optimal,
-//! 3 breaks a rule, 2 bad input.
+//! Commands: `new`, `record`, `pair`, `check`, `generate`, `bench`, `simulate`, `audit`, and
+//! the director's changes between rounds — `enter` (a late entry), `withdraw`, `return`,
+//! `bye`, `unpair` (in `field`). Exit codes: 0 success (or a clean check), 1 a check found
+//! violations, 2 bad input (the file untouched); `audit`: 0 legal and optimal, 1 legal but not
+//! optimal, 3 breaks a rule, 2 bad input.
 
 /// `println!` that returns an error (exit 4) instead of panicking when standard output is a
 /// closed pipe or a full disk.
@@ -27,6 +29,7 @@ macro_rules! errln {
 
 mod audit;
 mod bench;
+mod field;
 pub mod guard;
 mod pair;
 mod simulate;
@@ -104,15 +107,20 @@ enum Command {
         #[arg(long, default_value = "swiss")]
         system: String,
     },
-    /// Record results of a round from `board result` or `white black result` lines.
-    Record {
-        file: PathBuf,
-        #[arg(long)]
-        round: u32,
-        /// File with the result lines (standard input if absent).
-        #[arg(long)]
-        results: Option<PathBuf>,
-    },
+    /// Record results of a round from `board result` or `white black result` lines; reports
+    /// each correction and the boards still without a result.
+    Record(field::RecordArgs),
+    /// Enter a player late: next id, pairing number by FIDE C.04.2, byes for missed rounds.
+    Enter(field::EnterArgs),
+    /// Withdraw a player from round N on.
+    Withdraw(field::WithdrawArgs),
+    /// A withdrawn player comes back from round N on.
+    Return(field::WithdrawArgs),
+    /// Requested byes (half, zero, full; `none` removes) in rounds not yet paired.
+    Bye(field::ByeArgs),
+    /// Take back round N (refused when later rounds are paired, or results exist without
+    /// --force).
+    Unpair(field::UnpairArgs),
     /// Pair the next round (or re-pair round N from the rounds before it).
     Pair(pair::PairArgs),
     /// Generate a random field with some rounds played (deterministic by seed).
@@ -188,26 +196,12 @@ fn dispatch(cli: Cli) -> Result<u8> {
             outln!("{}: {} players", out.display(), t.players.len());
             Ok(0)
         }
-        Command::Record {
-            file,
-            round,
-            results,
-        } => {
-            let mut t = formats::load(&file)?;
-            let (text, src) = match &results {
-                Some(p) => (formats::read_text(p)?, p.clone()),
-                None => {
-                    let mut s = String::new();
-                    std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
-                        .map_err(|e| Error::io(Path::new("<stdin>"), e))?;
-                    (s, PathBuf::from("<stdin>"))
-                }
-            };
-            let n = formats::results::apply(&mut t, round, &text).map_err(|e| e.in_file(&src))?;
-            formats::save(&file, &t)?;
-            outln!("{}: {n} results recorded in round {round}", file.display());
-            Ok(0)
-        }
+        Command::Record(args) => field::record(args),
+        Command::Enter(args) => field::enter(args),
+        Command::Withdraw(args) => field::withdraw(args),
+        Command::Return(args) => field::return_player(args),
+        Command::Bye(args) => field::bye(args),
+        Command::Unpair(args) => field::unpair(args),
         Command::Pair(args) => pair::run(args),
         Command::Generate(args) => bench::generate(args),
         Command::Bench(args) => bench::bench(args),

@@ -4,6 +4,7 @@ use super::{system_name, OutFormat};
 use optipair::engine::{self, Paired};
 use optipair::formats;
 use optipair::solve::{Options, Status};
+use optipair::tournament::edit::ranges;
 use optipair::tournament::{GameResult, Tournament};
 use optipair::{Error, Result};
 use std::path::PathBuf;
@@ -57,12 +58,12 @@ pub fn run(a: PairArgs) -> Result<u8> {
                 .map_err(|e| e.in_file(&a.file))?;
             for r in 1..=needed.min(last) {
                 let Some(prev) = t.round(r) else { continue };
-                let missing: Vec<String> = prev
+                let missing: Vec<usize> = prev
                     .games
                     .iter()
                     .enumerate()
                     .filter(|(_, g)| g.result == GameResult::Pending)
-                    .map(|(i, _)| (i + 1).to_string())
+                    .map(|(i, _)| i + 1)
                     .collect();
                 if !missing.is_empty() {
                     return Err(Error::field(
@@ -70,7 +71,8 @@ pub fn run(a: PairArgs) -> Result<u8> {
                         format!(
                             "round {r} has no result on board{} {}; record them first (round {} is paired from the results of round {needed})",
                             if missing.len() == 1 { "" } else { "s" },
-                            missing.join(", "),
+                            // Ranges: a 300-board round lacking most results stays one line.
+                            ranges(&missing),
                             last + 1
                         ),
                     )
@@ -83,7 +85,10 @@ pub fn run(a: PairArgs) -> Result<u8> {
     if a.write && t.round(round).is_some_and(|r| r.is_paired()) {
         return Err(Error::field(
             "--round",
-            format!("round {round} is already paired; --write would overwrite it"),
+            format!(
+                "round {round} is already paired; --write would overwrite it (`optipair unpair \
+                 FILE --round {round}` takes it back)"
+            ),
         )
         .in_file(&a.file));
     }
@@ -100,9 +105,10 @@ pub fn run(a: PairArgs) -> Result<u8> {
         ..Options::default()
     };
     let paired = engine::pair_round(&t, round, &system, &opts).map_err(|e| e.in_file(&a.file))?;
-    // Later rounds are ignored: the output (and a write, which needs none) ends at `round`.
+    // Later pairings are ignored: the output (and a write, which needs none) ends at `round`,
+    // but requested byes already known for later rounds are kept (`optipair bye`).
     let mut upto = full.clone();
-    upto.rounds.retain(|r| r.number <= round);
+    upto.rounds.retain(|r| r.number <= round || !r.is_paired());
     let stored = engine::store(&upto, &paired);
     // Accelerations by derived points (PROG fictitious points, Baku, USCF added score) are
     // stored as virtual points — TRF `XXA` — so that another engine can replay the event.

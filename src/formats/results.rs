@@ -10,14 +10,93 @@
 //! * Blank lines and `#` comments (whole line or the rest of a line) are skipped.
 //!
 //! Every line is checked before anything is recorded: one bad line leaves the tournament as it
-//! was.
+//! was. [`plan`] says what storing would do — each board's result before and after, so that a
+//! correction (`board 12: 1-0 → 0-1`) is reported, never silent — and [`store`] stores it.
 
 use crate::tournament::{GameResult, Tournament};
 use crate::{Error, Result};
 use std::collections::HashMap;
 
+/// One result line as it would be stored, with what the board held before.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recorded {
+    /// 1-based board.
+    pub board: usize,
+    pub white: u32,
+    pub black: u32,
+    pub before: GameResult,
+    pub before_scores: Option<[i32; 2]>,
+    pub result: GameResult,
+    pub scores: Option<[i32; 2]>,
+}
+
+impl Recorded {
+    /// The board had another result: this line corrects it.
+    pub fn is_correction(&self) -> bool {
+        self.before != GameResult::Pending && !self.is_unchanged()
+    }
+
+    pub fn is_unchanged(&self) -> bool {
+        self.before == self.result && self.before_scores == self.scores
+    }
+
+    /// `board 12 (5 v 9): 1-0 → 0-1` for a correction, `board 12 (5 v 9): 1-0` otherwise.
+    pub fn describe(&self) -> String {
+        let now = shown(self.result, self.scores);
+        if self.is_correction() {
+            format!(
+                "board {} ({} v {}): {} → {now}",
+                self.board,
+                self.white,
+                self.black,
+                shown(self.before, self.before_scores)
+            )
+        } else {
+            format!(
+                "board {} ({} v {}): {now}",
+                self.board, self.white, self.black
+            )
+        }
+    }
+}
+
+/// A result as typed back to a director: the game scores where they are kept.
+fn shown(result: GameResult, scores: Option<[i32; 2]>) -> String {
+    match scores {
+        Some([a, b]) => format!("{a}-{b}"),
+        None => result.notation().to_string(),
+    }
+}
+
+/// The lines of a result file, checked against round `round`, nothing stored yet.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub round: u32,
+    pub lines: Vec<Recorded>,
+    /// Boards that would still have no result once the plan is stored.
+    pub missing: Vec<usize>,
+}
+
 /// Records the results in `text` for round `round`; returns how many were recorded.
 pub fn apply(t: &mut Tournament, round: u32, text: &str) -> Result<usize> {
+    let p = plan(t, round, text)?;
+    store(t, &p);
+    Ok(p.lines.len())
+}
+
+/// Stores a checked plan.
+pub fn store(t: &mut Tournament, p: &Plan) {
+    let r = t.round_mut(p.round);
+    for l in &p.lines {
+        let g = &mut r.games[l.board - 1];
+        g.result = l.result;
+        g.scores = l.scores;
+    }
+}
+
+/// Checks every line of `text` against round `round` and says what storing them would do;
+/// the tournament is not changed.
+pub fn plan(t: &Tournament, round: u32, text: &str) -> Result<Plan> {
     let r = match t.round(round) {
         Some(r) if r.is_paired() => r,
         _ => {
@@ -141,13 +220,38 @@ pub fn apply(t: &mut Tournament, round: u32, text: &str) -> Result<usize> {
         }
         planned.push((gi, res, scores));
     }
-    let count = planned.len();
-    let r = t.round_mut(round);
-    for (gi, res, scores) in planned {
-        r.games[gi].result = res;
-        r.games[gi].scores = scores;
-    }
-    Ok(count)
+    let lines: Vec<Recorded> = planned
+        .into_iter()
+        .map(|(gi, result, scores)| {
+            let g = &games[gi];
+            Recorded {
+                board: gi + 1,
+                white: g.white,
+                black: g.black,
+                before: g.result,
+                before_scores: g.scores,
+                result,
+                scores,
+            }
+        })
+        .collect();
+    let missing = games
+        .iter()
+        .enumerate()
+        .filter(|&(i, g)| {
+            lines
+                .iter()
+                .find(|l| l.board == i + 1)
+                .map_or(g.result, |l| l.result)
+                == GameResult::Pending
+        })
+        .map(|(i, _)| i + 1)
+        .collect();
+    Ok(Plan {
+        round,
+        lines,
+        missing,
+    })
 }
 
 /// Game scores `432-377` (first player's, then second's; a score may be negative, e.g.

@@ -23,6 +23,9 @@
 //! yet played ([`GameResult::Pending`]); the result column must be present (a line that ends
 //! before it is truncated).
 //!
+//! A field renumbered by late entries (`pairing_number`) is written by pairing number: the
+//! start rank is the pairing number, and read back it becomes the id.
+//!
 //! What TRF cannot hold: the order of boards (games are listed in the order their first player
 //! appears in the file), `system`, `settings`, player `group` / `joined` / `withdrawn`, point
 //! values outside the `BB*` set, empty rounds, names longer than 33 characters.
@@ -653,8 +656,37 @@ fn pts(v: f64) -> String {
     }
 }
 
-/// Writes TRF16 with LF line endings.
+/// `t` with every player known by his pairing number: TRF has one number per player (the
+/// start rank), so a renumbered field (late entries, FIDE C.04.2) is written by pairing
+/// number, players in that order, and games and byes follow. Read back, the ids are the
+/// pairing numbers.
+pub fn by_pairing_number(t: &Tournament) -> Tournament {
+    let map: HashMap<u32, u32> = t.players.iter().map(|p| (p.id, p.number())).collect();
+    let to = |id: u32| map.get(&id).copied().unwrap_or(id);
+    let mut out = t.clone();
+    for p in &mut out.players {
+        p.id = p.number();
+        p.pairing_number = None;
+    }
+    out.players.sort_by_key(|p| p.id);
+    for r in &mut out.rounds {
+        for g in &mut r.games {
+            g.white = to(g.white);
+            g.black = to(g.black);
+        }
+        for b in &mut r.byes {
+            b.player = to(b.player);
+        }
+    }
+    out
+}
+
+/// Writes TRF16 with LF line endings (a renumbered field by pairing number, see
+/// [`by_pairing_number`]).
 pub fn write(t: &Tournament) -> String {
+    if t.renumbered() {
+        return write(&by_pairing_number(t));
+    }
     let mut out = String::new();
     out.push_str(&format!("012 {}\n", fit(&t.name, 200).trim()));
     if let Some(n) = t.rounds_planned {

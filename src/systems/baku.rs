@@ -38,14 +38,14 @@ pub fn last_ga(t: &Tournament) -> Option<u32> {
         .players
         .iter()
         .filter(|p| p.active_in(1))
-        .map(|p| p.id)
+        .map(|p| p.number())
         .collect();
     ids.sort_unstable();
     let k = ga_size(ids.len());
     (k > 0).then(|| ids[k - 1])
 }
 
-/// Whether player `id` is in GA.
+/// Whether the player with pairing number `number` is in GA.
 pub fn in_ga(last: Option<u32>, id: u32) -> bool {
     last.is_some_and(|l| id <= l)
 }
@@ -69,7 +69,7 @@ pub fn virtual_points(t: &Tournament, round: u32) -> Result<BTreeMap<u32, f64>> 
     let last = last_ga(t);
     Ok(t.players
         .iter()
-        .map(|p| (p.id, if in_ga(last, p.id) { v } else { 0.0 }))
+        .map(|p| (p.id, if in_ga(last, p.number()) { v } else { 0.0 }))
         .collect())
 }
 
@@ -92,7 +92,7 @@ impl System for Baku {
         let r = t.rounds_planned.unwrap_or(0);
         let (acc, full) = accelerated_rounds(r);
         let last = last_ga(t);
-        let ga = t.players.iter().filter(|p| in_ga(last, p.id)).count();
+        let ga = t.players.iter().filter(|p| in_ga(last, p.number())).count();
         let half = if full < acc {
             format!(", ½ in rounds {}-{acc}", full + 1)
         } else {

@@ -93,7 +93,7 @@ fn setting_int(t: &Tournament, key: &str) -> Result<Option<i64>> {
 /// The entry: players taking part from round 1 (late entries are added to the bottom half).
 fn entry(t: &Tournament) -> Vec<&Player> {
     let mut v: Vec<&Player> = t.players.iter().filter(|p| p.active_in(1)).collect();
-    v.sort_by(|a, b| b.rating.cmp(&a.rating).then(a.id.cmp(&b.id)));
+    v.sort_by(|a, b| b.rating.cmp(&a.rating).then(a.number().cmp(&b.number())));
     v
 }
 
@@ -522,7 +522,11 @@ impl Ecf {
         // Rating rank within a set (0 = highest rated).
         let rank_in = |set: &[bool]| -> Vec<i64> {
             let mut idx: Vec<usize> = (0..n).filter(|&i| set[i]).collect();
-            idx.sort_by(|&x, &y| rating(y).cmp(&rating(x)).then(f.ids[x].cmp(&f.ids[y])));
+            idx.sort_by(|&x, &y| {
+                rating(y)
+                    .cmp(&rating(x))
+                    .then(f.number[x].cmp(&f.number[y]))
+            });
             let mut r = vec![0i64; n];
             for (k, &i) in idx.iter().enumerate() {
                 r[i] = k as i64;
@@ -543,7 +547,7 @@ impl Ecf {
         let target = if adv {
             let due: Vec<Option<Colour>> =
                 f.standings.iter().map(|s| preference(s).colour).collect();
-            substitution_targets(&l, &h, &pool, &th, &ta, &due, &rating, &f.ids)
+            substitution_targets(&l, &h, &pool, &th, &ta, &due, &rating, &f.number)
         } else {
             rp.clone()
         };
@@ -825,12 +829,12 @@ fn substitution_targets(
     ta: &[bool],
     due: &[Option<Colour>],
     rating: &dyn Fn(usize) -> u32,
-    ids: &[u32],
+    numbers: &[u32],
 ) -> Vec<i64> {
     let n = l.len();
     let by_rating = |set: &dyn Fn(usize) -> bool| -> Vec<usize> {
         let mut v: Vec<usize> = (0..n).filter(|&i| set(i)).collect();
-        v.sort_by(|&x, &y| rating(y).cmp(&rating(x)).then(ids[x].cmp(&ids[y])));
+        v.sort_by(|&x, &y| rating(y).cmp(&rating(x)).then(numbers[x].cmp(&numbers[y])));
         v
     };
     // Two players are "due the appropriate colour" for each other unless both are due the same.

@@ -353,7 +353,7 @@ fn present(t: &Tournament, round: u32) -> BTreeSet<u32> {
 /// Ids in rating order (highest first, then id): the order the snake runs over.
 pub fn by_rating(t: &Tournament, ids: &BTreeSet<u32>) -> Vec<u32> {
     let mut v: Vec<_> = t.players.iter().filter(|p| ids.contains(&p.id)).collect();
-    v.sort_by(|a, b| b.rating.cmp(&a.rating).then(a.id.cmp(&b.id)));
+    v.sort_by(|a, b| b.rating.cmp(&a.rating).then(a.number().cmp(&b.number())));
     v.into_iter().map(|p| p.id).collect()
 }
 

@@ -92,21 +92,21 @@ impl Field {
             .round(round)
             .map(|r| r.requested_byes().map(|b| b.player).collect())
             .unwrap_or_default();
-        let mut rows: Vec<(f64, u32, Standing)> = t
+        let mut rows: Vec<(f64, u32, Standing, u32)> = t
             .players
             .iter()
             .filter(|p| p.active_in(round) && !absent.contains(&p.id))
             .map(|p| {
                 let s = st.get(p.id).expect("standing for every player").clone();
-                (pairing_score(p, &s), p.id, s)
+                (pairing_score(p, &s), p.id, s, p.number())
             })
             .collect();
-        rows.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        rows.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.3.cmp(&b.3)));
         let last = t.rounds_planned == Some(round);
         let max = t.scoring.max_per_round() * (round as f64 - 1.0);
         let topscorer = rows
             .iter()
-            .map(|(_, _, s)| last && s.score > max / 2.0 + 1e-9)
+            .map(|(_, _, s, _)| last && s.score > max / 2.0 + 1e-9)
             .collect();
         let mut units: Vec<i64> = rows.iter().map(|r| (r.0 * 1000.0).round() as i64).collect();
         let sc = &t.scoring;
@@ -210,7 +210,7 @@ fn entered_numbers(
         }
     }
     let mut ids: Vec<&Player> = t.players.iter().collect();
-    ids.sort_by_key(|p| p.id);
+    ids.sort_by_key(|p| p.number());
     let mut out = std::collections::BTreeMap::new();
     let mut n = 0;
     for p in ids {

@@ -90,7 +90,7 @@ impl Groups {
 /// Forms the groups of `method` from the ratings of the entry.
 pub fn groups(t: &Tournament, method: Method) -> Result<Groups> {
     let mut entry: Vec<_> = t.players.iter().filter(|p| p.active_in(1)).collect();
-    entry.sort_by(|a, b| b.rating.cmp(&a.rating).then(a.id.cmp(&b.id)));
+    entry.sort_by(|a, b| b.rating.cmp(&a.rating).then(a.number().cmp(&b.number())));
     let n = entry.len();
     let sizes = if method == Method::Thirds {
         let (a, b, c) = thirds(n);
@@ -241,7 +241,11 @@ impl Uscf {
         let rating = |i: usize| f.standings[i].rating;
         let by_rating = |set: &[bool]| -> Vec<usize> {
             let mut v: Vec<usize> = (0..n).filter(|&i| set[i]).collect();
-            v.sort_by(|&x, &y| rating(y).cmp(&rating(x)).then(f.ids[x].cmp(&f.ids[y])));
+            v.sort_by(|&x, &y| {
+                rating(y)
+                    .cmp(&rating(x))
+                    .then(f.number[x].cmp(&f.number[y]))
+            });
             v
         };
         let count = |set: &[bool]| set.iter().filter(|&&x| x).count();

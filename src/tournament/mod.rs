@@ -4,6 +4,7 @@
 //! happened); everything a pairing needs — scores, colour and float histories, bye eligibility —
 //! is derived by [`standings`] so that it can never disagree with the results.
 
+pub mod edit;
 pub mod standings;
 
 use serde::{Deserialize, Serialize};
@@ -95,8 +96,14 @@ impl Scoring {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Player {
-    /// Pairing number (TRF starting rank): unique, 1-based.
+    /// Stable player id: unique, 1-based, never changed once given; games and byes name players
+    /// by it. It is also the pairing number unless `pairing_number` says otherwise.
     pub id: u32,
+    /// Pairing number (TRF starting rank) when it differs from `id`: a late entry takes its
+    /// place in the initial order (FIDE C.04.2) and the players below it move down one, while
+    /// ids stay. Read it through [`Player::number`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairing_number: Option<u32>,
     pub name: String,
     /// Rating; 0 means unrated.
     #[serde(default)]
@@ -129,6 +136,7 @@ impl Player {
     pub fn new(id: u32, name: impl Into<String>, rating: u32) -> Self {
         Player {
             id,
+            pairing_number: None,
             name: name.into(),
             rating,
             title: None,
@@ -140,6 +148,11 @@ impl Player {
             division: None,
             virtual_points: Vec::new(),
         }
+    }
+
+    /// The pairing number: ranking ties are broken by it (lower ranks higher).
+    pub fn number(&self) -> u32 {
+        self.pairing_number.unwrap_or(self.id)
     }
 
     /// Whether the player takes part in round `round` (entered, not withdrawn).
@@ -448,6 +461,16 @@ impl Tournament {
         self.players.iter().find(|p| p.id == id)
     }
 
+    /// Player `id`'s pairing number (the id itself for an unknown player).
+    pub fn number_of(&self, id: u32) -> u32 {
+        self.player(id).map_or(id, Player::number)
+    }
+
+    /// Whether any pairing number differs from its player's id.
+    pub fn renumbered(&self) -> bool {
+        self.players.iter().any(|p| p.number() != p.id)
+    }
+
     pub fn round(&self, number: u32) -> Option<&Round> {
         self.rounds.iter().find(|r| r.number == number)
     }
@@ -529,7 +552,7 @@ impl Tournament {
     /// twice in a round. Returns the first problem found.
     pub fn validate(&self) -> crate::Result<()> {
         use crate::Error;
-        use std::collections::HashSet;
+        use std::collections::{HashMap, HashSet};
         if self.format != FORMAT {
             return Err(Error::field(
                 "format",
@@ -593,6 +616,22 @@ impl Tournament {
                 return Err(Error::field(
                     &format!("players[{i}].id"),
                     format!("duplicate player id {}", p.id),
+                ));
+            }
+        }
+        // Pairing numbers rank players: two alike would leave the order undefined.
+        let mut seen_numbers = HashMap::new();
+        for (i, p) in self.players.iter().enumerate() {
+            if p.pairing_number == Some(0) {
+                return Err(Error::field(
+                    &format!("players[{i}].pairing_number"),
+                    "pairing number must be 1 or more",
+                ));
+            }
+            if let Some(other) = seen_numbers.insert(p.number(), p.id) {
+                return Err(Error::field(
+                    &format!("players[{i}].pairing_number"),
+                    format!("pairing number {} is also player {other}'s", p.number()),
                 ));
             }
         }

@@ -18,6 +18,8 @@ pub enum Float {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Standing {
     pub id: u32,
+    /// Pairing number (the id unless a late entry renumbered the field).
+    pub number: u32,
     pub rating: u32,
     /// Real points from the rounds before.
     pub score: f64,
@@ -97,6 +99,7 @@ impl Standings {
                     p.id,
                     Standing {
                         id: p.id,
+                        number: p.number(),
                         rating: p.rating,
                         score: 0.0,
                         colours: Vec::new(),
@@ -201,7 +204,7 @@ impl Standings {
     }
 
     /// Player ids ranked as Scrabble ranks them: wins (score), then spread, then rating, then
-    /// id.
+    /// pairing number.
     pub fn by_wins_spread(&self) -> Vec<u32> {
         let mut v: Vec<&Standing> = self.by_id.values().collect();
         v.sort_by(|a, b| {
@@ -209,7 +212,7 @@ impl Standings {
                 .total_cmp(&a.score)
                 .then(b.spread.cmp(&a.spread))
                 .then(b.rating.cmp(&a.rating))
-                .then(a.id.cmp(&b.id))
+                .then(a.number.cmp(&b.number))
         });
         v.into_iter().map(|s| s.id).collect()
     }

@@ -238,7 +238,7 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
         .players
         .iter()
         .filter(|p| p.active_in(1))
-        .map(|p| p.id)
+        .map(|p| p.number())
         .collect();
     list.sort_unstable();
     let n = list.len();
@@ -282,13 +282,19 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
     let vp: BTreeMap<u32, f64> = t
         .players
         .iter()
-        .map(|p| (p.id, if ga(p.id) { v } else { 0.0 }))
+        .map(|p| (p.id, if ga(p.number()) { v } else { 0.0 }))
         .collect();
     out.extend(standard_with(t, r, &vp));
     out.extend(labels(
         t,
         &f,
-        &|id| Some(if ga(id) { "A".into() } else { "B".into() }),
+        &|id| {
+            Some(if ga(t.number_of(id)) {
+                "A".into()
+            } else {
+                "B".into()
+            })
+        },
         &["GA", "GB", "A", "B"],
         GROUPS,
     ));

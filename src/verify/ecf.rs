@@ -48,6 +48,8 @@ struct Check<'a> {
     order: Vec<u32>,
     quarter: BTreeMap<u32, char>,
     rating: BTreeMap<u32, u32>,
+    /// Pairing numbers: equal ratings rank by them.
+    number: BTreeMap<u32, u32>,
     score: BTreeMap<u32, f64>,
     colours: BTreeMap<u32, Vec<Colour>>,
     met: BTreeMap<u32, BTreeSet<u32>>,
@@ -61,7 +63,7 @@ struct Check<'a> {
 impl<'a> Check<'a> {
     fn new(t: &'a Tournament, r: u32, adv: bool) -> Self {
         let mut entry: Vec<_> = t.players.iter().filter(|p| p.active_in(1)).collect();
-        entry.sort_by(|a, b| b.rating.cmp(&a.rating).then(a.id.cmp(&b.id)));
+        entry.sort_by(|a, b| b.rating.cmp(&a.rating).then(a.number().cmp(&b.number())));
         let n = entry.len();
         let top = if adv {
             // ECF advanced 1: an even number between 56% and 60% of the entry.
@@ -107,8 +109,10 @@ impl<'a> Check<'a> {
         let mut colours = BTreeMap::new();
         let mut met = BTreeMap::new();
         let mut rating = BTreeMap::new();
+        let mut number = BTreeMap::new();
         for p in &t.players {
             rating.insert(p.id, p.rating);
+            number.insert(p.id, p.number());
             if let Some(s) = st.get(p.id) {
                 score.insert(p.id, s.score);
                 colours.insert(p.id, s.played_colours());
@@ -138,6 +142,7 @@ impl<'a> Check<'a> {
             order: entry.iter().map(|p| p.id).collect(),
             quarter,
             rating,
+            number,
             score,
             colours,
             met,
@@ -178,7 +183,8 @@ impl<'a> Check<'a> {
 
     /// Rated above: higher rating, then lower pairing number.
     fn above(&self, a: u32, b: u32) -> bool {
-        (self.rt(a), std::cmp::Reverse(a)) > (self.rt(b), std::cmp::Reverse(b))
+        let n = |id: u32| std::cmp::Reverse(self.number.get(&id).copied().unwrap_or(id));
+        (self.rt(a), n(a)) > (self.rt(b), n(b))
     }
 
     fn absolute(&self, id: u32) -> Option<Colour> {

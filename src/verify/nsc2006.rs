@@ -309,7 +309,7 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
                 .iter()
                 .filter(|p| entrants.contains(&p.id))
                 .collect();
-            v.sort_by(|x, y| y.rating.cmp(&x.rating).then(x.id.cmp(&y.id)));
+            v.sort_by(|x, y| y.rating.cmp(&x.rating).then(x.number().cmp(&y.number())));
             let n = v.len();
             let g = n.div_ceil(s.group.max(1)).max(1);
             let mut group = BTreeMap::new();

@@ -187,6 +187,8 @@ fn pref_text(id: u32, p: Option<Preference>) -> String {
 /// What the verifier knows of one player before the round.
 struct Info {
     id: u32,
+    /// Pairing number: breaks ties of pairing score.
+    number: u32,
     /// Real points before the round.
     score: f64,
     /// Real points plus virtual points for the round: the score for groups and rank.
@@ -221,7 +223,7 @@ fn ranks_above(a: &Info, b: &Info) -> bool {
     if (a.pairing_score - b.pairing_score).abs() > EPS {
         a.pairing_score > b.pairing_score
     } else {
-        a.id < b.id
+        a.number < b.number
     }
 }
 
@@ -275,6 +277,7 @@ impl<'a> Checker<'a> {
                 p.id,
                 Info {
                     id: p.id,
+                    number: p.number(),
                     score: st.score,
                     pairing_score: st.score + vp,
                     pref: preference(&colours),
@@ -912,7 +915,7 @@ fn effective_numbers(t: &Tournament, round: u32, info: &BTreeMap<u32, Info>) -> 
         }
     }
     let mut ids: Vec<u32> = t.players.iter().map(|p| p.id).collect();
-    ids.sort_unstable();
+    ids.sort_unstable_by_key(|&id| t.number_of(id));
     let mut out = BTreeMap::new();
     let mut n = 0;
     for id in ids {

@@ -117,7 +117,7 @@ pub fn check(t: &Tournament, round: u32) -> Vec<Violation> {
             -(s.score * 2.0).round() as i64,
             -s.spread,
             -(s.rating as i64),
-            *id,
+            s.number,
         )
     };
     order.sort_by_key(key);

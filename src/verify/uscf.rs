@@ -35,7 +35,7 @@ pub fn check_thirds(t: &Tournament, r: u32) -> Vec<Violation> {
 /// Group index (0 = A) of every player, by rating order of the entry.
 fn rating_groups(t: &Tournament, thirds: bool) -> (BTreeMap<u32, usize>, usize) {
     let mut entry: Vec<_> = t.players.iter().filter(|p| p.active_in(1)).collect();
-    entry.sort_by(|a, b| b.rating.cmp(&a.rating).then(a.id.cmp(&b.id)));
+    entry.sort_by(|a, b| b.rating.cmp(&a.rating).then(a.number().cmp(&b.number())));
     let n = entry.len();
     let sizes: Vec<usize> = if thirds {
         // A and B: the even number nearest a third (ties to the smaller).
