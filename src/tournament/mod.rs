@@ -5,6 +5,7 @@
 //! is derived by [`standings`] so that it can never disagree with the results.
 
 pub mod standings;
+pub mod tiebreak;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
