@@ -268,7 +268,8 @@ pub fn html_page(
 body {{ font-family: "DejaVu Sans", Arial, sans-serif; font-size: 11pt; margin: 1.5em; color: #000; }}
 h1 {{ font-size: 1.3em; margin: 0 0 0.2em; }}
 p.page-no {{ margin: 0 0 0.6em; color: #444; font-size: 0.9em; }}
-table {{ border-collapse: collapse; width: 100%; }}
+table {{ border-collapse: collapse; }}
+table.pairings, table.alpha {{ width: 100%; }}
 th, td {{ border: 1px solid #888; padding: 0.15em 0.45em; text-align: left; white-space: nowrap; }}
 th {{ background: #e4e4e4; }}
 td.n, th.n {{ text-align: right; font-variant-numeric: tabular-nums; }}

@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 /// A sheet ready to render.
 #[derive(Debug, Clone)]
 pub struct Sheet {
+    /// `pairings`, `alpha` or `crosstable` (the HTML table's class).
+    pub kind: &'static str,
     pub heading: String,
     pub table: Table,
     pub notes: Vec<String>,
@@ -31,7 +33,7 @@ impl Sheet {
             &self.heading,
             &self.heading,
             &self.table,
-            "sheet",
+            self.kind,
             per_page,
             &self.notes,
         )
@@ -177,6 +179,7 @@ pub fn pairings(t: &Tournament, round: &Round, system: &str) -> Sheet {
         notes.push(format!("Not paired: {}.", names.join(", ")));
     }
     Sheet {
+        kind: "pairings",
         heading: format!("{} — round {} — {what}", event_name(t), round.number),
         table: pairing_table(t, round, system),
         notes,
@@ -240,6 +243,7 @@ pub fn alpha(t: &Tournament, round: &Round, system: &str) -> Sheet {
         ]);
     }
     Sheet {
+        kind: "alpha",
         heading: format!(
             "{} — round {} — players in alphabetical order",
             event_name(t),
@@ -404,6 +408,7 @@ pub fn crosstable(
         n
     };
     Ok(Sheet {
+        kind: "crosstable",
         heading: format!("{} — crosstable after round {after}", event_name(t)),
         table,
         notes,
