@@ -13,9 +13,10 @@
 //!   ("FIDE C.07 16.4.1", "FIDE C.07 16.4.2"; read from the tie-break commission's reference
 //!   program, the 2026 text was not available here). `settings.tiebreak_rules: "2024"`
 //!   keeps the uncapped reading;
-//! - a cut removes the player's voluntarily unplayed rounds first ("FIDE C.07 16.5").
+//! - a cut removes the player's voluntarily unplayed rounds first ("FIDE C.07 16").
 //!
-//! Round robins are not treated specially (every event is read as a Swiss).
+//! Article numbers are the 2024 text's. Round robins are not treated specially (every event is
+//! read as a Swiss: no predetermined opponents stand in for unplayed games).
 
 use super::{ByeKind, Colour, GameResult, Tournament};
 use crate::{Error, Result};
@@ -409,7 +410,7 @@ impl Records {
     }
 
     /// Buchholz with cuts: the lowest `low` contributions go, voluntarily unplayed rounds
-    /// first ("FIDE C.07 16.5"), then the highest `high` ("FIDE C.07 14").
+    /// first ("FIDE C.07 16"), then the highest `high` ("FIDE C.07 14").
     pub fn buchholz(&self, id: u32, low: usize, high: usize) -> f64 {
         let mut c: Vec<(f64, bool)> = self
             .contributions(id)
