@@ -5,7 +5,7 @@
 pub mod sheets;
 pub mod standings;
 
-use crate::tournament::{Bye, ByeKind, GameResult, Tournament};
+use crate::tournament::{Bye, ByeKind, GameResult, Player, Tournament};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -56,6 +56,34 @@ pub fn label(t: &Tournament, id: u32) -> String {
     t.player(id)
         .map(|p| format!("{} ({id})", p.name))
         .unwrap_or_else(|| id.to_string())
+}
+
+/// Players by id: sheets of thousands of boards look players up in constant time.
+pub struct People<'a>(std::collections::HashMap<u32, &'a Player>);
+
+impl<'a> People<'a> {
+    pub fn new(t: &'a Tournament) -> People<'a> {
+        People(t.players.iter().map(|p| (p.id, p)).collect())
+    }
+
+    pub fn get(&self, id: u32) -> Option<&'a Player> {
+        self.0.get(&id).copied()
+    }
+
+    /// `Name (id)`, or the id alone for an unknown player.
+    pub fn label(&self, id: u32) -> String {
+        self.get(id)
+            .map(|p| format!("{} ({id})", p.name))
+            .unwrap_or_else(|| id.to_string())
+    }
+
+    /// A rating cell: blank for unrated.
+    pub fn rating(&self, id: u32) -> String {
+        match self.get(id).map(|p| p.rating) {
+            Some(r) if r > 0 => r.to_string(),
+            _ => String::new(),
+        }
+    }
 }
 
 /// A rating cell: blank for unrated.

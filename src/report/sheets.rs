@@ -2,7 +2,7 @@
 //! federation, rating and score; Scrabble: table, first and second with W-L and spread), the
 //! alphabetical list (player → board, colour), and the crosstable (wall chart).
 
-use super::{bye_words, event_name, half, label, points, rating, spread, wl_text, Table};
+use super::{bye_words, event_name, half, points, spread, wl_text, People, Table};
 use crate::tournament::tiebreak::{self, Tiebreak};
 use crate::tournament::{ByeKind, GameResult, Order, Round, Standings, Tournament};
 use crate::Result;
@@ -46,6 +46,7 @@ pub fn pairing_table(t: &Tournament, round: &Round, system: &str) -> Table {
     if super::is_scrabble(t, system) {
         return scrabble_pairing_table(t, round);
     }
+    let people = People::new(t);
     let st = Standings::before(t, round.number);
     let score = |id: u32| points(st.get(id).map(|s| s.score).unwrap_or(0.0));
     let titles = t.players.iter().any(|p| p.title.is_some());
@@ -68,16 +69,16 @@ pub fn pairing_table(t: &Tournament, round: &Round, system: &str) -> Table {
     let mut table = Table::new(&cols);
     // One side's cells: title, name, federation, rating, score.
     let side = |id: u32| {
-        let p = t.player(id);
+        let p = people.get(id);
         let mut c = Vec::new();
         if titles {
             c.push(p.and_then(|p| p.title.clone()).unwrap_or_default());
         }
-        c.push(label(t, id));
+        c.push(people.label(id));
         if feds {
             c.push(p.and_then(|p| p.federation.clone()).unwrap_or_default());
         }
-        c.push(rating(t, id));
+        c.push(people.rating(id));
         c.push(score(id));
         c
     };
@@ -105,6 +106,7 @@ pub fn pairing_table(t: &Tournament, round: &Round, system: &str) -> Table {
 }
 
 fn scrabble_pairing_table(t: &Tournament, round: &Round) -> Table {
+    let people = People::new(t);
     let st = Standings::before(t, round.number);
     let wl = super::win_loss(t, round.number);
     let mut table = Table::new(&[
@@ -121,8 +123,8 @@ fn scrabble_pairing_table(t: &Tournament, round: &Round) -> Table {
     ]);
     let side = |id: u32| {
         vec![
-            label(t, id),
-            rating(t, id),
+            people.label(id),
+            people.rating(id),
             wl_text(wl.get(&id).copied().unwrap_or_default()),
             spread(st.get(id).map(|s| s.spread).unwrap_or(0)),
         ]
@@ -172,10 +174,11 @@ pub fn pairings(t: &Tournament, round: &Round, system: &str) -> Sheet {
     } else {
         "pairings"
     };
+    let people = People::new(t);
     let missing = not_paired(t, round);
     let mut notes = Vec::new();
     if !missing.is_empty() {
-        let names: Vec<String> = missing.iter().map(|&id| label(t, id)).collect();
+        let names: Vec<String> = missing.iter().map(|&id| people.label(id)).collect();
         notes.push(format!("Not paired: {}.", names.join(", ")));
     }
     Sheet {
@@ -188,6 +191,7 @@ pub fn pairings(t: &Tournament, round: &Round, system: &str) -> Sheet {
 
 /// Every player of the round by name: board, colour, opponent (or the bye in words).
 pub fn alpha(t: &Tournament, round: &Round, system: &str) -> Sheet {
+    let people = People::new(t);
     let scrabble = super::is_scrabble(t, system);
     let (first, second) = if scrabble {
         ("first", "second")
@@ -203,8 +207,8 @@ pub fn alpha(t: &Tournament, round: &Round, system: &str) -> Sheet {
             ("draw", "draw")
         };
         let board = (i + 1).to_string();
-        entry.insert(g.white, [board.clone(), cw.into(), label(t, g.black)]);
-        entry.insert(g.black, [board, cb.into(), label(t, g.white)]);
+        entry.insert(g.white, [board.clone(), cw.into(), people.label(g.black)]);
+        entry.insert(g.black, [board, cb.into(), people.label(g.white)]);
     }
     for b in &round.byes {
         entry.insert(b.player, [String::new(), String::new(), bye_words(t, b)]);
@@ -236,7 +240,7 @@ pub fn alpha(t: &Tournament, round: &Round, system: &str) -> Sheet {
         table.rows.push(vec![
             p.name.clone(),
             p.id.to_string(),
-            rating(t, p.id),
+            people.rating(p.id),
             bd,
             col,
             opp,
@@ -263,6 +267,7 @@ pub fn crosstable(
     tiebreaks: &[Tiebreak],
 ) -> Result<Sheet> {
     let scrabble = super::is_scrabble(t, system);
+    let people = People::new(t);
     // Rank per player, in standings order.
     let order: Vec<(u32, u32, Vec<String>)> = if scrabble {
         let st = Standings::before(t, after + 1);
@@ -386,8 +391,8 @@ pub fn crosstable(
                 rank.to_string()
             },
             id.to_string(),
-            t.player(id).map(|p| p.name.clone()).unwrap_or_default(),
-            rating(t, id),
+            people.get(id).map(|p| p.name.clone()).unwrap_or_default(),
+            people.rating(id),
         ];
         prev_rank = rank;
         row.extend(cells.remove(&id).unwrap_or_default());

@@ -1,7 +1,7 @@
 //! Standings after a round: chess by score and the director's C.07 tie-breaks, Scrabble by
 //! wins then spread with W-L and spread columns.
 
-use super::{event_name, points, spread, wl_text, Table};
+use super::{event_name, points, spread, wl_text, People, Table};
 use crate::tournament::tiebreak::{self, Tiebreak};
 use crate::tournament::{Standings, Tournament};
 use crate::Result;
@@ -24,6 +24,7 @@ pub fn build(t: &Tournament, after: u32, system: &str, tiebreaks: &[Tiebreak]) -
         return Ok(scrabble(t, after, system, heading));
     }
     let rows = tiebreak::standings(t, after, tiebreaks)?;
+    let people = People::new(t);
     let titles = t.players.iter().any(|p| p.title.is_some());
     let feds = t.players.iter().any(|p| p.federation.is_some());
     let mut cols: Vec<(String, bool)> = vec![("Rk".into(), true), ("No".into(), true)];
@@ -46,7 +47,7 @@ pub fn build(t: &Tournament, after: u32, system: &str, tiebreaks: &[Tiebreak]) -
     };
     let mut json_rows = Vec::new();
     for r in &rows {
-        let p = t.player(r.id);
+        let p = people.get(r.id);
         let mut cells = vec![r.rank.to_string(), r.id.to_string()];
         if titles {
             cells.push(p.and_then(|p| p.title.clone()).unwrap_or_default());
@@ -55,7 +56,7 @@ pub fn build(t: &Tournament, after: u32, system: &str, tiebreaks: &[Tiebreak]) -
         if feds {
             cells.push(p.and_then(|p| p.federation.clone()).unwrap_or_default());
         }
-        cells.push(super::rating(t, r.id));
+        cells.push(people.rating(r.id));
         cells.push(points(r.score));
         for v in &r.values {
             cells.push(v.map(points).unwrap_or_default());
@@ -102,6 +103,7 @@ pub fn build(t: &Tournament, after: u32, system: &str, tiebreaks: &[Tiebreak]) -
 }
 
 fn scrabble(t: &Tournament, after: u32, system: &str, heading: String) -> Report {
+    let people = People::new(t);
     let st = Standings::before(t, after + 1);
     let wl = super::win_loss(t, after + 1);
     let mut table = Table::new(&[
@@ -127,15 +129,15 @@ fn scrabble(t: &Tournament, after: u32, system: &str, heading: String) -> Report
         table.rows.push(vec![
             rank.to_string(),
             id.to_string(),
-            t.player(id).map(|p| p.name.clone()).unwrap_or_default(),
-            super::rating(t, id),
+            people.get(id).map(|p| p.name.clone()).unwrap_or_default(),
+            people.rating(id),
             wl_text(w),
             spread(s.spread),
         ]);
         json_rows.push(serde_json::json!({
             "rank": rank,
             "id": id,
-            "name": t.player(id).map(|p| p.name.clone()),
+            "name": people.get(id).map(|p| p.name.clone()),
             "rating": s.rating,
             "wins": w.0,
             "losses": w.1,
