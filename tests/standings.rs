@@ -288,6 +288,8 @@ fn direct_encounter_separates_a_leader_who_cannot_be_caught() {
 /// The exercise FIDE's tie-break commission published with the 2024 text (tec.fide.com,
 /// 18 March 2024), as transcribed by the `tiebreak` npm package's test data: 16 players, 5
 /// rounds, half-point and allocated byes, forfeits, an absence. Figures under the 2024 rules.
+/// Player 12's own line is not in the transcription (he appears only as an opponent), so the
+/// figures of player 4, who met him, are left out.
 #[test]
 fn the_fide_tie_break_exercise_of_2024() {
     let rows = [
