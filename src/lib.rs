@@ -9,6 +9,7 @@ pub mod engine;
 pub mod error;
 pub mod formats;
 pub mod generate;
+pub mod report;
 pub mod simulate;
 pub mod solve;
 pub mod systems;

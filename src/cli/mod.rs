@@ -32,6 +32,7 @@ mod bench;
 mod field;
 pub mod guard;
 mod pair;
+mod post;
 mod simulate;
 
 use clap::{Parser, Subcommand};
@@ -132,6 +133,10 @@ enum Command {
     /// Audit a pairing made elsewhere: rule violations, then tier by tier against the proven
     /// optimum (exit 0 optimal, 1 legal but not optimal, 3 breaks a rule, 2 bad input).
     Audit(audit::AuditArgs),
+    /// Standings after a round: score and C.07 tie-breaks (Scrabble: wins, then spread).
+    Standings(post::StandingsArgs),
+    /// Sheets to post: the pairing sheet, the alphabetical list, the crosstable (text or HTML).
+    Sheet(post::SheetArgs),
     /// Verify the recorded pairings of every round (or round N) against the rules.
     Check {
         file: PathBuf,
@@ -207,6 +212,8 @@ fn dispatch(cli: Cli) -> Result<u8> {
         Command::Bench(args) => bench::bench(args),
         Command::Simulate(args) => simulate::run(args),
         Command::Audit(args) => audit::run(args),
+        Command::Standings(args) => post::standings(args),
+        Command::Sheet(args) => post::sheet(args),
         Command::Check {
             file,
             round,

@@ -157,30 +157,9 @@ pub fn run(a: PairArgs) -> Result<u8> {
     Ok(0)
 }
 
-fn name(t: &Tournament, id: u32) -> String {
-    t.player(id)
-        .map(|p| format!("{} ({id})", p.name))
-        .unwrap_or_else(|| id.to_string())
-}
-
-/// The pairing sheet: board, white, score, black, score; then byes and the certificate.
+/// The pairing sheet: boards and byes (the shared renderer), then the certificate.
 pub fn sheet(t: &Tournament, p: &Paired) -> String {
     use std::fmt::Write;
-    let st = optipair::tournament::Standings::before(t, p.round.number);
-    let score = |id: u32| st.get(id).map(|s| s.score).unwrap_or(0.0);
-    let width = p
-        .round
-        .games
-        .iter()
-        .flat_map(|g| {
-            [
-                name(t, g.white).chars().count(),
-                name(t, g.black).chars().count(),
-            ]
-        })
-        .max()
-        .unwrap_or(10)
-        .max(5);
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -189,33 +168,10 @@ pub fn sheet(t: &Tournament, p: &Paired) -> String {
         p.system,
         p.round.games.len()
     );
-    // Scrabble: `white` goes first.
-    let (first, second) = if t.scoring.game_scores {
-        ("First", "Second")
-    } else {
-        ("White", "Black")
-    };
-    let _ = writeln!(
-        s,
-        "{:>5}  {:<width$} {:>5}   {:<width$} {:>5}",
-        "Board", first, "Score", second, "Score"
-    );
-    for (i, g) in p.round.games.iter().enumerate() {
-        let _ = writeln!(
-            s,
-            "{:>5}  {:<width$} {:>5}   {:<width$} {:>5}",
-            i + 1,
-            name(t, g.white),
-            score(g.white),
-            name(t, g.black),
-            score(g.black)
-        );
-    }
-    for b in &p.round.byes {
-        let _ = writeln!(s, "  Bye  {} ({:?})", name(t, b.player), b.kind);
-    }
+    // Boards with ratings, titles, federations and scores, then byes in words.
+    s.push_str(&optipair::report::sheets::pairing_table(t, &p.round, &p.system).text());
     for &u in &p.pairing.unpaired {
-        let _ = writeln!(s, "  NOT PAIRED  {}", name(t, u));
+        let _ = writeln!(s, "  NOT PAIRED  {}", optipair::report::label(t, u));
     }
     for n in &p.notes {
         let _ = writeln!(s, "  Note: {n}");

@@ -6,6 +6,7 @@
 
 pub mod edit;
 pub mod standings;
+pub mod tiebreak;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
