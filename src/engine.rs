@@ -97,15 +97,17 @@ pub fn pair_round(t: &Tournament, round: u32, system: &str, opts: &Options) -> R
     }
     let c = &mut paired.pairing.certificate;
     c.status = Status::Rejected;
+    // What the solver proved of its model says nothing of a pairing that breaks a rule: the
+    // summary and the tiers claim no optimality.
     c.summary = format!(
-        "rejected: the verifier found {} broken rule{}; not to be stored ({})",
+        "rejected: the verifier found {} broken rule{} (first: {}); not to be stored",
         paired.violations.len(),
         if paired.violations.len() == 1 {
             ""
         } else {
             "s"
         },
-        c.summary
+        paired.violations[0].message
     );
     for tier in &mut c.tiers {
         tier.proved = false;

@@ -520,3 +520,74 @@ fn the_fallback_reaches_pairs_only_the_source_lists() {
         .iter()
         .any(|&(w, b)| (w.min(b), w.max(b)) == (1, 10)));
 }
+
+/// The memory guard: past `--memory-limit` the run stops with a message and exit 4, and
+/// writes nothing (here a 20,000-player field that needs more than 64 MiB).
+#[test]
+fn past_the_memory_limit_the_run_stops_with_exit_4_and_writes_nothing() {
+    let dir = Scratch::new("memory");
+    let out = dir.0.join("field.json");
+    let o = run(&[
+        "generate",
+        "--players",
+        "20000",
+        "--rounds",
+        "9",
+        "--played",
+        "1",
+        "--greedy-history",
+        "--memory-limit",
+        "64",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the memory limit was reached"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+    assert_eq!(
+        std::fs::read_dir(&dir.0).unwrap().count(),
+        0,
+        "no file left"
+    );
+    // A limit too small to mean anything is refused as such.
+    let o = run(&["check", "x.json", "--memory-limit", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// A pairing the verifier rejects (here a chess event paired under the NSC 2006 schedule,
+/// whose early sessions allow no repeat) is shown with its findings, exits 3, is not written,
+/// and nothing in its certificate claims optimality.
+#[test]
+fn a_pairing_the_verifier_rejects_is_not_stored_or_called_optimal() {
+    let dir = Scratch::new("rejected");
+    let file = dir.copy(Path::new(&format!("{INSTANCES}/open-250.trf")), "open.trf");
+    let before = std::fs::read(&file).unwrap();
+    for extra in [&["--format", "json"][..], &["--write"][..]] {
+        let mut args = vec!["pair", file.to_str().unwrap(), "--system", "nsc2006"];
+        args.extend_from_slice(extra);
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+        assert!(stderr(&o).contains("NSC06 repeats"), "{}", stderr(&o));
+        assert!(stderr(&o).contains("the verifier rejected the pairing of round 5"));
+        let out = String::from_utf8_lossy(&o.stdout).to_lowercase();
+        if extra[0] == "--format" {
+            let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+            let c = &v["certificate"];
+            assert_eq!(c["status"], "rejected");
+            assert!(!c["summary"].as_str().unwrap().contains("optimal"));
+            assert!(c["tiers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|t| t["proved"] == false));
+            assert!(!v["violations"].as_array().unwrap().is_empty());
+        } else {
+            assert!(!out.contains("proved optimal"), "{out}");
+        }
+    }
+    assert_eq!(std::fs::read(&file).unwrap(), before, "nothing written");
+}
