@@ -60,6 +60,7 @@ pub fn pair_round(t: &Tournament, round: u32, system: &str, opts: &Options) -> R
         ));
     }
     let sys = systems::by_name(system)?;
+    systems::check_scoring(&*sys, t)?;
     let base = t.before_round(round);
     let first = attempt(&*sys, &base, round, system, opts)?;
     if first.players == 0 {

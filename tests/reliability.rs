@@ -591,3 +591,39 @@ fn a_pairing_the_verifier_rejects_is_not_stored_or_called_optimal() {
     }
     assert_eq!(std::fs::read(&file).unwrap(), before, "nothing written");
 }
+
+/// Systems whose documents count in 1-½-0 points (their groups are "winners", "1's", "½'s",
+/// their virtual points ½ and 1) refuse another scoring, naming the field, instead of pairing
+/// by groups read in the wrong units; the Dutch system pairs any scoring.
+#[test]
+fn systems_counted_in_one_half_zero_refuse_another_scoring() {
+    let dir = Scratch::new("scoring");
+    let file = event(&dir, 8, 5);
+    let mut t: Tournament = optipair::formats::load(&file).unwrap();
+    t.scoring.win = 3.0;
+    t.scoring.draw = 1.0;
+    t.scoring.forfeit_win = 3.0;
+    t.scoring.pairing_bye = 3.0;
+    t.scoring.full_bye = 3.0;
+    t.scoring.half_bye = 1.0;
+    optipair::formats::save(&file, &t).unwrap();
+    for system in [
+        "ecf-basic",
+        "ecf-advanced",
+        "prog",
+        "uscf-batches",
+        "uscf-thirds",
+        "uscf-added-score",
+        "baku",
+        "tsh-cp",
+        "nsc2006",
+    ] {
+        let o = run(&["pair", file.to_str().unwrap(), "--system", system]);
+        assert_eq!(o.status.code(), Some(2), "{system}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.contains("field scoring.win"), "{system}: {e}");
+        assert!(e.contains("this event scores 3-1-0"), "{system}: {e}");
+    }
+    let o = run(&["pair", file.to_str().unwrap(), "--system", "swiss"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

@@ -77,6 +77,9 @@ impl System for Baku {
     fn name(&self) -> &'static str {
         "baku"
     }
+    fn one_half_zero(&self) -> Option<&'static str> {
+        Some("FIDE C.04.5.1: virtual points of 1 and ½")
+    }
 
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
         // C.04.5.1 premise: the standard scoring point system.

@@ -363,6 +363,9 @@ impl System for Ecf {
             "ecf-basic"
         }
     }
+    fn one_half_zero(&self) -> Option<&'static str> {
+        Some("ECF basic 3: score groups of 1's, ½'s and 0's")
+    }
 
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
         let g = groups(t, self.advanced)?;

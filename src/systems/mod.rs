@@ -40,6 +40,51 @@ pub trait System {
     fn results_needed(&self, _t: &Tournament, round: u32) -> Result<u32> {
         Ok(round.saturating_sub(1))
     }
+    /// The document whose groups, batches or virtual points are counted in 1-½-0 points, if
+    /// the system's is; `None` when any scoring may be used (the Dutch system's score
+    /// groups work in any units).
+    fn one_half_zero(&self) -> Option<&'static str> {
+        None
+    }
+}
+
+/// Points as a director writes them: `3`, `0.5`, `1e-300`.
+fn points(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e9 {
+        format!("{v:.0}")
+    } else if v.abs() >= 1e-3 && v.abs() < 1e9 {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
+}
+
+/// Refuses an event whose scoring the system's document does not count in (a win 1, a draw
+/// ½, a loss 0), naming the field: its groups and batches would be read in the wrong units.
+pub fn check_scoring(sys: &dyn System, t: &Tournament) -> Result<()> {
+    let Some(doc) = sys.one_half_zero() else {
+        return Ok(());
+    };
+    let sc = &t.scoring;
+    for (field, v, want) in [
+        ("win", sc.win, 1.0),
+        ("draw", sc.draw, 0.5),
+        ("loss", sc.loss, 0.0),
+    ] {
+        if v != want {
+            return Err(Error::field(
+                &format!("scoring.{field}"),
+                format!(
+                    "{} counts a win as 1 point, a draw as ½ and a loss as 0 ({doc}); this event scores {}-{}-{}: use that scoring, or pair with swiss",
+                    sys.name(),
+                    points(sc.win),
+                    points(sc.draw),
+                    points(sc.loss)
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Names accepted by `--system`.

@@ -28,6 +28,9 @@ impl System for Nsc2006 {
     fn name(&self) -> &'static str {
         "nsc2006"
     }
+    fn one_half_zero(&self) -> Option<&'static str> {
+        Some("NSC06: standings by wins")
+    }
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
         spec(t, round)
     }

@@ -213,6 +213,9 @@ impl System for Prog {
     fn name(&self) -> &'static str {
         "prog"
     }
+    fn one_half_zero(&self) -> Option<&'static str> {
+        Some("PROG: fictitious scores of ½ and 1 beside the real score")
+    }
 
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
         require_chess_points(t, "PROG")?;

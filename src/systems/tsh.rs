@@ -573,6 +573,9 @@ impl System for TshCp {
     fn name(&self) -> &'static str {
         "tsh-cp"
     }
+    fn one_half_zero(&self) -> Option<&'static str> {
+        Some("TSH07: standings by wins")
+    }
 
     fn game_scores(&self) -> bool {
         true

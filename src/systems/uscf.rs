@@ -143,6 +143,9 @@ impl System for Uscf {
             Method::AddedScore => "uscf-added-score",
         }
     }
+    fn one_half_zero(&self) -> Option<&'static str> {
+        Some("USCF round 2 (a)-(c): winners and non-winners")
+    }
 
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
         let g = groups(t, self.method)?;
