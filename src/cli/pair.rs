@@ -131,7 +131,7 @@ pub fn run(a: PairArgs) -> Result<u8> {
     match a.format {
         OutFormat::Text => print!("{}", sheet(&t, &paired)),
         OutFormat::Json => println!("{}", json(&t, &paired)),
-        OutFormat::Trf => print!("{}", formats::trf::write(&stored)),
+        OutFormat::Trf => print!("{}", formats::trf::write(&stored)?),
     }
     for v in &paired.violations {
         eprintln!("verifier: {}", v.message);

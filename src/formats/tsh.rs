@@ -313,8 +313,39 @@ pub fn parse(text: &str) -> Result<Tournament> {
     Ok(t)
 }
 
-/// The tournament as a `.t` file (canonical layout; see the module notes).
-pub fn write(t: &Tournament) -> String {
+/// The tournament as a `.t` file (canonical layout; see the module notes). Refused: round
+/// numbers above [`super::trf::MAX_ROUNDS`] (a token per round on every line) and names a
+/// line cannot hold (empty, or holding `;`, `#` or a line break).
+pub fn write(t: &Tournament) -> Result<String> {
+    if let Some(r) = t
+        .rounds
+        .iter()
+        .find(|r| r.number == 0 || r.number > super::trf::MAX_ROUNDS)
+    {
+        return Err(Error::field(
+            "rounds",
+            format!(
+                "round {}: a .t file holds rounds 1 to {}",
+                r.number,
+                super::trf::MAX_ROUNDS
+            ),
+        ));
+    }
+    for (i, p) in t.players.iter().enumerate() {
+        if p.name.trim().is_empty()
+            || p.name.contains([';', '#'])
+            || p.name.contains(char::is_control)
+        {
+            return Err(Error::field(
+                &format!("players[{i}].name"),
+                format!(
+                    "player {}: the name {:?} cannot be written in a .t line (empty, or holds \
+                     ';', '#' or a control character)",
+                    p.id, p.name
+                ),
+            ));
+        }
+    }
     let mut players: Vec<&Player> = t.players.iter().collect();
     players.sort_by_key(|p| p.id);
     let line_of: BTreeMap<u32, usize> = players
@@ -389,7 +420,7 @@ pub fn write(t: &Tournament) -> String {
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    out
+    Ok(out)
 }
 
 /// The sidecar file holding what a `.t` file cannot: `X.t` → `X.tsh.json`.
@@ -419,6 +450,11 @@ pub fn apply_sidecar(path: &Path, t: &mut Tournament) -> Result<()> {
         .map_err(|e| Error::at(e.line(), "sidecar", format!("{e}")).in_file(&side))?;
     if let Some(n) = s.name {
         t.name = n;
+    }
+    if s.rounds_planned == Some(0) {
+        return Err(
+            Error::field("rounds_planned", "rounds planned must be 1 or more").in_file(&side),
+        );
     }
     if s.rounds_planned.is_some() {
         t.rounds_planned = s.rounds_planned;
