@@ -540,8 +540,13 @@ fn write_then_parse_round_trips() {
     assert_eq!(col(15, 47).trim(), "Ærøskøbing, Åsa");
     assert_eq!(col(92, 99), "   3 w 1");
     // A tournament with nothing but players.
-    let bare = Tournament::new("", vec![Player::new(1, "A", 1000)]);
-    assert_eq!(trf::parse(&trf::write(&bare).unwrap()).unwrap(), bare);
+    // The initial colour is always written (unset means white), so that a reader never
+    // infers another one from round 1.
+    let mut bare = Tournament::new("", vec![Player::new(1, "A", 1000)]);
+    let text = trf::write(&bare).unwrap();
+    assert!(text.contains("\nXXC white1\n"), "{text}");
+    bare.initial_colour = Some(Colour::White);
+    assert_eq!(trf::parse(&text).unwrap(), bare);
 }
 
 #[test]

@@ -37,8 +37,8 @@ fn mutator_is_seeded() {
 fn short_fuzz_run_finds_no_panic() {
     let mut cfg = Config::new(root());
     cfg.seed = 2026;
-    cfg.parser_inputs = 4000;
-    cfg.pair_runs = 40;
+    cfg.parser_inputs = 15_000;
+    cfg.pair_runs = 150;
     cfg.max_pair_players = 16;
     cfg.time_limit = 2.0;
     cfg.hang_seconds = 120;

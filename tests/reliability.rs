@@ -279,3 +279,68 @@ fn tsh_refuses_names_a_line_cannot_hold() {
         assert!(err.contains("player 2"), "{name:?}: {err}");
     }
 }
+
+// ---- found by fuzzing -----------------------------------------------------------------------
+
+/// An unset initial colour means white; written without XXC, a reader inferred black from a
+/// round 1 where player 1 had black, and the next write said `XXC black1`.
+#[test]
+fn trf_always_states_the_initial_colour() {
+    let mut t = four(1.0, 0.5);
+    play(&mut t, 1, &[(3, 1, GameResult::WhiteWins), (2, 4, GameResult::Draw)]);
+    assert_eq!(t.initial_colour, None);
+    let text = trf::write(&t).unwrap();
+    assert!(text.contains("\nXXC white1\n"), "{text}");
+    let back = trf::parse(&text).unwrap();
+    assert_eq!(back.initial_colour, Some(optipair::tournament::Colour::White));
+    assert_eq!(trf::write(&back).unwrap(), text);
+}
+
+/// TRF's BBW gives win, forfeit win and full bye one value: a scoring that tells them apart
+/// was written as if it did not, and the scores changed on reading.
+#[test]
+fn trf_refuses_scorings_it_cannot_hold() {
+    let mut t = four(1.0, 0.5);
+    t.scoring.forfeit_win = 0.25;
+    let err = trf::write(&t).unwrap_err().to_string();
+    assert!(err.contains("forfeit_win is 0.25 but win is 1"), "{err}");
+    let mut t = four(1.0, 0.5);
+    t.scoring.half_bye = 0.0;
+    assert!(trf::write(&t).unwrap_err().to_string().contains("half_bye"));
+}
+
+/// Names with outer spaces or control characters were written as they were and read back
+/// trimmed or with spaces: the second write differed from the first.
+#[test]
+fn trf_text_fields_round_trip_after_one_write() {
+    let mut t = four(1.0, 0.5);
+    t.players[0].name = "   {Carol Clark".into();
+    t.players[1].name = "\u{1}est0080 Player0080".into();
+    t.players[2].name = "A name much longer than thirty-three characters".into();
+    t.players[3].federation = Some("\tFR".into());
+    let text = trf::write(&t).unwrap();
+    let back = trf::parse(&text).unwrap();
+    assert_eq!(back.players[0].name, "{Carol Clark");
+    assert_eq!(back.players[1].name, "est0080 Player0080");
+    assert_eq!(back.players[2].name.chars().count(), 33);
+    assert_eq!(back.players[3].federation.as_deref(), Some("FR"));
+    assert_eq!(trf::write(&back).unwrap(), text);
+    // A control character inside the name columns of a TRF reads as a space.
+    let line = text.lines().find(|l| l.starts_with("001    2")).unwrap();
+    let odd = text.replace(line, &line.replacen("est0080", "es\u{7f}0080", 1));
+    let back = trf::parse(&odd).unwrap();
+    assert_eq!(back.players[1].name, "es 0080 Player0080");
+}
+
+/// `rounds_planned: 0` loaded from JSON and was written as `XXR 0`, which no reader loads.
+#[test]
+fn zero_rounds_planned_is_refused_on_reading() {
+    let text = r#"{"format": "optipair/1", "rounds_planned": 0, "players": []}"#;
+    let err = formats::json::parse(text).unwrap_err().to_string();
+    assert!(err.contains("rounds_planned") && err.contains("1 or more"), "{err}");
+    let d = scratch("sidecar");
+    std::fs::write(d.join("div.t"), "Anna 1500 2;\nBob 1400 1;\n").unwrap();
+    std::fs::write(d.join("div.tsh.json"), r#"{"rounds_planned": 0}"#).unwrap();
+    let err = formats::load(&d.join("div.t")).unwrap_err().to_string();
+    assert!(err.contains("div.tsh.json") && err.contains("1 or more"), "{err}");
+}
