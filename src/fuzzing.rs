@@ -977,7 +977,7 @@ pub fn run(cfg: &Config) -> Stats {
                 }
             }
         }
-        if cfg.progress_every > 0 && (i + 1) % cfg.progress_every == 0 {
+        if cfg.progress_every > 0 && (i + 1).is_multiple_of(cfg.progress_every) {
             eprintln!(
                 "fuzz: {} inputs per parser, {} pair runs, {} panics, {} objections, {:.0} s",
                 i + 1,
@@ -1026,7 +1026,7 @@ pub fn run(cfg: &Config) -> Stats {
         let system = t.system.clone().unwrap_or_else(|| "swiss".into());
         pair_once(cfg, &mut stats, &ctx, Target::Pair, &t, &system);
         k += 1;
-        if cfg.progress_every > 0 && k % (cfg.progress_every / 10).max(1) == 0 {
+        if cfg.progress_every > 0 && k.is_multiple_of((cfg.progress_every / 10).max(1)) {
             eprintln!(
                 "fuzz: {} pair runs, {} objections, {:.0} s",
                 stats.pair.runs,

@@ -287,12 +287,19 @@ fn tsh_refuses_names_a_line_cannot_hold() {
 #[test]
 fn trf_always_states_the_initial_colour() {
     let mut t = four(1.0, 0.5);
-    play(&mut t, 1, &[(3, 1, GameResult::WhiteWins), (2, 4, GameResult::Draw)]);
+    play(
+        &mut t,
+        1,
+        &[(3, 1, GameResult::WhiteWins), (2, 4, GameResult::Draw)],
+    );
     assert_eq!(t.initial_colour, None);
     let text = trf::write(&t).unwrap();
     assert!(text.contains("\nXXC white1\n"), "{text}");
     let back = trf::parse(&text).unwrap();
-    assert_eq!(back.initial_colour, Some(optipair::tournament::Colour::White));
+    assert_eq!(
+        back.initial_colour,
+        Some(optipair::tournament::Colour::White)
+    );
     assert_eq!(trf::write(&back).unwrap(), text);
 }
 
@@ -337,10 +344,16 @@ fn trf_text_fields_round_trip_after_one_write() {
 fn zero_rounds_planned_is_refused_on_reading() {
     let text = r#"{"format": "optipair/1", "rounds_planned": 0, "players": []}"#;
     let err = formats::json::parse(text).unwrap_err().to_string();
-    assert!(err.contains("rounds_planned") && err.contains("1 or more"), "{err}");
+    assert!(
+        err.contains("rounds_planned") && err.contains("1 or more"),
+        "{err}"
+    );
     let d = scratch("sidecar");
     std::fs::write(d.join("div.t"), "Anna 1500 2;\nBob 1400 1;\n").unwrap();
     std::fs::write(d.join("div.tsh.json"), r#"{"rounds_planned": 0}"#).unwrap();
     let err = formats::load(&d.join("div.t")).unwrap_err().to_string();
-    assert!(err.contains("div.tsh.json") && err.contains("1 or more"), "{err}");
+    assert!(
+        err.contains("div.tsh.json") && err.contains("1 or more"),
+        "{err}"
+    );
 }
