@@ -357,3 +357,50 @@ fn zero_rounds_planned_is_refused_on_reading() {
         "{err}"
     );
 }
+
+/// A 200-byte JSON naming round 4294967295 made work and memory grow with the number; every
+/// reader now bounds round numbers and rounds planned by `formats::MAX_ROUNDS`.
+#[test]
+fn readers_bound_round_numbers() {
+    let text = r#"{"format": "optipair/1", "players": [{"id": 1, "name": "A"}, {"id": 2, "name": "B"}],
+        "rounds": [{"number": 4294967295, "games": [{"white": 1, "black": 2, "result": "1-0"}]}]}"#;
+    let err = formats::json::parse(text).unwrap_err().to_string();
+    assert!(
+        err.contains("rounds[0].number") && err.contains("4294967295"),
+        "{err}"
+    );
+    let text = r#"{"format": "optipair/1", "rounds_planned": 4294967295, "players": []}"#;
+    let err = formats::json::parse(text).unwrap_err().to_string();
+    assert!(err.contains("rounds_planned"), "{err}");
+    // TRF: a player line with 1000 round slots, and XXR past the bound.
+    let mut line = format!("001    1      {:<33} 1000 {:>36}", "A", "0.0    1");
+    for _ in 0..1000 {
+        line.push_str("  0000 - U");
+    }
+    let err = trf::parse(&line).unwrap_err().to_string();
+    assert!(
+        err.contains("line 1") && err.contains("round 1000"),
+        "{err}"
+    );
+    line.truncate(line.len() - 10);
+    assert_eq!(trf::parse(&line).unwrap().rounds.len(), 999);
+    let err = trf::parse("XXR 4294967295\n").unwrap_err().to_string();
+    assert!(err.contains("XXR"), "{err}");
+    // .t: 1000 opponents on a line.
+    let text = format!("Anna 1500{}\nBob 1400 1\n", " 0".repeat(1000));
+    let err = tsh::parse(&text).unwrap_err().to_string();
+    assert!(
+        err.contains("line 1") && err.contains("1000 rounds"),
+        "{err}"
+    );
+}
+
+/// Where a `.t` line's rating stands was found by rescanning every suffix of the line:
+/// quadratic, seconds for a 120 KB line. One pass now.
+#[test]
+fn tsh_long_lines_parse_in_linear_time() {
+    let text = format!("Anna Smith 1500{};\nBob 1400 1;\n", " 1".repeat(60_000));
+    let start = std::time::Instant::now();
+    assert!(tsh::parse(&text).is_err());
+    assert!(start.elapsed().as_secs_f64() < 2.0, "{:?}", start.elapsed());
+}

@@ -26,6 +26,7 @@ pub fn parse(text: &str) -> Result<Tournament> {
             "rounds planned must be 1 or more",
         ));
     }
+    super::check_rounds(&t)?;
     Ok(t)
 }
 

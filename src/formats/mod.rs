@@ -12,6 +12,36 @@ use crate::{Error, Result};
 use std::io::Write;
 use std::path::Path;
 
+/// The most rounds an event file may hold (round numbers and rounds planned), in every
+/// format. Far past any real event; what it prevents is work and memory that grow with a
+/// round number rather than with the data (a 200-byte file naming round 4294967295).
+pub const MAX_ROUNDS: u32 = 999;
+
+/// Checks round numbers and rounds planned against [`MAX_ROUNDS`].
+pub(crate) fn check_rounds(t: &Tournament) -> Result<()> {
+    if let Some(n) = t.rounds_planned.filter(|&n| n > MAX_ROUNDS) {
+        return Err(Error::field(
+            "rounds_planned",
+            format!("{n} rounds planned: at most {MAX_ROUNDS} are supported"),
+        ));
+    }
+    if let Some((i, r)) = t
+        .rounds
+        .iter()
+        .enumerate()
+        .find(|(_, r)| r.number > MAX_ROUNDS)
+    {
+        return Err(Error::field(
+            &format!("rounds[{i}].number"),
+            format!(
+                "round number {}: at most {MAX_ROUNDS} rounds are supported",
+                r.number
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// The formats a tournament file can be in, by extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {

@@ -185,6 +185,12 @@ fn parse_player(line_no: usize, line: &str) -> Result<Rec> {
         if start > chars.len() {
             break;
         }
+        if r > MAX_ROUNDS as usize {
+            return Err(at(
+                &format!("round {r}"),
+                format!("round {r} (column {start}): at most {MAX_ROUNDS} rounds are supported"),
+            ));
+        }
         let slot: Vec<char> = cols(&chars, start, start + 7).chars().collect();
         if slot.len() < 8 {
             if slot.iter().all(|c| *c == ' ') {
@@ -368,6 +374,13 @@ pub fn parse(text: &str) -> Result<Tournament> {
             "XXR" | "142" => {
                 let s = rest.trim();
                 match s.parse::<u32>() {
+                    Ok(v) if v > MAX_ROUNDS => {
+                        return Err(Error::at(
+                            n,
+                            &kind,
+                            format!("{v} rounds planned: at most {MAX_ROUNDS} are supported"),
+                        ))
+                    }
                     Ok(v) if v > 0 => t.rounds_planned = Some(v),
                     _ => {
                         return Err(Error::at(
@@ -663,9 +676,10 @@ fn pts(v: f64) -> String {
     }
 }
 
-/// The most rounds a TRF file is written with: one 10-column slot a round on every player
-/// line, so a round number far past the data (4294967295) would make lines of gigabytes.
-pub const MAX_ROUNDS: u32 = 999;
+/// The most rounds a TRF file is read or written with ([`super::MAX_ROUNDS`]): one 10-column
+/// slot a round on every player line, so a round number far past the data (4294967295) would
+/// make lines of gigabytes.
+pub const MAX_ROUNDS: u32 = super::MAX_ROUNDS;
 
 /// Points in at most `width` columns, exactly: `7.5`, `10.5`, `100` (a whole number drops its
 /// `.0` when that is what makes it fit); `None` when no exact form fits.

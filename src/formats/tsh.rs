@@ -55,14 +55,16 @@ fn rating_positions(text: &str, n: u32) -> Vec<usize> {
     let tokens: Vec<&str> = parts.next().unwrap_or("").split_whitespace().collect();
     let scores = parts.next().map_or(0, |s| s.split_whitespace().count());
     let digits = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit());
+    // valid_from[i]: tokens i.. are all player numbers (one pass from the end, so a line of
+    // many tokens costs linear time, not quadratic).
+    let mut valid_from = vec![true; tokens.len() + 1];
+    for i in (0..tokens.len()).rev() {
+        valid_from[i] = valid_from[i + 1]
+            && digits(tokens[i])
+            && tokens[i].parse::<u32>().is_ok_and(|o| o <= n);
+    }
     (1..tokens.len())
-        .filter(|&at| {
-            digits(tokens[at])
-                && tokens.len() - at > scores
-                && tokens[at + 1..]
-                    .iter()
-                    .all(|t| digits(t) && t.parse::<u32>().is_ok_and(|o| o <= n))
-        })
+        .filter(|&at| digits(tokens[at]) && tokens.len() - at > scores && valid_from[at + 1])
         .collect()
 }
 
@@ -201,6 +203,20 @@ pub fn parse(text: &str) -> Result<Tournament> {
         if !l.extra.is_empty() {
             fields.insert((i + 1).to_string(), l.extra.join("; ").into());
         }
+    }
+    if let Some(l) = lines
+        .iter()
+        .find(|l| l.opps.len() > super::MAX_ROUNDS as usize)
+    {
+        return Err(Error::at(
+            l.no,
+            &format!("opponent {}", super::MAX_ROUNDS + 1),
+            format!(
+                "{} rounds: at most {} are supported",
+                l.opps.len(),
+                super::MAX_ROUNDS
+            ),
+        ));
     }
     let rounds = lines.iter().map(|l| l.opps.len()).max().unwrap_or(0);
     let mut t = Tournament::new("", players);
@@ -458,6 +474,7 @@ pub fn apply_sidecar(path: &Path, t: &mut Tournament) -> Result<()> {
     }
     if s.rounds_planned.is_some() {
         t.rounds_planned = s.rounds_planned;
+        super::check_rounds(t).map_err(|e| e.in_file(&side))?;
     }
     t.settings.extend(s.settings);
     Ok(())
