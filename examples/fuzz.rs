@@ -12,7 +12,7 @@
 //! * `--pair-runs N` (default 200): pair + check runs (half on parsed inputs, half on events
 //!   built from random bytes);
 //! * `--crashes DIR` (default `fuzz/crashes`): failing inputs and why;
-//! * `--stats FILE`: the figures as JSON;
+//! * `--stats FILE`: the figures as JSON (rewritten at every progress line);
 //! * `--mem-limit-mb N` (default 4096): an allocation past this much live Rust heap saves the
 //!   input being run as an OOM finding and aborts (HiGHS's C++ heap is not counted);
 //! * `--replay FILE…`: run saved inputs again and print what happens.
@@ -74,7 +74,6 @@ fn main() {
     cfg.pair_runs = 200;
     cfg.progress_every = 10_000;
     cfg.crash_dir = Some(PathBuf::from("fuzz/crashes"));
-    let mut stats_file: Option<PathBuf> = None;
     let mut replay: Vec<PathBuf> = Vec::new();
     let mut mem_mb: usize = 4096;
     let mut args = std::env::args().skip(1);
@@ -109,7 +108,7 @@ fn main() {
                 }
             }
             "--crashes" => cfg.crash_dir = Some(PathBuf::from(value())),
-            "--stats" => stats_file = Some(PathBuf::from(value())),
+            "--stats" => cfg.stats_path = Some(PathBuf::from(value())),
             "--replay" => replay.push(PathBuf::from(value())),
             other => {
                 eprintln!(
@@ -157,12 +156,6 @@ fn main() {
     }
 
     let stats = fuzzing::run(&cfg);
-    let json = serde_json::to_string_pretty(&stats).unwrap_or_default();
-    if let Some(f) = stats_file {
-        if let Err(e) = std::fs::write(&f, &json) {
-            eprintln!("fuzz: {}: {e}", f.display());
-        }
-    }
     for (name, c) in &stats.targets {
         println!(
             "{name:8} inputs {:>9}  accepted {:>8}  panics {}  slow {}",

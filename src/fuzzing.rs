@@ -563,10 +563,21 @@ impl Mutator {
             return;
         }
         let i = self.below(n);
-        match self.below(3) {
+        match self.below(4) {
             0 => {
                 let l = lines[i].clone();
                 lines.insert(self.below(n + 1), l);
+            }
+            3 => {
+                // Many copies of a line, or a line many times longer: work must stay
+                // linear in the input.
+                let l = lines[i].clone();
+                let times = 10 + self.below(2000);
+                if self.below(2) == 0 {
+                    lines.splice(i..i, std::iter::repeat_n(l, times));
+                } else {
+                    lines[i] = l.repeat(times.min(200_000 / (l.len() + 1)));
+                }
             }
             1 => {
                 lines.remove(i);
@@ -603,6 +614,8 @@ pub struct Config {
     pub progress_every: u64,
     /// An input still running after this long is saved as a hang and the process aborted.
     pub hang_seconds: u64,
+    /// Where the figures are written (JSON) at every progress line and at the end.
+    pub stats_path: Option<PathBuf>,
 }
 
 impl Config {
@@ -617,6 +630,7 @@ impl Config {
             crash_dir: None,
             progress_every: 0,
             hang_seconds: 300,
+            stats_path: None,
         }
     }
 }
@@ -978,6 +992,8 @@ pub fn run(cfg: &Config) -> Stats {
             }
         }
         if cfg.progress_every > 0 && (i + 1).is_multiple_of(cfg.progress_every) {
+            stats.seconds = start.elapsed().as_secs_f64();
+            write_stats(cfg, &stats);
             eprintln!(
                 "fuzz: {} inputs per parser, {} pair runs, {} panics, {} objections, {:.0} s",
                 i + 1,
@@ -1027,6 +1043,8 @@ pub fn run(cfg: &Config) -> Stats {
         pair_once(cfg, &mut stats, &ctx, Target::Pair, &t, &system);
         k += 1;
         if cfg.progress_every > 0 && k.is_multiple_of((cfg.progress_every / 10).max(1)) {
+            stats.seconds = start.elapsed().as_secs_f64();
+            write_stats(cfg, &stats);
             eprintln!(
                 "fuzz: {} pair runs, {} objections, {:.0} s",
                 stats.pair.runs,
@@ -1040,7 +1058,17 @@ pub fn run(cfg: &Config) -> Stats {
     let _ = watchdog.join();
     let _ = std::panic::take_hook();
     stats.seconds = start.elapsed().as_secs_f64();
+    write_stats(cfg, &stats);
     stats
+}
+
+/// Writes the figures so far to `cfg.stats_path`, if set.
+fn write_stats(cfg: &Config, stats: &Stats) {
+    if let Some(p) = &cfg.stats_path {
+        if let Ok(text) = serde_json::to_string_pretty(stats) {
+            let _ = std::fs::write(p, text);
+        }
+    }
 }
 
 /// Loads a saved input again (for reproducing a finding): the target by the file's name
