@@ -65,7 +65,7 @@ trials() {
   else argv=(record "$file" --round 4 --results "$name.results.txt"); fi
   run() { "$BIN" "${argv[@]}" >/dev/null 2>&1; }
   rewrite() { "$BIN" record "$file" --round 4 --results empty.txt >/dev/null 2>&1; }
-  # How long a full run takes: kills land anywhere in 0..1.2 × that.
+  # How long a full run takes: kills land in 0..1.2 × that.
   cp "$from" "$file"
   local t0 t1 span
   t0=$(now_ms); run; t1=$(now_ms); span=$(( (t1 - t0) * 12 / 10 + 1 ))
@@ -76,7 +76,9 @@ trials() {
     # the kill would miss the writer).
     "$BIN" "${argv[@]}" >/dev/null 2>&1 &
     local pid=$!
+    # Anywhere in the run, or (every other trial) in its last third, where the write is.
     local wait_ms=$(( (RANDOM * 32768 + RANDOM) % span ))
+    if [ $((i % 2)) -eq 0 ]; then wait_ms=$(( span * 2 / 3 + (RANDOM * 32768 + RANDOM) % (span / 3 + 1) )); fi
     sleep "$(printf '%d.%03d' $((wait_ms / 1000)) $((wait_ms % 1000)))"
     kill -9 "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null

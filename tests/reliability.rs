@@ -404,3 +404,17 @@ fn tsh_long_lines_parse_in_linear_time() {
     assert!(tsh::parse(&text).is_err());
     assert!(start.elapsed().as_secs_f64() < 2.0, "{:?}", start.elapsed());
 }
+
+/// A wrong path (a disk image, `/dev/zero`) was read whole into memory before parsing.
+#[test]
+fn oversized_inputs_are_refused_before_reading() {
+    let d = scratch("big");
+    let path = d.join("huge.json");
+    let f = std::fs::File::create(&path).unwrap();
+    f.set_len(formats::MAX_FILE_BYTES + 1).unwrap(); // sparse: no disk used
+    let err = formats::load(&path).unwrap_err().to_string();
+    assert!(
+        err.contains("huge.json") && err.contains("larger than 512 MiB"),
+        "{err}"
+    );
+}

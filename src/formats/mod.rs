@@ -72,9 +72,34 @@ pub fn kind_of(path: &Path) -> Result<Kind> {
     }
 }
 
-/// Reads a file as text; invalid UTF-8 is reported, not replaced.
+/// The largest input file read (512 MiB): far past any event (2,000 players with nine rounds
+/// is under 1 MB as JSON), and a bound on what a wrong path (`/dev/zero`, a disk image) can
+/// make a run read into memory.
+pub const MAX_FILE_BYTES: u64 = 512 << 20;
+
+/// Reads a file as text; invalid UTF-8 is reported, not replaced. Files over
+/// [`MAX_FILE_BYTES`] are refused (streams and devices too: at most that much is read).
 pub fn read_text(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    use std::io::Read;
+    let too_big = || {
+        Error::input(format!(
+            "file is larger than {} MiB: not an event file",
+            MAX_FILE_BYTES >> 20
+        ))
+        .in_file(path)
+    };
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if size > MAX_FILE_BYTES {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_big());
+    }
     String::from_utf8(bytes).map_err(|e| {
         Error::input(format!(
             "not UTF-8 text (byte {})",
