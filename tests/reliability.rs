@@ -418,3 +418,13 @@ fn oversized_inputs_are_refused_before_reading() {
         "{err}"
     );
 }
+
+/// A Scrabble event written as TRF lost its game scores and spread: refused instead.
+#[test]
+fn trf_refuses_game_scores() {
+    let mut t = four(1.0, 0.5);
+    t.scoring.game_scores = true;
+    t.round_mut(1).games.push(Game::scored(1, 2, 420, 377));
+    let err = trf::write(&t).unwrap_err().to_string();
+    assert!(err.contains("game scores"), "{err}");
+}

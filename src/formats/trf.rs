@@ -24,8 +24,12 @@
 //! before it is truncated).
 //!
 //! What TRF cannot hold: the order of boards (games are listed in the order their first player
-//! appears in the file), `system`, `settings`, player `group` / `joined` / `withdrawn`, point
-//! values outside the `BB*` set, empty rounds, names longer than 33 characters.
+//! appears in the file), `system`, `settings`, player `group` / `joined` / `withdrawn`, empty
+//! rounds, names longer than 33 characters (cut), outer spaces and control characters in text
+//! (trimmed, flattened). What would change scores or shift columns is refused by [`write`]
+//! with an error naming the player or field: point values outside the `BB*` set, game scores,
+//! start ranks or ratings above 9999, points that do not fit columns 81-84, more than
+//! [`MAX_ROUNDS`] rounds.
 
 use crate::tournament::{
     Bye, ByeKind, Colour, Game, GameResult, Player, Round, Scoring, Tournament, FORMAT,
@@ -728,6 +732,14 @@ pub fn write(t: &Tournament) -> Result<String> {
                 "round {}: a TRF file holds at most {MAX_ROUNDS} rounds (10 columns each)",
                 r.number
             ),
+        );
+    }
+    if t.scoring.game_scores {
+        return refuse(
+            "scoring.game_scores".into(),
+            "the event keeps game scores (Scrabble), which TRF cannot hold: write it as .json \
+             or .t"
+                .into(),
         );
     }
     // BBW sets the win, forfeit-win and full-bye values, BBD the draw and half-bye values:
