@@ -722,11 +722,22 @@ pub fn corpus(root: &Path, target: Target) -> Vec<Vec<u8>> {
     out
 }
 
-/// The panic message of the last panic on this thread, caught by the driver's hook.
-fn quiet_hook() -> Arc<Mutex<String>> {
+/// The hook that was in place before the driver's (the test harness's, the default).
+type PrevHook = Arc<Box<dyn Fn(&std::panic::PanicHookInfo<'_>) + Send + Sync + 'static>>;
+
+/// Installs a hook that records the message of a panic on the calling (driver) thread instead
+/// of printing it; panics on other threads go to the hook that was there before, which is
+/// returned so that [`restore_hook`] can put it back.
+fn quiet_hook() -> (Arc<Mutex<String>>, PrevHook) {
     let last = Arc::new(Mutex::new(String::new()));
     let keep = last.clone();
+    let prev: PrevHook = Arc::new(std::panic::take_hook());
+    let others = prev.clone();
+    let driver = std::thread::current().id();
     std::panic::set_hook(Box::new(move |info| {
+        if std::thread::current().id() != driver {
+            return others(info);
+        }
         let msg = match info.payload().downcast_ref::<&str>() {
             Some(s) => s.to_string(),
             None => info
@@ -743,7 +754,13 @@ fn quiet_hook() -> Arc<Mutex<String>> {
             *m = format!("{msg}{at}");
         }
     }));
-    last
+    (last, prev)
+}
+
+/// Puts back the hook [`quiet_hook`] replaced.
+fn restore_hook(prev: PrevHook) {
+    let _ = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| prev(info)));
 }
 
 /// A short stable hash for saved-file names (FNV-1a).
@@ -899,7 +916,7 @@ fn pair_once(
 /// events and events from bytes through pair + check.
 pub fn run(cfg: &Config) -> Stats {
     let start = Instant::now();
-    let last_panic = quiet_hook();
+    let (last_panic, prev_hook) = quiet_hook();
     let done = Arc::new(AtomicU64::new(0));
     let watchdog = {
         let done = done.clone();
@@ -1056,7 +1073,7 @@ pub fn run(cfg: &Config) -> Stats {
 
     done.store(1, Ordering::Relaxed);
     let _ = watchdog.join();
-    let _ = std::panic::take_hook();
+    restore_hook(prev_hook);
     stats.seconds = start.elapsed().as_secs_f64();
     write_stats(cfg, &stats);
     stats
