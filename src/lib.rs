@@ -8,6 +8,7 @@ pub mod audit;
 pub mod engine;
 pub mod error;
 pub mod formats;
+pub mod fuzzing;
 pub mod generate;
 pub mod report;
 pub mod simulate;

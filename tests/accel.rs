@@ -591,7 +591,7 @@ fn prog_trf_export_replays() {
         play(&mut t, r, &mut seed);
     }
     // As `pair` stores the event: its derived points as virtual points (XXA in TRF).
-    let text = trf::write(&prog::with_virtual_points(&t).unwrap());
+    let text = trf::write(&prog::with_virtual_points(&t).unwrap()).unwrap();
     assert!(text.contains("\nXXA "), "{text}");
     let back = trf::parse(&text).unwrap();
     for r in 1..=4 {
@@ -716,7 +716,7 @@ fn baku_round_one_and_whole_events() {
     // Seven rounds: four accelerated, one point in rounds 1-2, half a point in 3-4; exported
     // as XXA.
     t.system = Some("baku".into());
-    let back = trf::parse(&trf::write(&prog::with_virtual_points(&t).unwrap())).unwrap();
+    let back = trf::parse(&trf::write(&prog::with_virtual_points(&t).unwrap()).unwrap()).unwrap();
     assert_eq!(
         back.player(1).unwrap().virtual_points,
         vec![1.0, 1.0, 0.5, 0.5, 0.0, 0.0, 0.0]

@@ -261,7 +261,7 @@ fn a_late_entry_takes_his_c04_2_place_and_ids_stay() {
         r2.iter().any(|(w, b)| w == "Lara Late" || b == "Lara Late"),
         "{r2:?}"
     );
-    let mut renumbered = trf::parse(&trf::write(&load(&file))).unwrap();
+    let mut renumbered = trf::parse(&trf::write(&load(&file)).unwrap()).unwrap();
     renumbered.rounds.retain(|r| r.number < 2);
     renumbered.rounds_planned = Some(5);
     let again = optipair::engine::pair_round(

@@ -136,7 +136,7 @@ fn t_file_maps_opponents_scores_byes_and_p12() {
 #[test]
 fn t_file_round_trips_byte_for_byte() {
     let t = tsh::parse(SAMPLE).unwrap();
-    let written = tsh::write(&t);
+    let written = tsh::write(&t).unwrap();
     assert_eq!(written, SAMPLE);
     assert_eq!(tsh::parse(&written).unwrap(), t);
 }
@@ -153,9 +153,13 @@ fn t_file_round_trips_a_simulated_event_with_a_pending_round() {
     }
     let p = pair(&t, 6); // paired, not played
     t = engine::store(&t, &p);
-    let text = tsh::write(&t);
+    let text = tsh::write(&t).unwrap();
     let back = tsh::parse(&text).unwrap();
-    assert_eq!(tsh::write(&back), text, "write → read → write is stable");
+    assert_eq!(
+        tsh::write(&back).unwrap(),
+        text,
+        "write → read → write is stable"
+    );
     for r in 1..=6 {
         let key = |rd: &Round| {
             let mut g: Vec<_> = rd
@@ -754,7 +758,7 @@ fn shipped_example_loads_with_its_sidecar_checks_clean_and_writes_back_unchanged
     assert_eq!(t.players[11].rating, 1049);
     assert_eq!(verify::check(&t, None, "tsh-cp").unwrap(), vec![]);
     let text = std::fs::read_to_string(&path).unwrap();
-    assert_eq!(tsh::write(&t), text);
+    assert_eq!(tsh::write(&t).unwrap(), text);
 }
 
 #[test]

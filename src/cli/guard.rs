@@ -76,16 +76,25 @@ pub fn default_limit_mib() -> u64 {
         .unwrap_or(8192)
 }
 
-/// Caps the data memory of this process at `mib` MiB.
+/// Caps the data memory of this process at `mib` MiB (or at the hard limit already set, if
+/// lower: only the soft limit is changed, which needs no privilege).
 pub fn set_limit_mib(mib: u64) -> std::io::Result<()> {
     let bytes = mib.saturating_mul(1024 * 1024) as libc::rlim_t;
-    let lim = libc::rlimit {
-        rlim_cur: bytes,
-        rlim_max: libc::RLIM_INFINITY,
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
     };
-    // SAFETY: `lim` is a valid rlimit that outlives the call.
-    let rc = unsafe { libc::setrlimit(libc::RLIMIT_DATA, &lim) };
-    if rc == 0 {
+    // SAFETY: `lim` is a valid rlimit that outlives both calls.
+    if unsafe { libc::getrlimit(libc::RLIMIT_DATA, &mut lim) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    lim.rlim_cur = if lim.rlim_max == libc::RLIM_INFINITY {
+        bytes
+    } else {
+        bytes.min(lim.rlim_max)
+    };
+    // SAFETY: as above.
+    if unsafe { libc::setrlimit(libc::RLIMIT_DATA, &lim) } == 0 {
         Ok(())
     } else {
         Err(std::io::Error::last_os_error())

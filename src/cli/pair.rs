@@ -142,7 +142,7 @@ pub fn run(a: PairArgs) -> Result<u8> {
     match a.format {
         OutFormat::Text => out!("{}", sheet(&t, &paired)),
         OutFormat::Json => outln!("{}", json(&t, &paired)),
-        OutFormat::Trf => out!("{}", formats::trf::write(&stored)),
+        OutFormat::Trf => out!("{}", formats::trf::write(&stored)?),
     }
     for v in &paired.violations {
         errln!("verifier: {}", v.message);

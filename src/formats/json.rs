@@ -5,7 +5,7 @@ use crate::{Error, Result};
 
 /// Parses native JSON; errors carry serde's line and the field path where known.
 pub fn parse(text: &str) -> Result<Tournament> {
-    serde_json::from_str::<Tournament>(text).map_err(|e| {
+    let t = serde_json::from_str::<Tournament>(text).map_err(|e| {
         let msg = e.to_string();
         // serde_json appends " at line L column C"; keep the message, report the line.
         let field = msg
@@ -18,7 +18,15 @@ pub fn parse(text: &str) -> Result<Tournament> {
             None => msg.clone(),
         };
         Error::at(e.line(), &field, clean)
-    })
+    })?;
+    // Zero rounds planned cannot be paired or written as TRF (XXR needs 1 or more).
+    if t.rounds_planned == Some(0) {
+        return Err(Error::field(
+            "rounds_planned",
+            "rounds planned must be 1 or more",
+        ));
+    }
+    Ok(t)
 }
 
 pub fn write(t: &Tournament) -> String {

@@ -12,6 +12,10 @@ use crate::{Error, Result};
 use std::io::Write;
 use std::path::Path;
 
+/// The most rounds an event file may hold (round numbers and rounds planned), in every
+/// format: see [`crate::tournament::MAX_ROUNDS`], checked for every format at load.
+pub use crate::tournament::MAX_ROUNDS;
+
 /// The formats a tournament file can be in, by extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -42,9 +46,34 @@ pub fn kind_of(path: &Path) -> Result<Kind> {
     }
 }
 
-/// Reads a file as text; invalid UTF-8 is reported, not replaced.
+/// The largest input file read (512 MiB): far past any event (2,000 players with nine rounds
+/// is under 1 MB as JSON), and a bound on what a wrong path (`/dev/zero`, a disk image) can
+/// make a run read into memory.
+pub const MAX_FILE_BYTES: u64 = 512 << 20;
+
+/// Reads a file as text; invalid UTF-8 is reported, not replaced. Files over
+/// [`MAX_FILE_BYTES`] are refused (streams and devices too: at most that much is read).
 pub fn read_text(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    use std::io::Read;
+    let too_big = || {
+        Error::input(format!(
+            "file is larger than {} MiB: not an event file",
+            MAX_FILE_BYTES >> 20
+        ))
+        .in_file(path)
+    };
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if size > MAX_FILE_BYTES {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_big());
+    }
     String::from_utf8(bytes).map_err(|e| {
         Error::input(format!(
             "not UTF-8 text (byte {})",
@@ -72,10 +101,10 @@ pub fn load(path: &Path) -> Result<Tournament> {
     Ok(t)
 }
 
-/// The tournament as text in the format `kind`.
-pub fn render(t: &Tournament, kind: Kind) -> String {
+/// The tournament as text in the format `kind`; an error names what the format cannot hold.
+pub fn render(t: &Tournament, kind: Kind) -> Result<String> {
     match kind {
-        Kind::Json => json::write(t),
+        Kind::Json => Ok(json::write(t)),
         Kind::Trf => trf::write(t),
         Kind::Tsh => tsh::write(t),
     }
@@ -84,33 +113,180 @@ pub fn render(t: &Tournament, kind: Kind) -> String {
 /// Saves a tournament atomically in the format its extension names.
 pub fn save(path: &Path, t: &Tournament) -> Result<()> {
     let kind = kind_of(path)?;
-    write_atomic(path, render(t, kind).as_bytes())
+    let text = render(t, kind).map_err(|e| e.in_file(path))?;
+    write_atomic(path, text.as_bytes())
 }
 
 /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`: a reader
 /// sees the old file or the new one, never half of one.
+///
+/// * A symlink is written through: the file it points to is replaced, the link stays a link.
+/// * An existing file keeps its permission bits (the mode; owner and group stay the writer's).
+/// * The temp file (`.NAME.tmp-PID-N`, beside the target so the rename stays on one file
+///   system) is removed on every error path, and on a panic through the guard's drop. A run
+///   killed outright cannot clean up, so every write first removes the temp files of `NAME`
+///   whose writer is gone: each writer holds an exclusive lock on its temp file while it
+///   exists, and the kernel drops the lock when the process dies.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path
+    let target = through_links(path)?;
+    let dir = target
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
+        .unwrap_or(Path::new("."))
+        .to_path_buf();
+    let name = target
         .file_name()
-        .ok_or_else(|| Error::io(path, "not a file name"))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+        .ok_or_else(|| Error::io(path, "not a file name"))?
+        .to_string_lossy()
+        .into_owned();
+    remove_stale_temps(&dir, &name);
+    let mode = std::fs::metadata(&target).ok().map(|m| m.permissions());
+    let (file, guard) = create_temp(&dir, &name).map_err(|e| Error::io(path, e))?;
     let result = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
+        let mut f = &file;
         f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
+        if let Some(mode) = mode {
+            file.set_permissions(mode)?;
+        }
+        file.sync_all()?;
+        std::fs::rename(&guard.path, &target)?;
+        sync_dir(&dir);
+        Ok(())
     })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(path, e));
+    match result {
+        Ok(()) => {
+            guard.disarm();
+            Ok(())
+        }
+        // The guard's drop removes the temp file.
+        Err(e) => Err(Error::io(path, e)),
     }
-    Ok(())
+}
+
+/// The prefix of `name`'s temp files; what follows it is `PID-N` (or `PID` from versions
+/// before the lock).
+fn temp_prefix(name: &str) -> String {
+    format!(".{name}.tmp-")
+}
+
+/// Removes a temp file on drop unless the rename consumed it.
+struct TempGuard {
+    path: std::path::PathBuf,
+    armed: bool,
+}
+
+impl TempGuard {
+    fn disarm(mut self) {
+        self.armed = false;
+    }
+}
+
+impl Drop for TempGuard {
+    fn drop(&mut self) {
+        if self.armed {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Creates and locks a fresh temp file for `name` in `dir`. A stale-file sweep by another
+/// process can remove the file between its creation and the lock; the inode check catches
+/// that and the next name is tried.
+fn create_temp(dir: &Path, name: &str) -> std::io::Result<(std::fs::File, TempGuard)> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static SEQ: AtomicU64 = AtomicU64::new(0);
+    let mut last = None;
+    for _ in 0..16 {
+        let n = SEQ.fetch_add(1, Ordering::Relaxed);
+        let path = dir.join(format!("{}{}-{n}", temp_prefix(name), std::process::id()));
+        let file = match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                last = Some(e);
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        let guard = TempGuard { path, armed: true };
+        file.lock()?;
+        if same_file(&file, &guard.path) {
+            return Ok((file, guard));
+        }
+        last = Some(std::io::Error::other(
+            "temp file removed while being created",
+        ));
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no free temp file name")))
+}
+
+#[cfg(unix)]
+fn same_file(file: &std::fs::File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn same_file(_file: &std::fs::File, path: &Path) -> bool {
+    path.exists()
+}
+
+/// Removes `name`'s temp files left by writers that are gone (a kill, a power cut): a file
+/// whose lock can be taken has no live writer. Best effort: a file that cannot be removed is
+/// left for the next write.
+fn remove_stale_temps(dir: &Path, name: &str) {
+    let prefix = temp_prefix(name);
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(rest) = file_name.to_str().and_then(|f| f.strip_prefix(&prefix)) else {
+            continue;
+        };
+        if rest.is_empty() || !rest.chars().all(|c| c.is_ascii_digit() || c == '-') {
+            continue;
+        }
+        let path = entry.path();
+        let Ok(f) = std::fs::File::open(&path) else {
+            continue;
+        };
+        if f.try_lock().is_ok() {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}
+
+/// The file `path` names, following symlinks (relative ones from the link's directory).
+fn through_links(path: &Path) -> Result<std::path::PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let link = std::fs::read_link(&p).map_err(|e| Error::io(path, e))?;
+                p = match p.parent() {
+                    Some(dir) if link.is_relative() => dir.join(link),
+                    _ => link,
+                };
+            }
+            _ => return Ok(p),
+        }
+    }
+    Err(Error::io(path, "too many levels of symbolic links"))
+}
+
+/// Makes the rename itself durable (the directory entry), where the platform allows it.
+fn sync_dir(dir: &Path) {
+    #[cfg(unix)]
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
 }

@@ -107,6 +107,15 @@ pub fn plan(t: &Tournament, round: u32, text: &str) -> Result<Plan> {
         }
     };
     let games = &r.games;
+    // Looked up per line: maps keep a long result file linear in its length.
+    let by_pair: HashMap<(u32, u32), usize> = games
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, g)| ((g.white, g.black), i))
+        .collect();
+    let in_game: std::collections::HashSet<u32> =
+        games.iter().flat_map(|g| [g.white, g.black]).collect();
     // Validate every line first: (game index, result).
     let mut planned: Vec<(usize, GameResult, Option<[i32; 2]>)> = Vec::new();
     let mut given: HashMap<usize, usize> = HashMap::new(); // game index → line
@@ -141,9 +150,9 @@ pub fn plan(t: &Tournament, round: u32, text: &str) -> Result<Plan> {
                 let b: u32 = black.parse().map_err(|_| {
                     Error::at(n, "black", format!("player id '{black}' is not a number"))
                 })?;
-                if let Some(i) = games.iter().position(|g| g.white == w && g.black == b) {
+                if let Some(&i) = by_pair.get(&(w, b)) {
                     (i, *res, "white")
-                } else if games.iter().any(|g| g.white == b && g.black == w) {
+                } else if by_pair.contains_key(&(b, w)) {
                     return Err(Error::at(
                         n,
                         "white",
@@ -153,7 +162,7 @@ pub fn plan(t: &Tournament, round: u32, text: &str) -> Result<Plan> {
                         ),
                     ));
                 } else {
-                    let paired = |id: u32| games.iter().any(|g| g.white == id || g.black == id);
+                    let paired = |id: u32| in_game.contains(&id);
                     let (field, msg) = if !paired(w) {
                         (
                             "white",

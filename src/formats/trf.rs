@@ -27,8 +27,12 @@
 //! start rank is the pairing number, and read back it becomes the id.
 //!
 //! What TRF cannot hold: the order of boards (games are listed in the order their first player
-//! appears in the file), `system`, `settings`, player `group` / `joined` / `withdrawn`, point
-//! values outside the `BB*` set, empty rounds, names longer than 33 characters.
+//! appears in the file), `system`, `settings`, player `group` / `joined` / `withdrawn`, empty
+//! rounds, names longer than 33 characters (cut), outer spaces and control characters in text
+//! (trimmed, flattened). What would change scores or shift columns is refused by [`write`]
+//! with an error naming the player or field: point values outside the `BB*` set, game scores,
+//! start ranks or ratings above 9999, points that do not fit columns 81-84, more than
+//! [`MAX_ROUNDS`] rounds.
 
 use crate::tournament::{
     Bye, ByeKind, Colour, Game, GameResult, Player, Round, Scoring, Tournament, FORMAT,
@@ -156,10 +160,17 @@ fn parse_player(line_no: usize, line: &str) -> Result<Rec> {
             )
         })?
     };
-    let mut player = Player::new(id, cols(&chars, 15, 47).trim(), rating);
-    player.title = opt(cols(&chars, 11, 13));
-    player.federation = opt(cols(&chars, 54, 56));
-    player.fide_id = opt(cols(&chars, 58, 68));
+    // Control characters read as spaces, as the writer writes them (so text round-trips).
+    let text = |from, to| -> String {
+        cols(&chars, from, to)
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect()
+    };
+    let mut player = Player::new(id, text(15, 47).trim(), rating);
+    player.title = opt(text(11, 13));
+    player.federation = opt(text(54, 56));
+    player.fide_id = opt(text(58, 68));
 
     let mut entries = Vec::new();
     let mut r = 1usize;
@@ -180,6 +191,12 @@ fn parse_player(line_no: usize, line: &str) -> Result<Rec> {
         }
         if start > chars.len() {
             break;
+        }
+        if r > MAX_ROUNDS as usize {
+            return Err(at(
+                &format!("round {r}"),
+                format!("round {r} (column {start}): at most {MAX_ROUNDS} rounds are supported"),
+            ));
         }
         let slot: Vec<char> = cols(&chars, start, start + 7).chars().collect();
         if slot.len() < 8 {
@@ -364,6 +381,13 @@ pub fn parse(text: &str) -> Result<Tournament> {
             "XXR" | "142" => {
                 let s = rest.trim();
                 match s.parse::<u32>() {
+                    Ok(v) if v > MAX_ROUNDS => {
+                        return Err(Error::at(
+                            n,
+                            &kind,
+                            format!("{v} rounds planned: at most {MAX_ROUNDS} are supported"),
+                        ))
+                    }
                     Ok(v) if v > 0 => t.rounds_planned = Some(v),
                     _ => {
                         return Err(Error::at(
@@ -639,12 +663,15 @@ fn build_rounds(recs: &[Rec], index: &HashMap<u32, usize>) -> Result<Vec<Round>>
     Ok(rounds)
 }
 
-/// Fits `s` in `width` characters (cut if longer), with line breaks flattened.
+/// Fits `s` in `width` characters (cut if longer), with control characters (line breaks)
+/// flattened to spaces and outer spaces dropped, as the reader trims them.
 fn fit(s: &str, width: usize) -> String {
-    s.chars()
+    let flat: String = s
+        .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
-        .take(width)
-        .collect()
+        .collect();
+    let cut: String = flat.trim().chars().take(width).collect();
+    cut.trim_end().to_string()
 }
 
 /// Points as TRF writes them: one decimal when that is exact, else in full.
@@ -681,21 +708,120 @@ pub fn by_pairing_number(t: &Tournament) -> Tournament {
     out
 }
 
-/// Writes TRF16 with LF line endings (a renumbered field by pairing number, see
+/// The most rounds a TRF file is read or written with ([`super::MAX_ROUNDS`]): one 10-column
+/// slot a round on every player line, so a round number far past the data (4294967295) would
+/// make lines of gigabytes.
+pub const MAX_ROUNDS: u32 = super::MAX_ROUNDS;
+
+/// Points in at most `width` columns, exactly: `7.5`, `10.5`, `100` (a whole number drops its
+/// `.0` when that is what makes it fit); `None` when no exact form fits.
+fn pts_in(v: f64, width: usize) -> Option<String> {
+    if !v.is_finite() {
+        return None;
+    }
+    let one = pts(v);
+    if one.len() <= width {
+        return Some(one);
+    }
+    let whole = format!("{v:.0}");
+    (v.fract() == 0.0 && whole.len() <= width).then_some(whole)
+}
+
+/// Writes TRF16 with LF line endings. What the fixed columns cannot hold is refused with the
+/// player it concerns rather than written misaligned: a start rank (or opponent) above 9999,
+/// a rating above 9999, points that do not fit columns 81-84 exactly, round numbers above
+/// [`MAX_ROUNDS`]. A renumbered field is written by pairing number (see
 /// [`by_pairing_number`]).
-pub fn write(t: &Tournament) -> String {
+pub fn write(t: &Tournament) -> Result<String> {
     if t.renumbered() {
         return write(&by_pairing_number(t));
+    }
+    let refuse = |field: String, msg: String| Err(Error::field(&field, msg));
+    for (i, p) in t.players.iter().enumerate() {
+        if p.id > 9999 {
+            return refuse(
+                format!("players[{i}].id"),
+                format!(
+                    "player {} ({}): TRF start ranks have 4 columns (5-8), at most 9999",
+                    p.id, p.name
+                ),
+            );
+        }
+        if p.rating > 9999 {
+            return refuse(
+                format!("players[{i}].rating"),
+                format!(
+                    "player {} ({}): rating {} does not fit TRF's 4 columns (49-52)",
+                    p.id, p.name, p.rating
+                ),
+            );
+        }
+    }
+    if let Some(r) = t.rounds.iter().find(|r| r.number > MAX_ROUNDS) {
+        return refuse(
+            "rounds".into(),
+            format!(
+                "round {}: a TRF file holds at most {MAX_ROUNDS} rounds (10 columns each)",
+                r.number
+            ),
+        );
+    }
+    if t.scoring.game_scores {
+        return refuse(
+            "scoring.game_scores".into(),
+            "the event keeps game scores (Scrabble), which TRF cannot hold: write it as .json \
+             or .t"
+                .into(),
+        );
+    }
+    // BBW sets the win, forfeit-win and full-bye values, BBD the draw and half-bye values:
+    // a scoring that tells them apart cannot be written without changing every score.
+    let sc = &t.scoring;
+    for (field, v, of, base) in [
+        ("forfeit_win", sc.forfeit_win, "win", sc.win),
+        ("full_bye", sc.full_bye, "win", sc.win),
+        ("half_bye", sc.half_bye, "draw", sc.draw),
+    ] {
+        if v != base {
+            return refuse(
+                format!("scoring.{field}"),
+                format!(
+                    "{field} is {v} but {of} is {base}: TRF gives both one value \
+                     (BB{}); write the event as .json",
+                    if of == "win" { 'W' } else { 'D' }
+                ),
+            );
+        }
+    }
+    for (i, p) in t.players.iter().enumerate() {
+        for v in &p.virtual_points {
+            if !v.is_finite() {
+                return refuse(
+                    format!("players[{i}].virtual_points"),
+                    format!(
+                        "player {} ({}): virtual points {v} are not a number",
+                        p.id, p.name
+                    ),
+                );
+            }
+        }
     }
     let mut out = String::new();
     out.push_str(&format!("012 {}\n", fit(&t.name, 200).trim()));
     if let Some(n) = t.rounds_planned {
+        if n == 0 {
+            return refuse(
+                "rounds_planned".into(),
+                "rounds planned must be 1 or more".into(),
+            );
+        }
         out.push_str(&format!("XXR {n}\n"));
     }
+    // Always written: without it a reader infers the colour from round 1, which may not be
+    // the unset default (white).
     match t.initial_colour {
-        Some(Colour::White) => out.push_str("XXC white1\n"),
         Some(Colour::Black) => out.push_str("XXC black1\n"),
-        None => {}
+        Some(Colour::White) | None => out.push_str("XXC white1\n"),
     }
     let s = &t.scoring;
     let d = Scoring::default();
@@ -772,17 +898,28 @@ pub fn write(t: &Tournament) -> String {
         .map(|(i, (_, id))| (*id, i + 1))
         .collect();
 
-    for p in &t.players {
+    for (i, p) in t.players.iter().enumerate() {
+        let points = score.get(&p.id).copied().unwrap_or(0.0);
+        let Some(points_text) = pts_in(points, 4) else {
+            return refuse(
+                format!("players[{i}]"),
+                format!(
+                    "player {} ({}): {points} points do not fit TRF's points field (4 columns, \
+                     81-84); write the event as .json",
+                    p.id, p.name
+                ),
+            );
+        };
         let mut line = format!(
             "001 {:>4}  {:>3} {:<33} {:>4} {:<3} {:>11} {:<10} {:>4} {:>4}",
             p.id,
             fit(p.title.as_deref().unwrap_or(""), 3),
             fit(&p.name, 33),
-            p.rating.min(9999),
+            p.rating,
             fit(p.federation.as_deref().unwrap_or(""), 3),
             fit(p.fide_id.as_deref().unwrap_or(""), 11),
             "",
-            format!("{:.1}", score.get(&p.id).copied().unwrap_or(0.0)),
+            points_text,
             rank.get(&p.id).copied().unwrap_or(0),
         );
         let mine = slots.remove(&p.id).unwrap_or_default();
@@ -804,5 +941,5 @@ pub fn write(t: &Tournament) -> String {
             out.push('\n');
         }
     }
-    out
+    Ok(out)
 }

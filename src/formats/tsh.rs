@@ -55,14 +55,16 @@ fn rating_positions(text: &str, n: u32) -> Vec<usize> {
     let tokens: Vec<&str> = parts.next().unwrap_or("").split_whitespace().collect();
     let scores = parts.next().map_or(0, |s| s.split_whitespace().count());
     let digits = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit());
+    // valid_from[i]: tokens i.. are all player numbers (one pass from the end, so a line of
+    // many tokens costs linear time, not quadratic).
+    let mut valid_from = vec![true; tokens.len() + 1];
+    for i in (0..tokens.len()).rev() {
+        valid_from[i] = valid_from[i + 1]
+            && digits(tokens[i])
+            && tokens[i].parse::<u32>().is_ok_and(|o| o <= n);
+    }
     (1..tokens.len())
-        .filter(|&at| {
-            digits(tokens[at])
-                && tokens.len() - at > scores
-                && tokens[at + 1..]
-                    .iter()
-                    .all(|t| digits(t) && t.parse::<u32>().is_ok_and(|o| o <= n))
-        })
+        .filter(|&at| digits(tokens[at]) && tokens.len() - at > scores && valid_from[at + 1])
         .collect()
 }
 
@@ -202,6 +204,20 @@ pub fn parse(text: &str) -> Result<Tournament> {
             fields.insert((i + 1).to_string(), l.extra.join("; ").into());
         }
     }
+    if let Some(l) = lines
+        .iter()
+        .find(|l| l.opps.len() > super::MAX_ROUNDS as usize)
+    {
+        return Err(Error::at(
+            l.no,
+            &format!("opponent {}", super::MAX_ROUNDS + 1),
+            format!(
+                "{} rounds: at most {} are supported",
+                l.opps.len(),
+                super::MAX_ROUNDS
+            ),
+        ));
+    }
     let rounds = lines.iter().map(|l| l.opps.len()).max().unwrap_or(0);
     let mut t = Tournament::new("", players);
     t.scoring.game_scores = true;
@@ -313,8 +329,39 @@ pub fn parse(text: &str) -> Result<Tournament> {
     Ok(t)
 }
 
-/// The tournament as a `.t` file (canonical layout; see the module notes).
-pub fn write(t: &Tournament) -> String {
+/// The tournament as a `.t` file (canonical layout; see the module notes). Refused: round
+/// numbers above [`super::trf::MAX_ROUNDS`] (a token per round on every line) and names a
+/// line cannot hold (empty, or holding `;`, `#` or a line break).
+pub fn write(t: &Tournament) -> Result<String> {
+    if let Some(r) = t
+        .rounds
+        .iter()
+        .find(|r| r.number == 0 || r.number > super::trf::MAX_ROUNDS)
+    {
+        return Err(Error::field(
+            "rounds",
+            format!(
+                "round {}: a .t file holds rounds 1 to {}",
+                r.number,
+                super::trf::MAX_ROUNDS
+            ),
+        ));
+    }
+    for (i, p) in t.players.iter().enumerate() {
+        if p.name.trim().is_empty()
+            || p.name.contains([';', '#'])
+            || p.name.contains(char::is_control)
+        {
+            return Err(Error::field(
+                &format!("players[{i}].name"),
+                format!(
+                    "player {}: the name {:?} cannot be written in a .t line (empty, or holds \
+                     ';', '#' or a control character)",
+                    p.id, p.name
+                ),
+            ));
+        }
+    }
     let mut players: Vec<&Player> = t.players.iter().collect();
     players.sort_by_key(|p| p.id);
     let line_of: BTreeMap<u32, usize> = players
@@ -389,7 +436,7 @@ pub fn write(t: &Tournament) -> String {
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    out
+    Ok(out)
 }
 
 /// The sidecar file holding what a `.t` file cannot: `X.t` → `X.tsh.json`.
@@ -419,6 +466,11 @@ pub fn apply_sidecar(path: &Path, t: &mut Tournament) -> Result<()> {
         .map_err(|e| Error::at(e.line(), "sidecar", format!("{e}")).in_file(&side))?;
     if let Some(n) = s.name {
         t.name = n;
+    }
+    if s.rounds_planned == Some(0) {
+        return Err(
+            Error::field("rounds_planned", "rounds planned must be 1 or more").in_file(&side),
+        );
     }
     if s.rounds_planned.is_some() {
         t.rounds_planned = s.rounds_planned;

@@ -41,7 +41,7 @@ impl Colour {
 
 /// The most rounds an event may have (a round number, rounds planned): far above any real
 /// event, low enough that per-round buffers stay small whatever a file says.
-pub const MAX_ROUNDS: u32 = 1000;
+pub const MAX_ROUNDS: u32 = 999;
 
 /// The most points one result may be worth (either sign): scores are kept exactly in
 /// thousandths of a point in 64-bit integers, with room for a thousand rounds of them.
@@ -566,7 +566,7 @@ impl Tournament {
             if r > MAX_ROUNDS {
                 return Err(Error::field(
                     "rounds_planned",
-                    format!("{r} rounds planned; at most {MAX_ROUNDS} are supported"),
+                    format!("{r} rounds planned: at most {MAX_ROUNDS} are supported"),
                 ));
             }
         }

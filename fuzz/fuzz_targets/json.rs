@@ -1,0 +1,8 @@
+#![no_main]
+//! `cargo +nightly fuzz run json`: see `optipair::fuzzing::json_target` for the properties.
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let _ = optipair::fuzzing::json_target(data);
+});

@@ -1,0 +1,105 @@
+//! The short fuzz run of CI: the stable driver (`optipair::fuzzing`) over a bounded number of
+//! mutated inputs per parser and a few pair + check runs; any panic fails. The long run is
+//! documented in RELIABILITY.md.
+
+use optipair::fuzzing::{self, Config, Target};
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every corpus file (the seeds and the saved regressions) through its target as it is.
+#[test]
+fn corpus_inputs_pass_their_targets() {
+    for target in Target::PARSERS {
+        let inputs = fuzzing::corpus(root(), target);
+        assert!(!inputs.is_empty(), "{}: empty corpus", target.name());
+        for data in inputs {
+            let _ = fuzzing::parse_target(target, &data);
+        }
+    }
+}
+
+/// The mutator is deterministic: same seed, same inputs.
+#[test]
+fn mutator_is_seeded() {
+    let base = std::fs::read(root().join("tests/data/small.json")).unwrap();
+    let run = |seed| {
+        let mut m = fuzzing::Mutator::new(seed);
+        (0..50).map(|_| m.mutate(&base, &base)).collect::<Vec<_>>()
+    };
+    assert_eq!(run(7), run(7));
+    assert_ne!(run(7), run(8));
+}
+
+#[test]
+fn short_fuzz_run_finds_no_panic() {
+    let mut cfg = Config::new(root());
+    cfg.seed = 2026;
+    cfg.parser_inputs = 15_000;
+    cfg.pair_runs = 150;
+    cfg.max_pair_players = 16;
+    cfg.time_limit = 2.0;
+    cfg.hang_seconds = 120;
+    let stats = fuzzing::run(&cfg);
+    for (name, c) in &stats.targets {
+        eprintln!("{name}: {c:?}");
+    }
+    eprintln!("pair: {:?}", stats.pair);
+    for f in &stats.findings {
+        eprintln!("finding: {} {}: {}", f.target, f.kind, f.message);
+    }
+    for target in Target::PARSERS {
+        let c = &stats.targets[target.name()];
+        assert_eq!(c.inputs, cfg.parser_inputs, "{}", target.name());
+        assert!(c.accepted > 0, "{}: no mutated input parsed", target.name());
+    }
+    assert_eq!(stats.pair.runs, cfg.pair_runs);
+    let broken: Vec<_> = stats
+        .findings
+        .iter()
+        .filter(|f| matches!(f.kind.as_str(), "panic" | "slow" | "timeout"))
+        .collect();
+    assert!(broken.is_empty(), "{broken:#?}");
+    assert_eq!(stats.panics(), 0);
+}
+
+/// The pair + check findings of the long run (`fuzz/findings/`, see RELIABILITY.md): each
+/// event's next round, paired under the system its file name starts with, is refused with an
+/// error naming the field (at load, or by the engine: no legal pairing, a scoring the system
+/// cannot count in) or paired and flagged by the engine's own verification (status
+/// `rejected`, never stored) — never returned as good while the verifier objects.
+#[test]
+fn findings_are_refused_or_flagged_never_passed_off() {
+    let dir = root().join("fuzz/findings");
+    let mut failed = Vec::new();
+    let mut entries: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+    entries.sort_by_key(|e| e.file_name());
+    let mut seen = 0;
+    for e in entries {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !name.ends_with(".json") {
+            continue;
+        }
+        seen += 1;
+        let system = optipair::systems::NAMES
+            .iter()
+            .filter(|s| name.starts_with(*s))
+            .max_by_key(|s| s.len())
+            .unwrap_or_else(|| panic!("{name}: no system at the start of the name"));
+        let t = match optipair::formats::load(&e.path()) {
+            Ok(t) => t,
+            Err(err) => {
+                assert!(err.to_string().contains("field"), "{name}: {err}");
+                continue;
+            }
+        };
+        let run = fuzzing::pair_check(&t, system, &fuzzing::pair_options(10.0));
+        if let fuzzing::PairOutcome::Objection { .. } = run.outcome {
+            failed.push(format!("{name}: {:?}", run.outcome));
+        }
+    }
+    assert!(seen >= 10, "{seen} findings");
+    assert!(failed.is_empty(), "{failed:#?}");
+}
