@@ -19,6 +19,7 @@ pub fn parse(text: &str) -> Result<Tournament> {
         };
         Error::at(e.line(), &field, clean)
     })?;
+    t.check_rounds()?;
     // Zero rounds planned cannot be paired or written as TRF (XXR needs 1 or more).
     if t.rounds_planned == Some(0) {
         return Err(Error::field(

@@ -475,6 +475,7 @@ pub fn apply_sidecar(path: &Path, t: &mut Tournament) -> Result<()> {
     if s.rounds_planned.is_some() {
         t.rounds_planned = s.rounds_planned;
     }
+    t.check_rounds().map_err(|e| e.in_file(&side))?;
     t.settings.extend(s.settings);
     Ok(())
 }

@@ -549,8 +549,36 @@ impl Tournament {
         Ok(self.division(&d))
     }
 
-    /// Structural checks every format shares: unique ids, known players in rounds, nobody
-    /// twice in a round. Returns the first problem found.
+    /// Round numbers and rounds planned at most [`MAX_ROUNDS`]: numbers that size loops and
+    /// buffers are bounded at the boundary, so that memory and time follow the data rather
+    /// than the value of a number in it (readers call this before building anything more).
+    pub fn check_rounds(&self) -> crate::Result<()> {
+        use crate::Error;
+        if let Some(r) = self.rounds_planned.filter(|&r| r > MAX_ROUNDS) {
+            return Err(Error::field(
+                "rounds_planned",
+                format!("{r} rounds planned: at most {MAX_ROUNDS} are supported"),
+            ));
+        }
+        if let Some((i, r)) = self
+            .rounds
+            .iter()
+            .enumerate()
+            .find(|(_, r)| r.number > MAX_ROUNDS)
+        {
+            return Err(Error::field(
+                &format!("rounds[{i}].number"),
+                format!(
+                    "round number {}: at most {MAX_ROUNDS} rounds are supported",
+                    r.number
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Structural checks every format shares: bounded numbers, unique ids, known players in
+    /// rounds, nobody twice in a round. Returns the first problem found.
     pub fn validate(&self) -> crate::Result<()> {
         use crate::Error;
         use std::collections::{HashMap, HashSet};
@@ -560,16 +588,7 @@ impl Tournament {
                 format!("unknown format '{}', expected '{FORMAT}'", self.format),
             ));
         }
-        // Numbers that size loops and buffers are bounded here, at the boundary, so that memory
-        // and time follow the data rather than the value of a number in it.
-        if let Some(r) = self.rounds_planned {
-            if r > MAX_ROUNDS {
-                return Err(Error::field(
-                    "rounds_planned",
-                    format!("{r} rounds planned: at most {MAX_ROUNDS} are supported"),
-                ));
-            }
-        }
+        self.check_rounds()?;
         let sc = &self.scoring;
         for (name, v) in [
             ("win", sc.win),
@@ -638,15 +657,6 @@ impl Tournament {
         }
         let mut numbers = HashSet::new();
         for (ri, r) in self.rounds.iter().enumerate() {
-            if r.number > MAX_ROUNDS {
-                return Err(Error::field(
-                    &format!("rounds[{ri}].number"),
-                    format!(
-                        "round {}: at most {MAX_ROUNDS} rounds are supported",
-                        r.number
-                    ),
-                ));
-            }
             if r.number == 0 || !numbers.insert(r.number) {
                 return Err(Error::field(
                     &format!("rounds[{ri}].number"),
