@@ -76,6 +76,16 @@ impl Target {
     }
 }
 
+/// Counts the nodes of a JSON value (pre-order, the value itself included).
+fn count_nodes(v: &serde_json::Value, n: &mut usize) {
+    *n += 1;
+    match v {
+        serde_json::Value::Array(items) => items.iter().for_each(|i| count_nodes(i, n)),
+        serde_json::Value::Object(map) => map.values().for_each(|i| count_nodes(i, n)),
+        _ => {}
+    }
+}
+
 /// Text as the loaders see it: invalid UTF-8 is rejected (`formats::read_text`).
 fn text(data: &[u8]) -> Option<&str> {
     std::str::from_utf8(data).ok()
@@ -455,6 +465,150 @@ impl Mutator {
             self.once(&mut v, other);
         }
         v
+    }
+
+    /// Structure-aware mutations of a JSON event: one to four values replaced, keys dropped
+    /// or added, array items duplicated or dropped; the result stays well-formed JSON, so
+    /// it reaches validation, the writers and the systems. Falls back to byte mutations when
+    /// `base` is not JSON.
+    pub fn mutate_json(&mut self, base: &[u8], other: &[u8]) -> Vec<u8> {
+        let Ok(mut value) = serde_json::from_slice::<serde_json::Value>(base) else {
+            return self.mutate(base, other);
+        };
+        for _ in 0..1 + self.below(4) {
+            let mut nodes = 0usize;
+            count_nodes(&value, &mut nodes);
+            let target = self.below(nodes);
+            let mut seen = 0usize;
+            self.json_node(&mut value, target, &mut seen);
+        }
+        let text = if self.below(2) == 0 {
+            serde_json::to_string_pretty(&value)
+        } else {
+            serde_json::to_string(&value)
+        };
+        text.map(String::into_bytes)
+            .unwrap_or_else(|_| base.to_vec())
+    }
+
+    /// Mutates the `target`-th node (pre-order) of `v`.
+    fn json_node(&mut self, v: &mut serde_json::Value, target: usize, seen: &mut usize) -> bool {
+        use serde_json::Value;
+        if *seen == target {
+            self.json_change(v);
+            return true;
+        }
+        *seen += 1;
+        match v {
+            Value::Array(items) => {
+                for item in items.iter_mut() {
+                    if self.json_node(item, target, seen) {
+                        return true;
+                    }
+                }
+            }
+            Value::Object(map) => {
+                for (_, item) in map.iter_mut() {
+                    if self.json_node(item, target, seen) {
+                        return true;
+                    }
+                }
+            }
+            _ => {}
+        }
+        false
+    }
+
+    fn json_change(&mut self, v: &mut serde_json::Value) {
+        use serde_json::Value;
+        /// Keys of the native format worth adding where they are missing.
+        const KEYS: &[&str] = &[
+            "joined",
+            "withdrawn",
+            "division",
+            "group",
+            "virtual_points",
+            "rounds_planned",
+            "initial_colour",
+            "system",
+            "scores",
+            "order",
+            "spread",
+            "game_scores",
+            "title",
+            "number",
+            "result",
+            "kind",
+        ];
+        let extreme = |m: &mut Mutator| -> Value {
+            let text = EXTREMES[m.below(EXTREMES.len())];
+            serde_json::from_str::<Value>(text).unwrap_or_else(|_| Value::from(text))
+        };
+        match v {
+            Value::Number(_) | Value::Null | Value::Bool(_) => {
+                *v = match self.below(4) {
+                    0 => Value::from(TOKENS[self.below(TOKENS.len())]),
+                    1 => Value::Null,
+                    _ => extreme(self),
+                }
+            }
+            Value::String(s) => match self.below(4) {
+                0 => *v = extreme(self),
+                1 => s.push_str(TOKENS[self.below(TOKENS.len())]),
+                2 => *s = s.repeat(1 + self.below(40)),
+                _ => {
+                    let names = [
+                        "swiss",
+                        "nsc2006",
+                        "tsh-cp",
+                        "baku",
+                        "prog",
+                        "white",
+                        "black",
+                        "half",
+                        "zero",
+                        "full",
+                        "pairing-allocated",
+                        "1-0",
+                        "*",
+                        "--",
+                        "draw",
+                        "unknown",
+                        "recorded",
+                        "",
+                    ];
+                    *s = names[self.below(names.len())].to_string();
+                }
+            },
+            Value::Array(items) => {
+                let n = items.len();
+                match self.below(3) {
+                    0 if n > 0 => {
+                        let i = self.below(n);
+                        let item = items[i].clone();
+                        items.insert(self.below(n + 1), item);
+                    }
+                    1 if n > 0 => {
+                        items.remove(self.below(n));
+                    }
+                    _ => items.push(extreme(self)),
+                }
+            }
+            Value::Object(map) => {
+                let n = map.len();
+                if n > 0 && self.below(2) == 0 {
+                    let key = map.keys().nth(self.below(n)).cloned().unwrap_or_default();
+                    map.remove(&key);
+                } else {
+                    let key = KEYS[self.below(KEYS.len())];
+                    let value = match self.below(3) {
+                        0 => Value::from(vec![extreme(self), extreme(self)]),
+                        _ => extreme(self),
+                    };
+                    map.insert(key.to_string(), value);
+                }
+            }
+        }
     }
 
     fn once(&mut self, v: &mut Vec<u8>, other: &[u8]) {
@@ -977,7 +1131,12 @@ pub fn run(cfg: &Config) -> Stats {
         for (target, seeds) in &corpora {
             let base = &seeds[m.below(seeds.len())];
             let other = &seeds[m.below(seeds.len())];
-            let data = m.mutate(base, other);
+            // Half the JSON inputs keep well-formed: they reach validation and the systems.
+            let data = if *target == Target::Json && m.below(2) == 0 {
+                m.mutate_json(base, other)
+            } else {
+                m.mutate(base, other)
+            };
             ctx.set_current(*target, &data);
             let t0 = Instant::now();
             let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
