@@ -627,3 +627,40 @@ fn systems_counted_in_one_half_zero_refuse_another_scoring() {
     let o = run(&["pair", file.to_str().unwrap(), "--system", "swiss"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// Scores are kept exactly in thousandths of a point: a scoring or virtual points outside that
+/// grid (a win worth 1e-300, 0.0005) are refused at load, naming the field, rather than paired
+/// by groups the verifier reads differently.
+#[test]
+fn points_off_the_thousandths_grid_are_refused_at_load() {
+    let dir = Scratch::new("grid");
+    for (text, field) in [
+        (
+            r#"{"format":"optipair/1","scoring":{"win":1e-300},"players":[{"id":1,"name":"a"},{"id":2,"name":"b"}]}"#,
+            "scoring.win",
+        ),
+        (
+            r#"{"format":"optipair/1","scoring":{"draw":0.0005},"players":[{"id":1,"name":"a"},{"id":2,"name":"b"}]}"#,
+            "scoring.draw",
+        ),
+        (
+            r#"{"format":"optipair/1","players":[{"id":1,"name":"a","virtual_points":[0.3333]},{"id":2,"name":"b"}]}"#,
+            "players[0].virtual_points",
+        ),
+    ] {
+        let f = dir.write("e.json", text);
+        let o = run(&["pair", f.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{text}");
+        assert!(
+            stderr(&o).contains(&format!("field {field}")),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let f = dir.write(
+        "ok.json",
+        r#"{"format":"optipair/1","scoring":{"win":3,"draw":1.5,"pairing_bye":0.001},"players":[{"id":1,"name":"a"},{"id":2,"name":"b"}]}"#,
+    );
+    let o = run(&["pair", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

@@ -13,7 +13,7 @@ pub mod uscf;
 
 pub use spec::{ByeOption, Candidate, Linear, RoundSpec, Tier, Var};
 
-use crate::tournament::Tournament;
+use crate::tournament::{show_points, Tournament};
 use crate::{Error, Result};
 
 /// A pairing system.
@@ -48,17 +48,6 @@ pub trait System {
     }
 }
 
-/// Points as a director writes them: `3`, `0.5`, `1e-300`.
-fn points(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e9 {
-        format!("{v:.0}")
-    } else if v.abs() >= 1e-3 && v.abs() < 1e9 {
-        format!("{v}")
-    } else {
-        format!("{v:e}")
-    }
-}
-
 /// Refuses an event whose scoring the system's document does not count in (a win 1, a draw
 /// ½, a loss 0), naming the field: its groups and batches would be read in the wrong units.
 pub fn check_scoring(sys: &dyn System, t: &Tournament) -> Result<()> {
@@ -77,9 +66,9 @@ pub fn check_scoring(sys: &dyn System, t: &Tournament) -> Result<()> {
                 format!(
                     "{} counts a win as 1 point, a draw as ½ and a loss as 0 ({doc}); this event scores {}-{}-{}: use that scoring, or pair with swiss",
                     sys.name(),
-                    points(sc.win),
-                    points(sc.draw),
-                    points(sc.loss)
+                    show_points(sc.win),
+                    show_points(sc.draw),
+                    show_points(sc.loss)
                 ),
             ));
         }

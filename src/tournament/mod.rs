@@ -47,6 +47,26 @@ pub const MAX_ROUNDS: u32 = 999;
 /// thousandths of a point in 64-bit integers, with room for a thousand rounds of them.
 pub const MAX_POINTS: f64 = 1.0e6;
 
+/// Points as a director writes them: `3`, `0.5`, `1e-300`.
+pub fn show_points(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e9 {
+        format!("{v:.0}")
+    } else if v.abs() >= 1e-3 && v.abs() < 1e9 {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
+}
+
+/// Whether `v` points is a whole number of thousandths (the unit scores are kept in exactly).
+fn in_thousandths(v: f64) -> bool {
+    let k = v * 1000.0;
+    if k.round() == 0.0 {
+        return v == 0.0;
+    }
+    (k - k.round()).abs() <= 1e-6 * k.abs().max(1.0)
+}
+
 /// Points for each kind of result. Defaults are 1 / ½ / 0 with a full-point pairing bye.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -604,20 +624,30 @@ impl Tournament {
             if !v.is_finite() || v.abs() > MAX_POINTS {
                 return Err(Error::field(
                     &format!("scoring.{name}"),
-                    format!("{v} points: a result is worth between -{MAX_POINTS} and {MAX_POINTS}"),
+                    format!(
+                        "{} points: a result is worth between -{MAX_POINTS} and {MAX_POINTS}",
+                        show_points(v)
+                    ),
+                ));
+            }
+            if !in_thousandths(v) {
+                return Err(Error::field(
+                    &format!("scoring.{name}"),
+                    format!(
+                        "{} points: results are counted in thousandths of a point",
+                        show_points(v)
+                    ),
                 ));
             }
         }
         let mut ids = HashSet::new();
         for (i, p) in self.players.iter().enumerate() {
-            if let Some(bad) = p
-                .virtual_points
-                .iter()
-                .find(|v| !v.is_finite() || v.abs() > MAX_POINTS * MAX_ROUNDS as f64)
-            {
+            if let Some(bad) = p.virtual_points.iter().find(|v| {
+                !v.is_finite() || v.abs() > MAX_POINTS * MAX_ROUNDS as f64 || !in_thousandths(**v)
+            }) {
                 return Err(Error::field(
                     &format!("players[{i}].virtual_points"),
-                    format!("{bad} is not a usable number of points"),
+                    format!("{} is not a usable number of points", show_points(*bad)),
                 ));
             }
             if p.virtual_points.len() > MAX_ROUNDS as usize {
