@@ -122,11 +122,11 @@ pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>) -> Fallback {
 
     let mut extended: Option<RoundSpec> = None;
     let mut sel = Selection::default();
-    for i in 0..n {
+    for (i, listed) in by_player.iter().enumerate() {
         match g.mate[i] {
             Some(j) if j >= n => sel.byes.push(i),
             Some(j) if i < j => {
-                let k = match by_player[i].iter().find(|&&k| other(k, i) == j) {
+                let k = match listed.iter().find(|&&k| other(k, i) == j) {
                     Some(&k) => k,
                     None => {
                         let src = source.expect("unlisted pairs come from the source");
