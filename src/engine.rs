@@ -45,17 +45,12 @@ pub fn pair_round(t: &Tournament, round: u32, system: &str, opts: &Options) -> R
             format!("round {round} cannot be paired before round {next}"),
         ));
     }
-    let divisions = t.divisions();
-    if divisions.len() > 1 {
-        let names: Vec<&str> = divisions
-            .iter()
-            .map(|d| d.as_deref().unwrap_or("(none)"))
-            .collect();
+    if t.divisions().len() > 1 {
         return Err(Error::field(
             "--division",
             format!(
                 "the event has divisions {}: each is paired on its own (choose one)",
-                names.join(", ")
+                t.division_names()
             ),
         ));
     }

@@ -7,64 +7,9 @@ use optipair::formats::{self, trf};
 use optipair::tournament::{ByeKind, GameResult, Tournament};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-const BIN: &str = env!("CARGO_BIN_EXE_optipair");
-
-/// A fresh directory under the system temp dir, removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(tag: &str) -> Scratch {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "optipair-night-{tag}-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::SeqCst)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Scratch(dir)
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let to = self.path(name);
-        std::fs::write(&to, text).expect("write");
-        to
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .output()
-        .expect("run optipair")
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().expect("utf-8 path")
-}
-
-fn describe(o: &Output) -> String {
-    format!(
-        "exit {:?}\n--- stdout\n{}\n--- stderr\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+mod common;
+use common::cli::*;
 
 /// Runs a command that must succeed; its stdout.
 fn ok(args: &[&str]) -> String {
@@ -82,7 +27,7 @@ fn refused(file: &Path, args: &[&str]) -> String {
     let err = String::from_utf8_lossy(&o.stderr).to_string();
     assert!(!err.contains("panicked"), "{err}");
     assert!(
-        err.contains("optipair-night-"),
+        err.contains("optipair-test-"),
         "the error names the file: {err}"
     );
     assert_eq!(

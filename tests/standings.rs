@@ -7,53 +7,12 @@ use optipair::formats;
 use optipair::tournament::tiebreak::{self, Records, Rules, Tiebreak};
 use optipair::tournament::{Bye, ByeKind, Game, GameResult, Player, Round, Tournament};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_optipair");
+mod common;
+use common::cli::*;
+
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
-
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(tag: &str) -> Scratch {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "optipair-standings-{tag}-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::SeqCst)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Scratch(dir)
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-    fn save(&self, name: &str, t: &Tournament) -> PathBuf {
-        let p = self.path(name);
-        formats::save(&p, t).expect("save");
-        p
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("run optipair")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).to_string()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).to_string()
-}
 
 fn night_path() -> String {
     format!("{DATA}/night.json")
@@ -406,7 +365,7 @@ fn scrabble_standings_rank_by_wins_then_spread() {
         },
     ];
     let dir = Scratch::new("scrabble");
-    let f = dir.save("s.json", &t);
+    let f = save(&dir, "s.json", &t);
     let o = run(&["standings", f.to_str().unwrap(), "--format", "json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
@@ -478,7 +437,7 @@ fn standings_formats_and_the_events_own_tiebreak_list() {
     let mut t = night();
     t.settings
         .insert("tiebreaks".into(), serde_json::json!(["prog", "win"]));
-    let p = dir.save("n.json", &t);
+    let p = save(&dir, "n.json", &t);
     let o = run(&["standings", p.to_str().unwrap(), "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["tiebreaks"][0]["name"], "prog");
@@ -519,7 +478,7 @@ fn bad_tiebreak_names_and_rounds_are_input_errors() {
     let mut t = night();
     t.settings
         .insert("tiebreaks".into(), serde_json::json!("bh"));
-    let p = dir.save("n.json", &t);
+    let p = save(&dir, "n.json", &t);
     let o = run(&["standings", p.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let e = stderr(&o);
@@ -588,7 +547,7 @@ fn the_pairing_sheet_has_ratings_titles_federations_and_byes_in_words() {
 fn pair_prints_byes_in_words_with_ratings() {
     let dir = Scratch::new("pair");
     let src = formats::load(Path::new(&format!("{DATA}/odd.json"))).unwrap();
-    let f = dir.save("odd.json", &src);
+    let f = save(&dir, "odd.json", &src);
     let o = run(&["pair", f.to_str().unwrap(), "--round", "1"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let s = stdout(&o);
@@ -777,4 +736,10 @@ fn png_size(bytes: &[u8]) -> (u32, u32) {
     let w = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
     let h = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
     (w, h)
+}
+
+fn save(dir: &Scratch, name: &str, t: &Tournament) -> PathBuf {
+    let p = dir.path(name);
+    formats::save(&p, t).expect("save");
+    p
 }

@@ -261,15 +261,11 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
     let division = e.division.clone();
     // A new division (or none in an event with divisions) is more likely a typo than meant.
     if (divisions.len() > 1 || division.is_some()) && !divisions.contains(&division) {
-        let names: Vec<&str> = divisions
-            .iter()
-            .map(|d| d.as_deref().unwrap_or("(none)"))
-            .collect();
         return Err(Error::field(
             "--division",
             format!(
                 "the event's divisions are {}: enter the player in one of them",
-                names.join(", ")
+                t.division_names()
             ),
         ));
     }

@@ -542,6 +542,15 @@ impl Tournament {
         out
     }
 
+    /// The divisions' names for messages: `a, b, (none)`.
+    pub fn division_names(&self) -> String {
+        self.divisions()
+            .iter()
+            .map(|d| d.as_deref().unwrap_or("(none)"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// The tournament restricted to one division: its players, and the games and byes that
     /// involve them (a game across divisions is kept only if both players are in it).
     pub fn division(&self, division: &Option<String>) -> Tournament {

@@ -2,6 +2,8 @@
 //! the engine with the verifier's verdict checked.
 #![allow(dead_code)] // each test file uses its own subset
 
+pub mod cli;
+
 use optipair::engine::{pair_round, Paired};
 use optipair::solve::Options;
 use optipair::tournament::{Bye, ByeKind, Game, GameResult, Round, Tournament};
