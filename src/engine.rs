@@ -204,18 +204,34 @@ fn no_legal_pairing(t: &Tournament, round: u32, system: &str, p: &Paired) -> Err
     };
     let mut left = p.pairing.unpaired.clone();
     left.sort_unstable();
+    let mut met_all = Vec::new();
     let mut why = Vec::new();
     for &u in &left {
         let fresh = present.iter().filter(|&&o| o != u && !met(u, o)).count();
-        why.push(if fresh == 0 {
-            format!("{} has already met every other player present", name(u))
+        if fresh == 0 {
+            met_all.push(name(u));
         } else {
-            format!(
+            why.push(format!(
                 "{} has {fresh} opponent{} not met yet, none of them free under the rules",
                 name(u),
                 if fresh == 1 { "" } else { "s" }
-            )
-        });
+            ));
+        }
+    }
+    if !met_all.is_empty() {
+        why.insert(
+            0,
+            format!(
+                "{} {} already met every other player present{}",
+                met_all.join(", "),
+                if met_all.len() == 1 { "has" } else { "have" },
+                if t.scoring.game_scores {
+                    ""
+                } else {
+                    " (FIDE C.04.1 b: no two players meet more than once)"
+                }
+            ),
+        );
     }
     let rules: Vec<&str> = p
         .violations
