@@ -607,3 +607,48 @@ fn points_off_the_thousandths_grid_are_refused_at_load() {
     let o = run(&["pair", f.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// The fallback keeps the specification's rows (system rules a matching cannot express): the
+/// cheapest pairs break a row here, and the rows are then solved as a feasibility program.
+#[test]
+fn the_fallback_keeps_the_systems_rows() {
+    use optipair::systems::{Linear, Var};
+    // Pairs 0: 1-2 and 1: 3-4 cost nothing, 2: 1-3 and 3: 2-4 cost one; a row forbids pair 0.
+    let mut s = spec(4, &[(0, 1, 0), (2, 3, 0), (0, 2, 1), (1, 3, 1)], &[], 0);
+    s.rows.push(Linear {
+        terms: vec![(Var::Pair(0), 1)],
+        min: None,
+        max: Some(0),
+        rule: "test: 1 and 2 may not meet".into(),
+    });
+    let opts = Options {
+        greedy_only: true,
+        ..Options::default()
+    };
+    let p = solve::solve(&s, &opts);
+    let mut games: Vec<(u32, u32)> = p.games.iter().map(|&(w, b)| (w.min(b), w.max(b))).collect();
+    games.sort();
+    assert_eq!(games, vec![(1, 3), (2, 4)], "{}", p.certificate.summary);
+    assert!(p.unpaired.is_empty());
+    assert!(
+        p.certificate
+            .summary
+            .contains("rows solved as a feasibility program"),
+        "{}",
+        p.certificate.summary
+    );
+}
+
+/// `pair` and `audit` stop the exact solve after 120 seconds unless told otherwise, and say so.
+#[test]
+fn the_default_time_limit_is_documented_in_the_help() {
+    for cmd in ["pair", "audit"] {
+        let o = run(&[cmd, "--help"]);
+        assert_eq!(o.status.code(), Some(0));
+        let out = stdout(&o);
+        assert!(
+            out.contains("--time-limit") && out.contains("[default: 120]"),
+            "{out}"
+        );
+    }
+}
