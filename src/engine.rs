@@ -38,7 +38,7 @@ pub fn pair_round(t: &Tournament, round: u32, system: &str, opts: &Options) -> R
             ));
         }
     }
-    let next = t.last_paired_round() + 1;
+    let next = t.last_paired_round().saturating_add(1);
     if round > next {
         return Err(Error::field(
             "--round",
@@ -69,6 +69,7 @@ pub fn pair_round(t: &Tournament, round: u32, system: &str, opts: &Options) -> R
     if first.paired.is_clean() {
         return Ok(first.paired);
     }
+    let mut paired = first.paired;
     if !opts.greedy_only {
         let greedy = Options {
             greedy_only: true,
@@ -76,7 +77,7 @@ pub fn pair_round(t: &Tournament, round: u32, system: &str, opts: &Options) -> R
         };
         let mut fb = attempt(&*sys, &base, round, system, &greedy)?.paired;
         if fb.is_clean() {
-            let why = match first.paired.violations.first() {
+            let why = match paired.violations.first() {
                 Some(v) => format!("the exact pairing broke a rule ({})", v.message),
                 None => "the exact pairing left players unpaired".to_string(),
             };
@@ -86,8 +87,11 @@ pub fn pair_round(t: &Tournament, round: u32, system: &str, opts: &Options) -> R
             fb.pairing.certificate.summary = format!("{why}; {}", fb.pairing.certificate.summary);
             return Ok(fb);
         }
+        // The fallback's maximum matching pairs everyone whenever the allowed pairs can.
+        if !paired.pairing.unpaired.is_empty() && fb.pairing.unpaired.is_empty() {
+            paired = fb;
+        }
     }
-    let mut paired = first.paired;
     if !paired.pairing.unpaired.is_empty() {
         return Err(no_legal_pairing(&base, round, system, &paired));
     }
