@@ -122,3 +122,199 @@ fn tempdir(tag: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&d).unwrap();
     d
 }
+
+// ---------------------------------------------------------------- config.tsh
+
+use optipair::formats::tsh_config;
+use optipair::verify;
+
+fn copy_event(tag: &str) -> std::path::PathBuf {
+    let d = tempdir(tag);
+    for f in ["config.tsh", "a.t", "b.t"] {
+        std::fs::copy(data("event").join(f), d.join(f)).unwrap();
+    }
+    d
+}
+
+#[test]
+fn config_tsh_reads_what_bears_on_pairing() {
+    let c = tsh_config::parse(&text("event/config.tsh")).unwrap();
+    assert_eq!(
+        c.divisions,
+        vec![("a".into(), "a.t".into()), ("b".into(), "b.t".into())]
+    );
+    assert_eq!(c.max_rounds, Some(8));
+    let a = c.settings_for("a");
+    assert_eq!(a["prize_bands"], serde_json::json!([1, 2, 4]));
+    assert_eq!(
+        c.settings_for("B")["prize_bands"],
+        serde_json::json!([1, 2])
+    );
+    assert_eq!(a["gibson_spread"], serde_json::json!([250, 200, 150]));
+    assert_eq!(a["flight_cap_per_round"], serde_json::json!(4));
+    assert_eq!(a["based_on"], serde_json::json!({"1": 0, "2": 1, "3": 1}));
+    assert_eq!(c.settings_for("b")["based_on"], serde_json::json!({"3": 1}));
+}
+
+#[test]
+fn config_tsh_bad_lines_name_line_and_directive() {
+    for (line, bad, field) in [
+        (
+            "config max_rounds = 8",
+            "config max_rounds = eight",
+            "config max_rounds",
+        ),
+        (
+            "config flight_cap = 'tsh07'",
+            "config flight_cap = 'nsc99'",
+            "config flight_cap",
+        ),
+        (
+            "autopair a 1 3 ChewPair 3 a",
+            "autopair a 3 3 ChewPair 3 a",
+            "autopair",
+        ),
+        ("division b b.t", "division b", "division"),
+    ] {
+        let cfg = text("event/config.tsh");
+        let no = cfg.lines().position(|l| l == line).unwrap() + 1;
+        let e = tsh_config::parse(&cfg.replace(line, bad))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(&format!("line {no}")) && e.contains(field),
+            "{bad}: {e}"
+        );
+    }
+}
+
+#[test]
+fn pair_a_division_of_a_tsh_event_directory_unchanged() {
+    let dir = copy_event("pair");
+    let full = formats::load(&dir.join("config.tsh")).unwrap();
+    assert_eq!(full.players.len(), 13);
+    assert_eq!(full.rounds_planned, Some(8));
+    let a = full.named_division("a").unwrap();
+    // The same division loaded from its .t file (config.tsh beside it) pairs the same.
+    let alone = formats::load(&dir.join("a.t")).unwrap();
+    assert_eq!(alone.rounds_planned, Some(8));
+    let pa = engine::pair_round(&a, 3, "tsh-cp", &Options::default()).unwrap();
+    let pb = engine::pair_round(&alone, 3, "tsh-cp", &Options::default()).unwrap();
+    let pairs = |p: &engine::Paired| {
+        let mut v: Vec<(String, String)> = p
+            .round
+            .games
+            .iter()
+            .map(|g| {
+                let n = |id| full.player(id).map(|x| x.name.clone()).unwrap_or_default();
+                (n(g.white), n(g.black))
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(pairs(&pa), pairs(&pb));
+    assert!(pa.violations.is_empty(), "{:?}", pa.violations);
+    // autopair a 1 3: round 3 is paired from the standings after round 1.
+    assert!(
+        pa.notes
+            .iter()
+            .any(|n| n.contains("round 3 paired from the standings after round 1")),
+        "{:?}",
+        pa.notes
+    );
+    // Writing through config.tsh: division a's file gains round 3, b's is untouched.
+    let stored = engine::store(&full, &pa);
+    formats::save(&dir.join("config.tsh"), &stored).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(dir.join("b.t")).unwrap(),
+        text("event/b.t")
+    );
+    let a_now = std::fs::read_to_string(dir.join("a.t")).unwrap();
+    assert!(
+        a_now
+            .lines()
+            .all(|l| l.contains("; p12 ") && l.contains("; class ")),
+        "{a_now}"
+    );
+    let again = formats::load(&dir.join("a.t")).unwrap();
+    assert_eq!(again.last_paired_round(), 3);
+    assert_eq!(verify::check(&again, Some(3), "tsh-cp").unwrap(), vec![]);
+}
+
+#[test]
+fn the_inactive_player_of_division_b_is_not_paired_and_its_prize_bands_apply() {
+    let full = formats::load(&data("event/config.tsh")).unwrap();
+    let b = full.named_division("b").unwrap();
+    assert_eq!(b.settings["prize_bands"], serde_json::json!([1, 2]));
+    let moss = b.players.iter().find(|p| p.name == "Moss, Mo").unwrap();
+    assert_eq!(moss.withdrawn, Some(3));
+    let p = engine::pair_round(&b, 3, "tsh-cp", &Options::default()).unwrap();
+    assert_eq!(p.round.games.len(), 2);
+    assert!(p.round.byes.is_empty());
+    assert!(p
+        .round
+        .games
+        .iter()
+        .all(|g| g.white != moss.id && g.black != moss.id));
+}
+
+#[test]
+fn settings_from_the_sidecar_override_the_config() {
+    let dir = copy_event("sidecar");
+    std::fs::write(
+        dir.join("a.tsh.json"),
+        r#"{"rounds_planned": 10, "settings": {"prize_bands": [1, 3]}}"#,
+    )
+    .unwrap();
+    let a = formats::load(&dir.join("a.t")).unwrap();
+    assert_eq!(a.rounds_planned, Some(10));
+    assert_eq!(a.settings["prize_bands"], serde_json::json!([1, 3]));
+    assert_eq!(
+        a.settings["gibson_spread"],
+        serde_json::json!([250, 200, 150])
+    );
+}
+
+// ---------------------------------------------------------------- generate --out x.t
+
+const BIN: &str = env!("CARGO_BIN_EXE_optipair");
+
+#[test]
+fn a_generated_t_event_is_paired_to_the_end() {
+    let dir = tempdir("generate");
+    let path = dir.join("x.t");
+    let out = std::process::Command::new(BIN)
+        .args([
+            "generate",
+            "--system",
+            "tsh-cp",
+            "--players",
+            "14",
+            "--rounds",
+            "7",
+        ])
+        .args(["--played", "2", "--seed", "3", "--out"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut rng = optipair::generate::Rng::new(5);
+    for r in 3..=7 {
+        // Each round paired from the files alone, written through them, then played.
+        let t = formats::load(&path).unwrap();
+        assert_eq!(t.rounds_planned, Some(7));
+        let p = engine::pair_round(&t, r, "tsh-cp", &Options::default()).unwrap();
+        assert!(p.violations.is_empty(), "round {r}: {:?}", p.violations);
+        let mut t = engine::store(&t, &p);
+        optipair::generate::play(&mut t, r, 0.0, &mut rng);
+        formats::save(&path, &t).unwrap();
+    }
+    let t = formats::load(&path).unwrap();
+    assert_eq!(t.last_paired_round(), 7);
+    assert_eq!(verify::check(&t, None, "tsh-cp").unwrap(), vec![]);
+}

@@ -581,6 +581,26 @@ pub fn sidecar(path: &Path) -> PathBuf {
     path.with_extension("tsh.json")
 }
 
+/// Writes the sidecar `X.tsh.json` beside `path` with what the `.t` file cannot hold: the
+/// event's name, rounds planned and its pairing settings (not the `.t` file's own `tsh.*`
+/// keys, which the file itself holds).
+pub fn write_sidecar(path: &Path, t: &Tournament) -> Result<()> {
+    let settings: BTreeMap<&String, &serde_json::Value> = t
+        .settings
+        .iter()
+        .filter(|(k, _)| !k.starts_with("tsh."))
+        .collect();
+    let mut v = serde_json::json!({ "settings": settings });
+    if !t.name.is_empty() {
+        v["name"] = t.name.clone().into();
+    }
+    if let Some(r) = t.rounds_planned {
+        v["rounds_planned"] = r.into();
+    }
+    let text = serde_json::to_string_pretty(&v).expect("json") + "\n";
+    super::write_atomic(&sidecar(path), text.as_bytes())
+}
+
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Sidecar {

@@ -53,6 +53,9 @@ pub struct Settings {
     pub cap_per_round: u32,
     /// `flight_cap_final`: the contender cap in the final round.
     pub cap_final: u32,
+    /// `based_on`: `{round: based-on round}` for rounds paired from other standings than the
+    /// lag says (tsh's `autopair DIV BASED ROUND` lines in `config.tsh`).
+    pub based_on_rounds: BTreeMap<u32, u32>,
 }
 
 impl Default for Settings {
@@ -65,6 +68,7 @@ impl Default for Settings {
             gibson_spread: vec![250, 175, 150],
             cap_per_round: 4,
             cap_final: 2,
+            based_on_rounds: BTreeMap::new(),
         }
     }
 }
@@ -140,11 +144,38 @@ impl Settings {
         if let Some(c) = uint(t, "flight_cap_final")? {
             s.cap_final = c;
         }
+        match t.settings.get("based_on") {
+            None | Some(serde_json::Value::Null) => {}
+            Some(serde_json::Value::Object(m)) => {
+                for (k, v) in m {
+                    match (k.parse::<u32>(), v.as_u64()) {
+                        (Ok(r), Some(b)) if (b as u32) < r => {
+                            s.based_on_rounds.insert(r, b as u32);
+                        }
+                        _ => {
+                            return Err(Error::field(
+                                "based_on",
+                                format!("round {k} cannot be paired from round {v}"),
+                            ))
+                        }
+                    }
+                }
+            }
+            Some(v) => {
+                return Err(Error::field(
+                    "based_on",
+                    format!("must map rounds to the rounds they are paired from, got {v}"),
+                ))
+            }
+        }
         Ok(s)
     }
 
     /// The round whose standings pair round `round` (TSH07 intro).
     pub fn based_on(&self, round: u32, planned: u32) -> u32 {
+        if let Some(&b) = self.based_on_rounds.get(&round) {
+            return b;
+        }
         let full = self.lag == 1
             || self.session_starts.contains(&round)
             || (round == planned && !self.lag_final_round);

@@ -101,7 +101,15 @@ pub fn check(t: &Tournament, round: u32) -> Vec<Violation> {
     let full = rules.lag == 1
         || rules.session_starts.contains(&round)
         || (round == planned && !rules.lag_final);
-    let based = round.saturating_sub(if full { 1 } else { rules.lag });
+    // tsh's `autopair DIV BASED ROUND` (config.tsh) names the standings round by round.
+    let autopair = t
+        .settings
+        .get("based_on")
+        .and_then(|m| m.get(round.to_string()))
+        .and_then(|v| v.as_u64())
+        .map(|b| b as u32)
+        .filter(|&b| b < round);
+    let based = autopair.unwrap_or(round.saturating_sub(if full { 1 } else { rules.lag }));
     let st = Standings::before(t, based + 1);
     let rd = t.round(round).expect("paired round");
     let absent: BTreeSet<u32> = rd.requested_byes().map(|b| b.player).collect();
