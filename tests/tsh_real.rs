@@ -318,3 +318,93 @@ fn a_generated_t_event_is_paired_to_the_end() {
     assert_eq!(t.last_paired_round(), 7);
     assert_eq!(verify::check(&t, None, "tsh-cp").unwrap(), vec![]);
 }
+
+// ---------------------------------------------------------------- tsh's Swiss step
+
+use optipair::systems::tsh::win_groups;
+
+#[test]
+fn win_groups_send_an_odd_groups_lowest_down_as_the_next_groups_top() {
+    // Wins by rank: 3 3 3 | 2 2 2 2 2 | 1 1 → groups {1,2} ; {3,4,5,6,7,8} ; {...}
+    let players: Vec<u32> = (1..=10).collect();
+    let wins: std::collections::BTreeMap<u32, f64> = players
+        .iter()
+        .map(|&p| {
+            (
+                p,
+                [3.0, 3.0, 3.0, 2.0, 2.0, 2.0, 2.0, 2.0, 1.0, 1.0][p as usize - 1],
+            )
+        })
+        .collect();
+    let (group, pos, size) = win_groups(&players, &wins);
+    assert_eq!(group, vec![0, 0, 1, 1, 1, 1, 1, 1, 2, 2]);
+    assert_eq!(pos[2], 0, "player 3 came down: top of the 2-win group");
+    assert_eq!(size, vec![2, 6, 2]);
+}
+
+#[test]
+fn all_contender_swiss_pairs_inside_win_groups_top_half_v_bottom_half() {
+    // 12 players, 12 rounds planned, after round 1 of a no-repeat start: 6 winners, 6 losers.
+    let players: Vec<optipair::tournament::Player> = (1..=12)
+        .map(|i| optipair::tournament::Player::new(i, format!("P{i:02}"), 2000 - 10 * i))
+        .collect();
+    let mut t = optipair::tournament::Tournament::new("s", players);
+    t.rounds_planned = Some(12);
+    t.scoring.game_scores = true;
+    t.system = Some("tsh-cp".into());
+    t.settings.insert("lag".into(), 1.into());
+    t.settings
+        .insert("prize_bands".into(), serde_json::json!([1]));
+    let mut r1 = optipair::tournament::Round {
+        number: 1,
+        ..Default::default()
+    };
+    for i in 0..6u32 {
+        let (a, b) = (i + 1, i + 7);
+        r1.games.push(optipair::tournament::Game {
+            white: a,
+            black: b,
+            result: optipair::tournament::GameResult::from_scores(400 + i as i32, 300),
+            scores: Some([400 + i as i32, 300]),
+            order: optipair::tournament::Order::Recorded,
+        });
+    }
+    t.rounds.push(r1);
+    let p = engine::pair_round(&t, 2, "tsh-cp", &Options::default()).unwrap();
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    let winners: Vec<u32> = (1..=6).collect();
+    for g in &p.round.games {
+        assert_eq!(
+            winners.contains(&g.white),
+            winners.contains(&g.black),
+            "winners meet winners, losers losers: {g:?}"
+        );
+    }
+    // Winners by spread: 6 (+105) 5 4 3 2 1 (+100): 6 v 3, 5 v 2, 4 v 1.
+    let met = |a: u32, b: u32| {
+        p.round
+            .games
+            .iter()
+            .any(|g| (g.white, g.black) == (a, b) || (g.white, g.black) == (b, a))
+    };
+    assert!(met(6, 3) && met(5, 2) && met(4, 1), "{:?}", p.round.games);
+    // The earlier reading (one fold of the whole group: 6 v the first loser, 7, …) is now
+    // flagged by the verifier.
+    let mut folded = engine::store(&t, &p);
+    let order = [6u32, 5, 4, 3, 2, 1, 7, 8, 9, 10, 11, 12];
+    folded.rounds[1].games = (0..6)
+        .map(|i| optipair::tournament::Game {
+            white: order[i],
+            black: order[i + 6],
+            result: optipair::tournament::GameResult::Pending,
+            scores: None,
+            order: optipair::tournament::Order::Recorded,
+        })
+        .collect();
+    let v = verify::check(&folded, Some(2), "tsh-cp").unwrap();
+    assert!(v.iter().any(|x| x.rule == "TSH07 Swiss"), "{v:?}");
+    assert_eq!(
+        verify::check(&engine::store(&t, &p), Some(2), "tsh-cp").unwrap(),
+        vec![]
+    );
+}

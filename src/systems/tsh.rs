@@ -489,10 +489,13 @@ const T_POS: usize = 2;
 
 impl Layout {
     fn len(&self) -> usize {
-        T_POS + self.k + 5
+        T_POS + self.k + 6
+    }
+    fn wins(&self) -> usize {
+        T_POS + self.k
     }
     fn rep(&self) -> usize {
-        T_POS + self.k
+        self.wins() + 1
     }
     fn cons(&self) -> usize {
         self.rep() + 1
@@ -524,6 +527,10 @@ impl Layout {
             ));
         }
         v.extend([
+            Tier::new(
+                "win groups: groups apart in all-contender Swiss pairs",
+                "TSH07 Swiss: within win groups, floaters to the adjacent group",
+            ),
             Tier::new("repeats", "TSH07 minimising repeats"),
             Tier::new("consecutive repeats", "TSH07 avoiding consecutive repeats"),
             Tier::new("starters v starters", "TSH07 first/second"),
@@ -626,6 +633,46 @@ impl System for TshCp {
         let planned = t.rounds_planned.unwrap_or(u32::MAX);
         Ok(s.based_on(round, planned))
     }
+}
+
+/// tsh's Swiss win groups of `players` (in rank order): consecutive players with the same
+/// wins; a group with an odd number of players (counting one that came down from above)
+/// sends its lowest player down to the next group, where he is the top member. Returns each
+/// position's group, its position inside the group, and the groups' sizes.
+pub fn win_groups(
+    players: &[u32],
+    wins: &BTreeMap<u32, f64>,
+) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
+    let w = |id: u32| wins.get(&id).copied().unwrap_or(0.0);
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut carry: Option<usize> = None;
+    let mut i = 0;
+    while i < players.len() {
+        let mut j = i + 1;
+        while j < players.len() && (w(players[j]) - w(players[i])).abs() < EPS {
+            j += 1;
+        }
+        let mut grp: Vec<usize> = carry.take().into_iter().collect();
+        grp.extend(i..j);
+        if grp.len() % 2 == 1 && j < players.len() {
+            carry = grp.pop();
+        }
+        groups.push(grp);
+        i = j;
+    }
+    if let Some(c) = carry {
+        groups.push(vec![c]);
+    }
+    groups.retain(|g| !g.is_empty());
+    let mut group = vec![0; players.len()];
+    let mut pos = vec![0; players.len()];
+    for (gi, g) in groups.iter().enumerate() {
+        for (k, &p) in g.iter().enumerate() {
+            group[p] = gi;
+            pos[p] = k;
+        }
+    }
+    (group, pos, groups.iter().map(Vec::len).collect())
 }
 
 /// The round specification for a plan.
@@ -782,6 +829,9 @@ pub fn spec_from_plan(t: &Tournament, round: u32, s: &Settings, plan: &Plan) -> 
                     let kj = pkey(j);
                     (i + 1..lmax).filter(|&q| pkey(q) < kj).count() as i64
                 };
+                // tsh's Swiss (all-contender groups): win groups in rank order; a group left
+                // odd sends its lowest player down to the next group as its top member.
+                let (wgroup, wpos, wsize) = win_groups(&g.players, &plan.wins);
                 let mut leader_at: Vec<Vec<usize>> = vec![Vec::new(); m];
                 // Columns by position with their repeats (for the level rows), and the top
                 // player's columns with their level.
@@ -817,7 +867,17 @@ pub fn spec_from_plan(t: &Tournament, round: u32, s: &Settings, plan: &Plan) -> 
                                 costs[lay.place()] = m as i64 - d;
                                 costs[lay.order()] = d * d;
                             } else {
-                                costs[lay.place()] = (d - (m / 2) as i64).abs();
+                                // Top half v bottom half inside each win group; a pair across
+                                // groups (only when a group cannot pair) costs its distance in
+                                // groups first, then how far each is from the boundary.
+                                let (gi, gj) = (wgroup[i], wgroup[j]);
+                                costs[lay.wins()] = (gj - gi) as i64;
+                                costs[lay.place()] = if gi == gj {
+                                    let dd = (wpos[j] - wpos[i]) as i64;
+                                    (dd - (wsize[gi] / 2) as i64).abs()
+                                } else {
+                                    (wsize[gi] - 1 - wpos[i] + wpos[j]) as i64
+                                };
                                 costs[lay.order()] = costs[lay.place()];
                             }
                             variants.push((false, costs));

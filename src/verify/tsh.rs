@@ -16,9 +16,12 @@
 //! * `TSH07 leaders: top v lowest catcher`: the leaders' pairing replays the document's loop
 //!   (top unpaired leader v the lowest ranked who can catch him, within the minimum repeats,
 //!   avoiding a consecutive repeat where possible).
-//! * `TSH07 Swiss`: a Swiss group (all remaining contenders, or the nonleaders) is paired top
-//!   half v bottom half in order unless that pairing exceeds the minimum repeats or has more
-//!   repeats, consecutive repeats or starter-v-starter games than the pairing made.
+//! * `TSH07 Swiss`: a Swiss group is paired top half v bottom half in order unless that
+//!   pairing exceeds the minimum repeats or has more repeats, consecutive repeats or
+//!   starter-v-starter games than the pairing made. All remaining contenders: tsh's Swiss,
+//!   folded inside each win group (equal wins, in rank order; a group left odd sends its lowest
+//!   player down to the next group as its top member), and pairs across win groups (group
+//!   distance) count before repeats. The nonleaders of a flight: one fold of the block.
 //!
 //! The readings (standings, the catch test, Gibsons, byes counted over every earlier bye) are
 //! those documented in `models/tsh-cp.md`.
@@ -530,16 +533,61 @@ impl Check<'_> {
         if swiss.is_empty() {
             return;
         }
-        let h = swiss.len() / 2;
-        let ideal: Vec<(u32, u32)> = (0..h).map(|i| pair(swiss[i], swiss[i + h])).collect();
+        // All contenders (not a flight): tsh's Swiss by win groups, each folded in order, a
+        // group left odd sending its lowest down to the next as its top member. Nonleaders: one
+        // fold of the block.
+        let blocks: Vec<Vec<u32>> = if flight {
+            vec![swiss.to_vec()]
+        } else {
+            let mut blocks: Vec<Vec<u32>> = Vec::new();
+            let mut down: Option<u32> = None;
+            let mut rest = swiss;
+            while let Some(&first) = rest.first() {
+                let w = self.wins.get(&first).copied().unwrap_or(0.0);
+                let n = rest
+                    .iter()
+                    .take_while(|p| (self.wins.get(p).copied().unwrap_or(0.0) - w).abs() < 1e-9)
+                    .count();
+                let mut b: Vec<u32> = down.take().into_iter().collect();
+                b.extend(&rest[..n]);
+                rest = &rest[n..];
+                if b.len() % 2 == 1 && !rest.is_empty() {
+                    down = b.pop();
+                }
+                blocks.push(b);
+            }
+            blocks.extend(down.map(|d| vec![d]));
+            blocks
+        };
+        let block_of: BTreeMap<u32, usize> = blocks
+            .iter()
+            .enumerate()
+            .flat_map(|(k, b)| b.iter().map(move |&p| (p, k)))
+            .collect();
+        let ideal: Vec<(u32, u32)> = blocks
+            .iter()
+            .flat_map(|b| {
+                let h = b.len() / 2;
+                (0..h).map(move |i| pair(b[i], b[i + h]))
+            })
+            .collect();
         let mut actual: Vec<(u32, u32)> = swiss.iter().map(|&p| pair(p, self.opp[&p])).collect();
         actual.sort();
         actual.dedup();
         let mut sorted = ideal.clone();
         sorted.sort();
-        if sorted == actual || ideal.iter().any(|&(a, b)| self.times(a, b) > minrep) {
+        if sorted == actual
+            || ideal.len() * 2 != swiss.len()
+            || ideal.iter().any(|&(a, b)| self.times(a, b) > minrep)
+        {
             return;
         }
+        let apart = |pairs: &[(u32, u32)]| -> usize {
+            pairs
+                .iter()
+                .map(|(a, b)| block_of[a].abs_diff(block_of[b]))
+                .sum()
+        };
         let due = |c: &Check, p: u32| c.balance.get(&p).copied().unwrap_or(0).signum();
         let cost = |c: &Check, pairs: &[(u32, u32)]| {
             let rep: u32 = pairs.iter().map(|&(a, b)| c.times(a, b)).sum();
@@ -553,11 +601,22 @@ impl Check<'_> {
                 .count();
             (rep, cons, fs)
         };
-        if cost(self, &ideal) <= cost(self, &actual) {
+        if (apart(&ideal), cost(self, &ideal)) <= (apart(&actual), cost(self, &actual)) {
             self.flag(
                 "TSH07 Swiss",
                 swiss.to_vec(),
-                format!("{} players not paired top half v bottom half in order, though that pairing has no more repeats, consecutive repeats or starter-v-starter games", swiss.len()),
+                format!(
+                    "{} players not paired top half v bottom half in order{}, though that \
+                     pairing has no more {}repeats, consecutive repeats or starter-v-starter \
+                     games",
+                    swiss.len(),
+                    if flight { "" } else { " within win groups" },
+                    if flight {
+                        ""
+                    } else {
+                        "pairs across win groups, "
+                    }
+                ),
             );
         }
     }
