@@ -408,3 +408,58 @@ fn all_contender_swiss_pairs_inside_win_groups_top_half_v_bottom_half() {
         vec![]
     );
 }
+
+#[test]
+fn cli_pairs_a_tsh_event_directory_through_its_config() {
+    let dir = copy_event("cli");
+    let cfg = dir.join("config.tsh");
+    // Several divisions: one must be named.
+    let out = std::process::Command::new(BIN)
+        .arg("pair")
+        .arg(&cfg)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("config.tsh") && err.contains("--division"),
+        "{err}"
+    );
+    let out = std::process::Command::new(BIN)
+        .arg("pair")
+        .arg(&cfg)
+        .args(["--division", "a", "--write"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Verifier: no rule broken."));
+    assert_eq!(
+        formats::load(&dir.join("a.t")).unwrap().last_paired_round(),
+        3
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("b.t")).unwrap(),
+        text("event/b.t")
+    );
+    // A bad config line: file, line and directive.
+    std::fs::write(
+        &cfg,
+        text("event/config.tsh").replace("max_rounds = 8", "max_rounds = x"),
+    )
+    .unwrap();
+    let out = std::process::Command::new(BIN)
+        .arg("check")
+        .arg(&cfg)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("config.tsh") && err.contains("line 6") && err.contains("max_rounds"),
+        "{err}"
+    );
+}
