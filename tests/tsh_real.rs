@@ -463,3 +463,56 @@ fn cli_pairs_a_tsh_event_directory_through_its_config() {
         "{err}"
     );
 }
+
+// ---------------------------------------------------------------- TSH07's initial round robin
+
+#[test]
+fn initial_round_robin_in_groups_of_four_by_rating_then_contention() {
+    // 10 players: groups {1..4} and {5..10} (the two left over join the last group of four).
+    let players: Vec<optipair::tournament::Player> = (1..=10)
+        .map(|i| optipair::tournament::Player::new(i, format!("P{i:02}"), 2000 - 10 * i))
+        .collect();
+    let mut t = optipair::tournament::Tournament::new("rr", players);
+    t.rounds_planned = Some(8);
+    t.scoring.game_scores = true;
+    t.system = Some("tsh-cp".into());
+    t.settings.insert("initial_round_robin".into(), 3.into());
+    let mut rng = optipair::generate::Rng::new(2);
+    for r in 1..=4 {
+        let p = engine::pair_round(&t, r, "tsh-cp", &Options::default()).unwrap();
+        assert!(p.violations.is_empty(), "round {r}: {:?}", p.violations);
+        assert_eq!(p.round.games.len(), 5, "round {r}");
+        t = engine::store(&t, &p);
+        optipair::generate::play(&mut t, r, 0.0, &mut rng);
+    }
+    // After three rounds each of the top four has met the other three.
+    for a in 1..=4u32 {
+        for b in a + 1..=4 {
+            let met = t.rounds[..3]
+                .iter()
+                .flat_map(|rd| &rd.games)
+                .any(|g| (g.white, g.black) == (a, b) || (g.white, g.black) == (b, a));
+            assert!(met, "{a} and {b} never met in rounds 1-3");
+        }
+    }
+    assert!(t.rounds[..3]
+        .iter()
+        .flat_map(|rd| &rd.games)
+        .all(|g| (g.white <= 4) == (g.black <= 4)));
+    assert_eq!(verify::check(&t, None, "tsh-cp").unwrap(), vec![]);
+    // A round robin game swapped between groups is flagged.
+    let mut broken = t.clone();
+    let g = &mut broken.rounds[0].games;
+    let (i, j) = (
+        g.iter().position(|x| x.white <= 4).unwrap(),
+        g.iter().position(|x| x.white > 4).unwrap(),
+    );
+    let (b1, b2) = (g[i].black, g[j].black);
+    g[i].black = b2;
+    g[j].black = b1;
+    let v = verify::check(&broken, Some(1), "tsh-cp").unwrap();
+    assert!(
+        v.iter().any(|x| x.rule == "TSH07 initial round robin"),
+        "{v:?}"
+    );
+}

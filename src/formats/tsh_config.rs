@@ -21,8 +21,9 @@
 //! * `config flight_cap = NAME` (quoted or not): the contender cap, by name — `tsh07` (the
 //!   default: 4 × (rounds left − 1), 2 in the final round) or `none` (no cap). An unknown
 //!   name is refused with the known ones listed.
-//! * `config lag = N`, `config session_starts = [r, …]`, `config lag_final_round = 0|1`:
-//!   optipair's own `tsh-cp` settings, under the same names as in the sidecar.
+//! * `config lag = N`, `config session_starts = [r, …]`, `config lag_final_round = 0|1`,
+//!   `config initial_round_robin = 3`: optipair's own `tsh-cp` settings, under the same names
+//!   as in the sidecar.
 //! * `autopair DIV BASED ROUND …`: tsh pairs round ROUND of DIV from the standings after round
 //!   BASED — the lag, round by round (`settings["based_on"]`, which overrides `lag`).
 //!
@@ -205,6 +206,15 @@ pub fn parse(text: &str) -> Result<Config> {
                                 c.settings.insert("lag".into(), n.into());
                             }
                             _ => return Err(bad(&format!("'{s}' is not a lag of 1 or more"))),
+                        },
+                        _ => return Err(bad("expected a number")),
+                    },
+                    "initial_round_robin" => match value()? {
+                        PerlValue::Scalar(s) => match s.parse::<u32>() {
+                            Ok(n) if n <= 3 => {
+                                c.settings.insert("initial_round_robin".into(), n.into());
+                            }
+                            _ => return Err(bad(&format!("'{s}' is not 0 to 3 rounds"))),
                         },
                         _ => return Err(bad("expected a number")),
                     },

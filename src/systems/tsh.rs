@@ -56,6 +56,9 @@ pub struct Settings {
     /// `based_on`: `{round: based-on round}` for rounds paired from other standings than the
     /// lag says (tsh's `autopair DIV BASED ROUND` lines in `config.tsh`).
     pub based_on_rounds: BTreeMap<u32, u32>,
+    /// `initial_round_robin`: rounds 1..=N are a round robin in groups of four by rating,
+    /// paired in advance (TSH07: "after the initial three-round round robin" — 3). 0: none.
+    pub initial_round_robin: u32,
 }
 
 impl Default for Settings {
@@ -69,6 +72,7 @@ impl Default for Settings {
             cap_per_round: 4,
             cap_final: 2,
             based_on_rounds: BTreeMap::new(),
+            initial_round_robin: 0,
         }
     }
 }
@@ -143,6 +147,15 @@ impl Settings {
         }
         if let Some(c) = uint(t, "flight_cap_final")? {
             s.cap_final = c;
+        }
+        if let Some(n) = uint(t, "initial_round_robin")? {
+            if n > 3 {
+                return Err(Error::field(
+                    "initial_round_robin",
+                    "a group of four plays a round robin in 3 rounds: 0 to 3",
+                ));
+            }
+            s.initial_round_robin = n;
         }
         match t.settings.get("based_on") {
             None | Some(serde_json::Value::Null) => {}
@@ -621,6 +634,9 @@ impl System for TshCp {
 
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
         let s = Settings::from(t)?;
+        if round <= s.initial_round_robin {
+            return Ok(round_robin_spec(t, round));
+        }
         let plan = Plan::build(t, round, &s)?;
         Ok(spec_from_plan(t, round, &s, &plan))
     }
@@ -632,6 +648,97 @@ impl System for TshCp {
         let s = Settings::from(t)?;
         let planned = t.rounds_planned.unwrap_or(u32::MAX);
         Ok(s.based_on(round, planned))
+    }
+}
+
+/// TSH07's initial round robin: the players by rating (then id) in groups of four, the last
+/// group taking the 1–3 left over (5 to 7; one group when there are fewer than 8), each group
+/// playing its round robin by the circle method (position 0 fixed, the others rotating; an odd
+/// group's extra place is the bye). Fixed from the entry list, as tsh pairs them in advance.
+/// Returns round `round`'s pairs and byes.
+pub fn round_robin_round(t: &Tournament, round: u32) -> (Vec<(u32, u32)>, Vec<u32>) {
+    let mut players: Vec<&crate::tournament::Player> = t.players.iter().collect();
+    players.sort_by_key(|p| (std::cmp::Reverse(p.rating), p.id));
+    let ids: Vec<u32> = players.iter().map(|p| p.id).collect();
+    let mut groups: Vec<Vec<u32>> = ids.chunks(4).map(|c| c.to_vec()).collect();
+    if groups.len() > 1 && groups.last().is_some_and(|g| g.len() < 4) {
+        let rest = groups.pop().expect("a last group");
+        groups.last_mut().expect("another group").extend(rest);
+    }
+    let (mut pairs, mut byes) = (Vec::new(), Vec::new());
+    for g in groups {
+        let k = g.len() + g.len() % 2;
+        let mut arr: Vec<usize> = (0..k).collect();
+        arr[1..].rotate_right(((round as usize).saturating_sub(1)) % (k - 1).max(1));
+        for i in 0..k / 2 {
+            let (a, b) = (arr[i], arr[k - 1 - i]);
+            match (g.get(a), g.get(b)) {
+                (Some(&x), Some(&y)) => pairs.push((x, y)),
+                (Some(&x), None) | (None, Some(&x)) => byes.push(x),
+                _ => {}
+            }
+        }
+    }
+    (pairs, byes)
+}
+
+fn round_robin_spec(t: &Tournament, round: u32) -> RoundSpec {
+    let absent: Vec<u32> = t
+        .round(round)
+        .map(|rd| rd.requested_byes().map(|b| b.player).collect())
+        .unwrap_or_default();
+    let mut order: Vec<&crate::tournament::Player> = t
+        .players
+        .iter()
+        .filter(|p| p.active_in(round) && !absent.contains(&p.id))
+        .collect();
+    order.sort_by_key(|p| (std::cmp::Reverse(p.rating), p.id));
+    let players: Vec<u32> = order.iter().map(|p| p.id).collect();
+    let index: BTreeMap<u32, usize> = players.iter().enumerate().map(|(i, &p)| (p, i)).collect();
+    let (pairs, byes) = round_robin_round(t, round);
+    let mut notes = vec![format!(
+        "TSH07: round {round} of the initial round robin (groups of four by rating)"
+    )];
+    let mut candidates = Vec::new();
+    for (a, b) in pairs {
+        match (index.get(&a), index.get(&b)) {
+            (Some(&i), Some(&j)) => candidates.push(Candidate {
+                a: i,
+                b: j,
+                // The higher rated starts in odd rounds, replies in even ones.
+                white: if round % 2 == 1 { i.min(j) } else { i.max(j) },
+                costs: vec![0],
+            }),
+            (Some(&i), None) | (None, Some(&i)) => notes.push(format!(
+                "TSH07 initial round robin: {}'s opponent is absent: not paired",
+                players[i]
+            )),
+            _ => {}
+        }
+    }
+    let byes: Vec<ByeOption> = byes
+        .into_iter()
+        .filter_map(|b| index.get(&b))
+        .map(|&i| ByeOption {
+            player: i,
+            costs: vec![0],
+        })
+        .collect();
+    RoundSpec {
+        system: "tsh-cp".into(),
+        round,
+        scores: vec![0.0; players.len()],
+        players,
+        tiers: vec![Tier::new(
+            "initial round robin (fixed)",
+            "TSH07 initial three-round round robin",
+        )],
+        candidates,
+        max_byes: byes.len(),
+        byes,
+        odd_sets: Vec::new(),
+        rows: Vec::new(),
+        notes,
     }
 }
 

@@ -16,6 +16,8 @@
 //! * `TSH07 leaders: top v lowest catcher`: the leaders' pairing replays the document's loop
 //!   (top unpaired leader v the lowest ranked who can catch him, within the minimum repeats,
 //!   avoiding a consecutive repeat where possible).
+//! * `TSH07 initial round robin`: with `initial_round_robin` N, rounds 1..N are the round
+//!   robins of groups of four by rating, paired in advance (reading in `models/tsh-cp.md`).
 //! * `TSH07 Swiss`: a Swiss group is paired top half v bottom half in order unless that
 //!   pairing exceeds the minimum repeats or has more repeats, consecutive repeats or
 //!   starter-v-starter games than the pairing made. All remaining contenders: tsh's Swiss,
@@ -100,6 +102,14 @@ pub fn check(t: &Tournament, round: u32) -> Vec<Violation> {
             message: format!("round {round}: rounds planned unknown, TSH07 cannot be checked"),
         }];
     };
+    let rr = t
+        .settings
+        .get("initial_round_robin")
+        .and_then(|v| v.as_u64())
+        .unwrap_or(0);
+    if u64::from(round) <= rr {
+        return initial_round_robin(t, round);
+    }
     let rules = rules(t);
     let full = rules.lag == 1
         || rules.session_starts.contains(&round)
@@ -620,4 +630,55 @@ impl Check<'_> {
             );
         }
     }
+}
+
+/// `TSH07 initial round robin`: rounds 1–3 are the round robins of groups of four by rating
+/// (then id), the last group taking the 1–3 left over; each group's round `r` as in a Berger
+/// round robin of its size (player 1 meets the last in round 1, and so on); an odd group's
+/// player without an opponent has the bye.
+fn initial_round_robin(t: &Tournament, round: u32) -> Vec<Violation> {
+    let mut ids: Vec<(u32, u32)> = t.players.iter().map(|p| (p.rating, p.id)).collect();
+    ids.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let ids: Vec<u32> = ids.into_iter().map(|x| x.1).collect();
+    let mut groups: Vec<Vec<u32>> = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        let take = if ids.len() - i < 8 { ids.len() - i } else { 4 };
+        groups.push(ids[i..i + take].to_vec());
+        i += take;
+    }
+    let mut expected: BTreeSet<(u32, u32)> = BTreeSet::new();
+    for g in &groups {
+        // Circle method: seat 0 stays, seats 1.. turn one place per round.
+        let k = g.len() + g.len() % 2;
+        let mut seats: Vec<Option<u32>> = g.iter().copied().map(Some).collect();
+        seats.resize(k, None);
+        for _ in 1..round {
+            let last = seats.pop().expect("seats");
+            seats.insert(1, last);
+        }
+        for s in 0..k / 2 {
+            if let (Some(a), Some(b)) = (seats[s], seats[k - 1 - s]) {
+                expected.insert(pair(a, b));
+            }
+        }
+    }
+    let Some(rd) = t.round(round) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for g in &rd.games {
+        if !expected.contains(&pair(g.white, g.black)) {
+            out.push(Violation {
+                round,
+                rule: "TSH07 initial round robin".into(),
+                players: vec![g.white, g.black],
+                message: format!(
+                    "round {round}: {} v {} is not a game of the initial round robin in groups of four by rating — TSH07 initial three-round round robin",
+                    g.white, g.black
+                ),
+            });
+        }
+    }
+    out
 }
