@@ -49,6 +49,12 @@ pub fn generate(a: GenerateArgs) -> Result<u8> {
     };
     let t = generate::field(&spec, &opts)?;
     formats::save(&a.out, &t)?;
+    // A `.t` file cannot hold the rounds planned or the settings: its sidecar does, so that
+    // the event it made can be paired.
+    if formats::kind_of(&a.out)? == formats::Kind::Tsh {
+        formats::tsh::write_sidecar(&a.out, &t)?;
+        outln!("{}", formats::tsh::sidecar(&a.out).display());
+    }
     outln!(
         "{}: {} players, {} of {} rounds played (seed {})",
         a.out.display(),

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct PairArgs {
-    /// Tournament file (.json or .trf).
+    /// Tournament file (.json, .trf, a tsh .t, or a tsh event's config.tsh).
     file: PathBuf,
     /// Re-pair round N from the rounds before it (later rounds ignored).
     #[arg(long)]

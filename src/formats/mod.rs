@@ -6,6 +6,7 @@ pub mod json;
 pub mod results;
 pub mod trf;
 pub mod tsh;
+pub mod tsh_config;
 
 use crate::tournament::Tournament;
 use crate::{Error, Result};
@@ -23,6 +24,8 @@ pub enum Kind {
     Trf,
     /// tsh `.t` file (one division).
     Tsh,
+    /// tsh's `config.tsh`: the event's divisions, each in its `.t` file.
+    TshConfig,
 }
 
 pub fn kind_of(path: &Path) -> Result<Kind> {
@@ -35,13 +38,14 @@ pub fn kind_of(path: &Path) -> Result<Kind> {
         Some("json") => Ok(Kind::Json),
         Some("trf") | Some("trfx") | Some("txt") => Ok(Kind::Trf),
         Some("t") => Ok(Kind::Tsh),
+        Some("tsh") => Ok(Kind::TshConfig),
         _ => Err(Error::Input {
             at: crate::error::Location {
                 file: Some(path.to_path_buf()),
                 line: None,
                 field: None,
             },
-            message: "unknown file type: use .json, .trf or .t".into(),
+            message: "unknown file type: use .json, .trf, .t or tsh's config.tsh".into(),
         }),
     }
 }
@@ -86,17 +90,12 @@ pub fn read_text(path: &Path) -> Result<String> {
 /// Loads a tournament, choosing the format by extension, and validates it.
 pub fn load(path: &Path) -> Result<Tournament> {
     let kind = kind_of(path)?;
-    let text = read_text(path)?;
     let t = match kind {
-        Kind::Json => json::parse(&text),
-        Kind::Trf => trf::parse(&text),
-        Kind::Tsh => tsh::parse(&text),
-    }
-    .map_err(|e| e.in_file(path))?;
-    let mut t = t;
-    if kind == Kind::Tsh {
-        tsh::apply_sidecar(path, &mut t)?;
-    }
+        Kind::TshConfig => tsh_config::load(path)?,
+        Kind::Tsh => tsh_config::load_t(path, &read_text(path)?)?,
+        Kind::Json => json::parse(&read_text(path)?).map_err(|e| e.in_file(path))?,
+        Kind::Trf => trf::parse(&read_text(path)?).map_err(|e| e.in_file(path))?,
+    };
     t.validate().map_err(|e| e.in_file(path))?;
     Ok(t)
 }
@@ -107,12 +106,19 @@ pub fn render(t: &Tournament, kind: Kind) -> Result<String> {
         Kind::Json => Ok(json::write(t)),
         Kind::Trf => trf::write(t),
         Kind::Tsh => tsh::write(t),
+        Kind::TshConfig => Err(Error::field(
+            "file",
+            "a config.tsh is not an event file: its divisions are written to their .t files",
+        )),
     }
 }
 
 /// Saves a tournament atomically in the format its extension names.
 pub fn save(path: &Path, t: &Tournament) -> Result<()> {
     let kind = kind_of(path)?;
+    if kind == Kind::TshConfig {
+        return tsh_config::save(path, t);
+    }
     let text = render(t, kind).map_err(|e| e.in_file(path))?;
     write_atomic(path, text.as_bytes())
 }

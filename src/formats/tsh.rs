@@ -19,12 +19,26 @@
 //! without scores on either line are a pending game (a pairing not yet played). A bye with a
 //! positive score is a pairing-allocated bye, 0 a half bye, negative a zero bye (forfeit), each
 //! with `spread` = the score; a bye with no score yet is a pending pairing-allocated bye.
-//! Fields other than `p12` are kept verbatim in `settings["tsh.fields"]` (by player id) and
-//! written back; whether the file had `p12` is kept in `settings["tsh.p12"]`.
 //!
-//! Written canonically: names padded to the longest, rating right-aligned in 4, single spaces.
-//! A canonical file reads and writes back byte for byte. A `.t` file cannot hold the event's
-//! name, rounds planned or pairing settings: `load` reads them from a sidecar `X.tsh.json`
+//! tsh's other `;`-fields, as tsh writes them:
+//! * `p12` on a bye round: tsh keeps the 1 or 2 a player had been given when his game became
+//!   a forfeit bye (a withdrawn player's byes). Read, kept in `settings["tsh.bye_p12"]` and
+//!   written back; it counts for nothing (a bye has no first or second).
+//! * `off S`: the player is inactive (tsh's withdrawn players; S is the spread of his byes):
+//!   `withdrawn` from the round after the last one on his line, so he is not paired again. A
+//!   player withdrawn in optipair is written with `off 0`. A value that is not a whole number
+//!   is refused (field `off`).
+//! * Everything else (`class`, `team`, `newr`, `rtime`, `id`, `board`, …) is kept verbatim,
+//!   in the file's order with `p12` in its place, in `settings["tsh.fields"]` (by player id)
+//!   and written back; these fields do not bear on pairing. Whether the file had `p12` is kept
+//!   in `settings["tsh.p12"]`.
+//!
+//! Written with names padded so that every rating ends in the same column: the file's column
+//! when all its lines agree (`settings["tsh.rating_end"]`, tsh pads names to a width), else
+//! the canonical one (names padded to the longest, rating right-aligned in 4); single spaces
+//! elsewhere. Such a file reads and writes back byte for byte. A `.t` file cannot hold the
+//! event's name, rounds planned or pairing settings: `load` reads them from the event's
+//! `config.tsh` beside it ([`super::tsh_config`]), then from a sidecar `X.tsh.json`
 //! (`{"name": …, "rounds_planned": 24, "settings": {…}}`) when it exists.
 
 use crate::tournament::{Bye, ByeKind, Game, GameResult, Order, Player, Round, Tournament};
@@ -36,6 +50,15 @@ use std::path::{Path, PathBuf};
 pub const FIELDS_KEY: &str = "tsh.fields";
 /// Settings key remembering that the file carried `p12` fields.
 pub const P12_KEY: &str = "tsh.p12";
+/// Settings key holding `p12` values tsh wrote on bye rounds (by player id, then round):
+/// tsh keeps the first/second a withdrawn player had been given when his game became a
+/// forfeit bye. Kept and written back; a bye's first/second counts for nothing.
+pub const BYE_P12_KEY: &str = "tsh.bye_p12";
+/// Settings key holding the column (in characters) where every line's rating ends, when the
+/// file's layout is not the canonical one (tsh pads names to a fixed width).
+pub const RATING_END_KEY: &str = "tsh.rating_end";
+/// In [`FIELDS_KEY`], the place of the `p12` field among the others (tsh's own order).
+const P12_SLOT: &str = "p12";
 
 struct Line {
     no: usize,
@@ -44,6 +67,9 @@ struct Line {
     opps: Vec<u32>,
     scores: Vec<i32>,
     p12: Option<Vec<u8>>,
+    /// tsh's `off S`: the player is inactive (not paired again); S is his byes' spread.
+    off: Option<i32>,
+    /// The `;`-fields after the scores, verbatim, with [`P12_SLOT`] where `p12` stood.
     extra: Vec<String>,
 }
 
@@ -66,6 +92,18 @@ fn rating_positions(text: &str, n: u32) -> Vec<usize> {
     (1..tokens.len())
         .filter(|&at| digits(tokens[at]) && tokens.len() - at > scores && valid_from[at + 1])
         .collect()
+}
+
+/// Where the rating ends on a line (in characters), if the line is the name, spaces, the
+/// rating and then a space or `;`.
+fn rating_end(text: &str, name: &str, rating: u32) -> Option<usize> {
+    let rest = text.strip_prefix(name)?;
+    let digits = rest.trim_start_matches(' ');
+    let tok: String = digits.chars().take_while(|c| c.is_ascii_digit()).collect();
+    if tok.parse::<u32>().ok()? != rating || tok != rating.to_string() {
+        return None;
+    }
+    Some(name.chars().count() + (rest.len() - digits.len()) + tok.len())
 }
 
 fn parse_line(no: usize, text: &str, at: Option<usize>) -> Result<Line> {
@@ -122,6 +160,7 @@ fn parse_line(no: usize, text: &str, at: Option<usize>) -> Result<Line> {
         ));
     }
     let mut p12 = None;
+    let mut off = None;
     let mut extra = Vec::new();
     for field in parts {
         let f = field.trim();
@@ -129,7 +168,23 @@ fn parse_line(no: usize, text: &str, at: Option<usize>) -> Result<Line> {
             continue;
         }
         let mut w = f.split_whitespace();
+        let key = w.clone().next();
+        if key == Some("off") {
+            let v: Vec<&str> = w.clone().skip(1).collect();
+            if v.len() > 1 || v.iter().any(|t| t.parse::<i32>().is_err()) {
+                return Err(Error::at(
+                    no,
+                    "off",
+                    format!(
+                        "'{}' is not a bye spread (tsh's `off S`: inactive, byes scored S)",
+                        v.join(" ")
+                    ),
+                ));
+            }
+            off = Some(v.first().and_then(|t| t.parse().ok()).unwrap_or(0));
+        }
         if w.next() == Some("p12") {
+            extra.push(P12_SLOT.to_string());
             let mut v = Vec::new();
             for (i, tok) in w.enumerate() {
                 match tok.parse::<u8>() {
@@ -155,6 +210,7 @@ fn parse_line(no: usize, text: &str, at: Option<usize>) -> Result<Line> {
         opps,
         scores,
         p12,
+        off,
         extra,
     })
 }
@@ -187,21 +243,66 @@ pub fn parse(text: &str) -> Result<Tournament> {
     let mut lines = Vec::new();
     for ((no, l), o) in raw.iter().zip(&options) {
         let width = l.split(';').next().unwrap_or("").split_whitespace().count();
+        // tsh writes one p12 value per round on the line: when present it settles the split.
+        let p12_len = l
+            .split(';')
+            .skip(2)
+            .map(|f| f.split_whitespace().collect::<Vec<_>>())
+            .find(|w| w.first() == Some(&"p12"))
+            .map(|w| w.len() - 1);
         let at = o
             .iter()
             .copied()
-            .find(|&at| Some(width - at - 1) == usual)
+            .find(|&at| p12_len.is_some() && Some(width - at - 1) == p12_len)
+            .or_else(|| o.iter().copied().find(|&at| Some(width - at - 1) == usual))
             .or(o.first().copied());
         lines.push(parse_line(*no, l, at)?);
     }
+    // The column where ratings end, when every line agrees (tsh pads names to a width):
+    // written back the same way; the canonical column needs no keeping.
+    let ends: Vec<usize> = raw
+        .iter()
+        .zip(&lines)
+        .filter_map(|((_, text), l)| rating_end(text, &l.name, l.rating))
+        .collect();
+    let canonical_end = lines
+        .iter()
+        .map(|l| l.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        + 5;
+    let rating_column = (ends.len() == lines.len()
+        && ends.windows(2).all(|w| w[0] == w[1])
+        && ends.first().is_some_and(|&e| e != canonical_end))
+    .then(|| ends[0]);
     let n = lines.len() as u32;
     let had_p12 = lines.iter().any(|l| l.p12.is_some());
     let mut fields = serde_json::Map::new();
+    let mut bye_p12 = serde_json::Map::new();
     let mut players = Vec::new();
     for (i, l) in lines.iter().enumerate() {
-        players.push(Player::new(i as u32 + 1, l.name.clone(), l.rating));
-        if !l.extra.is_empty() {
+        let mut p = Player::new(i as u32 + 1, l.name.clone(), l.rating);
+        if l.off.is_some() {
+            // Inactive from the round after the last one on his line.
+            p.withdrawn = Some(l.opps.len() as u32 + 1);
+        }
+        players.push(p);
+        // The p12 slot alone (p12 the only field) needs no keeping: it is written first.
+        if l.extra.iter().any(|f| f != P12_SLOT) {
             fields.insert((i + 1).to_string(), l.extra.join("; ").into());
+        }
+        let on_byes: serde_json::Map<String, serde_json::Value> = l
+            .opps
+            .iter()
+            .enumerate()
+            .filter(|&(_, &o)| o == 0)
+            .filter_map(|(r, _)| {
+                let v = *l.p12.as_ref()?.get(r)?;
+                (v != 0).then(|| ((r + 1).to_string(), v.into()))
+            })
+            .collect();
+        if !on_byes.is_empty() {
+            bye_p12.insert((i + 1).to_string(), on_byes.into());
         }
     }
     if let Some(l) = lines
@@ -228,6 +329,12 @@ pub fn parse(text: &str) -> Result<Tournament> {
     if !fields.is_empty() {
         t.settings.insert(FIELDS_KEY.into(), fields.into());
     }
+    if let Some(c) = rating_column {
+        t.settings.insert(RATING_END_KEY.into(), c.into());
+    }
+    if !bye_p12.is_empty() {
+        t.settings.insert(BYE_P12_KEY.into(), bye_p12.into());
+    }
     for r in 0..rounds {
         let mut round = Round {
             number: r as u32 + 1,
@@ -246,13 +353,6 @@ pub fn parse(text: &str) -> Result<Tournament> {
                     Some(0) => ByeKind::Half,
                     Some(_) => ByeKind::Zero,
                 };
-                if matches!(p12(l), Some(x) if x != 0 && x != 4) {
-                    return Err(Error::at(
-                        l.no,
-                        &format!("p12 round {}", r + 1),
-                        "a bye has no first or second (p12 0)",
-                    ));
-                }
                 round.byes.push(Bye {
                     player: me,
                     kind,
@@ -402,7 +502,15 @@ pub fn write(t: &Tournament) -> Result<String> {
                 *slot = Some((line_of.get(&opp).copied().unwrap_or(0), mine, p12));
             }
             for b in rd.byes.iter().filter(|b| b.player == p.id) {
-                *slot = Some((0, b.spread, 0));
+                let kept = t
+                    .settings
+                    .get(BYE_P12_KEY)
+                    .and_then(|m| m.get(p.id.to_string()))
+                    .and_then(|m| m.get(rd.number.to_string()))
+                    .and_then(|v| v.as_u64())
+                    .filter(|&v| v <= 4)
+                    .unwrap_or(0) as u8;
+                *slot = Some((0, b.spread, kept));
             }
         }
         let played = slots.iter().rposition(|s| s.is_some()).map_or(0, |i| i + 1);
@@ -410,7 +518,20 @@ pub fn write(t: &Tournament) -> Result<String> {
             .iter()
             .rposition(|s| matches!(s, Some((_, Some(_), _))))
             .map_or(0, |i| i + 1);
-        let mut line = format!("{:<width$} {:>4}", p.name, p.rating);
+        let rating = p.rating.to_string();
+        let mut line = match t
+            .settings
+            .get(RATING_END_KEY)
+            .and_then(|v| v.as_u64())
+            .map(|e| e as usize)
+            .filter(|&e| {
+                players
+                    .iter()
+                    .all(|q| q.name.chars().count() + 1 + q.rating.to_string().len() <= e)
+            }) {
+            Some(end) => format!("{:<w$}{rating}", p.name, w = end - rating.len()),
+            None => format!("{:<width$} {:>4}", p.name, p.rating),
+        };
         for s in &slots[..played] {
             line.push_str(&format!(" {}", s.map_or(0, |s| s.0)));
         }
@@ -418,20 +539,36 @@ pub fn write(t: &Tournament) -> Result<String> {
         for s in &slots[..scored] {
             line.push_str(&format!(" {}", s.and_then(|s| s.1).unwrap_or(0)));
         }
-        if with_p12 {
-            line.push_str("; p12");
+        let p12 = with_p12.then(|| {
+            let mut f = String::from("p12");
             for s in &slots[..played] {
-                line.push_str(&format!(" {}", s.map_or(0, |s| s.2)));
+                f.push_str(&format!(" {}", s.map_or(0, |s| s.2)));
             }
-        }
-        if let Some(extra) = t
+            f
+        });
+        // The other fields in the file's order, p12 where it stood (first when new).
+        let mut fields: Vec<String> = t
             .settings
             .get(FIELDS_KEY)
             .and_then(|m| m.get(p.id.to_string()))
             .and_then(|v| v.as_str())
-        {
+            .map(|s| s.split("; ").map(str::to_string).collect())
+            .unwrap_or_default();
+        match (fields.iter().position(|f| f == P12_SLOT), p12) {
+            (Some(i), Some(f)) => fields[i] = f,
+            (Some(i), None) => {
+                fields.remove(i);
+            }
+            (None, Some(f)) => fields.insert(0, f),
+            (None, None) => {}
+        }
+        // A player withdrawn in optipair is inactive in tsh (`off`, byes scored 0).
+        if p.withdrawn.is_some() && !fields.iter().any(|f| f == "off" || f.starts_with("off ")) {
+            fields.push("off 0".into());
+        }
+        for f in &fields {
             line.push_str("; ");
-            line.push_str(extra);
+            line.push_str(f);
         }
         out.push_str(line.trim_end());
         out.push('\n');
@@ -442,6 +579,26 @@ pub fn write(t: &Tournament) -> Result<String> {
 /// The sidecar file holding what a `.t` file cannot: `X.t` → `X.tsh.json`.
 pub fn sidecar(path: &Path) -> PathBuf {
     path.with_extension("tsh.json")
+}
+
+/// Writes the sidecar `X.tsh.json` beside `path` with what the `.t` file cannot hold: the
+/// event's name, rounds planned and its pairing settings (not the `.t` file's own `tsh.*`
+/// keys, which the file itself holds).
+pub fn write_sidecar(path: &Path, t: &Tournament) -> Result<()> {
+    let settings: BTreeMap<&String, &serde_json::Value> = t
+        .settings
+        .iter()
+        .filter(|(k, _)| !k.starts_with("tsh."))
+        .collect();
+    let mut v = serde_json::json!({ "settings": settings });
+    if !t.name.is_empty() {
+        v["name"] = t.name.clone().into();
+    }
+    if let Some(r) = t.rounds_planned {
+        v["rounds_planned"] = r.into();
+    }
+    let text = serde_json::to_string_pretty(&v).expect("json") + "\n";
+    super::write_atomic(&sidecar(path), text.as_bytes())
 }
 
 #[derive(serde::Deserialize)]

@@ -53,6 +53,12 @@ pub struct Settings {
     pub cap_per_round: u32,
     /// `flight_cap_final`: the contender cap in the final round.
     pub cap_final: u32,
+    /// `based_on`: `{round: based-on round}` for rounds paired from other standings than the
+    /// lag says (tsh's `autopair DIV BASED ROUND` lines in `config.tsh`).
+    pub based_on_rounds: BTreeMap<u32, u32>,
+    /// `initial_round_robin`: rounds 1..=N are a round robin in groups of four by rating,
+    /// paired in advance (TSH07: "after the initial three-round round robin" — 3). 0: none.
+    pub initial_round_robin: u32,
 }
 
 impl Default for Settings {
@@ -65,6 +71,8 @@ impl Default for Settings {
             gibson_spread: vec![250, 175, 150],
             cap_per_round: 4,
             cap_final: 2,
+            based_on_rounds: BTreeMap::new(),
+            initial_round_robin: 0,
         }
     }
 }
@@ -140,11 +148,47 @@ impl Settings {
         if let Some(c) = uint(t, "flight_cap_final")? {
             s.cap_final = c;
         }
+        if let Some(n) = uint(t, "initial_round_robin")? {
+            if n > 3 {
+                return Err(Error::field(
+                    "initial_round_robin",
+                    "a group of four plays a round robin in 3 rounds: 0 to 3",
+                ));
+            }
+            s.initial_round_robin = n;
+        }
+        match t.settings.get("based_on") {
+            None | Some(serde_json::Value::Null) => {}
+            Some(serde_json::Value::Object(m)) => {
+                for (k, v) in m {
+                    match (k.parse::<u32>(), v.as_u64()) {
+                        (Ok(r), Some(b)) if (b as u32) < r => {
+                            s.based_on_rounds.insert(r, b as u32);
+                        }
+                        _ => {
+                            return Err(Error::field(
+                                "based_on",
+                                format!("round {k} cannot be paired from round {v}"),
+                            ))
+                        }
+                    }
+                }
+            }
+            Some(v) => {
+                return Err(Error::field(
+                    "based_on",
+                    format!("must map rounds to the rounds they are paired from, got {v}"),
+                ))
+            }
+        }
         Ok(s)
     }
 
     /// The round whose standings pair round `round` (TSH07 intro).
     pub fn based_on(&self, round: u32, planned: u32) -> u32 {
+        if let Some(&b) = self.based_on_rounds.get(&round) {
+            return b;
+        }
         let full = self.lag == 1
             || self.session_starts.contains(&round)
             || (round == planned && !self.lag_final_round);
@@ -458,10 +502,13 @@ const T_POS: usize = 2;
 
 impl Layout {
     fn len(&self) -> usize {
-        T_POS + self.k + 5
+        T_POS + self.k + 6
+    }
+    fn wins(&self) -> usize {
+        T_POS + self.k
     }
     fn rep(&self) -> usize {
-        T_POS + self.k
+        self.wins() + 1
     }
     fn cons(&self) -> usize {
         self.rep() + 1
@@ -493,6 +540,10 @@ impl Layout {
             ));
         }
         v.extend([
+            Tier::new(
+                "win groups: groups apart in all-contender Swiss pairs",
+                "TSH07 Swiss: within win groups, floaters to the adjacent group",
+            ),
             Tier::new("repeats", "TSH07 minimising repeats"),
             Tier::new("consecutive repeats", "TSH07 avoiding consecutive repeats"),
             Tier::new("starters v starters", "TSH07 first/second"),
@@ -583,6 +634,9 @@ impl System for TshCp {
 
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
         let s = Settings::from(t)?;
+        if round <= s.initial_round_robin {
+            return Ok(round_robin_spec(t, round));
+        }
         let plan = Plan::build(t, round, &s)?;
         Ok(spec_from_plan(t, round, &s, &plan))
     }
@@ -595,6 +649,137 @@ impl System for TshCp {
         let planned = t.rounds_planned.unwrap_or(u32::MAX);
         Ok(s.based_on(round, planned))
     }
+}
+
+/// TSH07's initial round robin: the players by rating (then id) in groups of four, the last
+/// group taking the 1–3 left over (5 to 7; one group when there are fewer than 8), each group
+/// playing its round robin by the circle method (position 0 fixed, the others rotating; an odd
+/// group's extra place is the bye). Fixed from the entry list, as tsh pairs them in advance.
+/// Returns round `round`'s pairs and byes.
+pub fn round_robin_round(t: &Tournament, round: u32) -> (Vec<(u32, u32)>, Vec<u32>) {
+    let mut players: Vec<&crate::tournament::Player> = t.players.iter().collect();
+    players.sort_by_key(|p| (std::cmp::Reverse(p.rating), p.id));
+    let ids: Vec<u32> = players.iter().map(|p| p.id).collect();
+    let mut groups: Vec<Vec<u32>> = ids.chunks(4).map(|c| c.to_vec()).collect();
+    if groups.len() > 1 && groups.last().is_some_and(|g| g.len() < 4) {
+        let rest = groups.pop().expect("a last group");
+        groups.last_mut().expect("another group").extend(rest);
+    }
+    let (mut pairs, mut byes) = (Vec::new(), Vec::new());
+    for g in groups {
+        let k = g.len() + g.len() % 2;
+        let mut arr: Vec<usize> = (0..k).collect();
+        arr[1..].rotate_right(((round as usize).saturating_sub(1)) % (k - 1).max(1));
+        for i in 0..k / 2 {
+            let (a, b) = (arr[i], arr[k - 1 - i]);
+            match (g.get(a), g.get(b)) {
+                (Some(&x), Some(&y)) => pairs.push((x, y)),
+                (Some(&x), None) | (None, Some(&x)) => byes.push(x),
+                _ => {}
+            }
+        }
+    }
+    (pairs, byes)
+}
+
+fn round_robin_spec(t: &Tournament, round: u32) -> RoundSpec {
+    let absent: Vec<u32> = t
+        .round(round)
+        .map(|rd| rd.requested_byes().map(|b| b.player).collect())
+        .unwrap_or_default();
+    let mut order: Vec<&crate::tournament::Player> = t
+        .players
+        .iter()
+        .filter(|p| p.active_in(round) && !absent.contains(&p.id))
+        .collect();
+    order.sort_by_key(|p| (std::cmp::Reverse(p.rating), p.id));
+    let players: Vec<u32> = order.iter().map(|p| p.id).collect();
+    let index: BTreeMap<u32, usize> = players.iter().enumerate().map(|(i, &p)| (p, i)).collect();
+    let (pairs, byes) = round_robin_round(t, round);
+    let mut notes = vec![format!(
+        "TSH07: round {round} of the initial round robin (groups of four by rating)"
+    )];
+    let mut candidates = Vec::new();
+    for (a, b) in pairs {
+        match (index.get(&a), index.get(&b)) {
+            (Some(&i), Some(&j)) => candidates.push(Candidate {
+                a: i,
+                b: j,
+                // The higher rated starts in odd rounds, replies in even ones.
+                white: if round % 2 == 1 { i.min(j) } else { i.max(j) },
+                costs: vec![0],
+            }),
+            (Some(&i), None) | (None, Some(&i)) => notes.push(format!(
+                "TSH07 initial round robin: {}'s opponent is absent: not paired",
+                players[i]
+            )),
+            _ => {}
+        }
+    }
+    let byes: Vec<ByeOption> = byes
+        .into_iter()
+        .filter_map(|b| index.get(&b))
+        .map(|&i| ByeOption {
+            player: i,
+            costs: vec![0],
+        })
+        .collect();
+    RoundSpec {
+        system: "tsh-cp".into(),
+        round,
+        scores: vec![0.0; players.len()],
+        players,
+        tiers: vec![Tier::new(
+            "initial round robin (fixed)",
+            "TSH07 initial three-round round robin",
+        )],
+        candidates,
+        max_byes: byes.len(),
+        byes,
+        odd_sets: Vec::new(),
+        rows: Vec::new(),
+        notes,
+    }
+}
+
+/// tsh's Swiss win groups of `players` (in rank order): consecutive players with the same
+/// wins; a group with an odd number of players (counting one that came down from above)
+/// sends its lowest player down to the next group, where he is the top member. Returns each
+/// position's group, its position inside the group, and the groups' sizes.
+pub fn win_groups(
+    players: &[u32],
+    wins: &BTreeMap<u32, f64>,
+) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
+    let w = |id: u32| wins.get(&id).copied().unwrap_or(0.0);
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut carry: Option<usize> = None;
+    let mut i = 0;
+    while i < players.len() {
+        let mut j = i + 1;
+        while j < players.len() && (w(players[j]) - w(players[i])).abs() < EPS {
+            j += 1;
+        }
+        let mut grp: Vec<usize> = carry.take().into_iter().collect();
+        grp.extend(i..j);
+        if grp.len() % 2 == 1 && j < players.len() {
+            carry = grp.pop();
+        }
+        groups.push(grp);
+        i = j;
+    }
+    if let Some(c) = carry {
+        groups.push(vec![c]);
+    }
+    groups.retain(|g| !g.is_empty());
+    let mut group = vec![0; players.len()];
+    let mut pos = vec![0; players.len()];
+    for (gi, g) in groups.iter().enumerate() {
+        for (k, &p) in g.iter().enumerate() {
+            group[p] = gi;
+            pos[p] = k;
+        }
+    }
+    (group, pos, groups.iter().map(Vec::len).collect())
 }
 
 /// The round specification for a plan.
@@ -751,6 +936,9 @@ pub fn spec_from_plan(t: &Tournament, round: u32, s: &Settings, plan: &Plan) -> 
                     let kj = pkey(j);
                     (i + 1..lmax).filter(|&q| pkey(q) < kj).count() as i64
                 };
+                // tsh's Swiss (all-contender groups): win groups in rank order; a group left
+                // odd sends its lowest player down to the next group as its top member.
+                let (wgroup, wpos, wsize) = win_groups(&g.players, &plan.wins);
                 let mut leader_at: Vec<Vec<usize>> = vec![Vec::new(); m];
                 // Columns by position with their repeats (for the level rows), and the top
                 // player's columns with their level.
@@ -786,7 +974,17 @@ pub fn spec_from_plan(t: &Tournament, round: u32, s: &Settings, plan: &Plan) -> 
                                 costs[lay.place()] = m as i64 - d;
                                 costs[lay.order()] = d * d;
                             } else {
-                                costs[lay.place()] = (d - (m / 2) as i64).abs();
+                                // Top half v bottom half inside each win group; a pair across
+                                // groups (only when a group cannot pair) costs its distance in
+                                // groups first, then how far each is from the boundary.
+                                let (gi, gj) = (wgroup[i], wgroup[j]);
+                                costs[lay.wins()] = (gj - gi) as i64;
+                                costs[lay.place()] = if gi == gj {
+                                    let dd = (wpos[j] - wpos[i]) as i64;
+                                    (dd - (wsize[gi] / 2) as i64).abs()
+                                } else {
+                                    (wsize[gi] - 1 - wpos[i] + wpos[j]) as i64
+                                };
                                 costs[lay.order()] = costs[lay.place()];
                             }
                             variants.push((false, costs));

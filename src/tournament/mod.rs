@@ -436,6 +436,10 @@ impl Round {
     }
 }
 
+/// Settings key holding per-division settings (`{division: {key: value}}`), applied by
+/// [`Tournament::division`].
+pub const DIVISION_SETTINGS: &str = "division_settings";
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Tournament {
@@ -552,9 +556,20 @@ impl Tournament {
     }
 
     /// The tournament restricted to one division: its players, and the games and byes that
-    /// involve them (a game across divisions is kept only if both players are in it).
+    /// involve them (a game across divisions is kept only if both players are in it). The
+    /// division's own settings (`settings["division_settings"][name]`, e.g. a tsh event's
+    /// per-division prize bands and file fields) replace the event's of the same name.
     pub fn division(&self, division: &Option<String>) -> Tournament {
         let mut t = self.clone();
+        if let Some(serde_json::Value::Object(own)) = division
+            .as_ref()
+            .and_then(|d| self.settings.get(DIVISION_SETTINGS)?.get(d))
+        {
+            for (k, v) in own {
+                t.settings.insert(k.clone(), v.clone());
+            }
+            t.settings.remove(DIVISION_SETTINGS);
+        }
         t.players.retain(|p| &p.division == division);
         let ids: std::collections::HashSet<u32> = t.players.iter().map(|p| p.id).collect();
         for r in &mut t.rounds {

@@ -16,9 +16,14 @@
 //! * `TSH07 leaders: top v lowest catcher`: the leaders' pairing replays the document's loop
 //!   (top unpaired leader v the lowest ranked who can catch him, within the minimum repeats,
 //!   avoiding a consecutive repeat where possible).
-//! * `TSH07 Swiss`: a Swiss group (all remaining contenders, or the nonleaders) is paired top
-//!   half v bottom half in order unless that pairing exceeds the minimum repeats or has more
-//!   repeats, consecutive repeats or starter-v-starter games than the pairing made.
+//! * `TSH07 initial round robin`: with `initial_round_robin` N, rounds 1..N are the round
+//!   robins of groups of four by rating, paired in advance (reading in `models/tsh-cp.md`).
+//! * `TSH07 Swiss`: a Swiss group is paired top half v bottom half in order unless that
+//!   pairing exceeds the minimum repeats or has more repeats, consecutive repeats or
+//!   starter-v-starter games than the pairing made. All remaining contenders: tsh's Swiss,
+//!   folded inside each win group (equal wins, in rank order; a group left odd sends its lowest
+//!   player down to the next group as its top member), and pairs across win groups (group
+//!   distance) count before repeats. The nonleaders of a flight: one fold of the block.
 //!
 //! The readings (standings, the catch test, Gibsons, byes counted over every earlier bye) are
 //! those documented in `models/tsh-cp.md`.
@@ -97,11 +102,27 @@ pub fn check(t: &Tournament, round: u32) -> Vec<Violation> {
             message: format!("round {round}: rounds planned unknown, TSH07 cannot be checked"),
         }];
     };
+    let rr = t
+        .settings
+        .get("initial_round_robin")
+        .and_then(|v| v.as_u64())
+        .unwrap_or(0);
+    if u64::from(round) <= rr {
+        return initial_round_robin(t, round);
+    }
     let rules = rules(t);
     let full = rules.lag == 1
         || rules.session_starts.contains(&round)
         || (round == planned && !rules.lag_final);
-    let based = round.saturating_sub(if full { 1 } else { rules.lag });
+    // tsh's `autopair DIV BASED ROUND` (config.tsh) names the standings round by round.
+    let autopair = t
+        .settings
+        .get("based_on")
+        .and_then(|m| m.get(round.to_string()))
+        .and_then(|v| v.as_u64())
+        .map(|b| b as u32)
+        .filter(|&b| b < round);
+    let based = autopair.unwrap_or(round.saturating_sub(if full { 1 } else { rules.lag }));
     let st = Standings::before(t, based + 1);
     let rd = t.round(round).expect("paired round");
     let absent: BTreeSet<u32> = rd.requested_byes().map(|b| b.player).collect();
@@ -522,16 +543,61 @@ impl Check<'_> {
         if swiss.is_empty() {
             return;
         }
-        let h = swiss.len() / 2;
-        let ideal: Vec<(u32, u32)> = (0..h).map(|i| pair(swiss[i], swiss[i + h])).collect();
+        // All contenders (not a flight): tsh's Swiss by win groups, each folded in order, a
+        // group left odd sending its lowest down to the next as its top member. Nonleaders: one
+        // fold of the block.
+        let blocks: Vec<Vec<u32>> = if flight {
+            vec![swiss.to_vec()]
+        } else {
+            let mut blocks: Vec<Vec<u32>> = Vec::new();
+            let mut down: Option<u32> = None;
+            let mut rest = swiss;
+            while let Some(&first) = rest.first() {
+                let w = self.wins.get(&first).copied().unwrap_or(0.0);
+                let n = rest
+                    .iter()
+                    .take_while(|p| (self.wins.get(p).copied().unwrap_or(0.0) - w).abs() < 1e-9)
+                    .count();
+                let mut b: Vec<u32> = down.take().into_iter().collect();
+                b.extend(&rest[..n]);
+                rest = &rest[n..];
+                if b.len() % 2 == 1 && !rest.is_empty() {
+                    down = b.pop();
+                }
+                blocks.push(b);
+            }
+            blocks.extend(down.map(|d| vec![d]));
+            blocks
+        };
+        let block_of: BTreeMap<u32, usize> = blocks
+            .iter()
+            .enumerate()
+            .flat_map(|(k, b)| b.iter().map(move |&p| (p, k)))
+            .collect();
+        let ideal: Vec<(u32, u32)> = blocks
+            .iter()
+            .flat_map(|b| {
+                let h = b.len() / 2;
+                (0..h).map(move |i| pair(b[i], b[i + h]))
+            })
+            .collect();
         let mut actual: Vec<(u32, u32)> = swiss.iter().map(|&p| pair(p, self.opp[&p])).collect();
         actual.sort();
         actual.dedup();
         let mut sorted = ideal.clone();
         sorted.sort();
-        if sorted == actual || ideal.iter().any(|&(a, b)| self.times(a, b) > minrep) {
+        if sorted == actual
+            || ideal.len() * 2 != swiss.len()
+            || ideal.iter().any(|&(a, b)| self.times(a, b) > minrep)
+        {
             return;
         }
+        let apart = |pairs: &[(u32, u32)]| -> usize {
+            pairs
+                .iter()
+                .map(|(a, b)| block_of[a].abs_diff(block_of[b]))
+                .sum()
+        };
         let due = |c: &Check, p: u32| c.balance.get(&p).copied().unwrap_or(0).signum();
         let cost = |c: &Check, pairs: &[(u32, u32)]| {
             let rep: u32 = pairs.iter().map(|&(a, b)| c.times(a, b)).sum();
@@ -545,12 +611,74 @@ impl Check<'_> {
                 .count();
             (rep, cons, fs)
         };
-        if cost(self, &ideal) <= cost(self, &actual) {
+        if (apart(&ideal), cost(self, &ideal)) <= (apart(&actual), cost(self, &actual)) {
             self.flag(
                 "TSH07 Swiss",
                 swiss.to_vec(),
-                format!("{} players not paired top half v bottom half in order, though that pairing has no more repeats, consecutive repeats or starter-v-starter games", swiss.len()),
+                format!(
+                    "{} players not paired top half v bottom half in order{}, though that \
+                     pairing has no more {}repeats, consecutive repeats or starter-v-starter \
+                     games",
+                    swiss.len(),
+                    if flight { "" } else { " within win groups" },
+                    if flight {
+                        ""
+                    } else {
+                        "pairs across win groups, "
+                    }
+                ),
             );
         }
     }
+}
+
+/// `TSH07 initial round robin`: rounds 1–3 are the round robins of groups of four by rating
+/// (then id), the last group taking the 1–3 left over; each group's round `r` as in a Berger
+/// round robin of its size (player 1 meets the last in round 1, and so on); an odd group's
+/// player without an opponent has the bye.
+fn initial_round_robin(t: &Tournament, round: u32) -> Vec<Violation> {
+    let mut ids: Vec<(u32, u32)> = t.players.iter().map(|p| (p.rating, p.id)).collect();
+    ids.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let ids: Vec<u32> = ids.into_iter().map(|x| x.1).collect();
+    let mut groups: Vec<Vec<u32>> = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        let take = if ids.len() - i < 8 { ids.len() - i } else { 4 };
+        groups.push(ids[i..i + take].to_vec());
+        i += take;
+    }
+    let mut expected: BTreeSet<(u32, u32)> = BTreeSet::new();
+    for g in &groups {
+        // Circle method: seat 0 stays, seats 1.. turn one place per round.
+        let k = g.len() + g.len() % 2;
+        let mut seats: Vec<Option<u32>> = g.iter().copied().map(Some).collect();
+        seats.resize(k, None);
+        for _ in 1..round {
+            let last = seats.pop().expect("seats");
+            seats.insert(1, last);
+        }
+        for s in 0..k / 2 {
+            if let (Some(a), Some(b)) = (seats[s], seats[k - 1 - s]) {
+                expected.insert(pair(a, b));
+            }
+        }
+    }
+    let Some(rd) = t.round(round) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for g in &rd.games {
+        if !expected.contains(&pair(g.white, g.black)) {
+            out.push(Violation {
+                round,
+                rule: "TSH07 initial round robin".into(),
+                players: vec![g.white, g.black],
+                message: format!(
+                    "round {round}: {} v {} is not a game of the initial round robin in groups of four by rating — TSH07 initial three-round round robin",
+                    g.white, g.black
+                ),
+            });
+        }
+    }
+    out
 }
