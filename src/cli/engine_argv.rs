@@ -261,8 +261,9 @@ fn code_of(e: &Error) -> u8 {
 
 /// Loads INPUT as TRF whatever its extension (managers name it freely).
 fn load_trf(path: &Path) -> optipair::Result<Tournament> {
-    let text = formats::read_text(path)?;
-    let t = formats::trf::parse(&text).map_err(|e| e.in_file(path))?;
+    let (text, encoding) = formats::read_trf_text(path)?;
+    let mut t = formats::trf::parse(&text).map_err(|e| e.in_file(path))?;
+    t.encoding = encoding;
     t.validate().map_err(|e| e.in_file(path))?;
     Ok(t)
 }

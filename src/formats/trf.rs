@@ -35,7 +35,8 @@
 //! [`MAX_ROUNDS`] rounds.
 
 use crate::tournament::{
-    Bye, ByeKind, Colour, Game, GameResult, Player, Round, Scoring, Tournament, FORMAT,
+    Bye, ByeKind, Colour, ForbiddenPairs, Game, GameResult, Player, Round, Scoring, Tournament,
+    FORMAT,
 };
 use crate::{Error, Result};
 use std::collections::{HashMap, HashSet};
@@ -357,6 +358,9 @@ pub fn parse(text: &str) -> Result<Tournament> {
     let mut pab_points: Option<f64> = None;
     let mut win_points: Option<f64> = None;
     let mut draw_points: Option<f64> = None;
+    let mut xxs: Vec<(usize, String, f64)> = Vec::new();
+    let mut forbidden: Vec<(usize, ForbiddenPairs)> = Vec::new();
+    let mut requested: Vec<(usize, ByeKind, u32, u32)> = Vec::new();
 
     for (n, line) in split_lines(text) {
         let kind: String = line.chars().take(3).collect();
@@ -456,6 +460,173 @@ pub fn parse(text: &str) -> Result<Tournament> {
                     _ => pab_points = Some(v),
                 }
             }
+            // TRF-2026 162: `W 1.0 D 0.5 L 0.0 A 0.0 P 1.0 X 0.5`, code then points.
+            "162" => {
+                let words: Vec<&str> = rest.split_whitespace().collect();
+                if words.is_empty() || words.len() % 2 != 0 {
+                    return Err(Error::at(
+                        n,
+                        "162",
+                        "TRF-2026 162: expected pairs of a result code (W D L A P X) and its points",
+                    ));
+                }
+                for pair in words.chunks(2) {
+                    let v = parse_points(n, "162", pair[1])?;
+                    let s = &mut t.scoring;
+                    match pair[0].to_ascii_uppercase().as_str() {
+                        "W" => win_points = Some(v),
+                        "D" => draw_points = Some(v),
+                        "L" => s.loss = v,
+                        "A" => {
+                            s.zero_bye = v;
+                            s.forfeit_loss = v;
+                        }
+                        "P" => pab_points = Some(v),
+                        // Unknown results (adjourned games) are never read: nothing scores X.
+                        "X" => {}
+                        c => {
+                            return Err(Error::at(
+                                n,
+                                "162",
+                                format!("TRF-2026 162: unknown result code '{c}' (W D L A P X)"),
+                            ))
+                        }
+                    }
+                }
+            }
+            // JaVaFo's XXS: `WW=1 BW=1 WD=0.5 BD=0.5 WL=0 BL=0 ZPB=0 HPB=0.5 FPB=1 PAB=1 FW=1
+            // FL=0` (also `W=` `D=` `L=`), applied after the other point lines.
+            "XXS" => {
+                for w in rest.split_whitespace() {
+                    let Some((code, v)) = w.split_once('=') else {
+                        return Err(Error::at(
+                            n,
+                            "XXS",
+                            format!("XXS: '{w}' is not CODE=POINTS"),
+                        ));
+                    };
+                    let v = parse_points(n, "XXS", v)?;
+                    xxs.push((n, code.to_ascii_uppercase(), v));
+                }
+            }
+            // TRF-2026 240: `240 H 006 13 12`: byes requested (F, H, Z) in a round.
+            "240" => {
+                let words: Vec<&str> = rest.split_whitespace().collect();
+                let kind = match words.first().map(|w| w.to_ascii_uppercase()).as_deref() {
+                    Some("F") => ByeKind::Full,
+                    Some("H") => ByeKind::Half,
+                    Some("Z") => ByeKind::Zero,
+                    other => {
+                        return Err(Error::at(
+                            n,
+                            "240",
+                            format!(
+                                "TRF-2026 240: bye type '{}' must be F, H or Z",
+                                other.unwrap_or("")
+                            ),
+                        ))
+                    }
+                };
+                let round: u32 = match words.get(1).and_then(|w| w.parse().ok()) {
+                    Some(r) if r >= 1 && r <= MAX_ROUNDS => r,
+                    _ => return Err(Error::at(
+                        n,
+                        "240",
+                        format!(
+                            "TRF-2026 240: round '{}' is not a round number (1 to {MAX_ROUNDS})",
+                            words.get(1).unwrap_or(&"")
+                        ),
+                    )),
+                };
+                if words.len() < 3 {
+                    return Err(Error::at(n, "240", "TRF-2026 240: no player is named"));
+                }
+                for w in &words[2..] {
+                    match w.parse::<u32>() {
+                        Ok(id) if id > 0 => requested.push((n, kind, round, id)),
+                        _ => {
+                            return Err(Error::at(
+                                n,
+                                "240",
+                                format!("TRF-2026 240: player '{w}' is not a start rank"),
+                            ))
+                        }
+                    }
+                }
+            }
+            // TRF-2026 192: the encoded tournament type. A Dutch type pairs with `swiss`.
+            "192" => {
+                let code = rest.trim();
+                let up = code.to_ascii_uppercase();
+                if up.contains("DUTCH") && !up.contains("ACC") && !up.contains("BAKU") {
+                    t.system = Some("swiss".to_string());
+                } else {
+                    return Err(Error::at(
+                        n,
+                        "192",
+                        format!(
+                            "TRF-2026 192: tournament type '{code}' is not one optipair pairs \
+                             from a TRF file (a FIDE Dutch type is); remove the line to pair by \
+                             the Dutch system"
+                        ),
+                    ));
+                }
+            }
+            "250" => return Err(Error::at(
+                n,
+                "250",
+                "TRF-2026 250 (accelerated rounds) is not applied by optipair's Dutch pairing: \
+                     remove the line (optipair --baku computes the Baku acceleration itself); \
+                     not ignored silently",
+            )),
+            // TRF-2026 260: `260 RRR RRR PPPP PPPP …`, players who must not meet each
+            // other in rounds first..=last. SwissSys XXP: `XXP P1 P2 …`, for every round.
+            "260" | "XXP" => {
+                let words: Vec<&str> = rest.split_whitespace().collect();
+                let (from, to, ids) = if kind == "260" {
+                    let round = |i: usize| -> Result<u32> {
+                        match words.get(i).and_then(|w| w.parse::<u32>().ok()) {
+                            Some(r) if r >= 1 && r <= MAX_ROUNDS => Ok(r),
+                            _ => Err(Error::at(
+                                n,
+                                "260",
+                                format!(
+                                    "TRF-2026 260: {} round '{}' is not a round number",
+                                    if i == 0 { "first" } else { "last" },
+                                    words.get(i).unwrap_or(&"")
+                                ),
+                            )),
+                        }
+                    };
+                    (round(0)?, round(1)?, words.get(2..).unwrap_or(&[]))
+                } else {
+                    (1, MAX_ROUNDS, &words[..])
+                };
+                let mut players = Vec::new();
+                for w in ids {
+                    match w.parse::<u32>() {
+                        Ok(id) if id > 0 => players.push(id),
+                        _ => {
+                            return Err(Error::at(
+                                n,
+                                &kind,
+                                format!("{kind}: player '{w}' is not a start rank"),
+                            ))
+                        }
+                    }
+                }
+                if players.len() < 2 || from > to {
+                    return Err(Error::at(
+                        n,
+                        &kind,
+                        format!(
+                            "{kind}: a forbidden pair needs rounds first <= last and at least \
+                             two players"
+                        ),
+                    ));
+                }
+                forbidden.push((n, ForbiddenPairs { from, to, players }));
+            }
             _ => {}
         }
     }
@@ -473,6 +644,59 @@ pub fn parse(text: &str) -> Result<Tournament> {
         t.scoring.pairing_bye = v;
     }
 
+    let mut xxs_win: Option<(usize, f64)> = None;
+    // Results first (a win also sets the forfeit win and the byes worth a win, a draw the
+    // half-point bye, as BBW/BBD do), then the codes for one kind of bye or forfeit.
+    let generic = |c: &str| matches!(c, "WW" | "BW" | "W" | "WD" | "BD" | "D" | "WL" | "BL" | "L");
+    let mut xxs = xxs;
+    xxs.sort_by_key(|(_, code, _)| !generic(code));
+    for (n, code, v) in xxs {
+        let s = &mut t.scoring;
+        let same = |slot: &mut Option<(usize, f64)>, what: &str| -> Result<()> {
+            match *slot {
+                Some((m, w)) if w != v => Err(Error::at(
+                    n,
+                    "XXS",
+                    format!(
+                        "XXS: {what} is worth {w} (line {m}) for one colour and {v} for the \
+                         other: optipair scores both colours alike"
+                    ),
+                )),
+                _ => {
+                    *slot = Some((n, v));
+                    Ok(())
+                }
+            }
+        };
+        match code.as_str() {
+            "WW" | "BW" | "W" => {
+                same(&mut xxs_win, "a win")?;
+                s.win = v;
+                s.forfeit_win = v;
+                s.full_bye = v;
+                s.pairing_bye = v;
+            }
+            "WD" | "BD" | "D" => {
+                s.draw = v;
+                s.half_bye = v;
+            }
+            "WL" | "BL" | "L" => s.loss = v,
+            "ZPB" => s.zero_bye = v,
+            "HPB" => s.half_bye = v,
+            "FPB" => s.full_bye = v,
+            "PAB" => s.pairing_bye = v,
+            "FW" => s.forfeit_win = v,
+            "FL" => s.forfeit_loss = v,
+            c => {
+                return Err(Error::at(
+                    n,
+                    "XXS",
+                    format!("XXS: unknown code '{c}' (WW BW WD BD WL BL ZPB HPB FPB PAB FW FL)"),
+                ))
+            }
+        }
+    }
+
     for (n, id, pts) in accel {
         match index.get(&id) {
             Some(&i) => recs[i].player.virtual_points = pts,
@@ -486,13 +710,118 @@ pub fn parse(text: &str) -> Result<Tournament> {
         }
     }
 
+    for rec in &recs {
+        if is_dummy(&rec.player) {
+            return Err(Error::at(
+                rec.line,
+                "name",
+                format!(
+                    "player {} '{}' (no rating, no federation) is a manager's dummy bye player: \
+                     optipair gives the bye itself; remove the line",
+                    rec.player.id, rec.player.name
+                ),
+            ));
+        }
+    }
     t.rounds = build_rounds(&recs, &index)?;
+    for (n, fp) in &forbidden {
+        if let Some(id) = fp.players.iter().find(|id| !index.contains_key(id)) {
+            return Err(Error::at(
+                *n,
+                "forbidden pair",
+                format!("forbidden pair: player {id} has no 001 line"),
+            ));
+        }
+    }
+    if !forbidden.is_empty() {
+        let list: Vec<ForbiddenPairs> = forbidden.into_iter().map(|(_, f)| f).collect();
+        t.settings.insert(
+            crate::tournament::FORBIDDEN_PAIRS.to_string(),
+            serde_json::to_value(list).expect("json"),
+        );
+    }
+    // TRF-2026 240: requested byes, beside the slots of the 001 lines.
+    for (n, kind, round, id) in requested {
+        let Some(&i) = index.get(&id) else {
+            return Err(Error::at(
+                n,
+                "240",
+                format!("TRF-2026 240: player {id} has no 001 line"),
+            ));
+        };
+        match recs[i].entries.get(round as usize - 1).copied() {
+            None | Some(Entry::Empty) => {}
+            Some(Entry::Bye(k)) if k == kind => continue,
+            Some(_) => {
+                return Err(Error::at(
+                    n,
+                    "240",
+                    format!(
+                        "TRF-2026 240: player {id} has a bye requested for round {round}, but \
+                         his line {} records something else in that round",
+                        recs[i].line
+                    ),
+                ))
+            }
+        }
+        let pos = match t.rounds.iter().position(|r| r.number >= round) {
+            Some(p) if t.rounds[p].number == round => p,
+            Some(p) => {
+                t.rounds.insert(
+                    p,
+                    Round {
+                        number: round,
+                        ..Round::default()
+                    },
+                );
+                p
+            }
+            None => {
+                t.rounds.push(Round {
+                    number: round,
+                    ..Round::default()
+                });
+                t.rounds.len() - 1
+            }
+        };
+        let r = &mut t.rounds[pos];
+        if r.byes.iter().any(|b| b.player == id) {
+            return Err(Error::at(
+                n,
+                "240",
+                format!("TRF-2026 240: player {id} has two byes requested for round {round}"),
+            ));
+        }
+        r.byes.push(Bye {
+            player: id,
+            kind,
+            ..Default::default()
+        });
+    }
     t.players = recs.into_iter().map(|r| r.player).collect();
     t.format = FORMAT.to_string();
     if t.initial_colour.is_none() {
         t.initial_colour = infer_initial_colour(&t);
     }
     Ok(t)
+}
+
+/// A manager's dummy player (the "bye" line some write to give the bye as a game): no rating,
+/// no federation, a known name.
+fn is_dummy(p: &Player) -> bool {
+    const NAMES: [&str; 8] = [
+        "bye",
+        "spielfrei",
+        "free",
+        "freilos",
+        "exempt",
+        "exento",
+        "bye player",
+        "pairing bye",
+    ];
+    p.rating == 0
+        && p.federation.is_none()
+        && NAMES.contains(&p.name.trim().to_lowercase().as_str())
 }
 
 /// Without an XXC line, the colour drawn by lot shows in round 1: the best-numbered player who
@@ -927,6 +1256,15 @@ pub fn write(t: &Tournament) -> Result<String> {
         for s in &mine[..used] {
             line.push_str("  ");
             line.push_str(s);
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    // TRF-2026 260: forbidden pairs.
+    for fp in t.forbidden_pairs()? {
+        let mut line = format!("260 {:03} {:03}", fp.from, fp.to.min(MAX_ROUNDS));
+        for id in &fp.players {
+            line.push_str(&format!(" {id:>4}"));
         }
         out.push_str(&line);
         out.push('\n');

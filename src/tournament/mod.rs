@@ -461,9 +461,69 @@ pub struct Tournament {
     pub players: Vec<Player>,
     #[serde(default)]
     pub rounds: Vec<Round>,
+    /// The text encoding the event was read in (TRF files from managers may be
+    /// Windows-1252); a TRF is written back in it. Not part of the JSON.
+    #[serde(skip)]
+    pub encoding: Encoding,
 }
 
+/// A file's text encoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Encoding {
+    #[default]
+    Utf8,
+    /// Windows-1252 (Latin-1 with the printable 0x80-0x9F range).
+    Windows1252,
+}
+
+/// Players who must not meet each other in rounds `from..=to` (TRF-2026 260, SwissSys
+/// `XXP`): a hard rule of every system, kept in `settings.forbidden_pairs` as
+/// `[{"from": 1, "to": 9, "players": [12, 30]}]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ForbiddenPairs {
+    pub from: u32,
+    pub to: u32,
+    pub players: Vec<u32>,
+}
+
+/// The settings key of [`ForbiddenPairs`].
+pub const FORBIDDEN_PAIRS: &str = "forbidden_pairs";
+
 impl Tournament {
+    /// The forbidden pairs of `settings.forbidden_pairs` (TRF-2026 260); an error names a
+    /// malformed value.
+    pub fn forbidden_pairs(&self) -> crate::Result<Vec<ForbiddenPairs>> {
+        match self.settings.get(FORBIDDEN_PAIRS) {
+            None => Ok(Vec::new()),
+            Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
+                crate::Error::field(
+                    "settings.forbidden_pairs",
+                    format!(
+                        "expected a list of {{\"from\": ROUND, \"to\": ROUND, \"players\": [IDS]}}: {e}"
+                    ),
+                )
+            }),
+        }
+    }
+
+    /// Whom each player must not meet in round `round` (TRF-2026 260).
+    pub fn forbidden_in(&self, round: u32) -> BTreeMap<u32, std::collections::BTreeSet<u32>> {
+        let mut out: BTreeMap<u32, std::collections::BTreeSet<u32>> = BTreeMap::new();
+        for fp in self.forbidden_pairs().unwrap_or_default() {
+            if fp.from <= round && round <= fp.to {
+                for &a in &fp.players {
+                    for &b in &fp.players {
+                        if a != b {
+                            out.entry(a).or_default().insert(b);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
     pub fn new(name: impl Into<String>, players: Vec<Player>) -> Self {
         Tournament {
             format: FORMAT.to_string(),
@@ -475,6 +535,7 @@ impl Tournament {
             settings: BTreeMap::new(),
             players,
             rounds: Vec::new(),
+            encoding: Encoding::Utf8,
         }
     }
 
@@ -609,6 +670,16 @@ impl Tournament {
             ));
         }
         self.check_rounds()?;
+        for fp in self.forbidden_pairs()? {
+            for id in &fp.players {
+                if self.player(*id).is_none() {
+                    return Err(Error::field(
+                        "settings.forbidden_pairs",
+                        format!("forbidden pair: player {id} is not in the event"),
+                    ));
+                }
+            }
+        }
         let sc = &self.scoring;
         for (name, v) in [
             ("win", sc.win),
