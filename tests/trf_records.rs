@@ -167,3 +167,22 @@ fn windows_1252_is_read_and_written_back_in_it() {
     assert_eq!(t.name, "Six Player Test");
     assert!(t.players.iter().any(|p| p.name == "Müller, Jan"));
 }
+
+#[test]
+fn the_points_column_is_checked_against_the_results() {
+    // A 3-1-0 scoring line over a 1-½-0 points column: refused, naming the player and line.
+    refused("points_mismatch.trf", 4, "the points column says 2.0");
+    let o = run(&["check", data("points_mismatch.trf").to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err.contains("player 1 (Alpha, Ann)"), "{err}");
+    // --points-warning downgrades it to a warning.
+    let o = run(&[
+        "check",
+        "--points-warning",
+        data("points_mismatch.trf").to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("warning: line 4: player 1"), "{err}");
+}

@@ -60,6 +60,10 @@ pub struct Cli {
     /// and exit code 4, writing nothing. Default: half the machine's memory.
     #[arg(long, global = true, value_name = "MIB", value_parser = clap::value_parser!(u64).range(64..=1 << 40))]
     memory_limit: Option<u64>,
+    /// A TRF points column (81-84) that disagrees with the results is a warning, not an
+    /// error.
+    #[arg(long, global = true)]
+    points_warning: bool,
 }
 
 /// Default `--time-limit` of `pair` and `audit`, in seconds: past it the legal fallback pairs
@@ -187,7 +191,14 @@ pub fn run() -> ExitCode {
     if let Err(e) = guard::set_limit_mib(limit) {
         errln!("warning: the memory limit of {limit} MiB could not be set: {e}");
     }
-    match dispatch(cli) {
+    if cli.points_warning {
+        formats::trf::POINTS_WARNING.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    let result = dispatch(cli);
+    for w in formats::trf::take_warnings() {
+        errln!("warning: {w}");
+    }
+    match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             errln!("error: {e}");

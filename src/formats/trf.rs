@@ -106,6 +106,8 @@ enum Entry {
 
 struct Rec {
     line: usize,
+    /// The points column (81-84) as written; `None` when blank.
+    points: Option<(String, f64)>,
     player: Player,
     entries: Vec<Entry>,
 }
@@ -221,8 +223,20 @@ fn parse_player(line_no: usize, line: &str) -> Result<Rec> {
     while entries.last() == Some(&Entry::Empty) {
         entries.pop();
     }
+    let points_text = cols(&chars, 81, 84).trim().to_string();
+    let points = match points_text.parse::<f64>() {
+        Ok(v) if v.is_finite() => Some((points_text, v)),
+        _ if points_text.is_empty() => None,
+        _ => {
+            return Err(at(
+                "points",
+                format!("points '{points_text}' (columns 81-84) are not a number"),
+            ))
+        }
+    };
     Ok(Rec {
         line: line_no,
+        points,
         player,
         entries,
     })
@@ -529,14 +543,16 @@ pub fn parse(text: &str) -> Result<Tournament> {
                 };
                 let round: u32 = match words.get(1).and_then(|w| w.parse().ok()) {
                     Some(r) if r >= 1 && r <= MAX_ROUNDS => r,
-                    _ => return Err(Error::at(
-                        n,
-                        "240",
-                        format!(
+                    _ => {
+                        return Err(Error::at(
+                            n,
+                            "240",
+                            format!(
                             "TRF-2026 240: round '{}' is not a round number (1 to {MAX_ROUNDS})",
                             words.get(1).unwrap_or(&"")
                         ),
-                    )),
+                        ))
+                    }
                 };
                 if words.len() < 3 {
                     return Err(Error::at(n, "240", "TRF-2026 240: no player is named"));
@@ -724,6 +740,7 @@ pub fn parse(text: &str) -> Result<Tournament> {
         }
     }
     t.rounds = build_rounds(&recs, &index)?;
+    check_points(&t, &recs)?;
     for (n, fp) in &forbidden {
         if let Some(id) = fp.players.iter().find(|id| !index.contains_key(id)) {
             return Err(Error::at(
@@ -804,6 +821,85 @@ pub fn parse(text: &str) -> Result<Tournament> {
         t.initial_colour = infer_initial_colour(&t);
     }
     Ok(t)
+}
+
+/// Whether a points-column mismatch is a warning (collected by [`take_warnings`]) rather
+/// than an error; set by the command line's `--points-warning`.
+pub static POINTS_WARNING: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+static WARNINGS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// The warnings collected since the last call (points-column mismatches under
+/// [`POINTS_WARNING`]).
+pub fn take_warnings() -> Vec<String> {
+    WARNINGS
+        .lock()
+        .map(|mut w| std::mem::take(&mut *w))
+        .unwrap_or_default()
+}
+
+/// The points column (81-84) against the results under the file's scoring: a wrong scoring
+/// (a 3-1-0 event read as 1-½-0) shows at once. The written points may count the byes
+/// already requested for rounds not yet paired, or not.
+/// A file whose points columns are all blank or zero has not filled them: not checked.
+fn check_points(t: &Tournament, recs: &[Rec]) -> Result<()> {
+    if recs
+        .iter()
+        .all(|r| r.points.as_ref().is_none_or(|(_, v)| *v == 0.0))
+    {
+        return Ok(());
+    }
+    let last = t.last_paired_round();
+    let s = &t.scoring;
+    let mut upto: HashMap<u32, f64> = HashMap::new();
+    let mut all: HashMap<u32, f64> = HashMap::new();
+    for r in &t.rounds {
+        let mut add = |id: u32, v: f64| {
+            *all.entry(id).or_default() += v;
+            if r.number <= last {
+                *upto.entry(id).or_default() += v;
+            }
+        };
+        for g in &r.games {
+            let (w, b) = g.result.points(s);
+            add(g.white, w);
+            add(g.black, b);
+        }
+        for b in &r.byes {
+            add(b.player, b.kind.points(s));
+        }
+    }
+    for rec in recs {
+        let Some((text, written)) = &rec.points else {
+            continue;
+        };
+        let id = rec.player.id;
+        let (a, b) = (
+            upto.get(&id).copied().unwrap_or(0.0),
+            all.get(&id).copied().unwrap_or(0.0),
+        );
+        if (written - a).abs() > 1e-6 && (written - b).abs() > 1e-6 {
+            let msg = format!(
+                "player {id} ({}): the points column says {text} but the results give {} \
+                 under the file's scoring (win {}, draw {}, loss {}): check the results or the \
+                 scoring lines (162, BB*, XXS)",
+                rec.player.name,
+                pts(a),
+                pts(s.win),
+                pts(s.draw),
+                pts(s.loss)
+            );
+            if POINTS_WARNING.load(std::sync::atomic::Ordering::Relaxed) {
+                if let Ok(mut w) = WARNINGS.lock() {
+                    w.push(format!("line {}: {msg}", rec.line));
+                }
+            } else {
+                return Err(Error::at(rec.line, "points", msg));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A manager's dummy player (the "bye" line some write to give the bye as a game): no rating,
