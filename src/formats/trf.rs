@@ -75,6 +75,16 @@ pub(crate) fn split_lines(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
+/// The first line ending of `text`, if any.
+fn line_ending(text: &str) -> Option<String> {
+    let i = text.find(['\r', '\n'])?;
+    Some(if text[i..].starts_with("\r\n") {
+        "\r\n".to_string()
+    } else {
+        text[i..i + 1].to_string()
+    })
+}
+
 /// Characters `from..=to` (1-based columns), clipped to the line.
 fn cols(chars: &[char], from: usize, to: usize) -> String {
     let a = from.saturating_sub(1).min(chars.len());
@@ -106,6 +116,8 @@ enum Entry {
 
 struct Rec {
     line: usize,
+    /// The rank column (86-89) as read.
+    rank: String,
     /// The points column (81-84) as written; `None` when blank.
     points: Option<(String, f64)>,
     player: Player,
@@ -174,6 +186,8 @@ fn parse_player(line_no: usize, line: &str) -> Result<Rec> {
     player.title = opt(text(11, 13));
     player.federation = opt(text(54, 56));
     player.fide_id = opt(text(58, 68));
+    player.sex = opt(text(10, 10));
+    player.birth_date = opt(text(70, 79));
 
     let mut entries = Vec::new();
     let mut r = 1usize;
@@ -234,8 +248,10 @@ fn parse_player(line_no: usize, line: &str) -> Result<Rec> {
             ))
         }
     };
+    let rank = cols(&chars, 86, 89).trim().to_string();
     Ok(Rec {
         line: line_no,
+        rank,
         points,
         player,
         entries,
@@ -396,6 +412,30 @@ pub fn parse(text: &str) -> Result<Tournament> {
                 recs.push(rec);
             }
             "012" => t.name = rest.trim().to_string(),
+            "022" => t.event.city = opt(rest.to_string()),
+            "032" => t.event.federation = opt(rest.to_string()),
+            "042" => t.event.start_date = opt(rest.to_string()),
+            "052" => t.event.end_date = opt(rest.to_string()),
+            "102" => t.event.chief_arbiter = opt(rest.to_string()),
+            "112" => t.event.deputy_arbiters.extend(opt(rest.to_string())),
+            "122" => t.event.time_control = opt(rest.to_string()),
+            "132" => {
+                let chars: Vec<char> = line.chars().collect();
+                let mut dates = Vec::new();
+                let mut r = 1;
+                while slot_col(r) <= chars.len() {
+                    dates.push(
+                        cols(&chars, slot_col(r), slot_col(r) + 7)
+                            .trim()
+                            .to_string(),
+                    );
+                    r += 1;
+                }
+                while dates.last().is_some_and(|d| d.is_empty()) {
+                    dates.pop();
+                }
+                t.event.round_dates = dates;
+            }
             "XXR" | "142" => {
                 let s = rest.trim();
                 match s.parse::<u32>() {
@@ -643,7 +683,30 @@ pub fn parse(text: &str) -> Result<Tournament> {
                 }
                 forbidden.push((n, ForbiddenPairs { from, to, players }));
             }
+            _ => {
+                if recs.is_empty() {
+                    t.trf.head.push(line.to_string());
+                } else {
+                    t.trf.tail.push(line.to_string());
+                }
+            }
+        }
+        if kind == "192" {
+            t.trf.head.push(line.to_string());
+        }
+        match kind.as_str() {
+            "142" | "152" | "162" => t.trf.trf2026 = true,
             _ => {}
+        }
+        if kind == "XXC" || kind == "152" {
+            t.trf.colour_line = true;
+        }
+    }
+    t.trf.read = true;
+    t.trf.line_ending = line_ending(text);
+    for rec in &recs {
+        if !rec.rank.is_empty() {
+            t.trf.ranks.insert(rec.player.id, rec.rank.clone());
         }
     }
     if let Some(v) = win_points {
@@ -1233,6 +1296,49 @@ pub fn write(t: &Tournament) -> Result<String> {
     }
     let mut out = String::new();
     out.push_str(&format!("012 {}\n", fit(&t.name, 200).trim()));
+    let ev = &t.event;
+    let mut head_lines = String::new();
+    let mut head = |code: &str, v: &Option<String>| {
+        if let Some(v) = v {
+            out.push_str(&format!("{code} {}\n", fit(v, 200)));
+        }
+    };
+    head("022", &ev.city);
+    head("032", &ev.federation);
+    head("042", &ev.start_date);
+    head("052", &ev.end_date);
+    // Unowned header records numbered below 102 (062-092) keep their place in the numbering.
+    let early = |l: &str| {
+        l.get(..3)
+            .is_some_and(|c| c.bytes().all(|b| b.is_ascii_digit()) && c < "102")
+    };
+    for l in t.trf.head.iter().filter(|l| early(l)) {
+        head_lines.push_str(l);
+        head_lines.push('\n');
+    }
+    out.push_str(&head_lines);
+    let mut head = |code: &str, v: &Option<String>| {
+        if let Some(v) = v {
+            out.push_str(&format!("{code} {}\n", fit(v, 200)));
+        }
+    };
+    head("102", &ev.chief_arbiter);
+    for a in &ev.deputy_arbiters {
+        head("112", &Some(a.clone()));
+    }
+    head("122", &ev.time_control);
+    if !ev.round_dates.is_empty() {
+        let mut line = format!("{:<89}", "132");
+        for d in &ev.round_dates {
+            line.push_str(&format!("  {:>8}", fit(d, 8)));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    for l in t.trf.head.iter().filter(|l| !early(l)) {
+        out.push_str(l);
+        out.push('\n');
+    }
     if let Some(n) = t.rounds_planned {
         if n == 0 {
             return refuse(
@@ -1240,13 +1346,23 @@ pub fn write(t: &Tournament) -> Result<String> {
                 "rounds planned must be 1 or more".into(),
             );
         }
-        out.push_str(&format!("XXR {n}\n"));
+        out.push_str(&format!(
+            "{} {n}\n",
+            if t.trf.trf2026 { "142" } else { "XXR" }
+        ));
     }
     // Always written: without it a reader infers the colour from round 1, which may not be
     // the unset default (white).
-    match t.initial_colour {
-        Some(Colour::Black) => out.push_str("XXC black1\n"),
-        Some(Colour::White) | None => out.push_str("XXC white1\n"),
+    // A file read without one is written without one: the reader infers the same colour
+    // from the same round 1.
+    if !t.trf.read || t.trf.colour_line {
+        let black = t.initial_colour == Some(Colour::Black);
+        out.push_str(match (t.trf.trf2026, black) {
+            (true, true) => "152 B\n",
+            (true, false) => "152 W\n",
+            (false, true) => "XXC black1\n",
+            (false, false) => "XXC white1\n",
+        });
     }
     let s = &t.scoring;
     let d = Scoring::default();
@@ -1255,12 +1371,32 @@ pub fn write(t: &Tournament) -> Result<String> {
             out.push_str(&format!("{code} {:>4}\n", pts(v)));
         }
     };
-    bb("BBW", s.win, d.win);
-    bb("BBD", s.draw, d.draw);
-    bb("BBL", s.loss, d.loss);
-    bb("BBZ", s.zero_bye, d.zero_bye);
-    bb("BBF", s.forfeit_loss, d.forfeit_loss);
-    bb("BBU", s.pairing_bye, s.win);
+    if t.trf.trf2026 && s.zero_bye == s.forfeit_loss {
+        // TRF-2026 162: the values that differ from the defaults.
+        let mut line = String::from("162");
+        for (code, v, dv) in [
+            ("W", s.win, d.win),
+            ("D", s.draw, d.draw),
+            ("L", s.loss, d.loss),
+            ("A", s.zero_bye, d.zero_bye),
+            ("P", s.pairing_bye, s.win),
+        ] {
+            if v != dv {
+                line.push_str(&format!(" {code} {:>4}", pts(v)));
+            }
+        }
+        if line.len() > 3 {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    } else {
+        bb("BBW", s.win, d.win);
+        bb("BBD", s.draw, d.draw);
+        bb("BBL", s.loss, d.loss);
+        bb("BBZ", s.zero_bye, d.zero_bye);
+        bb("BBF", s.forfeit_loss, d.forfeit_loss);
+        bb("BBU", s.pairing_bye, s.win);
+    }
 
     // Each player's slot per round, and their score.
     let max_round = t.rounds.iter().map(|r| r.number).max().unwrap_or(0) as usize;
@@ -1336,16 +1472,21 @@ pub fn write(t: &Tournament) -> Result<String> {
             );
         };
         let mut line = format!(
-            "001 {:>4}  {:>3} {:<33} {:>4} {:<3} {:>11} {:<10} {:>4} {:>4}",
+            "001 {:>4} {:1}{:>3} {:<33} {:>4} {:<3} {:>11} {:<10} {:>4} {:>4}",
             p.id,
+            fit(p.sex.as_deref().unwrap_or(""), 1),
             fit(p.title.as_deref().unwrap_or(""), 3),
             fit(&p.name, 33),
             p.rating,
             fit(p.federation.as_deref().unwrap_or(""), 3),
             fit(p.fide_id.as_deref().unwrap_or(""), 11),
-            "",
+            fit(p.birth_date.as_deref().unwrap_or(""), 10),
             points_text,
-            rank.get(&p.id).copied().unwrap_or(0),
+            // The rank as read (a manager's, ties as it breaks them), else computed.
+            match t.trf.ranks.get(&p.id) {
+                Some(r) => fit(r, 4),
+                None => rank.get(&p.id).copied().unwrap_or(0).to_string(),
+            },
         );
         let mine = slots.remove(&p.id).unwrap_or_default();
         let used = mine.iter().rposition(|s| *s != blank).map_or(0, |i| i + 1);
@@ -1375,5 +1516,12 @@ pub fn write(t: &Tournament) -> Result<String> {
             out.push('\n');
         }
     }
-    Ok(out)
+    for l in &t.trf.tail {
+        out.push_str(l);
+        out.push('\n');
+    }
+    match t.trf.line_ending.as_deref() {
+        Some(nl) if nl != "\n" => Ok(out.replace('\n', nl)),
+        _ => Ok(out),
+    }
 }
