@@ -79,7 +79,7 @@ pub fn seconds(text: &str) -> std::result::Result<f64, String> {
         .trim()
         .parse()
         .map_err(|_| format!("'{text}' is not a number of seconds"))?;
-    if !v.is_finite() || v < 0.0 || v > MAX_TIME_LIMIT {
+    if !v.is_finite() || !(0.0..=MAX_TIME_LIMIT).contains(&v) {
         return Err(format!(
             "a time limit is a number of seconds from 0 to {MAX_TIME_LIMIT} (a week); got '{text}'"
         ));

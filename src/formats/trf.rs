@@ -517,7 +517,7 @@ pub fn parse(text: &str) -> Result<Tournament> {
             // TRF-2026 162: `W 1.0 D 0.5 L 0.0 A 0.0 P 1.0 X 0.5`, code then points.
             "162" => {
                 let words: Vec<&str> = rest.split_whitespace().collect();
-                if words.is_empty() || words.len() % 2 != 0 {
+                if words.is_empty() || !words.len().is_multiple_of(2) {
                     return Err(Error::at(
                         n,
                         "162",
@@ -582,7 +582,7 @@ pub fn parse(text: &str) -> Result<Tournament> {
                     }
                 };
                 let round: u32 = match words.get(1).and_then(|w| w.parse().ok()) {
-                    Some(r) if r >= 1 && r <= MAX_ROUNDS => r,
+                    Some(r) if (1..=MAX_ROUNDS).contains(&r) => r,
                     _ => {
                         return Err(Error::at(
                             n,
@@ -642,7 +642,7 @@ pub fn parse(text: &str) -> Result<Tournament> {
                 let (from, to, ids) = if kind == "260" {
                     let round = |i: usize| -> Result<u32> {
                         match words.get(i).and_then(|w| w.parse::<u32>().ok()) {
-                            Some(r) if r >= 1 && r <= MAX_ROUNDS => Ok(r),
+                            Some(r) if (1..=MAX_ROUNDS).contains(&r) => Ok(r),
                             _ => Err(Error::at(
                                 n,
                                 "260",
@@ -727,7 +727,6 @@ pub fn parse(text: &str) -> Result<Tournament> {
     // Results first (a win also sets the forfeit win and the byes worth a win, a draw the
     // half-point bye, as BBW/BBD do), then the codes for one kind of bye or forfeit.
     let generic = |c: &str| matches!(c, "WW" | "BW" | "W" | "WD" | "BD" | "D" | "WL" | "BL" | "L");
-    let mut xxs = xxs;
     xxs.sort_by_key(|(_, code, _)| !generic(code));
     for (n, code, v) in xxs {
         let s = &mut t.scoring;

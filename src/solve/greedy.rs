@@ -122,6 +122,7 @@ pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>) -> Fallback {
 
     let mut extended: Option<RoundSpec> = None;
     let mut sel = Selection::default();
+    #[allow(clippy::needless_range_loop)] // `i` indexes `g.mate` and `by_player` alike
     for i in 0..n {
         match g.mate[i] {
             Some(j) if j >= n => sel.byes.push(i),
