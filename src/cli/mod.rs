@@ -3,6 +3,10 @@
 //! `bye`, `unpair` (in `field`). Exit codes: 0 success (or a clean check), 1 a check found
 //! violations, 2 bad input (the file untouched); `audit`: 0 legal and optimal, 1 legal but not
 //! optimal, 3 breaks a rule, 2 bad input.
+//!
+//! The chess managers' engine command line (`optipair --dutch IN.trf -p OUT`, bbpPairings'
+//! and JaVaFo's) is recognised before the subcommands: see [`engine_argv`], with
+//! bbpPairings' exit codes.
 
 /// `println!` that returns an error (exit 4) instead of panicking when standard output is a
 /// closed pipe or a full disk.
@@ -29,6 +33,7 @@ macro_rules! errln {
 
 mod audit;
 mod bench;
+mod engine_argv;
 mod field;
 pub mod guard;
 mod pair;
@@ -55,6 +60,10 @@ pub struct Cli {
     /// and exit code 4, writing nothing. Default: half the machine's memory.
     #[arg(long, global = true, value_name = "MIB", value_parser = clap::value_parser!(u64).range(64..=1 << 40))]
     memory_limit: Option<u64>,
+    /// A TRF points column (81-84) that disagrees with the results is a warning, not an
+    /// error.
+    #[arg(long, global = true)]
+    points_warning: bool,
 }
 
 /// Default `--time-limit` of `pair` and `audit`, in seconds: past it the legal fallback pairs
@@ -158,6 +167,18 @@ pub enum OutFormat {
 }
 
 pub fn run() -> ExitCode {
+    // The managers' engine command line (`--dutch IN.trf -p OUT`) before clap.
+    let argv: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if engine_argv::is_engine_argv(&argv) {
+        let limit = guard::default_limit_mib();
+        if let Err(e) = guard::set_limit_mib(limit) {
+            errln!("warning: the memory limit of {limit} MiB could not be set: {e}");
+        }
+        return ExitCode::from(engine_argv::run(&argv));
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -170,7 +191,14 @@ pub fn run() -> ExitCode {
     if let Err(e) = guard::set_limit_mib(limit) {
         errln!("warning: the memory limit of {limit} MiB could not be set: {e}");
     }
-    match dispatch(cli) {
+    if cli.points_warning {
+        formats::trf::POINTS_WARNING.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    let result = dispatch(cli);
+    for w in formats::trf::take_warnings() {
+        errln!("warning: {w}");
+    }
+    match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             errln!("error: {e}");

@@ -87,6 +87,60 @@ pub fn read_text(path: &Path) -> Result<String> {
     })
 }
 
+/// Windows-1252's characters for bytes 0x80-0x9F (the five it leaves undefined read as the
+/// Latin-1 control characters, so that every byte round-trips).
+const CP1252_HIGH: [char; 32] = [
+    '\u{20AC}', '\u{81}', '\u{201A}', '\u{192}', '\u{201E}', '\u{2026}', '\u{2020}', '\u{2021}',
+    '\u{2C6}', '\u{2030}', '\u{160}', '\u{2039}', '\u{152}', '\u{8D}', '\u{17D}', '\u{8F}',
+    '\u{90}', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}', '\u{2014}',
+    '\u{2DC}', '\u{2122}', '\u{161}', '\u{203A}', '\u{153}', '\u{9D}', '\u{17E}', '\u{178}',
+];
+
+/// Decodes Windows-1252 (a superset of Latin-1's printable characters).
+pub fn decode_cp1252(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|&b| match b {
+            0x80..=0x9F => CP1252_HIGH[(b - 0x80) as usize],
+            _ => b as char,
+        })
+        .collect()
+}
+
+/// Encodes text as Windows-1252; a character it cannot hold is an error naming it.
+pub fn encode_cp1252(text: &str) -> Result<Vec<u8>> {
+    text.chars()
+        .map(|c| match c as u32 {
+            0..=0x7F | 0xA0..=0xFF => Ok(c as u8),
+            _ => CP1252_HIGH
+                .iter()
+                .position(|&h| h == c)
+                .map(|i| 0x80 + i as u8)
+                .ok_or_else(|| {
+                    Error::input(format!(
+                        "'{c}' (U+{:04X}) cannot be written in Windows-1252, the encoding the file \
+                         was read in; write the event as .json",
+                        c as u32
+                    ))
+                }),
+        })
+        .collect()
+}
+
+/// A TRF file's text: UTF-8 (a byte-order mark is dropped by the reader), else
+/// Windows-1252 / Latin-1 as the managers write it.
+pub fn read_trf_text(path: &Path) -> Result<(String, crate::tournament::Encoding)> {
+    use crate::tournament::Encoding;
+    match read_text(path) {
+        Ok(text) => Ok((text, Encoding::Utf8)),
+        Err(Error::Input { message, .. }) if message.starts_with("not UTF-8") => {
+            let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+            Ok((decode_cp1252(&bytes), Encoding::Windows1252))
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// Loads a tournament, choosing the format by extension, and validates it.
 pub fn load(path: &Path) -> Result<Tournament> {
     let kind = kind_of(path)?;
@@ -94,7 +148,13 @@ pub fn load(path: &Path) -> Result<Tournament> {
         Kind::TshConfig => tsh_config::load(path)?,
         Kind::Tsh => tsh_config::load_t(path, &read_text(path)?)?,
         Kind::Json => json::parse(&read_text(path)?).map_err(|e| e.in_file(path))?,
-        Kind::Trf => trf::parse(&read_text(path)?).map_err(|e| e.in_file(path))?,
+        Kind::Trf => {
+            // Read as UTF-8, or as Windows-1252 when it is not; written back the same way.
+            let (text, encoding) = read_trf_text(path)?;
+            let mut t = trf::parse(&text).map_err(|e| e.in_file(path))?;
+            t.encoding = encoding;
+            t
+        }
     };
     t.validate().map_err(|e| e.in_file(path))?;
     Ok(t)
@@ -120,6 +180,10 @@ pub fn save(path: &Path, t: &Tournament) -> Result<()> {
         return tsh_config::save(path, t);
     }
     let text = render(t, kind).map_err(|e| e.in_file(path))?;
+    if kind == Kind::Trf && t.encoding == crate::tournament::Encoding::Windows1252 {
+        let bytes = encode_cp1252(&text).map_err(|e| e.in_file(path))?;
+        return write_atomic(path, &bytes);
+    }
     write_atomic(path, text.as_bytes())
 }
 

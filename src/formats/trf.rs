@@ -35,7 +35,8 @@
 //! [`MAX_ROUNDS`] rounds.
 
 use crate::tournament::{
-    Bye, ByeKind, Colour, Game, GameResult, Player, Round, Scoring, Tournament, FORMAT,
+    Bye, ByeKind, Colour, ForbiddenPairs, Game, GameResult, Player, Round, Scoring, Tournament,
+    FORMAT,
 };
 use crate::{Error, Result};
 use std::collections::{HashMap, HashSet};
@@ -74,6 +75,16 @@ pub(crate) fn split_lines(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
+/// The first line ending of `text`, if any.
+fn line_ending(text: &str) -> Option<String> {
+    let i = text.find(['\r', '\n'])?;
+    Some(if text[i..].starts_with("\r\n") {
+        "\r\n".to_string()
+    } else {
+        text[i..i + 1].to_string()
+    })
+}
+
 /// Characters `from..=to` (1-based columns), clipped to the line.
 fn cols(chars: &[char], from: usize, to: usize) -> String {
     let a = from.saturating_sub(1).min(chars.len());
@@ -105,6 +116,10 @@ enum Entry {
 
 struct Rec {
     line: usize,
+    /// The rank column (86-89) as read.
+    rank: String,
+    /// The points column (81-84) as written; `None` when blank.
+    points: Option<(String, f64)>,
     player: Player,
     entries: Vec<Entry>,
 }
@@ -171,6 +186,8 @@ fn parse_player(line_no: usize, line: &str) -> Result<Rec> {
     player.title = opt(text(11, 13));
     player.federation = opt(text(54, 56));
     player.fide_id = opt(text(58, 68));
+    player.sex = opt(text(10, 10));
+    player.birth_date = opt(text(70, 79));
 
     let mut entries = Vec::new();
     let mut r = 1usize;
@@ -220,8 +237,22 @@ fn parse_player(line_no: usize, line: &str) -> Result<Rec> {
     while entries.last() == Some(&Entry::Empty) {
         entries.pop();
     }
+    let points_text = cols(&chars, 81, 84).trim().to_string();
+    let points = match points_text.parse::<f64>() {
+        Ok(v) if v.is_finite() => Some((points_text, v)),
+        _ if points_text.is_empty() => None,
+        _ => {
+            return Err(at(
+                "points",
+                format!("points '{points_text}' (columns 81-84) are not a number"),
+            ))
+        }
+    };
+    let rank = cols(&chars, 86, 89).trim().to_string();
     Ok(Rec {
         line: line_no,
+        rank,
+        points,
         player,
         entries,
     })
@@ -357,6 +388,9 @@ pub fn parse(text: &str) -> Result<Tournament> {
     let mut pab_points: Option<f64> = None;
     let mut win_points: Option<f64> = None;
     let mut draw_points: Option<f64> = None;
+    let mut xxs: Vec<(usize, String, f64)> = Vec::new();
+    let mut forbidden: Vec<(usize, ForbiddenPairs)> = Vec::new();
+    let mut requested: Vec<(usize, ByeKind, u32, u32)> = Vec::new();
 
     for (n, line) in split_lines(text) {
         let kind: String = line.chars().take(3).collect();
@@ -378,6 +412,30 @@ pub fn parse(text: &str) -> Result<Tournament> {
                 recs.push(rec);
             }
             "012" => t.name = rest.trim().to_string(),
+            "022" => t.event.city = opt(rest.to_string()),
+            "032" => t.event.federation = opt(rest.to_string()),
+            "042" => t.event.start_date = opt(rest.to_string()),
+            "052" => t.event.end_date = opt(rest.to_string()),
+            "102" => t.event.chief_arbiter = opt(rest.to_string()),
+            "112" => t.event.deputy_arbiters.extend(opt(rest.to_string())),
+            "122" => t.event.time_control = opt(rest.to_string()),
+            "132" => {
+                let chars: Vec<char> = line.chars().collect();
+                let mut dates = Vec::new();
+                let mut r = 1;
+                while slot_col(r) <= chars.len() {
+                    dates.push(
+                        cols(&chars, slot_col(r), slot_col(r) + 7)
+                            .trim()
+                            .to_string(),
+                    );
+                    r += 1;
+                }
+                while dates.last().is_some_and(|d| d.is_empty()) {
+                    dates.pop();
+                }
+                t.event.round_dates = dates;
+            }
             "XXR" | "142" => {
                 let s = rest.trim();
                 match s.parse::<u32>() {
@@ -456,7 +514,199 @@ pub fn parse(text: &str) -> Result<Tournament> {
                     _ => pab_points = Some(v),
                 }
             }
+            // TRF-2026 162: `W 1.0 D 0.5 L 0.0 A 0.0 P 1.0 X 0.5`, code then points.
+            "162" => {
+                let words: Vec<&str> = rest.split_whitespace().collect();
+                if words.is_empty() || !words.len().is_multiple_of(2) {
+                    return Err(Error::at(
+                        n,
+                        "162",
+                        "TRF-2026 162: expected pairs of a result code (W D L A P X) and its points",
+                    ));
+                }
+                for pair in words.chunks(2) {
+                    let v = parse_points(n, "162", pair[1])?;
+                    let s = &mut t.scoring;
+                    match pair[0].to_ascii_uppercase().as_str() {
+                        "W" => win_points = Some(v),
+                        "D" => draw_points = Some(v),
+                        "L" => s.loss = v,
+                        "A" => {
+                            s.zero_bye = v;
+                            s.forfeit_loss = v;
+                        }
+                        "P" => pab_points = Some(v),
+                        // Unknown results (adjourned games) are never read: nothing scores X.
+                        "X" => {}
+                        c => {
+                            return Err(Error::at(
+                                n,
+                                "162",
+                                format!("TRF-2026 162: unknown result code '{c}' (W D L A P X)"),
+                            ))
+                        }
+                    }
+                }
+            }
+            // JaVaFo's XXS: `WW=1 BW=1 WD=0.5 BD=0.5 WL=0 BL=0 ZPB=0 HPB=0.5 FPB=1 PAB=1 FW=1
+            // FL=0` (also `W=` `D=` `L=`), applied after the other point lines.
+            "XXS" => {
+                for w in rest.split_whitespace() {
+                    let Some((code, v)) = w.split_once('=') else {
+                        return Err(Error::at(
+                            n,
+                            "XXS",
+                            format!("XXS: '{w}' is not CODE=POINTS"),
+                        ));
+                    };
+                    let v = parse_points(n, "XXS", v)?;
+                    xxs.push((n, code.to_ascii_uppercase(), v));
+                }
+            }
+            // TRF-2026 240: `240 H 006 13 12`: byes requested (F, H, Z) in a round.
+            "240" => {
+                let words: Vec<&str> = rest.split_whitespace().collect();
+                let kind = match words.first().map(|w| w.to_ascii_uppercase()).as_deref() {
+                    Some("F") => ByeKind::Full,
+                    Some("H") => ByeKind::Half,
+                    Some("Z") => ByeKind::Zero,
+                    other => {
+                        return Err(Error::at(
+                            n,
+                            "240",
+                            format!(
+                                "TRF-2026 240: bye type '{}' must be F, H or Z",
+                                other.unwrap_or("")
+                            ),
+                        ))
+                    }
+                };
+                let round: u32 = match words.get(1).and_then(|w| w.parse().ok()) {
+                    Some(r) if (1..=MAX_ROUNDS).contains(&r) => r,
+                    _ => {
+                        return Err(Error::at(
+                            n,
+                            "240",
+                            format!(
+                            "TRF-2026 240: round '{}' is not a round number (1 to {MAX_ROUNDS})",
+                            words.get(1).unwrap_or(&"")
+                        ),
+                        ))
+                    }
+                };
+                if words.len() < 3 {
+                    return Err(Error::at(n, "240", "TRF-2026 240: no player is named"));
+                }
+                for w in &words[2..] {
+                    match w.parse::<u32>() {
+                        Ok(id) if id > 0 => requested.push((n, kind, round, id)),
+                        _ => {
+                            return Err(Error::at(
+                                n,
+                                "240",
+                                format!("TRF-2026 240: player '{w}' is not a start rank"),
+                            ))
+                        }
+                    }
+                }
+            }
+            // TRF-2026 192: the encoded tournament type. A Dutch type pairs with `swiss`.
+            "192" => {
+                let code = rest.trim();
+                let up = code.to_ascii_uppercase();
+                if up.contains("DUTCH") && !up.contains("ACC") && !up.contains("BAKU") {
+                    t.system = Some("swiss".to_string());
+                } else {
+                    return Err(Error::at(
+                        n,
+                        "192",
+                        format!(
+                            "TRF-2026 192: tournament type '{code}' is not one optipair pairs \
+                             from a TRF file (a FIDE Dutch type is); remove the line to pair by \
+                             the Dutch system"
+                        ),
+                    ));
+                }
+            }
+            "250" => return Err(Error::at(
+                n,
+                "250",
+                "TRF-2026 250 (accelerated rounds) is not applied by optipair's Dutch pairing: \
+                     remove the line (optipair --baku computes the Baku acceleration itself); \
+                     not ignored silently",
+            )),
+            // TRF-2026 260: `260 RRR RRR PPPP PPPP …`, players who must not meet each
+            // other in rounds first..=last. SwissSys XXP: `XXP P1 P2 …`, for every round.
+            "260" | "XXP" => {
+                let words: Vec<&str> = rest.split_whitespace().collect();
+                let (from, to, ids) = if kind == "260" {
+                    let round = |i: usize| -> Result<u32> {
+                        match words.get(i).and_then(|w| w.parse::<u32>().ok()) {
+                            Some(r) if (1..=MAX_ROUNDS).contains(&r) => Ok(r),
+                            _ => Err(Error::at(
+                                n,
+                                "260",
+                                format!(
+                                    "TRF-2026 260: {} round '{}' is not a round number",
+                                    if i == 0 { "first" } else { "last" },
+                                    words.get(i).unwrap_or(&"")
+                                ),
+                            )),
+                        }
+                    };
+                    (round(0)?, round(1)?, words.get(2..).unwrap_or(&[]))
+                } else {
+                    (1, MAX_ROUNDS, &words[..])
+                };
+                let mut players = Vec::new();
+                for w in ids {
+                    match w.parse::<u32>() {
+                        Ok(id) if id > 0 => players.push(id),
+                        _ => {
+                            return Err(Error::at(
+                                n,
+                                &kind,
+                                format!("{kind}: player '{w}' is not a start rank"),
+                            ))
+                        }
+                    }
+                }
+                if players.len() < 2 || from > to {
+                    return Err(Error::at(
+                        n,
+                        &kind,
+                        format!(
+                            "{kind}: a forbidden pair needs rounds first <= last and at least \
+                             two players"
+                        ),
+                    ));
+                }
+                forbidden.push((n, ForbiddenPairs { from, to, players }));
+            }
+            _ => {
+                if recs.is_empty() {
+                    t.trf.head.push(line.to_string());
+                } else {
+                    t.trf.tail.push(line.to_string());
+                }
+            }
+        }
+        if kind == "192" {
+            t.trf.head.push(line.to_string());
+        }
+        match kind.as_str() {
+            "142" | "152" | "162" => t.trf.trf2026 = true,
             _ => {}
+        }
+        if kind == "XXC" || kind == "152" {
+            t.trf.colour_line = true;
+        }
+    }
+    t.trf.read = true;
+    t.trf.line_ending = line_ending(text);
+    for rec in &recs {
+        if !rec.rank.is_empty() {
+            t.trf.ranks.insert(rec.player.id, rec.rank.clone());
         }
     }
     if let Some(v) = win_points {
@@ -473,6 +723,58 @@ pub fn parse(text: &str) -> Result<Tournament> {
         t.scoring.pairing_bye = v;
     }
 
+    let mut xxs_win: Option<(usize, f64)> = None;
+    // Results first (a win also sets the forfeit win and the byes worth a win, a draw the
+    // half-point bye, as BBW/BBD do), then the codes for one kind of bye or forfeit.
+    let generic = |c: &str| matches!(c, "WW" | "BW" | "W" | "WD" | "BD" | "D" | "WL" | "BL" | "L");
+    xxs.sort_by_key(|(_, code, _)| !generic(code));
+    for (n, code, v) in xxs {
+        let s = &mut t.scoring;
+        let same = |slot: &mut Option<(usize, f64)>, what: &str| -> Result<()> {
+            match *slot {
+                Some((m, w)) if w != v => Err(Error::at(
+                    n,
+                    "XXS",
+                    format!(
+                        "XXS: {what} is worth {w} (line {m}) for one colour and {v} for the \
+                         other: optipair scores both colours alike"
+                    ),
+                )),
+                _ => {
+                    *slot = Some((n, v));
+                    Ok(())
+                }
+            }
+        };
+        match code.as_str() {
+            "WW" | "BW" | "W" => {
+                same(&mut xxs_win, "a win")?;
+                s.win = v;
+                s.forfeit_win = v;
+                s.full_bye = v;
+                s.pairing_bye = v;
+            }
+            "WD" | "BD" | "D" => {
+                s.draw = v;
+                s.half_bye = v;
+            }
+            "WL" | "BL" | "L" => s.loss = v,
+            "ZPB" => s.zero_bye = v,
+            "HPB" => s.half_bye = v,
+            "FPB" => s.full_bye = v,
+            "PAB" => s.pairing_bye = v,
+            "FW" => s.forfeit_win = v,
+            "FL" => s.forfeit_loss = v,
+            c => {
+                return Err(Error::at(
+                    n,
+                    "XXS",
+                    format!("XXS: unknown code '{c}' (WW BW WD BD WL BL ZPB HPB FPB PAB FW FL)"),
+                ))
+            }
+        }
+    }
+
     for (n, id, pts) in accel {
         match index.get(&id) {
             Some(&i) => recs[i].player.virtual_points = pts,
@@ -486,13 +788,198 @@ pub fn parse(text: &str) -> Result<Tournament> {
         }
     }
 
+    for rec in &recs {
+        if is_dummy(&rec.player) {
+            return Err(Error::at(
+                rec.line,
+                "name",
+                format!(
+                    "player {} '{}' (no rating, no federation) is a manager's dummy bye player: \
+                     optipair gives the bye itself; remove the line",
+                    rec.player.id, rec.player.name
+                ),
+            ));
+        }
+    }
     t.rounds = build_rounds(&recs, &index)?;
+    check_points(&t, &recs)?;
+    for (n, fp) in &forbidden {
+        if let Some(id) = fp.players.iter().find(|id| !index.contains_key(id)) {
+            return Err(Error::at(
+                *n,
+                "forbidden pair",
+                format!("forbidden pair: player {id} has no 001 line"),
+            ));
+        }
+    }
+    if !forbidden.is_empty() {
+        let list: Vec<ForbiddenPairs> = forbidden.into_iter().map(|(_, f)| f).collect();
+        t.settings.insert(
+            crate::tournament::FORBIDDEN_PAIRS.to_string(),
+            serde_json::to_value(list).expect("json"),
+        );
+    }
+    // TRF-2026 240: requested byes, beside the slots of the 001 lines.
+    for (n, kind, round, id) in requested {
+        let Some(&i) = index.get(&id) else {
+            return Err(Error::at(
+                n,
+                "240",
+                format!("TRF-2026 240: player {id} has no 001 line"),
+            ));
+        };
+        match recs[i].entries.get(round as usize - 1).copied() {
+            None | Some(Entry::Empty) => {}
+            Some(Entry::Bye(k)) if k == kind => continue,
+            Some(_) => {
+                return Err(Error::at(
+                    n,
+                    "240",
+                    format!(
+                        "TRF-2026 240: player {id} has a bye requested for round {round}, but \
+                         his line {} records something else in that round",
+                        recs[i].line
+                    ),
+                ))
+            }
+        }
+        let pos = match t.rounds.iter().position(|r| r.number >= round) {
+            Some(p) if t.rounds[p].number == round => p,
+            Some(p) => {
+                t.rounds.insert(
+                    p,
+                    Round {
+                        number: round,
+                        ..Round::default()
+                    },
+                );
+                p
+            }
+            None => {
+                t.rounds.push(Round {
+                    number: round,
+                    ..Round::default()
+                });
+                t.rounds.len() - 1
+            }
+        };
+        let r = &mut t.rounds[pos];
+        if r.byes.iter().any(|b| b.player == id) {
+            return Err(Error::at(
+                n,
+                "240",
+                format!("TRF-2026 240: player {id} has two byes requested for round {round}"),
+            ));
+        }
+        r.byes.push(Bye {
+            player: id,
+            kind,
+            ..Default::default()
+        });
+    }
     t.players = recs.into_iter().map(|r| r.player).collect();
     t.format = FORMAT.to_string();
     if t.initial_colour.is_none() {
         t.initial_colour = infer_initial_colour(&t);
     }
     Ok(t)
+}
+
+/// Whether a points-column mismatch is a warning (collected by [`take_warnings`]) rather
+/// than an error; set by the command line's `--points-warning`.
+pub static POINTS_WARNING: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+static WARNINGS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// The warnings collected since the last call (points-column mismatches under
+/// [`POINTS_WARNING`]).
+pub fn take_warnings() -> Vec<String> {
+    WARNINGS
+        .lock()
+        .map(|mut w| std::mem::take(&mut *w))
+        .unwrap_or_default()
+}
+
+/// The points column (81-84) against the results under the file's scoring: a wrong scoring
+/// (a 3-1-0 event read as 1-½-0) shows at once. The written points may count the byes
+/// already requested for rounds not yet paired, or not.
+/// A file whose points columns are all blank or zero has not filled them: not checked.
+fn check_points(t: &Tournament, recs: &[Rec]) -> Result<()> {
+    if recs
+        .iter()
+        .all(|r| r.points.as_ref().is_none_or(|(_, v)| *v == 0.0))
+    {
+        return Ok(());
+    }
+    let last = t.last_paired_round();
+    let s = &t.scoring;
+    let mut upto: HashMap<u32, f64> = HashMap::new();
+    let mut all: HashMap<u32, f64> = HashMap::new();
+    for r in &t.rounds {
+        let mut add = |id: u32, v: f64| {
+            *all.entry(id).or_default() += v;
+            if r.number <= last {
+                *upto.entry(id).or_default() += v;
+            }
+        };
+        for g in &r.games {
+            let (w, b) = g.result.points(s);
+            add(g.white, w);
+            add(g.black, b);
+        }
+        for b in &r.byes {
+            add(b.player, b.kind.points(s));
+        }
+    }
+    for rec in recs {
+        let Some((text, written)) = &rec.points else {
+            continue;
+        };
+        let id = rec.player.id;
+        let (a, b) = (
+            upto.get(&id).copied().unwrap_or(0.0),
+            all.get(&id).copied().unwrap_or(0.0),
+        );
+        if (written - a).abs() > 1e-6 && (written - b).abs() > 1e-6 {
+            let msg = format!(
+                "player {id} ({}): the points column says {text} but the results give {} \
+                 under the file's scoring (win {}, draw {}, loss {}): check the results or the \
+                 scoring lines (162, BB*, XXS)",
+                rec.player.name,
+                pts(a),
+                pts(s.win),
+                pts(s.draw),
+                pts(s.loss)
+            );
+            if POINTS_WARNING.load(std::sync::atomic::Ordering::Relaxed) {
+                if let Ok(mut w) = WARNINGS.lock() {
+                    w.push(format!("line {}: {msg}", rec.line));
+                }
+            } else {
+                return Err(Error::at(rec.line, "points", msg));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A manager's dummy player (the "bye" line some write to give the bye as a game): no rating,
+/// no federation, a known name.
+fn is_dummy(p: &Player) -> bool {
+    const NAMES: [&str; 8] = [
+        "bye",
+        "spielfrei",
+        "free",
+        "freilos",
+        "exempt",
+        "exento",
+        "bye player",
+        "pairing bye",
+    ];
+    p.rating == 0
+        && p.federation.is_none()
+        && NAMES.contains(&p.name.trim().to_lowercase().as_str())
 }
 
 /// Without an XXC line, the colour drawn by lot shows in round 1: the best-numbered player who
@@ -808,6 +1295,49 @@ pub fn write(t: &Tournament) -> Result<String> {
     }
     let mut out = String::new();
     out.push_str(&format!("012 {}\n", fit(&t.name, 200).trim()));
+    let ev = &t.event;
+    let mut head_lines = String::new();
+    let mut head = |code: &str, v: &Option<String>| {
+        if let Some(v) = v {
+            out.push_str(&format!("{code} {}\n", fit(v, 200)));
+        }
+    };
+    head("022", &ev.city);
+    head("032", &ev.federation);
+    head("042", &ev.start_date);
+    head("052", &ev.end_date);
+    // Unowned header records numbered below 102 (062-092) keep their place in the numbering.
+    let early = |l: &str| {
+        l.get(..3)
+            .is_some_and(|c| c.bytes().all(|b| b.is_ascii_digit()) && c < "102")
+    };
+    for l in t.trf.head.iter().filter(|l| early(l)) {
+        head_lines.push_str(l);
+        head_lines.push('\n');
+    }
+    out.push_str(&head_lines);
+    let mut head = |code: &str, v: &Option<String>| {
+        if let Some(v) = v {
+            out.push_str(&format!("{code} {}\n", fit(v, 200)));
+        }
+    };
+    head("102", &ev.chief_arbiter);
+    for a in &ev.deputy_arbiters {
+        head("112", &Some(a.clone()));
+    }
+    head("122", &ev.time_control);
+    if !ev.round_dates.is_empty() {
+        let mut line = format!("{:<89}", "132");
+        for d in &ev.round_dates {
+            line.push_str(&format!("  {:>8}", fit(d, 8)));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    for l in t.trf.head.iter().filter(|l| !early(l)) {
+        out.push_str(l);
+        out.push('\n');
+    }
     if let Some(n) = t.rounds_planned {
         if n == 0 {
             return refuse(
@@ -815,13 +1345,23 @@ pub fn write(t: &Tournament) -> Result<String> {
                 "rounds planned must be 1 or more".into(),
             );
         }
-        out.push_str(&format!("XXR {n}\n"));
+        out.push_str(&format!(
+            "{} {n}\n",
+            if t.trf.trf2026 { "142" } else { "XXR" }
+        ));
     }
     // Always written: without it a reader infers the colour from round 1, which may not be
     // the unset default (white).
-    match t.initial_colour {
-        Some(Colour::Black) => out.push_str("XXC black1\n"),
-        Some(Colour::White) | None => out.push_str("XXC white1\n"),
+    // A file read without one is written without one: the reader infers the same colour
+    // from the same round 1.
+    if !t.trf.read || t.trf.colour_line {
+        let black = t.initial_colour == Some(Colour::Black);
+        out.push_str(match (t.trf.trf2026, black) {
+            (true, true) => "152 B\n",
+            (true, false) => "152 W\n",
+            (false, true) => "XXC black1\n",
+            (false, false) => "XXC white1\n",
+        });
     }
     let s = &t.scoring;
     let d = Scoring::default();
@@ -830,12 +1370,32 @@ pub fn write(t: &Tournament) -> Result<String> {
             out.push_str(&format!("{code} {:>4}\n", pts(v)));
         }
     };
-    bb("BBW", s.win, d.win);
-    bb("BBD", s.draw, d.draw);
-    bb("BBL", s.loss, d.loss);
-    bb("BBZ", s.zero_bye, d.zero_bye);
-    bb("BBF", s.forfeit_loss, d.forfeit_loss);
-    bb("BBU", s.pairing_bye, s.win);
+    if t.trf.trf2026 && s.zero_bye == s.forfeit_loss {
+        // TRF-2026 162: the values that differ from the defaults.
+        let mut line = String::from("162");
+        for (code, v, dv) in [
+            ("W", s.win, d.win),
+            ("D", s.draw, d.draw),
+            ("L", s.loss, d.loss),
+            ("A", s.zero_bye, d.zero_bye),
+            ("P", s.pairing_bye, s.win),
+        ] {
+            if v != dv {
+                line.push_str(&format!(" {code} {:>4}", pts(v)));
+            }
+        }
+        if line.len() > 3 {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    } else {
+        bb("BBW", s.win, d.win);
+        bb("BBD", s.draw, d.draw);
+        bb("BBL", s.loss, d.loss);
+        bb("BBZ", s.zero_bye, d.zero_bye);
+        bb("BBF", s.forfeit_loss, d.forfeit_loss);
+        bb("BBU", s.pairing_bye, s.win);
+    }
 
     // Each player's slot per round, and their score.
     let max_round = t.rounds.iter().map(|r| r.number).max().unwrap_or(0) as usize;
@@ -911,22 +1471,36 @@ pub fn write(t: &Tournament) -> Result<String> {
             );
         };
         let mut line = format!(
-            "001 {:>4}  {:>3} {:<33} {:>4} {:<3} {:>11} {:<10} {:>4} {:>4}",
+            "001 {:>4} {:1}{:>3} {:<33} {:>4} {:<3} {:>11} {:<10} {:>4} {:>4}",
             p.id,
+            fit(p.sex.as_deref().unwrap_or(""), 1),
             fit(p.title.as_deref().unwrap_or(""), 3),
             fit(&p.name, 33),
             p.rating,
             fit(p.federation.as_deref().unwrap_or(""), 3),
             fit(p.fide_id.as_deref().unwrap_or(""), 11),
-            "",
+            fit(p.birth_date.as_deref().unwrap_or(""), 10),
             points_text,
-            rank.get(&p.id).copied().unwrap_or(0),
+            // The rank as read (a manager's, ties as it breaks them), else computed.
+            match t.trf.ranks.get(&p.id) {
+                Some(r) => fit(r, 4),
+                None => rank.get(&p.id).copied().unwrap_or(0).to_string(),
+            },
         );
         let mine = slots.remove(&p.id).unwrap_or_default();
         let used = mine.iter().rposition(|s| *s != blank).map_or(0, |i| i + 1);
         for s in &mine[..used] {
             line.push_str("  ");
             line.push_str(s);
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    // TRF-2026 260: forbidden pairs.
+    for fp in t.forbidden_pairs()? {
+        let mut line = format!("260 {:03} {:03}", fp.from, fp.to.min(MAX_ROUNDS));
+        for id in &fp.players {
+            line.push_str(&format!(" {id:>4}"));
         }
         out.push_str(&line);
         out.push('\n');
@@ -941,5 +1515,12 @@ pub fn write(t: &Tournament) -> Result<String> {
             out.push('\n');
         }
     }
-    Ok(out)
+    for l in &t.trf.tail {
+        out.push_str(l);
+        out.push('\n');
+    }
+    match t.trf.line_ending.as_deref() {
+        Some(nl) if nl != "\n" => Ok(out.replace('\n', nl)),
+        _ => Ok(out),
+    }
 }

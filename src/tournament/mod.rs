@@ -135,6 +135,12 @@ pub struct Player {
     pub federation: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fide_id: Option<String>,
+    /// Sex as the TRF writes it (`m` / `w`, column 10).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sex: Option<String>,
+    /// Birth date as the TRF writes it (`YYYY/MM/DD`, columns 70-79).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub birth_date: Option<String>,
     /// A group label used by some systems (e.g. an acceleration group); informational otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
@@ -163,6 +169,8 @@ impl Player {
             title: None,
             federation: None,
             fide_id: None,
+            sex: None,
+            birth_date: None,
             group: None,
             joined: None,
             withdrawn: None,
@@ -465,9 +473,138 @@ pub struct Tournament {
     pub players: Vec<Player>,
     #[serde(default)]
     pub rounds: Vec<Round>,
+    /// The event's own data (TRF 022-132).
+    #[serde(default, skip_serializing_if = "Event::is_empty")]
+    pub event: Event,
+    /// What a TRF file held that optipair does not own, written back as read.
+    #[serde(skip)]
+    pub trf: TrfSource,
+    /// The text encoding the event was read in (TRF files from managers may be
+    /// Windows-1252); a TRF is written back in it. Not part of the JSON.
+    #[serde(skip)]
+    pub encoding: Encoding,
 }
 
+/// The event's own data, TRF-2026 022-132.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Event {
+    /// 022
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub city: Option<String>,
+    /// 032
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub federation: Option<String>,
+    /// 042, `YYYY/MM/DD`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_date: Option<String>,
+    /// 052, `YYYY/MM/DD`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_date: Option<String>,
+    /// 102
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chief_arbiter: Option<String>,
+    /// 112, one per line
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deputy_arbiters: Vec<String>,
+    /// 122
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_control: Option<String>,
+    /// 132, `YY/MM/DD` per round (blank where unknown)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub round_dates: Vec<String>,
+}
+
+impl Event {
+    pub fn is_empty(&self) -> bool {
+        *self == Event::default()
+    }
+}
+
+/// The lines of a TRF file optipair does not own (other header records, `###` comments, team
+/// and unknown records) and how it was written, so that a TRF is written back as read. Not
+/// part of the event: any two compare equal (the same event read from CR and LF files is the
+/// same event).
+#[derive(Debug, Clone, Default)]
+pub struct TrfSource {
+    /// Unowned lines before the first player line, and after it, as read.
+    pub head: Vec<String>,
+    pub tail: Vec<String>,
+    /// The line ending read (`\r`, `\n` or `\r\n`); `\n` when none.
+    pub line_ending: Option<String>,
+    /// TRF-2026 codes (142, 152, 162) read rather than TRF(x) ones (XXR, XXC, BB*).
+    pub trf2026: bool,
+    /// Whether the file had an initial-colour line (XXC, 152).
+    pub colour_line: bool,
+    /// The rank column (86-89) of each player as read, by id.
+    pub ranks: std::collections::BTreeMap<u32, String>,
+    /// Whether the file was read from TRF at all.
+    pub read: bool,
+}
+
+impl PartialEq for TrfSource {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+/// A file's text encoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Encoding {
+    #[default]
+    Utf8,
+    /// Windows-1252 (Latin-1 with the printable 0x80-0x9F range).
+    Windows1252,
+}
+
+/// Players who must not meet each other in rounds `from..=to` (TRF-2026 260, SwissSys
+/// `XXP`): a hard rule of every system, kept in `settings.forbidden_pairs` as
+/// `[{"from": 1, "to": 9, "players": [12, 30]}]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ForbiddenPairs {
+    pub from: u32,
+    pub to: u32,
+    pub players: Vec<u32>,
+}
+
+/// The settings key of [`ForbiddenPairs`].
+pub const FORBIDDEN_PAIRS: &str = "forbidden_pairs";
+
 impl Tournament {
+    /// The forbidden pairs of `settings.forbidden_pairs` (TRF-2026 260); an error names a
+    /// malformed value.
+    pub fn forbidden_pairs(&self) -> crate::Result<Vec<ForbiddenPairs>> {
+        match self.settings.get(FORBIDDEN_PAIRS) {
+            None => Ok(Vec::new()),
+            Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
+                crate::Error::field(
+                    "settings.forbidden_pairs",
+                    format!(
+                        "expected a list of {{\"from\": ROUND, \"to\": ROUND, \"players\": [IDS]}}: {e}"
+                    ),
+                )
+            }),
+        }
+    }
+
+    /// Whom each player must not meet in round `round` (TRF-2026 260).
+    pub fn forbidden_in(&self, round: u32) -> BTreeMap<u32, std::collections::BTreeSet<u32>> {
+        let mut out: BTreeMap<u32, std::collections::BTreeSet<u32>> = BTreeMap::new();
+        for fp in self.forbidden_pairs().unwrap_or_default() {
+            if fp.from <= round && round <= fp.to {
+                for &a in &fp.players {
+                    for &b in &fp.players {
+                        if a != b {
+                            out.entry(a).or_default().insert(b);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
     pub fn new(name: impl Into<String>, players: Vec<Player>) -> Self {
         Tournament {
             format: FORMAT.to_string(),
@@ -479,6 +616,9 @@ impl Tournament {
             settings: BTreeMap::new(),
             players,
             rounds: Vec::new(),
+            event: Event::default(),
+            trf: TrfSource::default(),
+            encoding: Encoding::Utf8,
         }
     }
 
@@ -633,6 +773,16 @@ impl Tournament {
             ));
         }
         self.check_rounds()?;
+        for fp in self.forbidden_pairs()? {
+            for id in &fp.players {
+                if self.player(*id).is_none() {
+                    return Err(Error::field(
+                        "settings.forbidden_pairs",
+                        format!("forbidden pair: player {id} is not in the event"),
+                    ));
+                }
+            }
+        }
         let sc = &self.scoring;
         for (name, v) in [
             ("win", sc.win),

@@ -32,6 +32,8 @@ pub struct Standing {
     pub played: BTreeSet<u32>,
     /// Opponents met in forfeited games (paired but not played).
     pub forfeited: BTreeSet<u32>,
+    /// Players this one must not meet in the round being paired (TRF-2026 260).
+    pub forbidden: BTreeSet<u32>,
     /// Pairing-allocated byes received.
     pub pairing_byes: u32,
     /// A win by forfeit received (bars the pairing-allocated bye, FIDE C.04.1 c).
@@ -59,10 +61,17 @@ impl Standing {
         self.colours.iter().rev().flatten().next().copied()
     }
 
-    /// Both players have already played each other over the board. A forfeited game does not
-    /// count: the players may be paired again (as FIDE Dutch engines do).
+    /// Both players have already played each other over the board, or may not meet in this
+    /// round (a forbidden pair, TRF-2026 260). A forfeited game does not count: the players
+    /// may be paired again (as FIDE Dutch engines do).
     pub fn has_met(&self, other: u32) -> bool {
-        self.played.contains(&other)
+        self.played.contains(&other) || self.forbidden.contains(&other)
+    }
+
+    /// Opponents this player may not meet in the round: those met over the board and the
+    /// forbidden pairs (TRF-2026 260).
+    pub fn barred(&self) -> BTreeSet<u32> {
+        self.played.union(&self.forbidden).copied().collect()
     }
 
     pub fn games_played(&self) -> usize {
@@ -106,6 +115,7 @@ impl Standings {
                         floats: Vec::new(),
                         played: BTreeSet::new(),
                         forfeited: BTreeSet::new(),
+                        forbidden: BTreeSet::new(),
                         pairing_byes: 0,
                         forfeit_wins: 0,
                         full_byes: 0,
@@ -115,6 +125,11 @@ impl Standings {
                 )
             })
             .collect();
+        for (id, barred) in t.forbidden_in(round) {
+            if let Some(st) = by_id.get_mut(&id) {
+                st.forbidden = barred;
+            }
+        }
         let s = &t.scoring;
         for r in 1..round {
             for st in by_id.values_mut() {

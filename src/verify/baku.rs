@@ -48,7 +48,7 @@ impl Facts {
             if let Some(s) = st.get(p.id) {
                 f.score.insert(p.id, s.score);
                 f.colours.insert(p.id, s.played_colours());
-                f.met.insert(p.id, s.played.clone());
+                f.met.insert(p.id, s.barred());
             }
         }
         if let Some(rd) = t.round(r) {

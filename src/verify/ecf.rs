@@ -116,7 +116,7 @@ impl<'a> Check<'a> {
             if let Some(s) = st.get(p.id) {
                 score.insert(p.id, s.score);
                 colours.insert(p.id, s.played_colours());
-                met.insert(p.id, s.played.clone());
+                met.insert(p.id, s.barred());
             }
         }
         let mut opp = BTreeMap::new();

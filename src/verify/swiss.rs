@@ -282,7 +282,7 @@ impl<'a> Checker<'a> {
                     pairing_score: st.score + vp,
                     pref: preference(&colours),
                     colours,
-                    played: st.played.clone(),
+                    played: st.barred(),
                     bye_bar: bars.get(&p.id).cloned(),
                     active: p.active_in(r),
                     requested,
@@ -466,6 +466,17 @@ impl<'a> Checker<'a> {
         for &(w, b, _) in &games {
             if self.info[&w].played.contains(&b) {
                 let rounds = met_in(self.t, w, b, self.r);
+                if rounds.is_empty() {
+                    self.flag(
+                        REMATCH,
+                        vec![w, b],
+                        format!(
+                            "{w} v {b} is a forbidden pair in round {} (TRF-2026 260)",
+                            self.r
+                        ),
+                    );
+                    continue;
+                }
                 let when = match rounds.as_slice() {
                     [] => "they met before".to_string(),
                     [one] => format!("they met in round {one}"),

@@ -1,0 +1,439 @@
+//! The pairing-engine command line of the chess managers (Swiss-Manager, Vega, SwissSys,
+//! Sharly-Chess…), as bbpPairings' README and the JaVaFo advanced user manual define it, so
+//! that `optipair` can replace either engine:
+//!
+//! ```text
+//! optipair (--dutch | --baku) INPUT.trf -p [OUTPUT]     pair the next round
+//! optipair (--dutch | --baku) INPUT.trf -c              check the recorded rounds
+//! optipair (--dutch | --baku) -g [CONFIG] -o OUT.trf [-s SEED]   generate a tournament
+//! optipair INPUT.trf -p [OUTPUT]                        JaVaFo's form (Dutch)
+//! ```
+//!
+//! `--dutch` pairs with optipair's `swiss` system, `--baku` with `baku`. `-p` writes the
+//! number of pairs on the first line, then `WHITE BLACK` per board and the pairing-allocated
+//! bye as `ID 0` (counted among the pairs), to OUTPUT or, without it, to standard output.
+//! `-c` prints, per round, `NAME: Round #k` and the verifier's findings for that round.
+//!
+//! Exit codes, bbpPairings' meanings: 0 success; 1 no valid pairing exists; 2 unexpected
+//! error (the verifier rejected the pairing); 3 invalid request (argv, or an input file that
+//! is not a valid TRF for the request); 4 a size limit exceeded (the memory cap); 5 a file
+//! could not be read or written.
+
+use optipair::engine;
+use optipair::formats;
+use optipair::solve::{Options, Status};
+use optipair::tournament::{ByeKind, GameResult, Tournament};
+use optipair::Error;
+use std::path::{Path, PathBuf};
+
+/// bbpPairings' exit codes.
+pub const OK: u8 = 0;
+pub const NO_VALID_PAIRING: u8 = 1;
+pub const UNEXPECTED: u8 = 2;
+pub const INVALID_REQUEST: u8 = 3;
+pub const FILE_ACCESS: u8 = 5;
+
+const SYSTEM_FLAGS: [&str; 4] = ["--dutch", "--baku", "--burstein", "--fast"];
+
+/// Whether `args` (without the program name) is the engine command line rather than one of
+/// optipair's subcommands: it starts with a system flag (after bbpPairings' optional `-r`),
+/// or is JaVaFo's `INPUT -p|-c …` (no subcommand is followed by `-p` or `-c`).
+pub fn is_engine_argv(args: &[String]) -> bool {
+    let rest = match args.first().map(String::as_str) {
+        Some("-r") => &args[1..],
+        _ => args,
+    };
+    match rest.first() {
+        Some(a) if SYSTEM_FLAGS.contains(&a.as_str()) => true,
+        Some(a) if !a.starts_with('-') => {
+            matches!(rest.get(1).map(String::as_str), Some("-p" | "-c"))
+                && !SUBCOMMANDS.contains(&a.as_str())
+        }
+        _ => args.len() == 1 && args[0] == "-r",
+    }
+}
+
+const SUBCOMMANDS: [&str; 16] = [
+    "new",
+    "record",
+    "enter",
+    "withdraw",
+    "return",
+    "bye",
+    "unpair",
+    "pair",
+    "generate",
+    "bench",
+    "simulate",
+    "audit",
+    "standings",
+    "sheet",
+    "check",
+    "help",
+];
+
+/// What the argv asks.
+#[derive(Debug, PartialEq)]
+enum Request {
+    Version,
+    Pair {
+        input: PathBuf,
+        output: Option<PathBuf>,
+    },
+    Check {
+        input: PathBuf,
+    },
+    Generate {
+        config: Option<PathBuf>,
+        output: PathBuf,
+        seed: Option<u64>,
+    },
+}
+
+fn usage() -> String {
+    "engine command line:\n  optipair [-r] (--dutch | --baku) INPUT -c\n  optipair [-r] (--dutch | \
+     --baku) INPUT -p [OUTPUT]\n  optipair [-r] (--dutch | --baku) -g [CONFIG] -o TRF [-s SEED]\n  \
+     optipair INPUT (-p [OUTPUT] | -c)   (JaVaFo's form: Dutch)"
+        .to_string()
+}
+
+/// Parses the engine argv into the system and the request; an error is an invalid request.
+fn parse(args: &[String]) -> std::result::Result<(String, Request), String> {
+    let mut i = 0;
+    let mut version = false;
+    if args.first().map(String::as_str) == Some("-r") {
+        version = true;
+        i = 1;
+    }
+    if i == args.len() && version {
+        return Ok(("swiss".into(), Request::Version));
+    }
+    let system = match args.get(i).map(String::as_str) {
+        Some("--dutch") => {
+            i += 1;
+            "swiss"
+        }
+        Some("--baku") => {
+            i += 1;
+            "baku"
+        }
+        Some(s @ ("--burstein" | "--fast")) => {
+            return Err(format!(
+                "{s}: optipair pairs the Dutch system (--dutch) and Baku acceleration \
+                 (--baku), not {}",
+                &s[2..]
+            ))
+        }
+        // JaVaFo: `INPUT -p …` pairs by the Dutch system.
+        _ => "swiss",
+    };
+    let mut input: Option<PathBuf> = None;
+    let mut mode: Option<char> = None;
+    let mut output: Option<PathBuf> = None;
+    let mut trf_out: Option<PathBuf> = None;
+    let mut config: Option<PathBuf> = None;
+    let mut seed: Option<u64> = None;
+    let rest = &args[i..];
+    let mut k = 0;
+    // An optional value: the next argument unless it is a flag.
+    let value = |k: usize| -> Option<PathBuf> {
+        rest.get(k + 1)
+            .filter(|a| !a.starts_with('-') || a.as_str() == "-")
+            .map(PathBuf::from)
+    };
+    while k < rest.len() {
+        let a = rest[k].as_str();
+        match a {
+            "-p" | "-c" | "-g" => {
+                if mode.is_some() {
+                    return Err(format!("{a}: only one of -p, -c and -g is allowed"));
+                }
+                mode = a.chars().nth(1);
+                if a != "-c" {
+                    if let Some(v) = value(k) {
+                        if a == "-p" {
+                            output = Some(v);
+                        } else {
+                            config = Some(v);
+                        }
+                        k += 1;
+                    }
+                }
+            }
+            "-o" => {
+                trf_out = Some(value(k).ok_or("-o needs the TRF file to write")?);
+                k += 1;
+            }
+            "-s" => {
+                let v = rest.get(k + 1).ok_or("-s needs a seed")?;
+                seed = Some(
+                    v.parse()
+                        .map_err(|_| format!("-s: seed '{v}' is not a whole number"))?,
+                );
+                k += 1;
+            }
+            "-l" => {
+                return Err(
+                    "-l (the check-list file) is not supported by optipair; leave it out".into(),
+                )
+            }
+            "-r" => version = true,
+            _ if a.starts_with('-') && a != "-" => return Err(format!("unknown option '{a}'")),
+            _ => {
+                if input.is_some() {
+                    return Err(format!("unexpected argument '{a}'"));
+                }
+                input = Some(PathBuf::from(a));
+            }
+        }
+        k += 1;
+    }
+    let request = match mode {
+        Some('p') => Request::Pair {
+            input: input.ok_or("-p needs an input TRF file")?,
+            output,
+        },
+        Some('c') => Request::Check {
+            input: input.ok_or("-c needs an input TRF file")?,
+        },
+        Some('g') => {
+            if input.is_some() {
+                return Err(
+                    "a model file (MODEL -g) is not supported: give a configuration (-g CONFIG)"
+                        .into(),
+                );
+            }
+            Request::Generate {
+                config,
+                output: trf_out.ok_or("-g needs -o OUTPUT.trf")?,
+                seed,
+            }
+        }
+        _ if version && input.is_none() => Request::Version,
+        _ => return Err("one of -p, -c or -g is needed".into()),
+    };
+    Ok((system.to_string(), request))
+}
+
+/// Runs the engine argv (without the program name) and returns bbpPairings' exit code.
+pub fn run(args: &[String]) -> u8 {
+    let (system, request) = match parse(args) {
+        Ok(v) => v,
+        Err(msg) => {
+            errln!("error: {msg}\n{}", usage());
+            return INVALID_REQUEST;
+        }
+    };
+    let outcome = match request {
+        Request::Version => {
+            return match super::emit(&format!("optipair {}\n", env!("CARGO_PKG_VERSION"))) {
+                Ok(()) => OK,
+                Err(_) => FILE_ACCESS,
+            }
+        }
+        Request::Pair { input, output } => pair(&system, &input, output.as_deref()),
+        Request::Check { input } => check(&system, &input),
+        Request::Generate {
+            config,
+            output,
+            seed,
+        } => generate(&system, config.as_deref(), &output, seed.unwrap_or(1)),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(e) => {
+            errln!("error: {e}");
+            code_of(&e)
+        }
+    }
+}
+
+/// An error's bbpPairings exit code.
+fn code_of(e: &Error) -> u8 {
+    match e {
+        Error::Io { .. } | Error::Output { .. } => FILE_ACCESS,
+        Error::Input { message, .. } if message.contains("has no legal pairing") => {
+            NO_VALID_PAIRING
+        }
+        Error::Input { .. } => INVALID_REQUEST,
+    }
+}
+
+/// Loads INPUT as TRF whatever its extension (managers name it freely).
+fn load_trf(path: &Path) -> optipair::Result<Tournament> {
+    let (text, encoding) = formats::read_trf_text(path)?;
+    let mut t = formats::trf::parse(&text).map_err(|e| e.in_file(path))?;
+    t.encoding = encoding;
+    t.validate().map_err(|e| e.in_file(path))?;
+    Ok(t)
+}
+
+/// The `-p` text: the number of pairs (the bye counted), `WHITE BLACK` per board, then the
+/// pairing-allocated bye as `ID 0`.
+pub fn pairs_text(round: &optipair::tournament::Round) -> String {
+    let mut lines: Vec<String> = round
+        .games
+        .iter()
+        .map(|g| format!("{} {}", g.white, g.black))
+        .collect();
+    for b in &round.byes {
+        if b.kind == ByeKind::PairingAllocated {
+            lines.push(format!("{} 0", b.player));
+        }
+    }
+    let mut s = format!("{}\n", lines.len());
+    for l in lines {
+        s.push_str(&l);
+        s.push('\n');
+    }
+    s
+}
+
+fn pair(system: &str, input: &Path, output: Option<&Path>) -> optipair::Result<u8> {
+    let t = load_trf(input)?;
+    let last = t.last_paired_round();
+    if let Some(prev) = t.round(last) {
+        let pending = prev
+            .games
+            .iter()
+            .filter(|g| g.result == GameResult::Pending)
+            .count();
+        if pending > 0 {
+            return Err(Error::field(
+                "result",
+                format!(
+                    "round {last} has {pending} game{} without a result: the next round is paired \
+                     from complete results",
+                    if pending == 1 { "" } else { "s" }
+                ),
+            )
+            .in_file(input));
+        }
+    }
+    // Renumbered fields are read by pairing number (the TRF start rank), so ids are the
+    // numbers the manager knows.
+    let paired = engine::pair_round(&t, last + 1, system, &Options::default())
+        .map_err(|e| e.in_file(input))?;
+    for v in &paired.violations {
+        errln!("verifier: {}", v.message);
+    }
+    if paired.pairing.certificate.status == Status::Rejected {
+        errln!(
+            "error: the verifier rejected the pairing of round {}",
+            last + 1
+        );
+        return Ok(UNEXPECTED);
+    }
+    let text = pairs_text(&paired.round);
+    match output {
+        Some(path) => formats::write_atomic(path, text.as_bytes())?,
+        None => out!("{text}"),
+    }
+    Ok(OK)
+}
+
+fn check(system: &str, input: &Path) -> optipair::Result<u8> {
+    let t = load_trf(input)?;
+    let name = input
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for r in 1..=t.last_paired_round() {
+        outln!("{name}: Round #{r}");
+        if t.round(r).is_some_and(|rd| rd.is_paired()) {
+            for v in optipair::verify::check(&t, Some(r), system)? {
+                outln!("  {}", v.message);
+            }
+        }
+    }
+    outln!("");
+    Ok(OK)
+}
+
+/// bbpPairings' generator configuration: `Key=value` lines (`PlayersNumber`, `RoundsNumber`,
+/// `DrawPercentage`); other keys are accepted and not used.
+fn generate(system: &str, config: Option<&Path>, output: &Path, seed: u64) -> optipair::Result<u8> {
+    let (mut players, mut rounds, mut draw) = (16usize, 5u32, 30.0f64);
+    if let Some(path) = config {
+        let text = formats::read_text(path)?;
+        for (n, line) in text.lines().enumerate() {
+            let Some((key, value)) = line.split_once('=') else {
+                continue;
+            };
+            let bad = |what: &str| {
+                Error::at(
+                    n + 1,
+                    key.trim(),
+                    format!("'{}' is not {what}", value.trim()),
+                )
+                .in_file(path)
+            };
+            match key.trim() {
+                "PlayersNumber" => {
+                    players = value
+                        .trim()
+                        .parse()
+                        .map_err(|_| bad("a number of players"))?
+                }
+                "RoundsNumber" => {
+                    rounds = value
+                        .trim()
+                        .parse()
+                        .map_err(|_| bad("a number of rounds"))?
+                }
+                "DrawPercentage" => draw = value.trim().parse().map_err(|_| bad("a percentage"))?,
+                _ => {}
+            }
+        }
+    }
+    if players < 2 || rounds == 0 || !(0.0..=100.0).contains(&draw) {
+        return Err(Error::field(
+            "-g",
+            format!(
+                "PlayersNumber {players}, RoundsNumber {rounds}, DrawPercentage {draw}: at least \
+                 2 players, 1 round, a percentage from 0 to 100"
+            ),
+        ));
+    }
+    let spec = optipair::generate::Spec {
+        players,
+        rounds,
+        played: rounds,
+        seed,
+        draw_rate: draw / 100.0,
+        system: system.to_string(),
+    };
+    let t = optipair::generate::field(&spec, &Options::default())?;
+    formats::write_atomic(output, formats::trf::write(&t)?.as_bytes())?;
+    Ok(OK)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn recognises_the_engine_forms_and_leaves_subcommands_alone() {
+        assert!(is_engine_argv(&argv("--dutch in.trf -p out.txt")));
+        assert!(is_engine_argv(&argv("-r --baku in.trf -c")));
+        assert!(is_engine_argv(&argv("in.trf -p out.txt")));
+        assert!(!is_engine_argv(&argv("pair in.trf --write")));
+        assert!(!is_engine_argv(&argv("check -p")));
+        assert_eq!(
+            parse(&argv("--dutch in.trf -p")).unwrap(),
+            (
+                "swiss".to_string(),
+                Request::Pair {
+                    input: "in.trf".into(),
+                    output: None
+                }
+            )
+        );
+        assert!(parse(&argv("--burstein in.trf -p")).is_err());
+        assert!(parse(&argv("--dutch in.trf")).is_err());
+    }
+}
