@@ -8,46 +8,16 @@
 //! format, the number of pairs and the exit codes are compared.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::process::Output;
 
-const BIN: &str = env!("CARGO_BIN_EXE_optipair");
+mod common;
+use common::cli::{run_in, Scratch};
+
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/engine");
 
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(tag: &str) -> Scratch {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "optipair-engine-{tag}-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::SeqCst)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Scratch(dir)
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
+/// Runs `optipair` in `dir` with the manager's argv.
 fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .output()
-        .expect("run optipair")
+    run_in(Some(dir), args, None)
 }
 
 fn code(o: &Output) -> i32 {
