@@ -5,10 +5,11 @@
 //! ```text
 //! cargo run --release --example fuzz -- [--seed N] [--inputs N] [--pair-runs N]
 //!     [--time-limit S] [--max-players N] [--crashes DIR] [--progress N] [--stats FILE]
-//!     [--mem-limit-mb N] [--replay FILE…]
+//!     [--mem-limit-mb N] [--targets json,trf,tsh,csv,results,config] [--replay FILE…]
 //! ```
 //!
 //! * `--inputs N` (default 10000): mutated inputs per parser target;
+//! * `--targets LIST`: the parser targets to run (default all);
 //! * `--pair-runs N` (default 200): pair + check runs (half on parsed inputs, half on events
 //!   built from random bytes);
 //! * `--crashes DIR` (default `fuzz/crashes`): failing inputs and why;
@@ -106,6 +107,13 @@ fn main() {
                         std::process::exit(2)
                     }
                 }
+            }
+            "--targets" => {
+                let names = value();
+                cfg.parsers = optipair::fuzzing::Target::PARSERS
+                    .into_iter()
+                    .filter(|t| names.split(',').any(|n| n == t.name()))
+                    .collect();
             }
             "--crashes" => cfg.crash_dir = Some(PathBuf::from(value())),
             "--stats" => cfg.stats_path = Some(PathBuf::from(value())),

@@ -17,7 +17,7 @@
 //!   pairing the verifier rejects, and runs far past the time limit are findings.
 
 use crate::engine;
-use crate::formats::{self, csv, json, results, trf, tsh};
+use crate::formats::{self, csv, json, results, trf, tsh, tsh_config};
 use crate::generate::{self, Rng};
 use crate::solve::Options;
 use crate::solve::Status;
@@ -38,18 +38,21 @@ pub enum Target {
     Tsh,
     Csv,
     Results,
+    /// tsh's `config.tsh`.
+    Config,
     /// A small event built from the input's bytes, paired and checked.
     Pair,
 }
 
 impl Target {
     /// The parser targets, in the order the driver runs them.
-    pub const PARSERS: [Target; 5] = [
+    pub const PARSERS: [Target; 6] = [
         Target::Json,
         Target::Trf,
         Target::Tsh,
         Target::Csv,
         Target::Results,
+        Target::Config,
     ];
 
     pub fn name(self) -> &'static str {
@@ -59,6 +62,7 @@ impl Target {
             Target::Tsh => "tsh",
             Target::Csv => "csv",
             Target::Results => "results",
+            Target::Config => "config",
             Target::Pair => "pair",
         }
     }
@@ -71,6 +75,7 @@ impl Target {
             Target::Tsh => "t",
             Target::Csv => "csv",
             Target::Results => "txt",
+            Target::Config => "tsh",
             Target::Pair => "json",
         }
     }
@@ -161,6 +166,24 @@ pub fn csv_target(data: &[u8]) -> Option<Tournament> {
     Some(t)
 }
 
+/// The `config.tsh` target: a config that parses applies to an event (its first division's
+/// settings), which then either validates or is refused with an error, never a panic.
+pub fn config_target(data: &[u8]) -> Option<Tournament> {
+    let cfg = tsh_config::parse(text(data)?).ok()?;
+    let mut t = Tournament::new(
+        "config",
+        vec![Player::new(1, "A", 1500), Player::new(2, "B", 1400)],
+    );
+    let division = cfg
+        .divisions
+        .first()
+        .map(|d| d.0.clone())
+        .unwrap_or_default();
+    cfg.apply(&division, &mut t);
+    t.validate().ok()?;
+    Some(t)
+}
+
 /// Events to record results into: round 1 paired with every kind of entry, pending.
 fn results_bases() -> &'static [Tournament; 2] {
     static BASES: OnceLock<[Tournament; 2]> = OnceLock::new();
@@ -209,6 +232,7 @@ pub fn parse_target(target: Target, data: &[u8]) -> Option<Tournament> {
         Target::Tsh => tsh_target(data),
         Target::Csv => csv_target(data),
         Target::Results => results_target(data),
+        Target::Config => config_target(data),
         Target::Pair => Some(event_from_bytes(data, &pair_options(2.0)).ok()?),
     }
 }
@@ -776,6 +800,8 @@ pub struct Config {
     pub hang_seconds: u64,
     /// Where the figures are written (JSON) at every progress line and at the end.
     pub stats_path: Option<PathBuf>,
+    /// The parser targets to run (all of [`Target::PARSERS`] by default).
+    pub parsers: Vec<Target>,
 }
 
 impl Config {
@@ -791,6 +817,7 @@ impl Config {
             progress_every: 0,
             hang_seconds: 300,
             stats_path: None,
+            parsers: Target::PARSERS.to_vec(),
         }
     }
 }
@@ -1120,7 +1147,8 @@ pub fn run(cfg: &Config) -> Stats {
     let mut stats = Stats::default();
     let opts = ctx.opts.clone();
     let mut m = Mutator::new(cfg.seed);
-    let corpora: Vec<(Target, Vec<Vec<u8>>)> = Target::PARSERS
+    let corpora: Vec<(Target, Vec<Vec<u8>>)> = cfg
+        .parsers
         .iter()
         .map(|&t| (t, corpus(&cfg.root, t)))
         .collect();
@@ -1276,6 +1304,7 @@ pub fn replay(path: &Path) -> Option<(Target, Option<Tournament>)> {
         Target::Tsh,
         Target::Csv,
         Target::Results,
+        Target::Config,
         Target::Pair,
     ]
     .into_iter()
