@@ -1298,17 +1298,10 @@ fn write_stats(cfg: &Config, stats: &Stats) {
 pub fn replay(path: &Path) -> Option<(Target, Option<Tournament>)> {
     let data = std::fs::read(path).ok()?;
     let name = path.file_name()?.to_str()?;
-    let target = [
-        Target::Json,
-        Target::Trf,
-        Target::Tsh,
-        Target::Csv,
-        Target::Results,
-        Target::Config,
-        Target::Pair,
-    ]
-    .into_iter()
-    .find(|t| name.starts_with(&format!("{}-", t.name())))?;
+    let target = Target::PARSERS
+        .into_iter()
+        .chain([Target::Pair])
+        .find(|t| name.starts_with(&format!("{}-", t.name())))?;
     if target == Target::Pair {
         // Saved pair findings are the event as JSON.
         let t = formats::json::parse(std::str::from_utf8(&data).ok()?).ok();

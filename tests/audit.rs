@@ -8,10 +8,11 @@ use optipair::formats;
 use optipair::generate;
 use optipair::solve::Options;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
 mod common;
+use common::browser::{chromium, screenshot};
 use common::cli::*;
 
 const REF_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/reference/dutch");
@@ -305,27 +306,6 @@ fn given_pairing_replaces_the_recorded_round() {
     assert_eq!(after.round(1), t.round(1));
 }
 
-/// Headless Chromium, if installed (`apt-get install -y chromium`; CI installs it).
-fn chromium() -> Option<PathBuf> {
-    [
-        "/usr/bin/chromium",
-        "/usr/bin/chromium-browser",
-        "/usr/bin/google-chrome",
-    ]
-    .iter()
-    .map(PathBuf::from)
-    .find(|p| p.exists())
-}
-
-/// PNG width and height from the IHDR chunk.
-fn png_size(bytes: &[u8]) -> (u32, u32) {
-    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
-    assert_eq!(&bytes[12..16], b"IHDR");
-    let w = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
-    let h = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
-    (w, h)
-}
-
 #[test]
 fn html_report_is_self_contained_escaped_and_renders_in_headless_chromium() {
     let dir = Scratch::new("html");
@@ -375,27 +355,7 @@ fn html_report_is_self_contained_escaped_and_renders_in_headless_chromium() {
     };
     let png = dir.path("report.png");
     let profile = dir.path("chromium-profile");
-    let shot = Command::new(chrome)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-            "--window-size=1000,1100",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg(format!("--screenshot={}", png.display()))
-        .arg(format!("file://{}", out.display()))
-        .output()
-        .expect("run chromium");
-    assert!(shot.status.success(), "{}", stderr(&shot));
-    let bytes = std::fs::read(&png).expect("screenshot written");
-    assert_eq!(png_size(&bytes), (1000, 1100));
+    let bytes = screenshot(&chrome, &out, &png, &profile, (1000, 1100));
     // A blank page compresses to a few KB; the report's tables and text take far more.
     assert!(
         bytes.len() > 20_000,

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod common;
+use common::browser::{chromium, screenshot};
 use common::cli::*;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
@@ -649,27 +650,7 @@ fn html_sheets_are_escaped_paged_and_render_in_headless_chromium() {
         (&standings, "standings"),
     ] {
         let png = dir.path(&format!("{tag}.png"));
-        let shot = Command::new(&chrome)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--hide-scrollbars",
-                "--window-size=1100,1400",
-            ])
-            .arg(format!("--user-data-dir={}", dir.path("profile").display()))
-            .arg(format!("--screenshot={}", png.display()))
-            .arg(format!("file://{}", page.display()))
-            .output()
-            .expect("run chromium");
-        assert!(shot.status.success(), "{}", stderr(&shot));
-        let bytes = std::fs::read(&png).expect("screenshot written");
-        assert_eq!(png_size(&bytes), (1100, 1400));
+        let bytes = screenshot(&chrome, page, &png, &dir.path("profile"), (1100, 1400));
         // A blank page compresses to a few KB; tables of names and numbers take far more.
         assert!(
             bytes.len() > 30_000,
@@ -706,18 +687,6 @@ fn html_sheets_are_escaped_paged_and_render_in_headless_chromium() {
     }
 }
 
-/// Headless Chromium, if installed (`apt-get install -y chromium`; CI installs it).
-fn chromium() -> Option<PathBuf> {
-    [
-        "/usr/bin/chromium",
-        "/usr/bin/chromium-browser",
-        "/usr/bin/google-chrome",
-    ]
-    .iter()
-    .map(PathBuf::from)
-    .find(|p| p.exists())
-}
-
 /// Pages in a PDF: its `/Type /Page` objects (not `/Pages`).
 fn pdf_pages(bytes: &[u8]) -> usize {
     let text = String::from_utf8_lossy(bytes);
@@ -727,15 +696,6 @@ fn pdf_pages(bytes: &[u8]) -> usize {
             rest.starts_with("/Page") && !rest.starts_with("/Pages")
         })
         .count()
-}
-
-/// PNG width and height from the IHDR chunk.
-fn png_size(bytes: &[u8]) -> (u32, u32) {
-    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
-    assert_eq!(&bytes[12..16], b"IHDR");
-    let w = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
-    let h = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
-    (w, h)
 }
 
 fn save(dir: &Scratch, name: &str, t: &Tournament) -> PathBuf {

@@ -2,6 +2,7 @@
 //! the engine with the verifier's verdict checked.
 #![allow(dead_code)] // each test file uses its own subset
 
+pub mod browser;
 pub mod cli;
 
 use optipair::engine::{pair_round, Paired};
