@@ -3,6 +3,7 @@
 
 pub mod baku;
 pub mod colour;
+pub mod dutch;
 pub mod ecf;
 pub mod nsc2006;
 pub mod prog;

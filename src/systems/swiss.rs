@@ -194,7 +194,7 @@ impl Field {
 
 /// E.5 pairing numbers: players in pairing-number order, skipping those not yet joined and
 /// those absent from `round` who were never paired before (C.04.2 late entries).
-fn entered_numbers(
+pub(crate) fn entered_numbers(
     t: &Tournament,
     round: u32,
     absent: &[u32],

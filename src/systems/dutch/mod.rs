@@ -1,0 +1,135 @@
+//! The FIDE Dutch system (C.04.3, rules in force from 1 July 2025, on C.04.1 and C.04.2),
+//! exactly: brackets from the top, each bracket's quality criteria optimal in their order,
+//! then the first candidate in the Dutch order of transpositions and exchanges.
+//!
+//! The rules live here (player state in [`state`], criteria and the bracket procedure in
+//! [`procedure`]); the exact maximum-weight matchings they ask for come from the solver
+//! through [`procedure::Matcher`], so this module never calls HiGHS or a matching algorithm
+//! itself. `models/dutch.md` gives the formulation with the articles it encodes.
+
+pub mod procedure;
+pub mod state;
+pub mod weight;
+
+pub use procedure::{BracketLog, Matcher, Readings};
+
+use crate::tournament::{Colour, Tournament};
+use state::DutchPlayer;
+use weight::Packed;
+
+/// Every integer width the procedure may pack a bracket's criteria into: the solver provides
+/// a matching for each.
+pub trait Matchers:
+    Matcher<i128>
+    + Matcher<bnum::types::I256>
+    + Matcher<bnum::types::I512>
+    + Matcher<bnum::types::I1024>
+    + Matcher<bnum::types::I4096>
+{
+}
+impl<T> Matchers for T where
+    T: Matcher<i128>
+        + Matcher<bnum::types::I256>
+        + Matcher<bnum::types::I512>
+        + Matcher<bnum::types::I1024>
+        + Matcher<bnum::types::I4096>
+{
+}
+
+/// A round paired by the Dutch rules.
+#[derive(Debug, Clone, Default)]
+pub struct DutchPairing {
+    /// Games as (white, black) ids in board order.
+    pub games: Vec<(u32, u32)>,
+    /// The pairing-allocated bye.
+    pub bye: Option<u32>,
+    /// Players no pairing can place under the absolute criteria (the round is impossible).
+    pub unpaired: Vec<u32>,
+    pub brackets: Vec<BracketLog>,
+    /// Bits of the widest packed weight.
+    pub weight_bits: u32,
+    pub players: usize,
+}
+
+/// The readings the engine uses by default (models/dutch.md says why).
+pub const READINGS: Readings = Readings {
+    bye_unplayed_games: true,
+};
+
+/// Pairs round `round` of `t` (the rounds before it are the history; virtual points of the
+/// round, if any, are added to the scores).
+pub fn pair(t: &Tournament, round: u32, readings: Readings, m: &mut dyn Matchers) -> DutchPairing {
+    let numbers = crate::systems::swiss::entered_numbers(
+        t,
+        round,
+        &t.round(round)
+            .map(|r| r.requested_byes().map(|b| b.player).collect::<Vec<_>>())
+            .unwrap_or_default(),
+    );
+    let players = state::field(t, round, &numbers);
+    let ctx = procedure::Context {
+        players: &players,
+        last_round: t.rounds_planned == Some(round),
+        played_rounds: round.saturating_sub(1),
+        readings,
+    };
+    // The narrowest integer that holds every bracket's packed criteria.
+    let bound = width_bound(&players);
+    let outcome = if bound <= <i128 as Packed>::BITS {
+        procedure::run::<i128>(&ctx, m)
+    } else if bound <= <bnum::types::I256 as Packed>::BITS {
+        procedure::run::<bnum::types::I256>(&ctx, m)
+    } else if bound <= <bnum::types::I512 as Packed>::BITS {
+        procedure::run::<bnum::types::I512>(&ctx, m)
+    } else if bound <= <bnum::types::I1024 as Packed>::BITS {
+        procedure::run::<bnum::types::I1024>(&ctx, m)
+    } else {
+        procedure::run::<bnum::types::I4096>(&ctx, m)
+    };
+    let initial = t.initial_colour.unwrap_or(Colour::White);
+    let mut games: Vec<(usize, usize)> = outcome
+        .pairs
+        .iter()
+        .map(|&(a, b)| {
+            let (hi, lo) = (a.min(b), a.max(b));
+            match procedure::colour_of(&players[hi], &players[lo], true, initial) {
+                Colour::White => (hi, lo),
+                Colour::Black => (lo, hi),
+            }
+        })
+        .collect();
+    // Board order: the higher player's score, the lower player's score, the higher rank.
+    games.sort_by_key(|&(w, b)| {
+        let (hi, lo) = (w.min(b), w.max(b));
+        (std::cmp::Reverse(players[hi].score), std::cmp::Reverse(players[lo].score), hi)
+    });
+    DutchPairing {
+        games: games
+            .into_iter()
+            .map(|(w, b)| (players[w].id, players[b].id))
+            .collect(),
+        bye: outcome.bye.map(|i| players[i].id),
+        unpaired: outcome.unpaired.iter().map(|&i| players[i].id).collect(),
+        brackets: outcome.brackets,
+        weight_bits: outcome.weight_bits,
+        players: players.len(),
+    }
+}
+
+/// Bits the widest bracket layout can need: fixed fields plus one sub-field per score in six
+/// per-score criteria.
+fn width_bound(players: &[DutchPlayer]) -> u32 {
+    let n = players.len() as u64;
+    let wb = weight::bits_for(n) + 1;
+    let mut scores: Vec<(i64, u64)> = Vec::new();
+    for p in players {
+        match scores.iter_mut().find(|(s, _)| *s == p.score) {
+            Some(e) => e.1 += 1,
+            None => scores.push((p.score, 1)),
+        }
+    }
+    let per_score: u32 = scores.iter().map(|&(_, c)| weight::bits_for(c) + 1).sum();
+    let fixed = weight::bits_for(3 * n) + 1 + 2 * wb + 2 * wb + 4 * wb + 2 * (2 * wb + 1) + 3 * wb + 2;
+    // The matching doubles weights and sums duals: a few bits of headroom.
+    fixed + 6 * per_score + 4
+}

@@ -1,0 +1,733 @@
+//! The Dutch procedure: brackets from the top, each settled by exact maximum-weight matchings
+//! over every player still unpaired ("FIDE Dutch 2025 C.4": the rest stays pairable).
+//!
+//! A bracket's criteria are packed into one integer weight per pair (see [`super::weight`]):
+//! completion and bye eligibility, pairs in the bracket ("FIDE Dutch 2025 C.5"), scores paired
+//! ("FIDE Dutch 2025 C.6"), the next bracket ("FIDE Dutch 2025 C.7"), the bye's unplayed games
+//! ("FIDE Dutch 2025 C.9"), topscorers' colours ("FIDE Dutch 2025 C.10", "FIDE Dutch 2025
+//! C.11"), colour preferences ("FIDE Dutch 2025 C.12", "FIDE Dutch 2025 C.13"), repeated floats
+//! ("FIDE Dutch 2025 C.14"–"FIDE Dutch 2025 C.17") and their scores ("FIDE Dutch 2025 C.18"–
+//! "FIDE Dutch 2025 C.21"). A maximum-weight matching is then the lexicographic optimum of the
+//! bracket's criteria, with the rest of the field completable. Among the optimal candidates
+//! the first in the Dutch order is found by further matchings with small preferences in the
+//! lowest field, each decision fixed before the next: which moved-down players are paired,
+//! their opponents, the exchanges between S1 and S2, then each S1 player's opponent
+//! ("FIDE Dutch 2025 4.2", "FIDE Dutch 2025 4.3").
+
+use super::state::{DutchPlayer, Float};
+use super::weight::{bits_for, Builder, Field, Layout, Packed};
+use crate::tournament::Colour;
+use std::collections::HashMap;
+
+/// An exact maximum-weight matching, supplied by the solver: `mate[v]` for vertices `0..n`.
+pub trait Matcher<W> {
+    fn matching(&mut self, n: usize, edges: &[(usize, usize, W)]) -> Vec<Option<usize>>;
+}
+
+/// What one bracket did, for the certificate.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct BracketLog {
+    /// Resident score in thousandths (the score group that opened the bracket).
+    pub score: i64,
+    pub residents: usize,
+    pub moved_down: usize,
+    pub pairs: usize,
+    pub floaters: usize,
+    /// Exact matchings solved for this bracket (criteria, then the Dutch order).
+    pub matchings: usize,
+}
+
+/// The round as the procedure leaves it: pairs of player indices (higher-ranked first), the
+/// bye, anyone left over (only when no pairing satisfies the absolute criteria).
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    pub pairs: Vec<(usize, usize)>,
+    pub bye: Option<usize>,
+    pub unpaired: Vec<usize>,
+    pub brackets: Vec<BracketLog>,
+    pub weight_bits: u32,
+}
+
+/// Settings of the procedure that are readings of the text rather than the text itself.
+#[derive(Debug, Clone, Copy)]
+pub struct Readings {
+    /// Whether "FIDE Dutch 2025 C.9" (the bye to the player with the fewest unplayed games)
+    /// ranks candidates for the bye.
+    pub bye_unplayed_games: bool,
+}
+
+pub struct Context<'a> {
+    pub players: &'a [DutchPlayer],
+    /// The last round is being paired (topscorers' exemptions apply).
+    pub last_round: bool,
+    pub played_rounds: u32,
+    pub readings: Readings,
+}
+
+/// May `a` and `b` meet? ("C.04.1 b" no rematch, TRF-2026 260 forbidden pairs, and
+/// "FIDE Dutch 2025 C.3": two players with the same absolute colour preference do not meet,
+/// unless one is a topscorer in the last round.)
+pub fn compatible(ctx: &Context, a: usize, b: usize) -> bool {
+    let (p, q) = (&ctx.players[a], &ctx.players[b]);
+    if p.barred.contains(&q.id) || q.barred.contains(&p.id) {
+        return false;
+    }
+    !(p.absolute && q.absolute && p.preference == q.preference)
+        || (ctx.last_round && (p.topscorer || q.topscorer))
+}
+
+struct Fields {
+    completion: Field,
+    in_bracket: Field,
+    scores: HashMap<i64, Field>,
+    next: Field,
+    next_scores: HashMap<i64, Field>,
+    bye: Field,
+    colours: [Field; 4],
+    floats: Vec<Field>,
+    float_scores: Vec<HashMap<i64, Field>>,
+    order: Field,
+    /// Bits inside the order field: `ob` per sub-part (bbp-style room of 3 parts + 1 bit).
+    ob: u32,
+}
+
+fn score_counts(players: &[DutchPlayer], set: &[usize]) -> Vec<(i64, usize)> {
+    let mut out: Vec<(i64, usize)> = Vec::new();
+    for &i in set {
+        let s = players[i].score;
+        match out.iter_mut().find(|(x, _)| *x == s) {
+            Some(e) => e.1 += 1,
+            None => out.push((s, 1)),
+        }
+    }
+    out.sort_by(|a, b| b.0.cmp(&a.0));
+    out
+}
+
+fn layout_for(ctx: &Context, n: usize, cur: &[usize], curnext: &[usize]) -> (Layout, Fields) {
+    let wb = bits_for(n as u64) + 1;
+    let mut l = Layout::default();
+    let completion = l.push(bits_for(3 * n as u64) + 1);
+    let in_bracket = l.push(wb);
+    let per_score = |l: &mut Layout, set: &[usize]| -> HashMap<i64, Field> {
+        score_counts(ctx.players, set)
+            .into_iter()
+            .map(|(s, c)| (s, l.push(bits_for(c as u64) + 1)))
+            .collect()
+    };
+    let scores = per_score(&mut l, cur);
+    let next = l.push(wb);
+    let next_scores = per_score(&mut l, curnext);
+    let bye = l.push(2 * wb);
+    let colours = [l.push(wb), l.push(wb), l.push(wb), l.push(wb)];
+    let mut floats = Vec::new();
+    for back in 1..=2u32 {
+        if ctx.played_rounds >= back {
+            floats.push(l.push(wb + 1));
+            floats.push(l.push(wb));
+        }
+    }
+    let mut float_scores = Vec::new();
+    for back in 1..=2u32 {
+        if ctx.played_rounds >= back {
+            float_scores.push(per_score(&mut l, cur));
+            float_scores.push(per_score(&mut l, cur));
+        }
+    }
+    let order = l.push(3 * wb + 2);
+    l.finish();
+    (
+        l,
+        Fields {
+            completion,
+            in_bracket,
+            scores,
+            next,
+            next_scores,
+            bye,
+            colours,
+            floats,
+            float_scores,
+            order,
+            ob: wb,
+        },
+    )
+}
+
+/// The pairing state shared by the bracket steps.
+struct State<'m, W: Packed> {
+    matcher: &'m mut dyn Matcher<W>,
+    alive: Vec<bool>,
+    /// Current weight of every allowed pair `(a, b)`, `a < b`, both alive.
+    weights: HashMap<(usize, usize), W>,
+    bye_candidate: Vec<bool>,
+    solves: usize,
+}
+
+impl<W: Packed> State<'_, W> {
+    /// A maximum-weight matching over the alive players: `mate[i]` by player index.
+    fn solve(&mut self) -> Vec<Option<usize>> {
+        self.solves += 1;
+        let n = self.alive.len();
+        let verts: Vec<usize> = (0..n).filter(|&i| self.alive[i]).collect();
+        let mut local = vec![usize::MAX; n];
+        for (k, &v) in verts.iter().enumerate() {
+            local[v] = k;
+        }
+        let mut edges: Vec<(usize, usize, W)> = self
+            .weights
+            .iter()
+            .filter(|((a, b), w)| self.alive[*a] && self.alive[*b] && **w > W::zero())
+            .map(|((a, b), w)| (local[*a], local[*b], w.clone()))
+            .collect();
+        // The matching is deterministic in its input order.
+        edges.sort_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)));
+        let m = self.matcher.matching(verts.len(), &edges);
+        let mut mate = vec![None; n];
+        for (k, &v) in verts.iter().enumerate() {
+            mate[v] = m[k].map(|j| verts[j]);
+        }
+        mate
+    }
+
+    fn set(&mut self, a: usize, b: usize, w: W) {
+        let key = (a.min(b), a.max(b));
+        if let Some(e) = self.weights.get_mut(&key) {
+            *e = w;
+        }
+    }
+
+}
+
+/// Pairs the field (players in rank order). `Err` only from the matcher's side; a field no
+/// pairing can complete comes back with `unpaired`.
+pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
+    let players = ctx.players;
+    let n = players.len();
+    let mut out = Outcome::default();
+    if n == 0 {
+        return out;
+    }
+    // Score groups as index ranges (rank order).
+    let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut start = 0;
+    for i in 1..=n {
+        if i == n || players[i].score != players[start].score {
+            groups.push(start..i);
+            start = i;
+        }
+    }
+    let mut st: State<W> = State {
+        matcher,
+        alive: vec![true; n],
+        weights: HashMap::new(),
+        bye_candidate: players.iter().map(|p| p.bye_eligible).collect(),
+        solves: 0,
+    };
+    let allowed: Vec<(usize, usize)> = (0..n)
+        .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+        .filter(|&(a, b)| compatible(ctx, a, b))
+        .collect();
+
+    // Completion and the bye's score group: one matching over the whole field, pairs first,
+    // every ineligible player paired, then the bye as low as it can go ("C.04.1 c",
+    // "FIDE Dutch 2025 C.2", "FIDE Dutch 2025 C.4").
+    let mut bye_score = 0i64;
+    let mut single_bye_bracket;
+    let distinct: Vec<i64> = groups.iter().map(|g| players[g.start].score).collect();
+    let rank_from_bottom = |s: i64| (distinct.len() - 1 - distinct.iter().position(|&x| x == s).unwrap()) as i64;
+    {
+        let mut l = Layout::default();
+        let t = l.push(bits_for(3 * n as u64) + 1);
+        let s = l.push(bits_for(2 * distinct.len() as u64 * n as u64) + 1);
+        let top = l.push(bits_for(n as u64) + 1);
+        l.finish();
+        out.weight_bits = l.total_bits();
+        let odd = n % 2 == 1;
+        for &(a, b) in &allowed {
+            let mut w = Builder::<W>::new(&l);
+            w.set(
+                t,
+                1 + i64::from(!players[a].bye_eligible) + i64::from(!players[b].bye_eligible),
+            );
+            if odd {
+                w.set(s, rank_from_bottom(players[a].score) + rank_from_bottom(players[b].score));
+                w.set(top, i64::from(players[b].score >= players[0].score));
+            }
+            st.weights.insert((a, b), w.done());
+        }
+        let mate = st.solve();
+        let left: Vec<usize> = (0..n).filter(|&i| mate[i].is_none()).collect();
+        if left.len() > 1 || left.iter().any(|&i| !players[i].bye_eligible) {
+            out.unpaired = left;
+            return out;
+        }
+        if odd {
+            bye_score = players[left[0]].score;
+        }
+        for i in 0..n {
+            st.bye_candidate[i] = players[i].bye_eligible && players[i].score <= bye_score;
+        }
+        // The bye comes from the top bracket when nobody of it must be paired below it.
+        let top = players[0].score;
+        single_bye_bracket = odd
+            && bye_score >= top
+            && groups[0]
+                .clone()
+                .all(|i| mate[i].is_none_or(|m| players[m].score >= top));
+    }
+    let odd = n % 2 == 1;
+    // Edges to players below the next bracket carry completion only.
+    let completion_only = |st: &State<W>, l: &Layout, f: Field, a: usize, b: usize| -> W {
+        let mut w = Builder::<W>::new(l);
+        w.set(
+            f,
+            1 + i64::from(!st.bye_candidate[a]) + i64::from(!st.bye_candidate[b]),
+        );
+        w.done()
+    };
+    // C.9 ranks: among players at the bye's score, more games played ranks lower.
+    let unplayed_rank = |i: usize| -> i64 {
+        let g = players[i].played_games;
+        let at: Vec<u32> = players
+            .iter()
+            .filter(|p| p.score == bye_score)
+            .map(|p| p.played_games)
+            .collect();
+        let more = at.iter().filter(|&&x| x > g).count();
+        let same = at.iter().filter(|&&x| x == g).count();
+        (more + same) as i64 - 1
+    };
+
+    let mut mdps: Vec<usize> = Vec::new();
+    let mut gi = 0usize;
+    loop {
+        let residents: Vec<usize> = groups.get(gi).cloned().map(|r| r.collect()).unwrap_or_default();
+        let cur: Vec<usize> = mdps.iter().copied().chain(residents.iter().copied()).collect();
+        if cur.len() <= 1 && gi >= groups.len() {
+            break;
+        }
+        gi += 1;
+        let nxt: Vec<usize> = groups.get(gi).cloned().map(|r| r.collect()).unwrap_or_default();
+        let curnext: Vec<usize> = cur.iter().chain(nxt.iter()).copied().collect();
+        let solves_before = st.solves;
+        let (layout, f) = layout_for(ctx, n, &cur, &curnext);
+        out.weight_bits = out.weight_bits.max(layout.total_bits());
+        let mut in_cur = vec![false; n];
+        let mut in_next = vec![false; n];
+        for &i in &cur {
+            in_cur[i] = true;
+        }
+        for &i in &nxt {
+            in_next[i] = true;
+        }
+        let is_resident = |i: usize, in_cur: &[bool]| in_cur[i] && !mdps.contains(&i);
+        // Base weights of pairs whose lower player is in this bracket or the next.
+        let mut base: HashMap<(usize, usize), W> = HashMap::new();
+        let keys: Vec<(usize, usize)> = st.weights.keys().copied().collect();
+        for (a, b) in keys {
+            if !st.alive[a] || !st.alive[b] {
+                continue;
+            }
+            let both_moved_down = mdps.contains(&a) && mdps.contains(&b);
+            if both_moved_down && st.weights[&(a, b)] == W::zero() {
+                // Two players the previous bracket kept apart stay apart.
+                continue;
+            }
+            let w = if in_cur[b] || in_next[b] {
+                let w = base_weight(ctx, &st, &layout, &f, a, b, in_cur[b], in_next[b], single_bye_bracket, bye_score, &unplayed_rank);
+                base.insert((a, b), w.clone());
+                w
+            } else {
+                completion_only(&st, &layout, f.completion, a, b)
+            };
+            st.weights.insert((a, b), w);
+        }
+        let ord = |v: i64| layout.unit::<W>(f.order, v);
+        let mut mate = st.solve();
+        let mut finalized: Vec<(usize, usize)> = Vec::new();
+        let mut matched = vec![false; n];
+        let res_set: Vec<bool> = (0..n).map(|i| is_resident(i, &in_cur)).collect();
+        let mate_is_resident = |mate: &[Option<usize>], i: usize| mate[i].is_some_and(|m| res_set[m]);
+
+        // Which moved-down players are paired: the highest ranked of each score first
+        // ("FIDE Dutch 2025 4.2").
+        let mut k = 0;
+        while k < mdps.len() {
+            let s = players[mdps[k]].score;
+            let same: Vec<usize> = mdps[k..].iter().copied().take_while(|&x| players[x].score == s).collect();
+            k += same.len();
+            let mut remaining = same.len();
+            let mut can = same.iter().filter(|&&x| mate_is_resident(&mate, x)).count();
+            for &x in &same {
+                if can == 0 {
+                    continue;
+                }
+                if remaining <= can {
+                    matched[x] = true;
+                    continue;
+                }
+                remaining -= 1;
+                if !mate_is_resident(&mate, x) {
+                    for &r in residents.iter() {
+                        if let Some(w) = base.get(&(x, r)) {
+                            let w = w.add(&ord(1));
+                            st.set(x, r, w);
+                        }
+                    }
+                    mate = st.solve();
+                }
+                if mate_is_resident(&mate, x) {
+                    matched[x] = true;
+                    can -= 1;
+                    for &r in residents.iter() {
+                        if let Some(w) = base.get(&(x, r)) {
+                            let w = w.add(&ord(residents.len() as i64 + 1));
+                            st.set(x, r, w);
+                        }
+                    }
+                }
+            }
+        }
+        // Their opponents: each, in order, the highest resident the optimum allows.
+        for &x in &mdps {
+            if !matched[x] {
+                continue;
+            }
+            let mut bonus = curnext.len() as i64;
+            for &r in residents.iter().rev() {
+                if matched[r] {
+                    continue;
+                }
+                if let Some(w) = base.get(&(x, r)) {
+                    let w = w.add(&ord(bonus));
+                    st.set(x, r, w);
+                    bonus += 1;
+                }
+            }
+            mate = st.solve();
+            if let Some(m) = mate[x] {
+                matched[m] = true;
+                finalized.push((x, m));
+                st.alive[x] = false;
+                st.alive[m] = false;
+            }
+        }
+
+        // The remainder: residents paired among themselves or floating ("FIDE Dutch 2025 4.3").
+        let remainder: Vec<usize> = residents
+            .iter()
+            .copied()
+            .filter(|&i| st.alive[i])
+            .collect();
+        let rpos: HashMap<usize, usize> = remainder.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+        let pairs_in = remainder
+            .iter()
+            .filter(|&&i| mate[i].is_some_and(|m| m < i && rpos.contains_key(&m)))
+            .count();
+        let ob = f.ob;
+        // Exchanges: fewest players moved between S1 and S2, then the smallest difference of
+        // their numbers in the bracket ("FIDE Dutch 2025 4.3.3").
+        let exchange_weight = |base: &HashMap<(usize, usize), W>, a: usize, b: usize| -> Option<W> {
+            let w = base.get(&(a, b))?;
+            let ia = rpos[&a] as i64;
+            let add = (i64::from(ia < pairs_in as i64) << (2 * ob + 1)) - (ia << 1);
+            Some(w.add(&ord(add)))
+        };
+        for (x, &a) in remainder.iter().enumerate() {
+            for &b in &remainder[x + 1..] {
+                if let Some(w) = exchange_weight(&base, a, b) {
+                    st.set(a, b, w);
+                }
+            }
+        }
+        mate = st.solve();
+        let is_top = |mate: &[Option<usize>], i: usize| mate[i].is_some_and(|m| m > i && rpos.contains_key(&m));
+        let exchanges = remainder[..pairs_in].iter().filter(|&&i| !is_top(&mate, i)).count();
+        // S1 players to move: the lowest first.
+        let mut left = exchanges;
+        let mut p = pairs_in;
+        while p > 0 && left > 0 {
+            p -= 1;
+            let a = remainder[p];
+            if is_top(&mate, a) {
+                for &b in &remainder[p + 1..] {
+                    if let Some(w) = exchange_weight(&base, a, b) {
+                        st.set(a, b, w.sub(&ord(1)));
+                    }
+                }
+                mate = st.solve();
+            }
+            let exchange = !is_top(&mate, a);
+            if exchange {
+                left -= 1;
+            }
+            for &b in &remainder[p + 1..] {
+                if exchange {
+                    base.remove(&(a, b));
+                    st.set(a, b, W::zero());
+                } else if let Some(w) = exchange_weight(&base, a, b) {
+                    st.set(a, b, w);
+                }
+            }
+        }
+        // S2 players to move up: the highest first.
+        let mut left = exchanges;
+        let mut q = pairs_in;
+        while q < remainder.len() && left > 1 {
+            let a = remainder[q];
+            let already = is_top(&mate, a);
+            if !already {
+                for &b in &remainder[q + 1..] {
+                    if let Some(w) = exchange_weight(&base, a, b) {
+                        st.set(a, b, w.add(&ord(1)));
+                    }
+                }
+                mate = st.solve();
+            }
+            if is_top(&mate, a) {
+                left -= 1;
+                for &b in &remainder[..q] {
+                    base.remove(&(b, a));
+                    st.set(b, a, W::zero());
+                }
+                for &j in &nxt {
+                    base.remove(&(a, j));
+                    st.set(a, j, W::zero());
+                }
+            }
+            if !already {
+                for &b in &remainder[q + 1..] {
+                    if let Some(w) = exchange_weight(&base, a, b) {
+                        st.set(a, b, w);
+                    }
+                }
+            }
+            q += 1;
+        }
+        // Fix S1 and S2 as chosen: a top meets only a non-top below it.
+        for (x, &a) in remainder.iter().enumerate() {
+            for &b in &remainder[x + 1..] {
+                if !is_top(&mate, a) || is_top(&mate, b) {
+                    base.remove(&(a, b));
+                }
+                let w = base.get(&(a, b)).cloned().unwrap_or_else(W::zero);
+                st.set(a, b, w);
+            }
+        }
+        // Each S1 player, in order, meets the highest S2 player the optimum allows.
+        for &a in &remainder {
+            if !is_top(&mate, a) {
+                continue;
+            }
+            let mut bonus = 0i64;
+            for &b in remainder.iter().rev() {
+                if b <= a || matched[b] {
+                    continue;
+                }
+                if let Some(w) = base.get(&(a, b)) {
+                    let w = w.add(&ord(bonus));
+                    st.set(a, b, w);
+                }
+                bonus += 1;
+            }
+            mate = st.solve();
+            if let Some(m) = mate[a] {
+                matched[a] = true;
+                matched[m] = true;
+                finalized.push((a, m));
+                st.alive[a] = false;
+                st.alive[m] = false;
+            }
+        }
+
+        // Who goes down: everyone of the bracket not paired in it.
+        let down: Vec<usize> = cur.iter().copied().filter(|&i| st.alive[i]).collect();
+        let nxt_score = nxt.first().map(|&i| players[i].score);
+        single_bye_bracket = odd && nxt_score.is_some_and(|s| bye_score >= s);
+        if single_bye_bracket {
+            for &i in down.iter().chain(nxt.iter()) {
+                if mate[i].is_some_and(|m| Some(players[m].score) < nxt_score) {
+                    single_bye_bracket = false;
+                }
+            }
+        }
+        out.brackets.push(BracketLog {
+            score: residents.first().map(|&i| players[i].score).unwrap_or(players[cur[0]].score),
+            residents: residents.len(),
+            moved_down: mdps.len(),
+            pairs: finalized.len(),
+            floaters: down.len(),
+            matchings: st.solves - solves_before,
+        });
+        out.pairs.extend(finalized);
+        mdps = down;
+        if gi >= groups.len() && mdps.len() <= 1 {
+            break;
+        }
+    }
+    match mdps.as_slice() {
+        [] => {}
+        [b] => out.bye = Some(*b),
+        rest => out.unpaired = rest.to_vec(),
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn base_weight<W: Packed>(
+    ctx: &Context,
+    st: &State<W>,
+    l: &Layout,
+    f: &Fields,
+    a: usize,
+    b: usize,
+    b_in_cur: bool,
+    b_in_next: bool,
+    single_bye_bracket: bool,
+    bye_score: i64,
+    unplayed_rank: &dyn Fn(usize) -> i64,
+) -> W {
+    let (hi, lo) = (&ctx.players[a], &ctx.players[b]);
+    let mut w = Builder::<W>::new(l);
+    w.set(
+        f.completion,
+        1 + i64::from(!st.bye_candidate[a]) + i64::from(!st.bye_candidate[b]),
+    );
+    if b_in_cur {
+        w.set(f.in_bracket, 1);
+        w.set(f.scores[&hi.score], 1);
+    }
+    if b_in_next {
+        w.set(f.next, 1);
+        w.set(f.next_scores[&hi.score], 1);
+    }
+    if single_bye_bracket && ctx.readings.bye_unplayed_games {
+        let mut v = 0;
+        if hi.score == bye_score {
+            v += unplayed_rank(a);
+        }
+        if lo.score == bye_score {
+            v += unplayed_rank(b);
+        }
+        w.set(f.bye, v);
+    }
+    if b_in_cur {
+        let same = hi.preference.is_some() && hi.preference == lo.preference;
+        // "FIDE Dutch 2025 C.10": topscorers (or opponents) beyond a colour difference of 2.
+        w.set(
+            f.colours[0],
+            i64::from(!(lo.absolute_imbalance() && hi.absolute_imbalance() && same)),
+        );
+        // "FIDE Dutch 2025 C.11": topscorers (or opponents) with a colour three times running.
+        let third = if lo.colour_difference.abs() == hi.colour_difference.abs() {
+            lo.repeated.is_some() && lo.repeated == hi.repeated
+        } else {
+            let smaller = if lo.colour_difference.abs() > hi.colour_difference.abs() {
+                hi
+            } else {
+                lo
+            };
+            smaller.repeated.is_some() && smaller.repeated == lo.preference.map(Colour::opposite)
+        };
+        w.set(f.colours[1], i64::from(!(lo.absolute && hi.absolute && same && third)));
+        // "FIDE Dutch 2025 C.12": colour preferences granted.
+        w.set(f.colours[2], i64::from(!same));
+        // "FIDE Dutch 2025 C.13": strong colour preferences granted.
+        let strongish = |p: &DutchPlayer| p.strong || p.absolute;
+        w.set(
+            f.colours[3],
+            i64::from(!(strongish(lo) && strongish(hi) && !(lo.absolute && hi.absolute) && same)),
+        );
+        // "FIDE Dutch 2025 C.14"–"FIDE Dutch 2025 C.17": floats repeated from one and two
+        // rounds before; "FIDE Dutch 2025 C.18"–"FIDE Dutch 2025 C.21": their scores.
+        for back in 0..2usize {
+            if f.floats.len() < 2 * (back + 1) {
+                continue;
+            }
+            let down_lo = lo.floats[back] == Float::Down;
+            let down_hi = hi.floats[back] == Float::Down;
+            let up_again = hi.score > lo.score && lo.floats[back] == Float::Up;
+            w.set(
+                f.floats[2 * back],
+                i64::from(down_lo) + i64::from(hi.score <= lo.score && down_hi),
+            );
+            w.set(f.floats[2 * back + 1], i64::from(!up_again));
+            let sd = &f.float_scores[2 * back];
+            let mut by: HashMap<i64, i64> = HashMap::new();
+            if down_lo {
+                *by.entry(lo.score).or_default() += 1;
+            }
+            if down_hi {
+                *by.entry(hi.score).or_default() += 1;
+            }
+            for (s, v) in by {
+                w.set(sd[&s], v);
+            }
+            if !up_again {
+                w.set(f.float_scores[2 * back + 1][&hi.score], 1);
+            }
+        }
+    }
+    w.done()
+}
+
+/// The colour of `a` against `b` ("FIDE Dutch 2025 E.1"–"FIDE Dutch 2025 E.5"); `a_higher`
+/// says which ranks higher; `initial` is the colour drawn for the first board.
+pub fn colour_of(a: &DutchPlayer, b: &DutchPlayer, a_higher: bool, initial: Colour) -> Colour {
+    if let Some(c) = neutral_colour(a, b) {
+        return c;
+    }
+    let (hi, lo_is_a) = if a_higher { (a, false) } else { (b, true) };
+    // "FIDE Dutch 2025 E.4"/"E.5": the higher ranked player's preference, or by his number.
+    let hi_colour = match hi.preference {
+        Some(p) if a.preference.is_some() => p,
+        _ => {
+            if hi.number % 2 == 1 {
+                initial
+            } else {
+                initial.opposite()
+            }
+        }
+    };
+    if lo_is_a {
+        hi_colour.opposite()
+    } else {
+        hi_colour
+    }
+}
+
+/// The colour rules that do not depend on rank (E.1–E.4), if they decide.
+fn neutral_colour(a: &DutchPlayer, b: &DutchPlayer) -> Option<Colour> {
+    let compatible = a.preference != b.preference || a.preference.is_none() || b.preference.is_none();
+    if compatible {
+        return match (a.preference, b.preference) {
+            (Some(p), _) => Some(p),
+            (None, Some(q)) => Some(q.opposite()),
+            (None, None) => None,
+        };
+    }
+    let (ad, bd) = (a.colour_difference.abs(), b.colour_difference.abs());
+    if a.absolute && (ad > bd || !b.absolute) {
+        return a.preference;
+    }
+    if b.absolute && (bd > ad || !a.absolute) {
+        return b.preference.map(Colour::opposite);
+    }
+    if a.strong && !b.strong {
+        return a.preference;
+    }
+    if b.strong && !a.strong {
+        return b.preference.map(Colour::opposite);
+    }
+    // "FIDE Dutch 2025 E.4": alternate from the latest round in which they differed.
+    let (mut i, mut j) = (a.history.len(), b.history.len());
+    while i > 0 && j > 0 {
+        i -= 1;
+        j -= 1;
+        if a.history[i] != b.history[j] {
+            return Some(b.history[j]);
+        }
+    }
+    None
+}
