@@ -5,6 +5,7 @@
 //! tier, bye options and extra rows ([`RoundSpec`]). Tiers are minimised in strict
 //! lexicographic order (see `models/swiss.md`, "Exact lexicographic tiers").
 
+pub mod blossom;
 pub mod bracket;
 mod certificate;
 mod exchange;

@@ -1,0 +1,1093 @@
+//! Exact maximum-weight matching on a sparse graph: Edmonds' blossom algorithm with dual
+//! variables (the primal–dual method of Edmonds and Gabow, as described by Galil, "Efficient
+//! algorithms for finding maximum matching in graphs", 1986), written for this project.
+//!
+//! * Memory is O(n + m): adjacency lists, one record per edge, blossoms as child lists.
+//! * Weights are exact integers of any width through [`Weight`] (`i64`, `i128`, [`Wide`]).
+//!   Internally every weight is doubled so that all dual values stay integers.
+//! * Every search grows alternating trees from all exposed vertices at once; a stage ends at
+//!   an augmentation. The duals start from a greedy jump start (each vertex's dual lowered as
+//!   far as feasibility allows, a tight edge to an exposed neighbour matched at once), so the
+//!   number of stages is the number of vertices the greedy pass leaves exposed, not n/2.
+//!   Exposed vertices then carry different duals: only those at the highest dual grow trees
+//!   ("roots"), the others wait until the roots' dual comes down to theirs (or a tree reaches
+//!   them, an augmentation). An S-vertex whose dual would go below what the certificate allows
+//!   (0, or in maximum-cardinality mode the roots' dual) becomes exposed instead: the
+//!   alternating path from its root is flipped (a "rotation", which ends the stage).
+//! * The result carries the dual solution ([`Duals`]) that proves it optimal; it is checked
+//!   independently by [`is_proved_optimal`].
+//! * [`Solver`] keeps matching and duals between solves: after edges are added, removed or
+//!   re-weighted, or a vertex removed, only the blossoms around the vertices touched are
+//!   dissolved (their duals moved onto their vertices, which stays feasible) and only the
+//!   vertices left exposed are searched from: a few stages instead of a solve from scratch.
+//!
+//! Units: for an edge (u, v) of weight w and the blossoms B containing both ends,
+//! `vertex[u] + vertex[v] + Σ blossom[B] ≥ 2w` (twice the usual LP duals).
+
+#![allow(clippy::needless_range_loop)] // parallel arrays indexed by vertex or blossom id
+
+mod check;
+#[cfg(test)]
+mod tests;
+mod weight;
+
+pub use check::is_proved_optimal;
+pub use weight::{wide, Weight, Wide};
+
+const NONE: usize = usize::MAX;
+const FREE: u8 = 0;
+const S: u8 = 1;
+const T: u8 = 2;
+
+/// A dual solution in the laminar form: vertex duals, and each blossom's dual and parent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Duals<W> {
+    /// 2·y_v for every vertex.
+    pub vertex: Vec<W>,
+    /// The innermost blossom holding each vertex (an index into `blossoms`).
+    pub vertex_parent: Vec<Option<usize>>,
+    pub blossoms: Vec<BlossomDual<W>>,
+    /// In maximum-cardinality mode with exposed vertices: the inner (T) vertices of the last
+    /// search, a Tutte–Berge set proving that no matching is larger.
+    pub inner: Vec<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlossomDual<W> {
+    /// 2·z_B.
+    pub dual: W,
+    pub parent: Option<usize>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Matching<W> {
+    /// mate[v].
+    pub mate: Vec<Option<usize>>,
+    /// Total weight of matched edges.
+    pub weight: W,
+    /// The dual solution proving optimality (see [`is_proved_optimal`]).
+    pub duals: Duals<W>,
+}
+
+/// Maximum-weight matching of the graph with vertices 0..n and the given edges (u != v;
+/// several edges between one pair: the heaviest counts; edges of weight <= 0 are allowed and
+/// simply never help unless max_cardinality). With max_cardinality = true: the maximum weight
+/// among matchings of MAXIMUM CARDINALITY.
+pub fn maximum_weight_matching<W: Weight>(
+    n: usize,
+    edges: &[(usize, usize, W)],
+    max_cardinality: bool,
+) -> Matching<W> {
+    let mut s = Solver::new(n, max_cardinality);
+    for (u, v, w) in edges {
+        s.add_edge(*u, *v, w.clone());
+    }
+    s.solve();
+    s.matching()
+}
+
+/// A matching kept with its duals between solves (warm starts).
+///
+/// Build it with [`Solver::new`] and [`Solver::add_edge`], call [`Solver::solve`], read
+/// [`Solver::matching`]; then change edges or remove vertices and call `solve` again. Each
+/// change dissolves the blossoms holding the vertices it touches and leaves those vertices
+/// exposed (at most two per change, plus the bases of the dissolved blossoms whose matched edge
+/// loses its tightness); the next solve runs one search stage per vertex left exposed, each
+/// costing about the part of the graph its trees explore. Edges added before the first
+/// solve are free.
+pub struct Solver<W: Weight> {
+    n: usize,
+    max_card: bool,
+    // Edges: ends, doubled weight, whether removed.
+    eu: Vec<u32>,
+    ev: Vec<u32>,
+    w2: Vec<W>,
+    gone: Vec<bool>,
+    adj: Vec<Vec<u32>>,
+    vertex_gone: Vec<bool>,
+    /// Matched edge of each vertex.
+    mate: Vec<usize>,
+    /// Vertex duals (0..n) and blossom duals (n..2n), doubled units.
+    dual: Vec<W>,
+    // Blossom forest over ids 0..2n (vertices are trivial blossoms).
+    parent: Vec<usize>,
+    childs: Vec<Vec<usize>>,
+    /// endps[b][j] = (x in childs[j], y in childs[j+1], edge).
+    endps: Vec<Vec<(usize, usize, usize)>>,
+    base: Vec<usize>,
+    inblossom: Vec<usize>,
+    unused: Vec<usize>,
+    // Search state of one stage.
+    label: Vec<u8>,
+    labelend: Vec<usize>,
+    labeledge: Vec<usize>,
+    bestedge: Vec<usize>,
+    bestlist: Vec<Option<Vec<usize>>>,
+    allowed: Vec<u32>,
+    stamp: u32,
+    queue: Vec<usize>,
+    level: W,
+    waiting: Vec<usize>,
+    mark: Vec<bool>,
+    bestto: Vec<usize>,
+    started: bool,
+    inner: Vec<usize>,
+    stats: Stats,
+}
+
+/// What the solver did (counts since it was created).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Search stages (each ends with an augmentation, a rotation, or the optimum).
+    pub stages: usize,
+    pub augmentations: usize,
+    /// S-vertices made exposed to keep duals within bounds.
+    pub rotations: usize,
+    pub blossoms: usize,
+    /// Blossoms formed with a blossom among their children.
+    pub nested: usize,
+    /// T-blossoms expanded during a search, and S-blossoms at dual 0 at the end of a stage.
+    pub expanded_t: usize,
+    pub expanded_end: usize,
+    /// Vertices matched by the greedy start.
+    pub greedy_matched: usize,
+}
+
+impl Stats {
+    pub fn add(&mut self, o: &Stats) {
+        self.stages += o.stages;
+        self.augmentations += o.augmentations;
+        self.rotations += o.rotations;
+        self.blossoms += o.blossoms;
+        self.nested += o.nested;
+        self.expanded_t += o.expanded_t;
+        self.expanded_end += o.expanded_end;
+        self.greedy_matched += o.greedy_matched;
+    }
+}
+
+enum Found {
+    Nothing,
+    Augmented,
+}
+
+impl<W: Weight> Solver<W> {
+    /// An empty graph on vertices 0..n.
+    pub fn new(n: usize, max_cardinality: bool) -> Self {
+        let nn = 2 * n.max(1);
+        Solver {
+            n,
+            max_card: max_cardinality,
+            eu: Vec::new(),
+            ev: Vec::new(),
+            w2: Vec::new(),
+            gone: Vec::new(),
+            adj: vec![Vec::new(); n],
+            vertex_gone: vec![false; n],
+            mate: vec![NONE; n],
+            dual: vec![W::zero(); nn],
+            parent: vec![NONE; nn],
+            childs: vec![Vec::new(); nn],
+            endps: vec![Vec::new(); nn],
+            base: (0..nn).map(|b| if b < n { b } else { NONE }).collect(),
+            inblossom: (0..n).collect(),
+            unused: (n..2 * n).rev().collect(),
+            label: vec![FREE; nn],
+            labelend: vec![NONE; nn],
+            labeledge: vec![NONE; nn],
+            bestedge: vec![NONE; nn],
+            bestlist: vec![None; nn],
+            allowed: Vec::new(),
+            stamp: 0,
+            queue: Vec::new(),
+            level: W::zero(),
+            waiting: Vec::new(),
+            mark: vec![false; nn],
+            bestto: vec![NONE; nn],
+            started: false,
+            inner: Vec::new(),
+            stats: Stats::default(),
+        }
+    }
+
+    /// Number of edges added so far (removed ones included): the next edge's id.
+    pub fn edge_count(&self) -> usize {
+        self.eu.len()
+    }
+
+    /// Adds edge (u, v) of weight w and returns its id. After a solve, the edge's slack is
+    /// repaired if it is negative (see [`Solver`]).
+    pub fn add_edge(&mut self, u: usize, v: usize, w: W) -> usize {
+        assert!(
+            u < self.n && v < self.n && u != v,
+            "edge ({u}, {v}) on {} vertices",
+            self.n
+        );
+        assert!(
+            !self.vertex_gone[u] && !self.vertex_gone[v],
+            "edge on a removed vertex"
+        );
+        let e = self.eu.len();
+        self.eu.push(u as u32);
+        self.ev.push(v as u32);
+        self.w2.push(w.double());
+        self.gone.push(false);
+        self.allowed.push(0);
+        self.adj[u].push(e as u32);
+        self.adj[v].push(e as u32);
+        if self.started {
+            self.repair(e);
+        }
+        e
+    }
+
+    /// Removes edge e.
+    pub fn remove_edge(&mut self, e: usize) {
+        if self.gone[e] {
+            return;
+        }
+        let (u, v) = self.ends(e);
+        if self.started {
+            // The edge may hold a blossom together or be matched.
+            self.release(u);
+            self.release(v);
+        }
+        self.gone[e] = true;
+        self.adj[u].retain(|&x| x as usize != e);
+        self.adj[v].retain(|&x| x as usize != e);
+    }
+
+    /// Gives edge e weight w.
+    pub fn set_weight(&mut self, e: usize, w: W) {
+        assert!(!self.gone[e], "re-weighting a removed edge");
+        let w2 = w.double();
+        if self.started && w2 < self.w2[e] {
+            // A lighter edge loses its tightness: whatever rested on it goes.
+            let (u, v) = self.ends(e);
+            self.release(u);
+            self.release(v);
+        }
+        self.w2[e] = w2;
+        if self.started {
+            self.repair(e);
+        }
+    }
+
+    /// Removes vertex v and its edges: it stays unmatched.
+    pub fn remove_vertex(&mut self, v: usize) {
+        if self.vertex_gone[v] {
+            return;
+        }
+        if self.started {
+            self.release(v);
+        }
+        for e in std::mem::take(&mut self.adj[v]) {
+            let e = e as usize;
+            self.gone[e] = true;
+            let (a, b) = self.ends(e);
+            let other = if a == v { b } else { a };
+            self.adj[other].retain(|&x| x as usize != e);
+        }
+        self.vertex_gone[v] = true;
+        self.dual[v] = W::zero();
+    }
+
+    /// Solves (or re-solves after changes) to optimality.
+    pub fn solve(&mut self) {
+        if !self.started {
+            self.started = true;
+            self.jump_start();
+        }
+        while self.stage() {}
+    }
+
+    /// What the solver did so far.
+    pub fn stats(&self) -> Stats {
+        self.stats.clone()
+    }
+
+    /// The current matching with its duals.
+    pub fn matching(&self) -> Matching<W> {
+        let n = self.n;
+        let mut weight = W::zero();
+        let mut mate = vec![None; n];
+        for v in 0..n {
+            let e = self.mate[v];
+            if e != NONE {
+                let (a, b) = self.ends(e);
+                mate[v] = Some(if a == v { b } else { a });
+                if v == a {
+                    weight = weight.add(&self.w2[e].half());
+                }
+            }
+        }
+        // Blossoms in use, renumbered.
+        let mut index = vec![NONE; 2 * n];
+        let mut blossoms = Vec::new();
+        for b in n..2 * n {
+            if self.base[b] != NONE {
+                index[b] = blossoms.len();
+                blossoms.push(BlossomDual {
+                    dual: self.dual[b].clone(),
+                    parent: None,
+                });
+            }
+        }
+        for b in n..2 * n {
+            if index[b] != NONE && self.parent[b] != NONE {
+                blossoms[index[b]].parent = Some(index[self.parent[b]]);
+            }
+        }
+        let vertex_parent = (0..n)
+            .map(|v| (self.parent[v] != NONE).then(|| index[self.parent[v]]))
+            .collect();
+        Matching {
+            mate,
+            weight,
+            duals: Duals {
+                vertex: self.dual[..n].to_vec(),
+                vertex_parent,
+                blossoms,
+                inner: self.inner.clone(),
+            },
+        }
+    }
+
+    fn ends(&self, e: usize) -> (usize, usize) {
+        (self.eu[e] as usize, self.ev[e] as usize)
+    }
+
+    fn other(&self, e: usize, v: usize) -> usize {
+        let (a, b) = self.ends(e);
+        if a == v {
+            b
+        } else {
+            a
+        }
+    }
+
+    /// Slack of an edge between two different top-level blossoms.
+    fn slack(&self, e: usize) -> W {
+        let (u, v) = self.ends(e);
+        self.dual[u].add(&self.dual[v]).sub(&self.w2[e])
+    }
+
+    fn floor(&self) -> Option<W> {
+        (!self.max_card).then(W::zero)
+    }
+
+    /// Duals and a matching to start from: each vertex in turn lowers its dual as far as every
+    /// edge allows (not below 0 unless maximum cardinality), and takes an exposed neighbour
+    /// across the edge that stops it. Feasible, and every matched edge is tight.
+    fn jump_start(&mut self) {
+        let n = self.n;
+        for v in 0..n {
+            let mut most: Option<W> = self.floor();
+            for &e in &self.adj[v] {
+                let w = self.w2[e as usize].half();
+                if most.as_ref().is_none_or(|m| w > *m) {
+                    most = Some(w);
+                }
+            }
+            self.dual[v] = most.unwrap_or_else(W::zero);
+        }
+        for v in 0..n {
+            if self.mate[v] != NONE || self.vertex_gone[v] {
+                continue;
+            }
+            let mut most: Option<W> = self.floor();
+            for &e in &self.adj[v] {
+                let e = e as usize;
+                let need = self.w2[e].sub(&self.dual[self.other(e, v)]);
+                if most.as_ref().is_none_or(|m| need > *m) {
+                    most = Some(need);
+                }
+            }
+            let Some(y) = most else { continue };
+            // An exposed neighbour across an edge that is now tight.
+            let partner = self.adj[v].iter().map(|&e| e as usize).find(|&e| {
+                let u = self.other(e, v);
+                self.mate[u] == NONE && self.w2[e].sub(&self.dual[u]) == y
+            });
+            self.dual[v] = y;
+            if let Some(e) = partner {
+                let u = self.other(e, v);
+                self.mate[u] = e;
+                self.mate[v] = e;
+                self.stats.greedy_matched += 2;
+            }
+        }
+    }
+
+    /// One search stage. Returns false when the matching is optimal.
+    fn stage(&mut self) -> bool {
+        let n = self.n;
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.allowed.iter_mut().for_each(|a| *a = 0);
+            self.stamp = 1;
+        }
+        for b in 0..2 * n {
+            self.label[b] = FREE;
+            self.labelend[b] = NONE;
+            self.labeledge[b] = NONE;
+            self.bestedge[b] = NONE;
+            self.bestlist[b] = None;
+        }
+        self.queue.clear();
+        self.inner.clear();
+        self.stats.stages += 1;
+        // Roots: the exposed vertices at the highest dual; the others wait.
+        let mut exposed: Vec<usize> = (0..n)
+            .filter(|&v| {
+                !self.vertex_gone[v]
+                    && self.mate[v] == NONE
+                    && (self.max_card || self.dual[v] > W::zero())
+            })
+            .collect();
+        if exposed.is_empty() {
+            return false;
+        }
+        exposed.sort_by(|&a, &b| self.dual[a].cmp(&self.dual[b]).then(b.cmp(&a)));
+        self.level = self.dual[*exposed.last().unwrap()].clone();
+        while let Some(&v) = exposed.last() {
+            if self.dual[v] != self.level {
+                break;
+            }
+            exposed.pop();
+            self.assign_label(v, S, NONE, NONE);
+        }
+        self.waiting = exposed;
+        let done = loop {
+            // Grow from the S-vertices queued.
+            let mut found = Found::Nothing;
+            while let Some(v) = self.queue.pop() {
+                if self.max_card && self.dual[v] < self.level {
+                    self.stats.rotations += 1;
+                    self.augment_side(v, NONE);
+                    found = Found::Augmented;
+                    break;
+                }
+                for i in 0..self.adj[v].len() {
+                    let e = self.adj[v][i] as usize;
+                    if let Found::Augmented = self.scan(v, e) {
+                        found = Found::Augmented;
+                        break;
+                    }
+                }
+                if let Found::Augmented = found {
+                    break;
+                }
+            }
+            if let Found::Augmented = found {
+                break false;
+            }
+            // The dual change: the smallest step that makes something happen.
+            let mut step: Option<(W, u8, usize)> = None;
+            let mut consider = |d: W, kind: u8, arg: usize| {
+                if step.as_ref().is_none_or(|s| d < s.0) {
+                    step = Some((d, kind, arg));
+                }
+            };
+            for v in 0..n {
+                if self.vertex_gone[v] {
+                    continue;
+                }
+                let top = self.label[self.inblossom[v]];
+                if top == S && !self.max_card {
+                    consider(self.dual[v].clone(), 1, v);
+                }
+                if top == FREE && self.bestedge[v] != NONE {
+                    consider(self.slack(self.bestedge[v]), 2, self.bestedge[v]);
+                }
+            }
+            for b in 0..2 * n {
+                if self.parent[b] != NONE || self.base[b] == NONE {
+                    continue;
+                }
+                if self.label[b] == S && self.bestedge[b] != NONE {
+                    consider(self.slack(self.bestedge[b]).half(), 3, self.bestedge[b]);
+                }
+                if b >= n && self.label[b] == T {
+                    consider(self.dual[b].half(), 4, b);
+                }
+            }
+            if let Some(&w) = self.waiting.last() {
+                consider(self.level.sub(&self.dual[w]), 5, w);
+            }
+            let Some((d, kind, arg)) = step else {
+                // Maximum cardinality: no tree can change any more.
+                self.record_inner();
+                return false;
+            };
+            self.apply(&d);
+            match kind {
+                1 => {
+                    if self.level == W::zero() {
+                        break true;
+                    }
+                    // An S-vertex at dual 0 below its root: it becomes exposed instead.
+                    self.stats.rotations += 1;
+                    self.augment_side(arg, NONE);
+                    break false;
+                }
+                2 | 3 => {
+                    let (u, v) = self.ends(arg);
+                    self.allowed[arg] = self.stamp;
+                    let s = if self.label[self.inblossom[u]] == S {
+                        u
+                    } else {
+                        v
+                    };
+                    if let Found::Augmented = self.scan(s, arg) {
+                        break false;
+                    }
+                }
+                4 => {
+                    self.stats.expanded_t += 1;
+                    self.expand(arg, false);
+                }
+                _ => {
+                    while let Some(&w) = self.waiting.last() {
+                        if self.dual[w] != self.level {
+                            break;
+                        }
+                        self.waiting.pop();
+                        self.assign_label(w, S, NONE, NONE);
+                    }
+                }
+            }
+        };
+        if done {
+            return false;
+        }
+        // End of stage: S-blossoms at dual 0 are no longer needed.
+        for b in n..2 * n {
+            if self.base[b] != NONE
+                && self.parent[b] == NONE
+                && self.label[b] == S
+                && self.dual[b] == W::zero()
+            {
+                self.stats.expanded_end += 1;
+                self.expand(b, true);
+            }
+        }
+        true
+    }
+
+    fn record_inner(&mut self) {
+        self.inner = (0..self.n)
+            .filter(|&v| !self.vertex_gone[v] && self.label[self.inblossom[v]] == T)
+            .collect();
+    }
+
+    /// Moves every vertex and top-level blossom by the dual step d.
+    fn apply(&mut self, d: &W) {
+        let n = self.n;
+        for v in 0..n {
+            match self.label[self.inblossom[v]] {
+                S => self.dual[v] = self.dual[v].sub(d),
+                T => self.dual[v] = self.dual[v].add(d),
+                _ => {}
+            }
+        }
+        let d2 = d.double();
+        for b in n..2 * n {
+            if self.base[b] != NONE && self.parent[b] == NONE {
+                match self.label[b] {
+                    S => self.dual[b] = self.dual[b].add(&d2),
+                    T => self.dual[b] = self.dual[b].sub(&d2),
+                    _ => {}
+                }
+            }
+        }
+        self.level = self.level.sub(d);
+    }
+
+    /// Edge e seen from S-vertex v.
+    fn scan(&mut self, v: usize, e: usize) -> Found {
+        let w = self.other(e, v);
+        let bv = self.inblossom[v];
+        let bw = self.inblossom[w];
+        if bv == bw {
+            return Found::Nothing;
+        }
+        let mut slack = None;
+        if self.allowed[e] != self.stamp {
+            let s = self.slack(e);
+            if s <= W::zero() {
+                self.allowed[e] = self.stamp;
+            } else {
+                slack = Some(s);
+            }
+        }
+        match slack {
+            None => {
+                if self.label[bw] == FREE {
+                    if self.mate[self.base[bw]] == NONE {
+                        // A waiting exposed vertex.
+                        self.augment(e);
+                        return Found::Augmented;
+                    }
+                    self.assign_label(w, T, v, e);
+                } else if self.label[bw] == S {
+                    let base = self.scan_blossom(v, w);
+                    if base != NONE {
+                        self.add_blossom(base, v, w, e);
+                    } else {
+                        self.augment(e);
+                        return Found::Augmented;
+                    }
+                } else if self.label[w] == FREE {
+                    // w inside a T-blossom: remembered should the blossom be expanded.
+                    self.label[w] = T;
+                    self.labelend[w] = v;
+                    self.labeledge[w] = e;
+                }
+            }
+            Some(s) => {
+                if self.label[bw] == S {
+                    if self.bestedge[bv] == NONE || s < self.slack(self.bestedge[bv]) {
+                        self.bestedge[bv] = e;
+                    }
+                } else if self.label[w] == FREE
+                    && (self.bestedge[w] == NONE || s < self.slack(self.bestedge[w]))
+                {
+                    self.bestedge[w] = e;
+                }
+            }
+        }
+        Found::Nothing
+    }
+
+    fn leaves(&self, b: usize, out: &mut Vec<usize>) {
+        let mut stack = vec![b];
+        while let Some(x) = stack.pop() {
+            if x < self.n {
+                out.push(x);
+            } else {
+                stack.extend(self.childs[x].iter().copied());
+            }
+        }
+    }
+
+    /// Labels the top-level blossom of w with t, reached from vertex p by edge e.
+    fn assign_label(&mut self, w: usize, t: u8, p: usize, e: usize) {
+        let b = self.inblossom[w];
+        self.label[w] = t;
+        self.label[b] = t;
+        self.labelend[w] = p;
+        self.labelend[b] = p;
+        self.labeledge[w] = e;
+        self.labeledge[b] = e;
+        self.bestedge[w] = NONE;
+        self.bestedge[b] = NONE;
+        if t == S {
+            let mut leaves = Vec::new();
+            self.leaves(b, &mut leaves);
+            self.queue.extend(leaves);
+        } else {
+            let base = self.base[b];
+            let m = self.mate[base];
+            debug_assert!(m != NONE, "a T-blossom with an exposed base");
+            let mate = self.other(m, base);
+            self.assign_label(mate, S, base, m);
+        }
+    }
+
+    /// The base of the blossom that edge (v, w) closes between two S-blossoms, or NONE when
+    /// they are in different trees.
+    fn scan_blossom(&mut self, v: usize, w: usize) -> usize {
+        let mut path = Vec::new();
+        let mut base = NONE;
+        let (mut v, mut w) = (v, w);
+        while v != NONE {
+            let b = self.inblossom[v];
+            if self.mark[b] {
+                base = self.base[b];
+                break;
+            }
+            self.mark[b] = true;
+            path.push(b);
+            if self.labeledge[b] == NONE {
+                v = NONE;
+            } else {
+                let t = self.labelend[b];
+                let bt = self.inblossom[t];
+                v = self.labelend[bt];
+            }
+            if w != NONE {
+                std::mem::swap(&mut v, &mut w);
+            }
+        }
+        for b in path {
+            self.mark[b] = false;
+        }
+        base
+    }
+
+    /// A new S-blossom with the given base, closed by edge e = (v, w).
+    fn add_blossom(&mut self, base: usize, v: usize, w: usize, e: usize) {
+        let n = self.n;
+        let bb = self.inblossom[base];
+        let mut bv = self.inblossom[v];
+        let mut bw = self.inblossom[w];
+        let b = self.unused.pop().expect("blossom ids");
+        self.base[b] = base;
+        self.parent[b] = NONE;
+        self.parent[bb] = b;
+        let mut path = Vec::new();
+        let mut ends = Vec::new();
+        while bv != bb {
+            self.parent[bv] = b;
+            path.push(bv);
+            let p = self.labelend[bv];
+            let le = self.labeledge[bv];
+            ends.push((p, self.other(le, p), le));
+            bv = self.inblossom[p];
+        }
+        path.push(bb);
+        path.reverse();
+        ends.reverse();
+        ends.push((v, w, e));
+        while bw != bb {
+            self.parent[bw] = b;
+            path.push(bw);
+            let p = self.labelend[bw];
+            let le = self.labeledge[bw];
+            ends.push((self.other(le, p), p, le));
+            bw = self.inblossom[p];
+        }
+        self.stats.blossoms += 1;
+        if path.iter().any(|&c| c >= n) {
+            self.stats.nested += 1;
+        }
+        self.childs[b] = path;
+        self.endps[b] = ends;
+        self.label[b] = S;
+        self.labelend[b] = self.labelend[bb];
+        self.labeledge[b] = self.labeledge[bb];
+        self.dual[b] = W::zero();
+        let mut leaves = Vec::new();
+        self.leaves(b, &mut leaves);
+        for &x in &leaves {
+            if self.label[self.inblossom[x]] == T {
+                // T-vertices become S: they are searched from now.
+                self.queue.push(x);
+            }
+            self.inblossom[x] = b;
+        }
+        // The least-slack edge to each neighbouring S-blossom.
+        let mut touched = Vec::new();
+        for ci in 0..self.childs[b].len() {
+            let c = self.childs[b][ci];
+            let list = match self.bestlist[c].take() {
+                Some(l) => l,
+                None => {
+                    let mut ls = Vec::new();
+                    let mut lv = Vec::new();
+                    self.leaves(c, &mut lv);
+                    for x in lv {
+                        ls.extend(self.adj[x].iter().map(|&e| e as usize));
+                    }
+                    ls
+                }
+            };
+            for k in list {
+                let (i, j) = self.ends(k);
+                let j = if self.inblossom[j] == b { i } else { j };
+                let bj = self.inblossom[j];
+                if bj != b
+                    && self.label[bj] == S
+                    && (self.bestto[bj] == NONE || self.slack(k) < self.slack(self.bestto[bj]))
+                {
+                    if self.bestto[bj] == NONE {
+                        touched.push(bj);
+                    }
+                    self.bestto[bj] = k;
+                }
+            }
+            self.bestedge[c] = NONE;
+        }
+        let mut list = Vec::with_capacity(touched.len());
+        let mut best = NONE;
+        for bj in touched {
+            let k = self.bestto[bj];
+            self.bestto[bj] = NONE;
+            if best == NONE || self.slack(k) < self.slack(best) {
+                best = k;
+            }
+            list.push(k);
+        }
+        self.bestlist[b] = Some(list);
+        self.bestedge[b] = best;
+        debug_assert!(b >= n);
+    }
+
+    /// Replaces blossom b by its children: at the end of a stage (`end_stage`, children at
+    /// dual 0 expanded too), or a T-blossom whose dual reached 0 during the search, whose
+    /// children take labels along the even path from the entry child to the base.
+    fn expand(&mut self, b: usize, end_stage: bool) {
+        let n = self.n;
+        let childs = std::mem::take(&mut self.childs[b]);
+        for &s in &childs {
+            self.parent[s] = NONE;
+            if s < n {
+                self.inblossom[s] = s;
+            } else if end_stage && self.dual[s] == W::zero() {
+                self.expand(s, end_stage);
+            } else {
+                let mut lv = Vec::new();
+                self.leaves(s, &mut lv);
+                for x in lv {
+                    self.inblossom[x] = s;
+                }
+            }
+        }
+        let endps = std::mem::take(&mut self.endps[b]);
+        if !end_stage && self.label[b] == T {
+            let k = childs.len();
+            let entry_vertex = self.other(self.labeledge[b], self.labelend[b]);
+            let entry = self.inblossom[entry_vertex];
+            let mut j = childs
+                .iter()
+                .position(|&c| c == entry)
+                .expect("entry child");
+            let forward = j % 2 == 1;
+            let (mut pv, mut pe) = (self.labelend[b], self.labeledge[b]);
+            while j != 0 {
+                // Child j is T, labelled across (pv, pe); its mate is the next child, S.
+                let q = self.other(pe, pv);
+                self.label[q] = FREE;
+                self.assign_label(q, T, pv, pe);
+                if forward {
+                    self.allowed[endps[j].2] = self.stamp;
+                    j = (j + 1) % k;
+                    let (x, _, e) = endps[j];
+                    self.allowed[e] = self.stamp;
+                    pv = x;
+                    pe = e;
+                    j = (j + 1) % k;
+                } else {
+                    self.allowed[endps[j - 1].2] = self.stamp;
+                    j -= 1;
+                    let (_, y, e) = endps[j - 1];
+                    self.allowed[e] = self.stamp;
+                    pv = y;
+                    pe = e;
+                    j -= 1;
+                }
+            }
+            // The base child: T, its mate outside already S.
+            let bv = childs[0];
+            let q = self.other(pe, pv);
+            self.label[q] = T;
+            self.label[bv] = T;
+            self.labelend[q] = pv;
+            self.labelend[bv] = pv;
+            self.labeledge[q] = pe;
+            self.labeledge[bv] = pe;
+            self.bestedge[bv] = NONE;
+            // The children off the path: free, unless one of their vertices was reached.
+            let mut j = if forward { 1 } else { k - 1 };
+            while childs[j] != entry {
+                let c = childs[j];
+                if self.label[c] != S {
+                    let mut lv = Vec::new();
+                    self.leaves(c, &mut lv);
+                    if let Some(&x) = lv.iter().find(|&&x| self.label[x] != FREE) {
+                        if self.label[x] == T {
+                            let (p, e) = (self.labelend[x], self.labeledge[x]);
+                            self.label[x] = FREE;
+                            self.assign_label(x, T, p, e);
+                        }
+                    }
+                }
+                j = if forward { j + 1 } else { j - 1 };
+            }
+        }
+        self.label[b] = FREE;
+        self.labelend[b] = NONE;
+        self.labeledge[b] = NONE;
+        self.bestedge[b] = NONE;
+        self.bestlist[b] = None;
+        self.base[b] = NONE;
+        self.dual[b] = W::zero();
+        self.parent[b] = NONE;
+        self.unused.push(b);
+    }
+
+    /// Makes v the base of blossom b, flipping the even path from v to the old base.
+    fn augment_blossom(&mut self, b: usize, v: usize) {
+        let mut t = v;
+        while self.parent[t] != b {
+            t = self.parent[t];
+        }
+        if t >= self.n {
+            self.augment_blossom(t, v);
+        }
+        let k = self.childs[b].len();
+        let i = self.childs[b].iter().position(|&c| c == t).expect("child");
+        let flips: Vec<usize> = if i % 2 == 1 {
+            (i + 1..k).step_by(2).collect()
+        } else {
+            (0..i).rev().skip(1).step_by(2).collect()
+        };
+        for idx in flips {
+            let (x, y, e) = self.endps[b][idx];
+            let ca = self.childs[b][idx];
+            let cb = self.childs[b][(idx + 1) % k];
+            if ca >= self.n {
+                self.augment_blossom(ca, x);
+            }
+            if cb >= self.n {
+                self.augment_blossom(cb, y);
+            }
+            self.mate[x] = e;
+            self.mate[y] = e;
+        }
+        self.childs[b].rotate_left(i);
+        self.endps[b].rotate_left(i);
+        self.base[b] = v;
+    }
+
+    /// Flips the alternating path from S-vertex s up to its tree's root, giving s the edge p
+    /// (or leaving it exposed when p is NONE: a rotation).
+    fn augment_side(&mut self, s: usize, p: usize) {
+        let (mut s, mut p) = (s, p);
+        loop {
+            let bs = self.inblossom[s];
+            if bs >= self.n {
+                self.augment_blossom(bs, s);
+            }
+            self.mate[s] = p;
+            if self.label[bs] != S || self.labeledge[bs] == NONE {
+                break;
+            }
+            let t = self.labelend[bs];
+            let bt = self.inblossom[t];
+            let next = self.labelend[bt];
+            let le = self.labeledge[bt];
+            let j = self.other(le, next);
+            if bt >= self.n {
+                self.augment_blossom(bt, j);
+            }
+            self.mate[j] = le;
+            s = next;
+            p = le;
+        }
+    }
+
+    fn augment(&mut self, e: usize) {
+        self.stats.augmentations += 1;
+        let (u, v) = self.ends(e);
+        self.augment_side(u, e);
+        self.augment_side(v, e);
+    }
+
+    /// Dissolves every blossom holding v (each one's dual moved onto its vertices, which keeps
+    /// every edge feasible) and leaves v exposed: afterwards nothing rests on an edge at v.
+    fn release(&mut self, v: usize) {
+        let n = self.n;
+        // The chain of blossoms from the top down.
+        let mut chain = Vec::new();
+        let mut x = self.parent[v];
+        while x != NONE {
+            chain.push(x);
+            x = self.parent[x];
+        }
+        for &b in chain.iter().rev() {
+            let z = self.dual[b].clone();
+            let base = self.base[b];
+            let mut lv = Vec::new();
+            self.leaves(b, &mut lv);
+            if z != W::zero() {
+                let h = z.half();
+                for &x in &lv {
+                    self.dual[x] = self.dual[x].add(&h);
+                }
+                // The base's own matched edge (outside b) is no longer tight.
+                self.unmatch(base);
+            }
+            let childs = std::mem::take(&mut self.childs[b]);
+            self.endps[b].clear();
+            for &c in &childs {
+                self.parent[c] = NONE;
+                let mut cl = Vec::new();
+                self.leaves(c, &mut cl);
+                for x in cl {
+                    self.inblossom[x] = c;
+                }
+            }
+            self.base[b] = NONE;
+            self.dual[b] = W::zero();
+            self.parent[b] = NONE;
+            self.unused.push(b);
+        }
+        debug_assert!(n > 0);
+        self.unmatch(v);
+    }
+
+    fn unmatch(&mut self, v: usize) {
+        let e = self.mate[v];
+        if e != NONE {
+            let u = self.other(e, v);
+            self.mate[u] = NONE;
+            self.mate[v] = NONE;
+        }
+    }
+
+    /// A new or heavier edge with negative slack: one end is released and its dual raised.
+    fn repair(&mut self, e: usize) {
+        let (u, v) = self.ends(e);
+        let su: W = self.sum_common(u, v);
+        let s = self.dual[u].add(&self.dual[v]).add(&su).sub(&self.w2[e]);
+        if s < W::zero() {
+            self.release(u);
+            // Releasing may already have raised it enough.
+            let rest = self.dual[u].add(&self.dual[v]).sub(&self.w2[e]);
+            if rest < W::zero() {
+                self.dual[u] = self.dual[u].sub(&rest);
+            }
+        }
+    }
+
+    /// Every live edge feasible, every matched edge tight (tests).
+    #[cfg(test)]
+    pub(crate) fn invariants(&self, when: &str) {
+        for e in 0..self.eu.len() {
+            if self.gone[e] {
+                continue;
+            }
+            let (u, v) = self.ends(e);
+            let s = self.dual[u]
+                .add(&self.dual[v])
+                .add(&self.sum_common(u, v))
+                .sub(&self.w2[e]);
+            assert!(s >= W::zero(), "{when}: edge {e} ({u}, {v}) slack {s:?}");
+            if self.mate[u] == e {
+                assert!(s == W::zero(), "{when}: matched edge {e} slack {s:?}");
+                assert!(self.mate[v] == e);
+            }
+        }
+    }
+
+    /// Σ duals of the blossoms holding both u and v.
+    fn sum_common(&self, u: usize, v: usize) -> W {
+        let mut up = Vec::new();
+        let mut x = self.parent[u];
+        while x != NONE {
+            up.push(x);
+            x = self.parent[x];
+        }
+        let mut s = W::zero();
+        let mut x = self.parent[v];
+        while x != NONE {
+            if up.contains(&x) {
+                s = s.add(&self.dual[x]);
+            }
+            x = self.parent[x];
+        }
+        s
+    }
+}

@@ -1,0 +1,479 @@
+//! The sparse matching against an exhaustive search on small graphs, against the dense
+//! `integer-blossom` crate on larger ones, its certificate, and its warm starts.
+
+use super::check::check;
+use super::*;
+use proptest::prelude::*;
+
+/// xorshift: deterministic random graphs without a dependency.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self, m: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % m
+    }
+}
+
+/// (cardinality, weight) of the best matching by exhaustive search: the heaviest, or with
+/// `max_card` the heaviest among those of most edges.
+fn brute(n: usize, edges: &[(usize, usize, i64)], max_card: bool) -> (usize, i64) {
+    let mut best_w: Vec<Vec<Option<i64>>> = vec![vec![None; n]; n];
+    for &(u, v, w) in edges {
+        for (a, b) in [(u, v), (v, u)] {
+            if best_w[a][b].is_none_or(|x| w > x) {
+                best_w[a][b] = Some(w);
+            }
+        }
+    }
+    let mut memo: Vec<Option<(usize, i64)>> = vec![None; 1 << n];
+    fn go(
+        mask: usize,
+        n: usize,
+        w: &[Vec<Option<i64>>],
+        max_card: bool,
+        memo: &mut [Option<(usize, i64)>],
+    ) -> (usize, i64) {
+        if let Some(r) = memo[mask] {
+            return r;
+        }
+        let Some(i) = (0..n).find(|&i| mask & (1 << i) == 0) else {
+            return (0, 0);
+        };
+        let better = |a: (usize, i64), b: (usize, i64)| {
+            if max_card {
+                a > b
+            } else {
+                a.1 > b.1
+            }
+        };
+        let mut best = go(mask | 1 << i, n, w, max_card, memo);
+        for j in i + 1..n {
+            if mask & (1 << j) == 0 {
+                if let Some(x) = w[i][j] {
+                    let (c, s) = go(mask | 1 << i | 1 << j, n, w, max_card, memo);
+                    let cand = (c + 1, s + x);
+                    if better(cand, best) {
+                        best = cand;
+                    }
+                }
+            }
+        }
+        memo[mask] = Some(best);
+        best
+    }
+    go(0, n, &best_w, max_card, &mut memo)
+}
+
+fn random_graph(rng: &mut Rng, n: usize, lo: i64, hi: i64) -> Vec<(usize, usize, i64)> {
+    let density = 1 + rng.next(4);
+    let mut edges = Vec::new();
+    for u in 0..n {
+        for v in u + 1..n {
+            if rng.next(4) < density {
+                let w = lo + rng.next((hi - lo + 1) as u64) as i64;
+                let (a, b) = if rng.next(2) == 0 { (u, v) } else { (v, u) };
+                edges.push((a, b, w));
+                if rng.next(10) == 0 {
+                    // A parallel edge.
+                    edges.push((a, b, lo + rng.next((hi - lo + 1) as u64) as i64));
+                }
+            }
+        }
+    }
+    edges
+}
+
+fn cardinality<W>(m: &Matching<W>) -> usize {
+    m.mate.iter().filter(|x| x.is_some()).count() / 2
+}
+
+/// Every matched pair is an edge of the graph.
+fn uses_edges<W>(m: &Matching<W>, edges: &[(usize, usize, W)]) -> bool {
+    m.mate.iter().enumerate().all(|(v, p)| {
+        p.is_none_or(|u| {
+            edges
+                .iter()
+                .any(|e| (e.0 == v && e.1 == u) || (e.0 == u && e.1 == v))
+        })
+    })
+}
+
+fn convert<W: Weight>(
+    edges: &[(usize, usize, i64)],
+    f: impl Fn(i64) -> W,
+) -> Vec<(usize, usize, W)> {
+    edges.iter().map(|&(u, v, w)| (u, v, f(w))).collect()
+}
+
+/// One random instance in all three weight types (the wide one scaled by 2^400 plus the weight
+/// itself, so that its order is the same but every value needs far more than 128 bits).
+fn check_instance(n: usize, edges: &[(usize, usize, i64)], max_card: bool) -> Stats {
+    let (card, best) = brute(n, edges, max_card);
+    let m = maximum_weight_matching(n, edges, max_card);
+    check(n, edges, max_card, &m).unwrap_or_else(|e| panic!("{e}: n {n} {edges:?} {max_card}"));
+    assert_eq!(m.weight, best, "n {n} {edges:?} max_card {max_card}");
+    if max_card {
+        assert_eq!(cardinality(&m), card);
+    }
+    assert!(uses_edges(&m, edges));
+    let e128 = convert(edges, |w| w as i128);
+    let m128 = maximum_weight_matching(n, &e128, max_card);
+    assert!(is_proved_optimal(n, &e128, max_card, &m128));
+    assert_eq!(m128.weight, best as i128);
+    let big = (0..400).fold(wide(1), |x, _| x.double());
+    let scale = |w: i64| {
+        let mut s = Wide::zero();
+        for _ in 0..w.unsigned_abs() {
+            s = Weight::add(&s, &big);
+        }
+        let s = Weight::add(&s, &wide(w.unsigned_abs() as i128));
+        if w < 0 {
+            Weight::sub(&Wide::zero(), &s)
+        } else {
+            s
+        }
+    };
+    let ew = convert(edges, scale);
+    let mw = maximum_weight_matching(n, &ew, max_card);
+    check(n, &ew, max_card, &mw).unwrap();
+    assert_eq!(mw.weight, scale(best));
+    let mut s = Solver::new(n, max_card);
+    for &(u, v, w) in edges {
+        s.add_edge(u, v, w);
+    }
+    s.solve();
+    s.stats()
+}
+
+#[test]
+fn small_graphs_match_an_exhaustive_search() {
+    let mut rng = Rng(0x9e3779b97f4a7c15);
+    let mut total = Stats::default();
+    for case in 0..4000 {
+        let n = 1 + rng.next(12) as usize;
+        let (lo, hi) = match case % 4 {
+            0 => (1, 10),
+            1 => (-5, 20),
+            2 => (0, 3),
+            _ => (1, 1000),
+        };
+        let edges = random_graph(&mut rng, n, lo, hi);
+        for max_card in [false, true] {
+            total.add(&check_instance(n, &edges, max_card));
+        }
+    }
+    // The cases must have exercised the whole algorithm.
+    assert!(total.blossoms > 1000, "{total:?}");
+    assert!(total.nested > 50, "{total:?}");
+    assert!(total.expanded_t > 50, "{total:?}");
+    assert!(total.expanded_end > 50, "{total:?}");
+    assert!(total.rotations > 10, "{total:?}");
+}
+
+#[test]
+fn odd_cycles_and_nested_blossoms() {
+    // A 5-cycle: two edges. Triangles joined by a path: blossoms that shrink and expand.
+    let cycle: Vec<(usize, usize, i64)> = (0..5).map(|i| (i, (i + 1) % 5, 10)).collect();
+    check_instance(5, &cycle, false);
+    check_instance(5, &cycle, true);
+    // Triangles inside a triangle of triangles (nested blossoms) plus pendant vertices.
+    let mut edges = Vec::new();
+    for t in 0..3 {
+        let b = 3 * t;
+        edges.extend([(b, b + 1, 8), (b + 1, b + 2, 8), (b, b + 2, 8)]);
+    }
+    edges.extend([
+        (0, 3, 7),
+        (3, 6, 7),
+        (6, 0, 7),
+        (9, 1, 5),
+        (10, 4, 6),
+        (11, 8, 9),
+    ]);
+    for max_card in [false, true] {
+        check_instance(12, &edges, max_card);
+    }
+}
+
+#[test]
+fn negative_and_zero_weights() {
+    // Only negative edges: empty matching, unless maximum cardinality forces one.
+    let edges: Vec<(usize, usize, i64)> = vec![(0, 1, -3), (1, 2, -1), (2, 3, -4)];
+    let m = maximum_weight_matching(4, &edges, false);
+    assert_eq!((cardinality(&m), m.weight), (0, 0));
+    let m = maximum_weight_matching(4, &edges, true);
+    assert_eq!((cardinality(&m), m.weight), (2, -7));
+    assert!(is_proved_optimal(4, &edges, true, &m));
+    let zeros: Vec<(usize, usize, i64)> = vec![(0, 1, 0), (2, 3, 0)];
+    assert_eq!(maximum_weight_matching(4, &zeros, false).weight, 0);
+    assert_eq!(cardinality(&maximum_weight_matching(4, &zeros, true)), 2);
+    // No vertices, no edges.
+    assert_eq!(maximum_weight_matching::<i64>(0, &[], true).weight, 0);
+    assert_eq!(
+        maximum_weight_matching::<i64>(3, &[], false).mate,
+        vec![None; 3]
+    );
+}
+
+#[test]
+fn the_certificate_rejects_what_is_not_optimal() {
+    let mut rng = Rng(12345);
+    let mut rejected = 0;
+    for _ in 0..300 {
+        let n = 4 + rng.next(9) as usize;
+        let edges = random_graph(&mut rng, n, 1, 20);
+        for max_card in [false, true] {
+            let m = maximum_weight_matching(n, &edges, max_card);
+            assert!(is_proved_optimal(n, &edges, max_card, &m));
+            // Drop one matched pair: a worse matching, with the same duals.
+            if let Some(v) = m.mate.iter().position(|p| p.is_some()) {
+                let mut worse = m.clone();
+                let u = worse.mate[v].unwrap();
+                worse.mate[v] = None;
+                worse.mate[u] = None;
+                let w = edges
+                    .iter()
+                    .filter(|e| (e.0 == u && e.1 == v) || (e.0 == v && e.1 == u))
+                    .map(|e| e.2)
+                    .max()
+                    .unwrap();
+                worse.weight -= w;
+                assert!(!is_proved_optimal(n, &edges, max_card, &worse));
+                rejected += 1;
+            }
+            // A weight claimed one more than achieved.
+            let mut lie = m.clone();
+            lie.weight += 1;
+            assert!(!is_proved_optimal(n, &edges, max_card, &lie));
+            // Heavier edges than the duals were computed for: some edge has negative slack,
+            // or the optimum changed.
+            let heavier: Vec<_> = edges.iter().map(|&(u, v, w)| (u, v, w + 100)).collect();
+            let best = brute(n, &heavier, max_card).1;
+            let same = m.weight + 100 * cardinality(&m) as i64;
+            if same != best {
+                let mut m2 = m.clone();
+                m2.weight = same;
+                assert!(!is_proved_optimal(n, &heavier, max_card, &m2));
+            }
+            // Duals lowered: infeasible or not tight.
+            if m.duals.vertex.iter().any(|&y| y > 0) {
+                let mut low = m.clone();
+                let v = low.duals.vertex.iter().position(|&y| y > 0).unwrap();
+                low.duals.vertex[v] -= 1;
+                assert!(!is_proved_optimal(n, &edges, max_card, &low));
+            }
+        }
+    }
+    assert!(rejected > 300);
+}
+
+#[test]
+fn the_certificate_needs_an_optimum_not_just_a_maximal_matching() {
+    // Path a-b-c-d with the middle edge heaviest alone but the two outer edges heavier
+    // together: the matching {b-c} is maximal, and no duals prove it.
+    let edges: Vec<(usize, usize, i64)> = vec![(0, 1, 5), (1, 2, 8), (2, 3, 5)];
+    let m = maximum_weight_matching(4, &edges, false);
+    assert_eq!(m.weight, 10);
+    let mut wrong = m.clone();
+    wrong.mate = vec![None, Some(2), Some(1), None];
+    wrong.weight = 8;
+    assert!(!is_proved_optimal(4, &edges, false, &wrong));
+    // Maximum cardinality: a heavy single edge is not enough when two edges fit.
+    let edges: Vec<(usize, usize, i64)> = vec![(0, 1, 1), (1, 2, 100), (2, 3, 1)];
+    let m = maximum_weight_matching(4, &edges, true);
+    assert_eq!((cardinality(&m), m.weight), (2, 2));
+    let m1 = maximum_weight_matching(4, &edges, false);
+    assert_eq!(m1.weight, 100);
+    assert!(!is_proved_optimal(4, &edges, true, &m1));
+}
+
+#[test]
+fn larger_graphs_agree_with_the_dense_implementation() {
+    let mut rng = Rng(777);
+    for case in 0..60 {
+        let n = 20 + rng.next(220) as usize;
+        let mut edges = Vec::new();
+        let per = 2 + rng.next(12);
+        for u in 0..n {
+            for _ in 0..per {
+                let v = rng.next(n as u64) as usize;
+                if v != u {
+                    let w = 1 + rng.next(if case % 2 == 0 { 50 } else { 1_000_000 }) as i128;
+                    edges.push((u, v, w));
+                }
+            }
+        }
+        let mut dense = vec![0i128; n * n];
+        for &(u, v, w) in &edges {
+            let (a, b) = (u.min(v), u.max(v));
+            dense[a * n + b] = dense[a * n + b].max(w);
+        }
+        let mate = integer_blossom::max_weight_matching(&dense, n);
+        let expected: i128 = (0..n)
+            .filter_map(|v| mate[v].filter(|&u| v < u).map(|u| dense[v * n + u]))
+            .sum();
+        let m = maximum_weight_matching(n, &edges, false);
+        assert_eq!(m.weight, expected, "case {case}");
+        check(n, &edges, false, &m).unwrap();
+        let mc = maximum_weight_matching(n, &edges, true);
+        check(n, &edges, true, &mc).unwrap();
+        assert!(cardinality(&mc) >= cardinality(&m));
+        // Maximum cardinality is maximum weight once every edge carries a constant above
+        // any difference of totals.
+        let k: i128 = edges.iter().map(|e| e.2).sum::<i128>() + 1;
+        let shifted: Vec<_> = edges.iter().map(|&(u, v, w)| (u, v, w + k)).collect();
+        let ms = maximum_weight_matching(n, &shifted, false);
+        assert_eq!(cardinality(&ms), cardinality(&mc), "case {case}");
+        assert_eq!(
+            ms.weight - k * cardinality(&ms) as i128,
+            mc.weight,
+            "case {case}"
+        );
+    }
+}
+
+#[test]
+fn warm_starts_on_larger_graphs_agree_with_solves_from_scratch() {
+    let mut rng = Rng(99);
+    for case in 0..40 {
+        let n = 30 + rng.next(150) as usize;
+        let max_card = case % 2 == 0;
+        let mut edges: Vec<Option<(usize, usize, i64)>> = Vec::new();
+        for u in 0..n {
+            for _ in 0..4 {
+                let v = rng.next(n as u64) as usize;
+                if v != u {
+                    edges.push(Some((u, v, rng.next(1000) as i64)));
+                }
+            }
+        }
+        let mut s = Solver::new(n, max_card);
+        for e in edges.iter().flatten() {
+            s.add_edge(e.0, e.1, e.2);
+        }
+        s.solve();
+        let before = s.stats().stages;
+        for round in 0..10 {
+            // A bracket fixed: a few players leave; a few pairs re-weighted, some added.
+            let v = rng.next(n as u64) as usize;
+            s.remove_vertex(v);
+            for e in edges.iter_mut() {
+                if e.is_some_and(|e| e.0 == v || e.1 == v) {
+                    *e = None;
+                }
+            }
+            for _ in 0..3 {
+                let k = rng.next(edges.len() as u64) as usize;
+                if let Some(e) = edges[k].as_mut() {
+                    e.2 = rng.next(1000) as i64;
+                    s.set_weight(k, e.2);
+                }
+            }
+            s.solve();
+            let live: Vec<(usize, usize, i64)> = edges.iter().flatten().copied().collect();
+            let m = s.matching();
+            check(n, &live, max_card, &m)
+                .unwrap_or_else(|e| panic!("case {case} round {round}: {e}"));
+            let fresh = maximum_weight_matching(n, &live, max_card);
+            assert_eq!(m.weight, fresh.weight);
+            assert_eq!(cardinality(&m), cardinality(&fresh));
+        }
+        // Each change costs a few stages, not a solve from scratch.
+        let after = s.stats().stages - before;
+        assert!(
+            after <= 10 * 12,
+            "case {case}: {after} stages for 10 rounds of changes"
+        );
+    }
+}
+
+#[test]
+fn warm_starts_reach_the_optimum_of_the_changed_graph() {
+    let mut rng = Rng(4242);
+    for case in 0..400 {
+        let n = 2 + rng.next(14) as usize;
+        let max_card = case % 2 == 1;
+        let mut edges: Vec<Option<(usize, usize, i64)>> = random_graph(&mut rng, n, -3, 30)
+            .into_iter()
+            .map(Some)
+            .collect();
+        let mut s = Solver::new(n, max_card);
+        for e in edges.iter().flatten() {
+            s.add_edge(e.0, e.1, e.2);
+        }
+        s.solve();
+        s.invariants(&format!("case {case} first solve"));
+        let mut gone = vec![false; n];
+        for _ in 0..6 {
+            let op = rng.next(4);
+            match op {
+                0 => {
+                    let u = rng.next(n as u64) as usize;
+                    let v = rng.next(n as u64) as usize;
+                    if u != v && !gone[u] && !gone[v] {
+                        let w = rng.next(40) as i64 - 3;
+                        let id = s.add_edge(u, v, w);
+                        assert_eq!(id, edges.len());
+                        edges.push(Some((u, v, w)));
+                    }
+                }
+                1 => {
+                    let k = rng.next(edges.len().max(1) as u64) as usize;
+                    if edges.get(k).is_some_and(|e| e.is_some()) {
+                        s.remove_edge(k);
+                        edges[k] = None;
+                    }
+                }
+                2 => {
+                    let k = rng.next(edges.len().max(1) as u64) as usize;
+                    if let Some(Some(e)) = edges.get_mut(k) {
+                        e.2 = rng.next(40) as i64 - 3;
+                        s.set_weight(k, e.2);
+                    }
+                }
+                _ => {
+                    let v = rng.next(n as u64) as usize;
+                    s.remove_vertex(v);
+                    gone[v] = true;
+                    for e in edges.iter_mut() {
+                        if e.is_some_and(|e| e.0 == v || e.1 == v) {
+                            *e = None;
+                        }
+                    }
+                }
+            }
+            s.invariants(&format!("case {case} before solve"));
+            s.solve();
+            s.invariants(&format!("case {case} after solve"));
+            let live: Vec<(usize, usize, i64)> = edges.iter().flatten().copied().collect();
+            let m = s.matching();
+            check(n, &live, max_card, &m).unwrap_or_else(|e| panic!("case {case}: {e}: {live:?}"));
+            let (card, best) = brute(n, &live, max_card);
+            assert_eq!(m.weight, best, "case {case}");
+            if max_card {
+                // Removed vertices are isolated: the optimum counts the same.
+                assert_eq!(cardinality(&m), card);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    #[test]
+    fn any_small_graph(n in 1usize..11, raw in proptest::collection::vec((0usize..11, 0usize..11, -4i64..25), 0..40), max_card: bool) {
+        let edges: Vec<(usize, usize, i64)> = raw
+            .into_iter()
+            .filter(|&(u, v, _)| u < n && v < n && u != v)
+            .collect();
+        let (card, best) = brute(n, &edges, max_card);
+        let m = maximum_weight_matching(n, &edges, max_card);
+        prop_assert!(check(n, &edges, max_card, &m).is_ok());
+        prop_assert_eq!(m.weight, best);
+        if max_card {
+            prop_assert_eq!(cardinality(&m), card);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! Exact weights: `i64`, `i128` and [`Wide`], a 512-bit signed integer.
+//!
+//! Every operation checks for overflow and panics rather than wrap: a matching computed on a
+//! wrapped weight would be silently wrong, and the callers size their weights so that overflow
+//! never happens (the algorithm's values stay within a few times the largest total weight).
+
+/// An exact, totally ordered weight (an ordered abelian group); the algorithm doubles weights
+/// internally, so it only needs add, sub, comparisons and zero.
+pub trait Weight: Clone + Ord + std::fmt::Debug + Send + Sync + 'static {
+    fn zero() -> Self;
+    fn add(&self, other: &Self) -> Self;
+    fn sub(&self, other: &Self) -> Self;
+    /// 2·self.
+    fn double(&self) -> Self;
+    /// Exact self/2 where self is even (the algorithm only halves even values).
+    fn half(&self) -> Self;
+}
+
+macro_rules! primitive {
+    ($t:ty) => {
+        impl Weight for $t {
+            fn zero() -> Self {
+                0
+            }
+            fn add(&self, other: &Self) -> Self {
+                self.checked_add(*other).expect("matching weight overflow")
+            }
+            fn sub(&self, other: &Self) -> Self {
+                self.checked_sub(*other).expect("matching weight overflow")
+            }
+            fn double(&self) -> Self {
+                self.checked_mul(2).expect("matching weight overflow")
+            }
+            fn half(&self) -> Self {
+                debug_assert!(self % 2 == 0, "halving an odd weight");
+                self / 2
+            }
+        }
+    };
+}
+
+primitive!(i64);
+primitive!(i128);
+
+/// A 512-bit two's-complement integer (`bnum`'s `I512`): lexicographic tier weights of
+/// several hundred bits, folded exactly. `bnum` is a maintained, dependency-free crate of
+/// fixed-width integers; a fixed width keeps weights `Copy`-sized and allocation-free, which
+/// an arbitrary-precision integer would not.
+pub type Wide = bnum::types::I512;
+
+impl Weight for Wide {
+    fn zero() -> Self {
+        Wide::try_from(0i128).expect("zero fits")
+    }
+    fn add(&self, other: &Self) -> Self {
+        self.checked_add(*other).expect("matching weight overflow")
+    }
+    fn sub(&self, other: &Self) -> Self {
+        self.checked_sub(*other).expect("matching weight overflow")
+    }
+    fn double(&self) -> Self {
+        self.checked_add(*self).expect("matching weight overflow")
+    }
+    fn half(&self) -> Self {
+        // An arithmetic shift is exact on even values, negative ones included.
+        *self >> 1u32
+    }
+}
+
+/// An `i128` as a [`Wide`].
+pub fn wide(x: i128) -> Wide {
+    Wide::try_from(x).expect("an i128 fits in 512 bits")
+}
