@@ -202,8 +202,9 @@ fn dutch_attempt(
     system: &str,
 ) -> Result<Attempt> {
     let started = std::time::Instant::now();
-    let mut matcher = solve::bracket::ExactMatcher::default();
+    let mut matcher = solve::bracket::DutchMatchers::default();
     let d = systems::dutch::pair(base, round, systems::dutch::READINGS, &mut matcher);
+    let (solves, edges) = matcher.counts();
     let spec_notes = sys.spec(base, round).map(|s| s.notes).unwrap_or_default();
     let certificate = solve::Certificate {
         status: if d.unpaired.is_empty() {
@@ -216,8 +217,8 @@ fn dutch_attempt(
         model: solve::ModelSize {
             players: d.players,
             all_pairs: (d.players as u64) * (d.players.saturating_sub(1) as u64) / 2,
-            candidates: matcher.edges,
-            solves: matcher.solves,
+            candidates: edges,
+            solves,
             ..Default::default()
         },
         seconds: started.elapsed().as_secs_f64(),
@@ -225,7 +226,7 @@ fn dutch_attempt(
             "FIDE Dutch 2025: {} bracket{}, each bracket's criteria C.5–C.21 optimal by exact weighted matching ({} matchings, weights of {} bits), then the first candidate in the Dutch order",
             d.brackets.len(),
             if d.brackets.len() == 1 { "" } else { "s" },
-            matcher.solves,
+            solves,
             d.weight_bits
         ),
     };

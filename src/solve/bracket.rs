@@ -1,68 +1,128 @@
 //! Exact maximum-weight matchings for systems that settle a round bracket by bracket (the
-//! Dutch system): the system packs its criteria into integer weights, this module matches.
-//! It knows no system: a graph and weights in, mates out.
+//! Dutch system): the system packs its criteria into integer weights and changes a few of
+//! them between questions; this module answers each from the previous optimum and its duals
+//! (the sparse blossom solver's warm start). It knows no system: a graph and weights in,
+//! mates out.
 
+use super::blossom::{Solver, Weight};
 use crate::systems::dutch::procedure::Matcher;
 use crate::systems::dutch::weight::Packed;
 
-/// Matches with the exact primal–dual blossom algorithm and counts the solves.
-#[derive(Debug, Default)]
-pub struct ExactMatcher {
+/// Keeps one warm [`Solver`] per round and counts what it did.
+pub struct ExactMatcher<W: Weight> {
+    solver: Option<Solver<W>>,
     pub solves: usize,
     pub edges: usize,
 }
 
-/// A packed weight as the blossom implementation's weight type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Dense<W>(W);
-
-impl<W: Packed> std::ops::Add for Dense<W> {
-    type Output = Self;
-    fn add(self, o: Self) -> Self {
-        Dense(self.0.add(&o.0))
-    }
-}
-impl<W: Packed> std::ops::Sub for Dense<W> {
-    type Output = Self;
-    fn sub(self, o: Self) -> Self {
-        Dense(self.0.sub(&o.0))
-    }
-}
-impl<W: Packed> std::ops::AddAssign for Dense<W> {
-    fn add_assign(&mut self, o: Self) {
-        self.0 = self.0.add(&o.0);
-    }
-}
-impl<W: Packed> std::ops::SubAssign for Dense<W> {
-    fn sub_assign(&mut self, o: Self) {
-        self.0 = self.0.sub(&o.0);
-    }
-}
-impl<W: Packed> integer_blossom::Weight for Dense<W> {
-    const ZERO: Self = Dense(W::ZERO);
-    const ONE: Self = Dense(W::ONE);
-    fn inf() -> Self {
-        Dense(W::from_i64(1).shl(W::BITS))
-    }
-    fn double(self) -> Self {
-        Dense(self.0.add(&self.0))
-    }
-    fn half(self) -> Self {
-        Dense(self.0.half())
+impl<W: Weight> Default for ExactMatcher<W> {
+    fn default() -> Self {
+        ExactMatcher {
+            solver: None,
+            solves: 0,
+            edges: 0,
+        }
     }
 }
 
-impl<W: Packed> Matcher<W> for ExactMatcher {
-    fn matching(&mut self, n: usize, edges: &[(usize, usize, W)]) -> Vec<Option<usize>> {
+impl<W: Weight + Packed> Matcher<W> for ExactMatcher<W> {
+    fn start(&mut self, n: usize, edges: &[(usize, usize, W)]) {
+        let mut s = Solver::new(n, false);
+        for &(a, b, w) in edges {
+            s.add_edge(a, b, w);
+        }
+        self.edges = edges.len();
+        self.solver = Some(s);
+    }
+
+    fn set_weight(&mut self, edge: usize, w: W) {
+        if let Some(s) = self.solver.as_mut() {
+            s.set_weight(edge, w);
+        }
+    }
+
+    fn remove_vertex(&mut self, v: usize) {
+        if let Some(s) = self.solver.as_mut() {
+            s.remove_vertex(v);
+        }
+    }
+
+    fn solve(&mut self) -> Vec<Option<usize>> {
         self.solves += 1;
-        self.edges += edges.len();
-        let mut w = vec![Dense(W::zero()); n * n];
-        for &(a, b, x) in edges {
-            let (a, b) = (a.min(b), a.max(b));
-            if Dense(x) > w[a * n + b] {
-                w[a * n + b] = Dense(x);
+        match self.solver.as_mut() {
+            Some(s) => {
+                s.solve();
+                s.matching().mate
+            }
+            None => Vec::new(),
+        }
+    }
+}
+
+/// One matcher per width the Dutch procedure may pack its criteria into.
+#[derive(Default)]
+pub struct DutchMatchers {
+    pub w128: ExactMatcher<i128>,
+    pub w256: ExactMatcher<bnum::types::I256>,
+    pub w512: ExactMatcher<bnum::types::I512>,
+    pub w1024: ExactMatcher<bnum::types::I1024>,
+    pub w4096: ExactMatcher<bnum::types::I4096>,
+}
+
+impl DutchMatchers {
+    /// Matchings solved and edges in the graph, over all widths used.
+    pub fn counts(&self) -> (usize, usize) {
+        let s = self.w128.solves + self.w256.solves + self.w512.solves + self.w1024.solves + self.w4096.solves;
+        let e = self.w128.edges.max(self.w256.edges).max(self.w512.edges).max(self.w1024.edges).max(self.w4096.edges);
+        (s, e)
+    }
+}
+
+macro_rules! delegate {
+    ($t:ty, $f:ident) => {
+        impl Matcher<$t> for DutchMatchers {
+            fn start(&mut self, n: usize, edges: &[(usize, usize, $t)]) {
+                self.$f.start(n, edges)
+            }
+            fn set_weight(&mut self, edge: usize, w: $t) {
+                self.$f.set_weight(edge, w)
+            }
+            fn remove_vertex(&mut self, v: usize) {
+                self.$f.remove_vertex(v)
+            }
+            fn solve(&mut self) -> Vec<Option<usize>> {
+                self.$f.solve()
             }
         }
-        integer_blossom::max_weight_matching(&w, n)
-    }
+    };
 }
+delegate!(i128, w128);
+delegate!(bnum::types::I256, w256);
+delegate!(bnum::types::I512, w512);
+delegate!(bnum::types::I1024, w1024);
+delegate!(bnum::types::I4096, w4096);
+
+macro_rules! wide_weight {
+    ($t:ty) => {
+        impl Weight for $t {
+            fn zero() -> Self {
+                <$t as Packed>::ZERO
+            }
+            fn add(&self, other: &Self) -> Self {
+                self.checked_add(*other).expect("matching weight overflow")
+            }
+            fn sub(&self, other: &Self) -> Self {
+                self.checked_sub(*other).expect("matching weight overflow")
+            }
+            fn double(&self) -> Self {
+                self.checked_add(*self).expect("matching weight overflow")
+            }
+            fn half(&self) -> Self {
+                *self >> 1u32
+            }
+        }
+    };
+}
+wide_weight!(bnum::types::I256);
+wide_weight!(bnum::types::I1024);
+wide_weight!(bnum::types::I4096);

@@ -19,9 +19,16 @@ use super::weight::{bits_for, Builder, Field, Layout, Packed};
 use crate::tournament::Colour;
 use std::collections::HashMap;
 
-/// An exact maximum-weight matching, supplied by the solver: `mate[v]` for vertices `0..n`.
+/// An exact maximum-weight matching kept between solves, supplied by the solver: the
+/// procedure changes a few weights or removes paired players, then asks again.
 pub trait Matcher<W> {
-    fn matching(&mut self, n: usize, edges: &[(usize, usize, W)]) -> Vec<Option<usize>>;
+    /// A graph on vertices `0..n`; edge ids are positions in `edges`.
+    fn start(&mut self, n: usize, edges: &[(usize, usize, W)]);
+    fn set_weight(&mut self, edge: usize, w: W);
+    /// The vertex and its edges leave the graph (a player paired for good).
+    fn remove_vertex(&mut self, v: usize);
+    /// An optimal matching of the current graph: `mate[v]`.
+    fn solve(&mut self) -> Vec<Option<usize>>;
 }
 
 /// What one bracket did, for the certificate.
@@ -158,8 +165,10 @@ fn layout_for(ctx: &Context, n: usize, cur: &[usize], curnext: &[usize]) -> (Lay
 struct State<'m, W: Packed> {
     matcher: &'m mut dyn Matcher<W>,
     alive: Vec<bool>,
-    /// Current weight of every allowed pair `(a, b)`, `a < b`, both alive.
-    weights: HashMap<(usize, usize), W>,
+    /// Every allowed pair `(a, b)`, `a < b`, by edge id, and its current weight.
+    edges: Vec<(usize, usize)>,
+    id: HashMap<(usize, usize), usize>,
+    weights: Vec<W>,
     bye_candidate: Vec<bool>,
     solves: usize,
 }
@@ -168,33 +177,22 @@ impl<W: Packed> State<'_, W> {
     /// A maximum-weight matching over the alive players: `mate[i]` by player index.
     fn solve(&mut self) -> Vec<Option<usize>> {
         self.solves += 1;
-        let n = self.alive.len();
-        let verts: Vec<usize> = (0..n).filter(|&i| self.alive[i]).collect();
-        let mut local = vec![usize::MAX; n];
-        for (k, &v) in verts.iter().enumerate() {
-            local[v] = k;
-        }
-        let mut edges: Vec<(usize, usize, W)> = self
-            .weights
-            .iter()
-            .filter(|((a, b), w)| self.alive[*a] && self.alive[*b] && **w > W::zero())
-            .map(|((a, b), w)| (local[*a], local[*b], w.clone()))
-            .collect();
-        // The matching is deterministic in its input order.
-        edges.sort_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)));
-        let m = self.matcher.matching(verts.len(), &edges);
-        let mut mate = vec![None; n];
-        for (k, &v) in verts.iter().enumerate() {
-            mate[v] = m[k].map(|j| verts[j]);
-        }
-        mate
+        self.matcher.solve()
     }
 
     fn set(&mut self, a: usize, b: usize, w: W) {
-        let key = (a.min(b), a.max(b));
-        if let Some(e) = self.weights.get_mut(&key) {
-            *e = w;
+        if let Some(&e) = self.id.get(&(a.min(b), a.max(b))) {
+            if self.weights[e] != w {
+                self.weights[e] = w;
+                self.matcher.set_weight(e, w);
+            }
         }
+    }
+
+    /// A player paired for good leaves the graph.
+    fn kill(&mut self, v: usize) {
+        self.alive[v] = false;
+        self.matcher.remove_vertex(v);
     }
 
 }
@@ -217,17 +215,19 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             start = i;
         }
     }
-    let mut st: State<W> = State {
-        matcher,
-        alive: vec![true; n],
-        weights: HashMap::new(),
-        bye_candidate: players.iter().map(|p| p.bye_eligible).collect(),
-        solves: 0,
-    };
     let allowed: Vec<(usize, usize)> = (0..n)
         .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
         .filter(|&(a, b)| compatible(ctx, a, b))
         .collect();
+    let mut st: State<W> = State {
+        matcher,
+        alive: vec![true; n],
+        id: allowed.iter().enumerate().map(|(e, &p)| (p, e)).collect(),
+        edges: allowed,
+        weights: Vec::new(),
+        bye_candidate: players.iter().map(|p| p.bye_eligible).collect(),
+        solves: 0,
+    };
 
     // Completion and the bye's score group: one matching over the whole field, pairs first,
     // every ineligible player paired, then the bye as low as it can go ("C.04.1 c",
@@ -244,7 +244,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         l.finish();
         out.weight_bits = l.total_bits();
         let odd = n % 2 == 1;
-        for &(a, b) in &allowed {
+        for &(a, b) in &st.edges {
             let mut w = Builder::<W>::new(&l);
             w.set(
                 t,
@@ -254,8 +254,15 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 w.set(s, rank_from_bottom(players[a].score) + rank_from_bottom(players[b].score));
                 w.set(top, i64::from(players[b].score >= players[0].score));
             }
-            st.weights.insert((a, b), w.done());
+            st.weights.push(w.done());
         }
+        let edges: Vec<(usize, usize, W)> = st
+            .edges
+            .iter()
+            .zip(&st.weights)
+            .map(|(&(a, b), &w)| (a, b, w))
+            .collect();
+        st.matcher.start(n, &edges);
         let mate = st.solve();
         let left: Vec<usize> = (0..n).filter(|&i| mate[i].is_none()).collect();
         if left.len() > 1 || left.iter().any(|&i| !players[i].bye_eligible) {
@@ -324,13 +331,13 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         let is_resident = |i: usize, in_cur: &[bool]| in_cur[i] && !mdps.contains(&i);
         // Base weights of pairs whose lower player is in this bracket or the next.
         let mut base: HashMap<(usize, usize), W> = HashMap::new();
-        let keys: Vec<(usize, usize)> = st.weights.keys().copied().collect();
-        for (a, b) in keys {
+        for e in 0..st.edges.len() {
+            let (a, b) = st.edges[e];
             if !st.alive[a] || !st.alive[b] {
                 continue;
             }
             let both_moved_down = mdps.contains(&a) && mdps.contains(&b);
-            if both_moved_down && st.weights[&(a, b)] == W::zero() {
+            if both_moved_down && st.weights[e] == W::zero() {
                 // Two players the previous bracket kept apart stay apart.
                 continue;
             }
@@ -341,7 +348,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             } else {
                 completion_only(&st, &layout, f.completion, a, b)
             };
-            st.weights.insert((a, b), w);
+            st.set(a, b, w);
         }
         let ord = |v: i64| layout.unit::<W>(f.order, v);
         let mut mate = st.solve();
@@ -409,8 +416,8 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             if let Some(m) = mate[x] {
                 matched[m] = true;
                 finalized.push((x, m));
-                st.alive[x] = false;
-                st.alive[m] = false;
+                st.kill(x);
+                st.kill(m);
             }
         }
 
@@ -536,8 +543,8 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 matched[a] = true;
                 matched[m] = true;
                 finalized.push((a, m));
-                st.alive[a] = false;
-                st.alive[m] = false;
+                st.kill(a);
+                st.kill(m);
             }
         }
 
