@@ -94,6 +94,10 @@ struct Fields {
     floats: Vec<Field>,
     float_scores: Vec<HashMap<i64, Field>>,
     order: Field,
+    /// Below every criterion and every ordering decision: a preference for the natural
+    /// S1 v S2 pairing that only chooses among equal optima, so that the optimum found
+    /// usually is the first candidate already and the ordering steps need no solve.
+    hint: Field,
     /// Bits inside the order field: `ob` per sub-part (bbp-style room of 3 parts + 1 bit).
     ob: u32,
 }
@@ -142,6 +146,7 @@ fn layout_for(ctx: &Context, n: usize, cur: &[usize], curnext: &[usize]) -> (Lay
         }
     }
     let order = l.push(3 * wb + 2);
+    let hint = l.push(bits_for((n as u64).pow(3)) + 2);
     l.finish();
     (
         l,
@@ -156,6 +161,7 @@ fn layout_for(ctx: &Context, n: usize, cur: &[usize], curnext: &[usize]) -> (Lay
             floats,
             float_scores,
             order,
+            hint,
             ob: wb,
         },
     )
@@ -171,22 +177,60 @@ struct State<'m, W: Packed> {
     weights: Vec<W>,
     bye_candidate: Vec<bool>,
     solves: usize,
+    /// No weight changed since the last solve: its matching is optimal for the weights now.
+    clean: bool,
 }
 
 impl<W: Packed> State<'_, W> {
     /// A maximum-weight matching over the alive players: `mate[i]` by player index.
     fn solve(&mut self) -> Vec<Option<usize>> {
         self.solves += 1;
-        self.matcher.solve()
+        self.clean = true;
+        let t = std::time::Instant::now();
+        let m = self.matcher.solve();
+        if std::env::var_os("DUTCH_TRACE2").is_some() {
+            eprintln!("  solve {:?}", t.elapsed());
+        }
+        m
     }
 
     fn set(&mut self, a: usize, b: usize, w: W) {
         if let Some(&e) = self.id.get(&(a.min(b), a.max(b))) {
             if self.weights[e] != w {
+                self.clean = false;
                 self.weights[e] = w;
                 self.matcher.set_weight(e, w);
             }
         }
+    }
+
+    /// Starts the matcher again on the current weights (paired players removed).
+    fn restart(&mut self) {
+        let edges: Vec<(usize, usize, W)> = self
+            .edges
+            .iter()
+            .zip(&self.weights)
+            .filter(|((a, b), _)| self.alive[*a] && self.alive[*b])
+            .map(|(&(a, b), &w)| (a, b, w))
+            .collect();
+        // Edge ids stay the positions in `self.edges`: removed pairs keep a slot of weight 0.
+        let mut all: Vec<(usize, usize, W)> = Vec::with_capacity(self.edges.len());
+        let mut k = 0;
+        for (e, &(a, b)) in self.edges.iter().enumerate() {
+            if k < edges.len() && edges[k].0 == a && edges[k].1 == b {
+                all.push((a, b, self.weights[e]));
+                k += 1;
+            } else {
+                all.push((a, b, W::zero()));
+            }
+        }
+        self.matcher.start(self.alive.len(), &all);
+        for v in 0..self.alive.len() {
+            if !self.alive[v] {
+                self.matcher.remove_vertex(v);
+            }
+        }
+        self.clean = false;
     }
 
     /// A player paired for good leaves the graph.
@@ -227,6 +271,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         weights: Vec::new(),
         bye_candidate: players.iter().map(|p| p.bye_eligible).collect(),
         solves: 0,
+        clean: false,
     };
 
     // Completion and the bye's score group: one matching over the whole field, pairs first,
@@ -318,6 +363,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         let nxt: Vec<usize> = groups.get(gi).cloned().map(|r| r.collect()).unwrap_or_default();
         let curnext: Vec<usize> = cur.iter().chain(nxt.iter()).copied().collect();
         let solves_before = st.solves;
+        let trace_t = std::time::Instant::now();
         let (layout, f) = layout_for(ctx, n, &cur, &curnext);
         out.weight_bits = out.weight_bits.max(layout.total_bits());
         let mut in_cur = vec![false; n];
@@ -329,6 +375,18 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             in_next[i] = true;
         }
         let is_resident = |i: usize, in_cur: &[bool]| in_cur[i] && !mdps.contains(&i);
+        // Residents' places, for the hint (S1 v S2 at half the group apart).
+        let rpos0: HashMap<usize, usize> = residents.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+        let half = (residents.len() / 2) as i64;
+        let hint_of = |a: usize, b: usize| -> i64 {
+            match (rpos0.get(&a), rpos0.get(&b)) {
+                (Some(&i), Some(&j)) => {
+                    let dev = j as i64 - i as i64 - half;
+                    (n * n) as i64 - dev * dev
+                }
+                _ => 0,
+            }
+        };
         // Base weights of pairs whose lower player is in this bracket or the next.
         let mut base: HashMap<(usize, usize), W> = HashMap::new();
         for e in 0..st.edges.len() {
@@ -342,14 +400,17 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 continue;
             }
             let w = if in_cur[b] || in_next[b] {
-                let w = base_weight(ctx, &st, &layout, &f, a, b, in_cur[b], in_next[b], single_bye_bracket, bye_score, &unplayed_rank);
+                let hint = hint_of(a, b);
+                let w = base_weight(ctx, &st, &layout, &f, a, b, in_cur[b], in_next[b], single_bye_bracket, bye_score, &unplayed_rank, hint);
                 base.insert((a, b), w.clone());
                 w
             } else {
                 completion_only(&st, &layout, f.completion, a, b)
             };
-            st.set(a, b, w);
+            st.weights[e] = w;
         }
+        // Every pair of the bracket changed weight: a fresh solve costs less than re-weighting.
+        st.restart();
         let ord = |v: i64| layout.unit::<W>(f.order, v);
         let mut mate = st.solve();
         let mut finalized: Vec<(usize, usize)> = Vec::new();
@@ -401,6 +462,21 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             if !matched[x] {
                 continue;
             }
+            // The current optimum already gives x the highest resident it may have: the
+            // preference below could not change it (a matching optimal without it and best
+            // on it stays optimal with it).
+            let best = residents
+                .iter()
+                .copied()
+                .find(|&r| !matched[r] && base.get(&(x, r)).is_some_and(|w| *w > W::zero()));
+            if st.clean && best.is_some() && mate[x] == best {
+                let m = best.unwrap();
+                matched[m] = true;
+                finalized.push((x, m));
+                st.kill(x);
+                st.kill(m);
+                continue;
+            }
             let mut bonus = curnext.len() as i64;
             for &r in residents.iter().rev() {
                 if matched[r] {
@@ -421,6 +497,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             }
         }
 
+        let solves_mdp = st.solves - solves_before;
         // The remainder: residents paired among themselves or floating ("FIDE Dutch 2025 4.3").
         let remainder: Vec<usize> = residents
             .iter()
@@ -512,11 +589,22 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             }
             q += 1;
         }
-        // Fix S1 and S2 as chosen: a top meets only a non-top below it.
+        let solves_exchange = st.solves - solves_before - solves_mdp;
+        // Fix S1 and S2 as chosen: a top meets only a non-top below it. The hint now points
+        // each S1 player at the S2 player of his own place.
+        let s1: Vec<usize> = remainder.iter().copied().filter(|&i| is_top(&mate, i)).collect();
+        let s2: Vec<usize> = remainder.iter().copied().filter(|&i| !is_top(&mate, i)).collect();
+        let place = |v: &[usize], i: usize| v.iter().position(|&x| x == i).unwrap_or(0) as i64;
         for (x, &a) in remainder.iter().enumerate() {
             for &b in &remainder[x + 1..] {
                 if !is_top(&mate, a) || is_top(&mate, b) {
                     base.remove(&(a, b));
+                }
+                if let Some(w) = base.get_mut(&(a, b)) {
+                    let dev = place(&s2, b) - place(&s1, a);
+                    let old = hint_of(a, b);
+                    let new = (n * n) as i64 - dev * dev;
+                    *w = w.add(&layout.unit::<W>(f.hint, new - old));
                 }
                 let w = base.get(&(a, b)).cloned().unwrap_or_else(W::zero);
                 st.set(a, b, w);
@@ -525,6 +613,20 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         // Each S1 player, in order, meets the highest S2 player the optimum allows.
         for &a in &remainder {
             if !is_top(&mate, a) {
+                continue;
+            }
+            // As for the moved-down players: no solve when the optimum already agrees.
+            let best = remainder
+                .iter()
+                .copied()
+                .find(|&b| b > a && !matched[b] && base.get(&(a, b)).is_some_and(|w| *w > W::zero()));
+            if st.clean && best.is_some() && mate[a] == best {
+                let m = best.unwrap();
+                matched[a] = true;
+                matched[m] = true;
+                finalized.push((a, m));
+                st.kill(a);
+                st.kill(m);
                 continue;
             }
             let mut bonus = 0i64;
@@ -558,6 +660,9 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                     single_bye_bracket = false;
                 }
             }
+        }
+        if std::env::var_os("DUTCH_TRACE").is_some() {
+            eprintln!("bracket {} cur {} nxt {} solves {} (mdp {solves_mdp} exch {solves_exchange}, exchanges {exchanges}) t {:?}", out.brackets.len(), cur.len(), nxt.len(), st.solves - solves_before, trace_t.elapsed());
         }
         out.brackets.push(BracketLog {
             score: residents.first().map(|&i| players[i].score).unwrap_or(players[cur[0]].score),
@@ -594,9 +699,11 @@ fn base_weight<W: Packed>(
     single_bye_bracket: bool,
     bye_score: i64,
     unplayed_rank: &dyn Fn(usize) -> i64,
+    hint: i64,
 ) -> W {
     let (hi, lo) = (&ctx.players[a], &ctx.players[b]);
     let mut w = Builder::<W>::new(l);
+    w.set(f.hint, hint);
     w.set(
         f.completion,
         1 + i64::from(!st.bye_candidate[a]) + i64::from(!st.bye_candidate[b]),
