@@ -34,6 +34,9 @@ mod weight;
 pub use check::is_proved_optimal;
 pub use weight::{wide, Weight, Wide};
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 const NONE: usize = usize::MAX;
 const FREE: u8 = 0;
 const S: u8 = 1;
@@ -122,14 +125,26 @@ pub struct Solver<W: Weight> {
     labelend: Vec<usize>,
     labeledge: Vec<usize>,
     bestedge: Vec<usize>,
-    bestlist: Vec<Option<Vec<usize>>>,
     allowed: Vec<u32>,
     stamp: u32,
     queue: Vec<usize>,
     level: W,
     waiting: Vec<usize>,
     mark: Vec<bool>,
-    bestto: Vec<usize>,
+    /// The root of the tree holding each top-level blossom this stage, and the trees whose
+    /// paths were augmented (left alone until the stage ends).
+    treeid: Vec<usize>,
+    dead: Vec<bool>,
+    /// Which label each vertex's (blossom's) stored dual follows, and the total step.
+    ylab: Vec<u8>,
+    zlab: Vec<u8>,
+    offset: W,
+    /// The least stored dual of an S-vertex.
+    min_s: Option<(W, usize)>,
+    /// Candidate steps: S-to-free edges, S-to-S edges, T-blossoms (lazily cleaned).
+    heap2: BinaryHeap<Reverse<(W, usize, usize)>>,
+    heap3: BinaryHeap<Reverse<(W, usize)>>,
+    heap4: BinaryHeap<Reverse<(W, usize)>>,
     started: bool,
     inner: Vec<usize>,
     stats: Stats,
@@ -151,6 +166,9 @@ pub struct Stats {
     pub expanded_end: usize,
     /// Vertices matched by the greedy start.
     pub greedy_matched: usize,
+    /// Dual steps, and edges scanned from S-vertices.
+    pub steps: usize,
+    pub scans: usize,
 }
 
 impl Stats {
@@ -163,6 +181,8 @@ impl Stats {
         self.expanded_t += o.expanded_t;
         self.expanded_end += o.expanded_end;
         self.greedy_matched += o.greedy_matched;
+        self.steps += o.steps;
+        self.scans += o.scans;
     }
 }
 
@@ -196,14 +216,21 @@ impl<W: Weight> Solver<W> {
             labelend: vec![NONE; nn],
             labeledge: vec![NONE; nn],
             bestedge: vec![NONE; nn],
-            bestlist: vec![None; nn],
             allowed: Vec::new(),
             stamp: 0,
             queue: Vec::new(),
             level: W::zero(),
             waiting: Vec::new(),
             mark: vec![false; nn],
-            bestto: vec![NONE; nn],
+            treeid: vec![NONE; nn],
+            dead: vec![false; nn],
+            ylab: vec![FREE; n],
+            zlab: vec![FREE; nn],
+            offset: W::zero(),
+            min_s: None,
+            heap2: BinaryHeap::new(),
+            heap3: BinaryHeap::new(),
+            heap4: BinaryHeap::new(),
             started: false,
             inner: Vec::new(),
             stats: Stats::default(),
@@ -369,7 +396,7 @@ impl<W: Weight> Solver<W> {
     /// Slack of an edge between two different top-level blossoms.
     fn slack(&self, e: usize) -> W {
         let (u, v) = self.ends(e);
-        self.dual[u].add(&self.dual[v]).sub(&self.w2[e])
+        self.y(u).add(&self.y(v)).sub(&self.w2[e])
     }
 
     fn floor(&self) -> Option<W> {
@@ -417,6 +444,38 @@ impl<W: Weight> Solver<W> {
                 self.stats.greedy_matched += 2;
             }
         }
+        // Augmenting paths of three tight edges (exposed, matched pair, exposed): found
+        // here for the price of a look at two neighbourhoods, each saves a search stage.
+        let tight = |s: &Self, e: usize| {
+            let (a, b) = s.ends(e);
+            s.dual[a].add(&s.dual[b]) == s.w2[e]
+        };
+        for v in 0..n {
+            if self.mate[v] != NONE || self.vertex_gone[v] {
+                continue;
+            }
+            'path: for i in 0..self.adj[v].len() {
+                let e1 = self.adj[v][i] as usize;
+                let u = self.other(e1, v);
+                let m = self.mate[u];
+                if m == NONE || !tight(self, e1) {
+                    continue;
+                }
+                let u2 = self.other(m, u);
+                for j in 0..self.adj[u2].len() {
+                    let e3 = self.adj[u2][j] as usize;
+                    let x = self.other(e3, u2);
+                    if x != v && self.mate[x] == NONE && tight(self, e3) {
+                        self.mate[v] = e1;
+                        self.mate[u] = e1;
+                        self.mate[u2] = e3;
+                        self.mate[x] = e3;
+                        self.stats.greedy_matched += 2;
+                        break 'path;
+                    }
+                }
+            }
+        }
     }
 
     /// One search stage. Returns false when the matching is optimal.
@@ -432,10 +491,16 @@ impl<W: Weight> Solver<W> {
             self.labelend[b] = NONE;
             self.labeledge[b] = NONE;
             self.bestedge[b] = NONE;
-            self.bestlist[b] = None;
+            self.treeid[b] = NONE;
+            self.dead[b] = false;
         }
         self.queue.clear();
         self.inner.clear();
+        self.heap2.clear();
+        self.heap3.clear();
+        self.heap4.clear();
+        self.min_s = None;
+        self.offset = W::zero();
         self.stats.stages += 1;
         // Roots: the exposed vertices at the highest dual; the others wait.
         let mut exposed: Vec<usize> = (0..n)
@@ -458,59 +523,51 @@ impl<W: Weight> Solver<W> {
             self.assign_label(v, S, NONE, NONE);
         }
         self.waiting = exposed;
+        // Once a path is augmented, its trees are left alone and the others keep growing on
+        // tight edges with no further dual step: many augmentations per stage.
+        let mut augmented = false;
         let done = loop {
             // Grow from the S-vertices queued.
-            let mut found = Found::Nothing;
             while let Some(v) = self.queue.pop() {
-                if self.max_card && self.dual[v] < self.level {
+                if self.is_dead(v) {
+                    continue;
+                }
+                if self.max_card && self.y(v) < self.level {
                     self.stats.rotations += 1;
+                    self.kill(v);
                     self.augment_side(v, NONE);
-                    found = Found::Augmented;
-                    break;
+                    augmented = true;
+                    continue;
                 }
                 for i in 0..self.adj[v].len() {
                     let e = self.adj[v][i] as usize;
                     if let Found::Augmented = self.scan(v, e) {
-                        found = Found::Augmented;
+                        augmented = true;
                         break;
                     }
                 }
-                if let Found::Augmented = found {
-                    break;
-                }
             }
-            if let Found::Augmented = found {
+            if augmented {
                 break false;
             }
-            // The dual change: the smallest step that makes something happen.
+            // The dual step: the smallest that makes something happen.
             let mut step: Option<(W, u8, usize)> = None;
             let mut consider = |d: W, kind: u8, arg: usize| {
                 if step.as_ref().is_none_or(|s| d < s.0) {
                     step = Some((d, kind, arg));
                 }
             };
-            for v in 0..n {
-                if self.vertex_gone[v] {
-                    continue;
-                }
-                let top = self.label[self.inblossom[v]];
-                if top == S && !self.max_card {
-                    consider(self.dual[v].clone(), 1, v);
-                }
-                if top == FREE && self.bestedge[v] != NONE {
-                    consider(self.slack(self.bestedge[v]), 2, self.bestedge[v]);
-                }
+            if let Some((base, v)) = self.min_s.as_ref().filter(|_| !self.max_card) {
+                consider(base.sub(&self.offset), 1, *v);
             }
-            for b in 0..2 * n {
-                if self.parent[b] != NONE || self.base[b] == NONE {
-                    continue;
-                }
-                if self.label[b] == S && self.bestedge[b] != NONE {
-                    consider(self.slack(self.bestedge[b]).half(), 3, self.bestedge[b]);
-                }
-                if b >= n && self.label[b] == T {
-                    consider(self.dual[b].half(), 4, b);
-                }
+            if let Some((key, e)) = self.top2() {
+                consider(key.sub(&self.offset), 2, e);
+            }
+            if let Some((key, e)) = self.top3() {
+                consider(key.sub(&self.offset.double()).half(), 3, e);
+            }
+            if let Some((key, b)) = self.top4() {
+                consider(key.sub(&self.offset.double()).half(), 4, b);
             }
             if let Some(&w) = self.waiting.last() {
                 consider(self.level.sub(&self.dual[w]), 5, w);
@@ -518,9 +575,12 @@ impl<W: Weight> Solver<W> {
             let Some((d, kind, arg)) = step else {
                 // Maximum cardinality: no tree can change any more.
                 self.record_inner();
+                self.settle();
                 return false;
             };
-            self.apply(&d);
+            self.stats.steps += 1;
+            self.offset = self.offset.add(&d);
+            self.level = self.level.sub(&d);
             match kind {
                 1 => {
                     if self.level == W::zero() {
@@ -540,7 +600,7 @@ impl<W: Weight> Solver<W> {
                         v
                     };
                     if let Found::Augmented = self.scan(s, arg) {
-                        break false;
+                        augmented = true;
                     }
                 }
                 4 => {
@@ -558,6 +618,7 @@ impl<W: Weight> Solver<W> {
                 }
             }
         };
+        self.settle();
         if done {
             return false;
         }
@@ -575,41 +636,145 @@ impl<W: Weight> Solver<W> {
         true
     }
 
+    /// Whether v's top-level blossom is in a tree augmented this stage.
+    fn is_dead(&self, v: usize) -> bool {
+        let t = self.treeid[self.inblossom[v]];
+        t != NONE && self.dead[t]
+    }
+
+    /// Marks the tree of v (or v's free blossom) as augmented.
+    fn kill(&mut self, v: usize) {
+        let b = self.inblossom[v];
+        if self.treeid[b] == NONE {
+            self.treeid[b] = b;
+        }
+        let t = self.treeid[b];
+        self.dead[t] = true;
+    }
+
     fn record_inner(&mut self) {
         self.inner = (0..self.n)
             .filter(|&v| !self.vertex_gone[v] && self.label[self.inblossom[v]] == T)
             .collect();
     }
 
-    /// Moves every vertex and top-level blossom by the dual step d.
-    fn apply(&mut self, d: &W) {
-        let n = self.n;
-        for v in 0..n {
-            match self.label[self.inblossom[v]] {
-                S => self.dual[v] = self.dual[v].sub(d),
-                T => self.dual[v] = self.dual[v].add(d),
-                _ => {}
+    /// A vertex's dual. During a stage duals are kept relative to the total step `offset`
+    /// (S-vertices follow it down, T-vertices up), so a step costs O(1).
+    fn y(&self, v: usize) -> W {
+        match self.ylab[v] {
+            S => self.dual[v].sub(&self.offset),
+            T => self.dual[v].add(&self.offset),
+            _ => self.dual[v].clone(),
+        }
+    }
+
+    /// A blossom's dual (S-blossoms follow twice the offset up, T-blossoms down).
+    fn z(&self, b: usize) -> W {
+        match self.zlab[b] {
+            S => self.dual[b].add(&self.offset.double()),
+            T => self.dual[b].sub(&self.offset.double()),
+            _ => self.dual[b].clone(),
+        }
+    }
+
+    /// Makes vertex v's dual follow label t from now on.
+    fn set_ylab(&mut self, v: usize, t: u8) {
+        let y = self.y(v);
+        self.ylab[v] = t;
+        self.dual[v] = match t {
+            S => y.add(&self.offset),
+            T => y.sub(&self.offset),
+            _ => y,
+        };
+        if t == S && self.min_s.as_ref().is_none_or(|(m, _)| self.dual[v] < *m) {
+            self.min_s = Some((self.dual[v].clone(), v));
+        }
+    }
+
+    fn set_zlab(&mut self, b: usize, t: u8) {
+        let z = self.z(b);
+        self.zlab[b] = t;
+        let o2 = self.offset.double();
+        self.dual[b] = match t {
+            S => z.sub(&o2),
+            T => z.add(&o2),
+            _ => z,
+        };
+    }
+
+    /// Every dual back to its plain value (end of a stage).
+    fn settle(&mut self) {
+        for v in 0..self.n {
+            if self.ylab[v] != FREE {
+                self.set_ylab(v, FREE);
             }
         }
-        let d2 = d.double();
-        for b in n..2 * n {
-            if self.base[b] != NONE && self.parent[b] == NONE {
-                match self.label[b] {
-                    S => self.dual[b] = self.dual[b].add(&d2),
-                    T => self.dual[b] = self.dual[b].sub(&d2),
-                    _ => {}
-                }
+        for b in self.n..2 * self.n {
+            if self.zlab[b] != FREE {
+                self.set_zlab(b, FREE);
             }
         }
-        self.level = self.level.sub(d);
+        self.offset = W::zero();
+    }
+
+    /// The least-slack edge from an S-vertex to a free vertex: (slack + offset, edge).
+    fn top2(&mut self) -> Option<(W, usize)> {
+        while let Some(Reverse((key, w, e))) = self.heap2.peek() {
+            let (w, e) = (*w, *e);
+            let valid = self.label[self.inblossom[w]] == FREE
+                && self.label[w] == FREE
+                && self.bestedge[w] == e
+                && self.slack(e).add(&self.offset) == *key;
+            if valid {
+                return Some((key.clone(), e));
+            }
+            self.heap2.pop();
+        }
+        None
+    }
+
+    /// The least-slack edge between two S-blossoms: (slack + 2·offset, edge).
+    fn top3(&mut self) -> Option<(W, usize)> {
+        while let Some(Reverse((key, e))) = self.heap3.peek() {
+            let e = *e;
+            let (u, v) = self.ends(e);
+            let (bu, bv) = (self.inblossom[u], self.inblossom[v]);
+            let valid = bu != bv
+                && self.label[bu] == S
+                && self.label[bv] == S
+                && self.slack(e).add(&self.offset.double()) == *key;
+            if valid {
+                return Some((key.clone(), e));
+            }
+            self.heap3.pop();
+        }
+        None
+    }
+
+    /// The T-blossom of least dual: (dual + 2·offset, blossom).
+    fn top4(&mut self) -> Option<(W, usize)> {
+        while let Some(Reverse((key, b))) = self.heap4.peek() {
+            let b = *b;
+            let valid = self.base[b] != NONE
+                && self.parent[b] == NONE
+                && self.label[b] == T
+                && self.zlab[b] == T
+                && self.dual[b] == *key;
+            if valid {
+                return Some((key.clone(), b));
+            }
+            self.heap4.pop();
+        }
+        None
     }
 
     /// Edge e seen from S-vertex v.
     fn scan(&mut self, v: usize, e: usize) -> Found {
+        self.stats.scans += 1;
         let w = self.other(e, v);
         let bv = self.inblossom[v];
         let bw = self.inblossom[w];
-        if bv == bw {
+        if bv == bw || self.is_dead(w) || self.is_dead(v) {
             return Found::Nothing;
         }
         let mut slack = None;
@@ -626,6 +791,8 @@ impl<W: Weight> Solver<W> {
                 if self.label[bw] == FREE {
                     if self.mate[self.base[bw]] == NONE {
                         // A waiting exposed vertex.
+                        self.kill(v);
+                        self.kill(w);
                         self.augment(e);
                         return Found::Augmented;
                     }
@@ -635,6 +802,8 @@ impl<W: Weight> Solver<W> {
                     if base != NONE {
                         self.add_blossom(base, v, w, e);
                     } else {
+                        self.kill(v);
+                        self.kill(w);
                         self.augment(e);
                         return Found::Augmented;
                     }
@@ -647,13 +816,16 @@ impl<W: Weight> Solver<W> {
             }
             Some(s) => {
                 if self.label[bw] == S {
-                    if self.bestedge[bv] == NONE || s < self.slack(self.bestedge[bv]) {
-                        self.bestedge[bv] = e;
-                    }
+                    let key = s.add(&self.offset.double());
+                    self.heap3.push(Reverse((key, e)));
                 } else if self.label[w] == FREE
                     && (self.bestedge[w] == NONE || s < self.slack(self.bestedge[w]))
                 {
                     self.bestedge[w] = e;
+                    if self.label[bw] == FREE {
+                        let key = s.add(&self.offset);
+                        self.heap2.push(Reverse((key, w, e)));
+                    }
                 }
             }
         }
@@ -682,11 +854,25 @@ impl<W: Weight> Solver<W> {
         self.labeledge[b] = e;
         self.bestedge[w] = NONE;
         self.bestedge[b] = NONE;
+        self.treeid[b] = if p == NONE {
+            b
+        } else {
+            self.treeid[self.inblossom[p]]
+        };
+        let mut leaves = Vec::new();
+        self.leaves(b, &mut leaves);
+        for &x in &leaves {
+            self.set_ylab(x, t);
+        }
+        if b >= self.n {
+            self.set_zlab(b, t);
+        }
         if t == S {
-            let mut leaves = Vec::new();
-            self.leaves(b, &mut leaves);
             self.queue.extend(leaves);
         } else {
+            if b >= self.n {
+                self.heap4.push(Reverse((self.dual[b].clone(), b)));
+            }
             let base = self.base[b];
             let m = self.mate[base];
             debug_assert!(m != NONE, "a T-blossom with an exposed base");
@@ -762,66 +948,31 @@ impl<W: Weight> Solver<W> {
         if path.iter().any(|&c| c >= n) {
             self.stats.nested += 1;
         }
+        // The children's duals are frozen inside b; b's starts at 0 and grows.
+        for &c in &path {
+            if c >= n {
+                self.set_zlab(c, FREE);
+            }
+        }
         self.childs[b] = path;
         self.endps[b] = ends;
         self.label[b] = S;
+        self.treeid[b] = self.treeid[bb];
         self.labelend[b] = self.labelend[bb];
         self.labeledge[b] = self.labeledge[bb];
+        self.zlab[b] = FREE;
         self.dual[b] = W::zero();
+        self.set_zlab(b, S);
         let mut leaves = Vec::new();
         self.leaves(b, &mut leaves);
         for &x in &leaves {
             if self.label[self.inblossom[x]] == T {
                 // T-vertices become S: they are searched from now.
+                self.set_ylab(x, S);
                 self.queue.push(x);
             }
             self.inblossom[x] = b;
         }
-        // The least-slack edge to each neighbouring S-blossom.
-        let mut touched = Vec::new();
-        for ci in 0..self.childs[b].len() {
-            let c = self.childs[b][ci];
-            let list = match self.bestlist[c].take() {
-                Some(l) => l,
-                None => {
-                    let mut ls = Vec::new();
-                    let mut lv = Vec::new();
-                    self.leaves(c, &mut lv);
-                    for x in lv {
-                        ls.extend(self.adj[x].iter().map(|&e| e as usize));
-                    }
-                    ls
-                }
-            };
-            for k in list {
-                let (i, j) = self.ends(k);
-                let j = if self.inblossom[j] == b { i } else { j };
-                let bj = self.inblossom[j];
-                if bj != b
-                    && self.label[bj] == S
-                    && (self.bestto[bj] == NONE || self.slack(k) < self.slack(self.bestto[bj]))
-                {
-                    if self.bestto[bj] == NONE {
-                        touched.push(bj);
-                    }
-                    self.bestto[bj] = k;
-                }
-            }
-            self.bestedge[c] = NONE;
-        }
-        let mut list = Vec::with_capacity(touched.len());
-        let mut best = NONE;
-        for bj in touched {
-            let k = self.bestto[bj];
-            self.bestto[bj] = NONE;
-            if best == NONE || self.slack(k) < self.slack(best) {
-                best = k;
-            }
-            list.push(k);
-        }
-        self.bestlist[b] = Some(list);
-        self.bestedge[b] = best;
-        debug_assert!(b >= n);
     }
 
     /// Replaces blossom b by its children: at the end of a stage (`end_stage`, children at
@@ -845,7 +996,16 @@ impl<W: Weight> Solver<W> {
             }
         }
         let endps = std::mem::take(&mut self.endps[b]);
+        for &c in &childs {
+            self.treeid[c] = NONE;
+        }
         if !end_stage && self.label[b] == T {
+            // Every vertex free for a moment; the children are labelled again below.
+            let mut all = Vec::new();
+            self.leaves_of(&childs, &mut all);
+            for &x in &all {
+                self.set_ylab(x, FREE);
+            }
             let k = childs.len();
             let entry_vertex = self.other(self.labeledge[b], self.labelend[b]);
             let entry = self.inblossom[entry_vertex];
@@ -888,6 +1048,16 @@ impl<W: Weight> Solver<W> {
             self.labeledge[q] = pe;
             self.labeledge[bv] = pe;
             self.bestedge[bv] = NONE;
+            self.treeid[bv] = self.treeid[b];
+            let mut lv = Vec::new();
+            self.leaves(bv, &mut lv);
+            for x in lv {
+                self.set_ylab(x, T);
+            }
+            if bv >= n {
+                self.set_zlab(bv, T);
+                self.heap4.push(Reverse((self.dual[bv].clone(), bv)));
+            }
             // The children off the path: free, unless one of their vertices was reached.
             let mut j = if forward { 1 } else { k - 1 };
             while childs[j] != entry {
@@ -905,16 +1075,32 @@ impl<W: Weight> Solver<W> {
                 }
                 j = if forward { j + 1 } else { j - 1 };
             }
+            // Vertices left free: their least-slack edges to S-vertices enter the queue of
+            // candidate steps.
+            for &x in &all {
+                let e = self.bestedge[x];
+                if e != NONE && self.label[self.inblossom[x]] == FREE && self.label[x] == FREE {
+                    let key = self.slack(e).add(&self.offset);
+                    self.heap2.push(Reverse((key, x, e)));
+                }
+            }
         }
         self.label[b] = FREE;
         self.labelend[b] = NONE;
         self.labeledge[b] = NONE;
         self.bestedge[b] = NONE;
-        self.bestlist[b] = None;
+        self.treeid[b] = NONE;
         self.base[b] = NONE;
+        self.zlab[b] = FREE;
         self.dual[b] = W::zero();
         self.parent[b] = NONE;
         self.unused.push(b);
+    }
+
+    fn leaves_of(&self, blossoms: &[usize], out: &mut Vec<usize>) {
+        for &c in blossoms {
+            self.leaves(c, out);
+        }
     }
 
     /// Makes v the base of blossom b, flipping the even path from v to the old base.
