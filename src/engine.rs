@@ -191,7 +191,29 @@ fn attempt(
 
 /// Systems paired by the FIDE Dutch procedure itself (bracket by bracket, exact matchings).
 fn dutch_based(system: &str) -> bool {
-    system == "swiss"
+    matches!(system, "swiss" | "prog" | "baku")
+}
+
+/// `t` with the virtual points of rounds `1..=round` that an acceleration on the Dutch
+/// system adds to the pairing score ("FIDE C.04.5.1", "PROG global score GS = RS + FS"); the
+/// standard Swiss keeps the file's own (TRF `XXA`).
+fn accelerated(t: &Tournament, round: u32, system: &str) -> Result<Tournament> {
+    let per_round = |r: u32| match system {
+        "prog" => systems::prog::virtual_points(t, r).map(Some),
+        "baku" => systems::baku::virtual_points(t, r).map(Some),
+        _ => Ok(None),
+    };
+    let mut out = t.clone();
+    for r in 1..=round {
+        let Some(vp) = per_round(r)? else {
+            return Ok(out);
+        };
+        for p in &mut out.players {
+            p.virtual_points.resize(r as usize, 0.0);
+            p.virtual_points[r as usize - 1] = vp.get(&p.id).copied().unwrap_or(0.0);
+        }
+    }
+    Ok(out)
 }
 
 /// One round by the Dutch procedure, verified like any other.
@@ -202,10 +224,17 @@ fn dutch_attempt(
     system: &str,
 ) -> Result<Attempt> {
     let started = std::time::Instant::now();
+    // The accelerations' own checks (groups, rounds planned) and notes come from their
+    // specification; the standard Swiss has nothing to add.
+    let spec_notes = if system == "swiss" {
+        Vec::new()
+    } else {
+        sys.spec(base, round)?.notes
+    };
+    let field = accelerated(base, round, system)?;
     let mut matcher = solve::bracket::DutchMatchers::default();
-    let d = systems::dutch::pair(base, round, systems::dutch::READINGS, &mut matcher);
+    let d = systems::dutch::pair(&field, round, systems::dutch::READINGS, &mut matcher);
     let (solves, edges) = matcher.counts();
-    let spec_notes = sys.spec(base, round).map(|s| s.notes).unwrap_or_default();
     let certificate = solve::Certificate {
         status: if d.unpaired.is_empty() {
             Status::Optimal

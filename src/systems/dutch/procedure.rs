@@ -186,12 +186,7 @@ impl<W: Packed> State<'_, W> {
     fn solve(&mut self) -> Vec<Option<usize>> {
         self.solves += 1;
         self.clean = true;
-        let t = std::time::Instant::now();
-        let m = self.matcher.solve();
-        if std::env::var_os("DUTCH_TRACE2").is_some() {
-            eprintln!("  solve {:?}", t.elapsed());
-        }
-        m
+        self.matcher.solve()
     }
 
     fn set(&mut self, a: usize, b: usize, w: W) {
@@ -363,7 +358,6 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         let nxt: Vec<usize> = groups.get(gi).cloned().map(|r| r.collect()).unwrap_or_default();
         let curnext: Vec<usize> = cur.iter().chain(nxt.iter()).copied().collect();
         let solves_before = st.solves;
-        let trace_t = std::time::Instant::now();
         let (layout, f) = layout_for(ctx, n, &cur, &curnext);
         out.weight_bits = out.weight_bits.max(layout.total_bits());
         let mut in_cur = vec![false; n];
@@ -497,7 +491,6 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             }
         }
 
-        let solves_mdp = st.solves - solves_before;
         // The remainder: residents paired among themselves or floating ("FIDE Dutch 2025 4.3").
         let remainder: Vec<usize> = residents
             .iter()
@@ -589,7 +582,6 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             }
             q += 1;
         }
-        let solves_exchange = st.solves - solves_before - solves_mdp;
         // Fix S1 and S2 as chosen: a top meets only a non-top below it. The hint now points
         // each S1 player at the S2 player of his own place.
         let s1: Vec<usize> = remainder.iter().copied().filter(|&i| is_top(&mate, i)).collect();
@@ -660,9 +652,6 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                     single_bye_bracket = false;
                 }
             }
-        }
-        if std::env::var_os("DUTCH_TRACE").is_some() {
-            eprintln!("bracket {} cur {} nxt {} solves {} (mdp {solves_mdp} exch {solves_exchange}, exchanges {exchanges}) t {:?}", out.brackets.len(), cur.len(), nxt.len(), st.solves - solves_before, trace_t.elapsed());
         }
         out.brackets.push(BracketLog {
             score: residents.first().map(|&i| players[i].score).unwrap_or(players[cur[0]].score),
