@@ -3,6 +3,7 @@
 //! hand-built fields, whole events paired by the engine and checked by the verifier, and
 //! hand-made wrong rounds caught with the right citation.
 
+use crate::common::{add_pab as add, g, pair, pairs};
 use optipair::engine::{pair_round, Paired};
 use optipair::formats::trf;
 use optipair::generate::{self, Rng};
@@ -12,8 +13,6 @@ use optipair::tournament::{GameResult, Player, Tournament};
 use optipair::verify::{check_round, Violation};
 use optipair::Error;
 use std::collections::BTreeSet;
-mod common;
-use common::{add_pab as add, g, pair, pairs};
 
 /// `n` players, pairing number = rating order, ratings from `top` down in steps of `step`.
 fn field(n: u32, top: u32, step: u32) -> Tournament {

@@ -11,11 +11,10 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::Output;
 
-mod common;
-use common::browser::{chromium, screenshot};
-use common::cli::*;
+use crate::common::browser::{chromium, screenshot};
+use crate::common::cli::*;
 
-const REF_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/reference/dutch");
+const REF_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dutch");
 
 /// Four players after round 1: 1 beat 3 (1 white), 2 beat 4 (4 white). Round 2 under the
 /// standard Swiss: the two 1-pointers meet and the two 0-pointers meet (no float, C.04.3

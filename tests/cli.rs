@@ -11,11 +11,10 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-mod common;
-use common::cli::*;
+use crate::common::cli::*;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
-const REF_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/reference/dutch");
+const REF_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dutch");
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

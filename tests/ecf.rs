@@ -1,14 +1,13 @@
 //! ECF accelerated pairings (Basic and Advanced): pairings derived from the document's clauses
 //! on small hand-built tournaments, and the verifier's verdicts on hand-made wrong pairings.
 
+use crate::common::{add_pab as add, g, pair, pairs};
 use optipair::engine::{pair_round, Paired};
 use optipair::solve::Options;
 use optipair::systems::ecf;
 use optipair::tournament::{Colour, Game, GameResult, Player, Tournament};
 use optipair::verify::{check_round, Violation};
 use std::collections::BTreeSet;
-mod common;
-use common::{add_pab as add, g, pair, pairs};
 
 /// `n` players, pairing number = rating order, ratings 2400 down in steps of 60.
 fn field(n: u32) -> Tournament {

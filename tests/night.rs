@@ -8,8 +8,7 @@ use optipair::tournament::{ByeKind, GameResult, Tournament};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-mod common;
-use common::cli::*;
+use crate::common::cli::*;
 
 /// Runs a command that must succeed; its stdout.
 fn ok(args: &[&str]) -> String {

@@ -14,8 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 
-mod common;
-use common::cli::*;
+use crate::common::cli::*;
 
 const INSTANCES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/instances");
 

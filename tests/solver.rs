@@ -210,7 +210,7 @@ fn closings(p: &solve::Pairing, phrase: &str) -> usize {
 /// every tier proved, with fewer HiGHS solves (models/swiss.md, item 9).
 #[test]
 fn groups_with_an_integrality_gap_are_closed_by_weighted_matching() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/dutch");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/dutch");
     let mut closed = 0;
     for (file, round) in [
         ("rtg_1002_21p_8r", 6),

@@ -2,6 +2,7 @@
 //! check against the FIDE rules on hand-built rounds, certificates, the independent verifier,
 //! and re-pairing the reference tournaments of a FIDE Dutch engine.
 
+use crate::common::{add, g};
 use optipair::engine::{pair_round, store, Paired};
 use optipair::generate;
 use optipair::solve::{Options, Status};
@@ -10,10 +11,8 @@ use optipair::verify;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::Instant;
-mod common;
-use common::{add, g};
 
-const REF_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/reference/dutch");
+const REF_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dutch");
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

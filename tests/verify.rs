@@ -1,10 +1,9 @@
 //! The independent verifier on small hand-built tournaments, and on the reference tournaments
 //! of a FIDE Dutch engine.
 
+use crate::common::{add, g, pab};
 use optipair::tournament::{Bye, ByeKind, Colour, Player, Tournament};
 use optipair::verify::{check, check_round, Violation};
-mod common;
-use common::{add, g, pab};
 
 fn field(n: u32) -> Tournament {
     let players = (1..=n)
@@ -509,10 +508,7 @@ fn colour_allocation_e2_e3_e4() {
 // Reference tournaments (bbpPairings, FIDE Dutch 2025 rules).
 
 fn reference_dir() -> std::path::PathBuf {
-    std::path::PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/reference/dutch"
-    ))
+    std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dutch"))
 }
 
 /// The reference files carry neither `XXR` (rounds planned) nor `XXC` (initial colour): the
