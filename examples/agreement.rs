@@ -922,14 +922,13 @@ fn run_file(path: &Path, a: &Args, explanations: &mut Vec<String>) -> FileStats 
     for k in 1..=rounds {
         let base = t.before_round(k);
         let f = field(&base, k);
-        let spec0 = optipair::systems::by_name("swiss")
-            .unwrap()
+        let spec0 = optipair::systems::model(optipair::SystemKind::Swiss)
             .spec(&base, k)
             .expect("spec");
         let rfl_spec = a.ref_floats.then(|| reference_floats(&base, k));
         let (spec, classes) = variant_spec(&spec0, &f, &a.variant, rfl_spec.as_ref());
         let pairing = if a.variant == "base" {
-            match pair_round(&t, k, "swiss", &opts) {
+            match pair_round(&t, k, optipair::SystemKind::Swiss, &opts) {
                 Ok(p) => p.pairing,
                 Err(e) => {
                     st.bugs
@@ -963,7 +962,8 @@ fn run_file(path: &Path, a: &Args, explanations: &mut Vec<String>) -> FileStats 
         let flags = {
             let mut after = t.before_round(k);
             *after.round_mut(k) = t.round(k).unwrap().clone();
-            optipair::verify::check_round(&after, k, "swiss").unwrap_or_default()
+            optipair::verify::check_round(&after, k, optipair::SystemKind::Swiss)
+                .unwrap_or_default()
         };
         if !flags.is_empty() {
             st.verifier_flags += 1;

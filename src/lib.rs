@@ -10,6 +10,7 @@ pub mod error;
 pub mod formats;
 pub mod fuzzing;
 pub mod generate;
+pub mod kind;
 pub mod report;
 pub mod simulate;
 pub mod solve;
@@ -18,3 +19,4 @@ pub mod tournament;
 pub mod verify;
 
 pub use error::{Error, Result};
+pub use kind::SystemKind;

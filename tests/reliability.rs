@@ -10,6 +10,7 @@ use optipair::solve::{self, Options, Status};
 use optipair::systems::spec::{Candidate, PairSource, SparseSpec};
 use optipair::systems::{ByeOption, RoundSpec, Tier};
 use optipair::tournament::Tournament;
+use optipair::SystemKind;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -274,12 +275,17 @@ fn the_fallback_pairs_everyone_and_keeps_every_rule_on_large_fields() {
                 played: 4,
                 seed,
                 draw_rate: 0.2,
-                system: "swiss".into(),
+                system: SystemKind::Swiss,
             },
             &quick,
         )
         .expect("field");
-        for system in ["swiss", "baku", "ecf-basic", "uscf-batches"] {
+        for system in [
+            SystemKind::Swiss,
+            SystemKind::Baku,
+            SystemKind::EcfBasic,
+            SystemKind::UscfBatches,
+        ] {
             let opts = Options {
                 greedy_only: true,
                 ..Options::default()
@@ -559,7 +565,11 @@ fn systems_counted_in_one_half_zero_refuse_another_scoring() {
     t.scoring.half_bye = 1.0;
     optipair::formats::save(&file, &t).unwrap();
     // Every system but the Dutch one.
-    for &system in optipair::systems::NAMES.iter().filter(|&&s| s != "swiss") {
+    for system in optipair::SystemKind::ALL
+        .map(optipair::SystemKind::name)
+        .into_iter()
+        .filter(|&s| s != "swiss")
+    {
         let o = run(&["pair", file.to_str().unwrap(), "--system", system]);
         assert_eq!(o.status.code(), Some(2), "{system}: {}", stderr(&o));
         let e = stderr(&o);

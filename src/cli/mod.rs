@@ -42,8 +42,9 @@ mod simulate;
 
 use clap::{Parser, Subcommand};
 use optipair::formats;
+use optipair::kind::SystemParser;
 use optipair::tournament::Tournament;
-use optipair::{Error, Result};
+use optipair::{Error, Result, SystemKind};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -114,8 +115,8 @@ enum Command {
         /// Rounds planned.
         #[arg(long)]
         rounds: Option<u32>,
-        #[arg(long, default_value = "swiss")]
-        system: String,
+        #[arg(long, default_value = "swiss", value_parser = SystemParser)]
+        system: SystemKind,
     },
     /// Record results of a round from `board result` or `white black result` lines; reports
     /// each correction and the boards still without a result.
@@ -151,8 +152,9 @@ enum Command {
         file: PathBuf,
         #[arg(long)]
         round: Option<u32>,
-        #[arg(long)]
-        system: Option<String>,
+        /// The pairing system (default: the file's `system`, else swiss).
+        #[arg(long, value_parser = SystemParser)]
+        system: Option<SystemKind>,
         /// Output format.
         #[arg(long, default_value = "text")]
         format: OutFormat,
@@ -216,7 +218,6 @@ fn dispatch(cli: Cli) -> Result<u8> {
             rounds,
             system,
         } => {
-            optipair::systems::by_name(&system).map_err(|e| e.in_file(&out))?;
             let text = formats::read_text(&players)?;
             let list = formats::csv::parse_players(&text).map_err(|e| e.in_file(&players))?;
             if out.exists() {
@@ -224,7 +225,7 @@ fn dispatch(cli: Cli) -> Result<u8> {
             }
             let mut t = Tournament::new(name, list);
             t.rounds_planned = rounds;
-            t.system = Some(system);
+            t.system = Some(system.to_string());
             formats::save(&out, &t)?;
             outln!("{}: {} players", out.display(), t.players.len());
             Ok(0)
@@ -249,7 +250,7 @@ fn dispatch(cli: Cli) -> Result<u8> {
             format,
         } => {
             let t = formats::load(&file)?;
-            let system = system_name(&t, system.as_deref(), &file)?;
+            let system = system_name(&t, system, &file)?;
             if let Some(r) = round {
                 if !t.round(r).is_some_and(|rd| rd.is_paired()) {
                     let last = t.last_paired_round();
@@ -264,7 +265,7 @@ fn dispatch(cli: Cli) -> Result<u8> {
                     .in_file(&file));
                 }
             }
-            let found = optipair::verify::check(&t, round, &system)?;
+            let found = optipair::verify::check(&t, round, system)?;
             match format {
                 OutFormat::Json => outln!(
                     "{}",
@@ -299,21 +300,14 @@ fn dispatch(cli: Cli) -> Result<u8> {
     }
 }
 
-/// The system: `--system` if given, else the file's, else `swiss`. An unknown name is an
-/// error naming where it came from (the flag, or the file's `system` field).
-pub fn system_name(t: &Tournament, flag: Option<&str>, file: &Path) -> Result<String> {
+/// The system: `--system` if given, else the file's, else `swiss`. An unknown name in the file
+/// is an error naming the file and its `system` field.
+pub fn system_name(t: &Tournament, flag: Option<SystemKind>, file: &Path) -> Result<SystemKind> {
     match flag {
-        Some(name) => {
-            optipair::systems::by_name(name).map_err(|e| e.in_file(file))?;
-            Ok(name.to_string())
-        }
-        None => {
-            let name = t.system.clone().unwrap_or_else(|| "swiss".to_string());
-            optipair::systems::by_name(&name).map_err(|e| match e {
-                Error::Input { message, .. } => Error::field("system", message).in_file(file),
-                other => other,
-            })?;
-            Ok(name)
-        }
+        Some(kind) => Ok(kind),
+        None => match t.system.as_deref() {
+            None => Ok(SystemKind::Swiss),
+            Some(name) => SystemKind::parse_field(name, "system").map_err(|e| e.in_file(file)),
+        },
     }
 }

@@ -13,7 +13,7 @@ use super::prog::{require_chess_points, virtual_spec};
 use super::spec::RoundSpec;
 use super::System;
 use crate::tournament::Tournament;
-use crate::{Error, Result};
+use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;
 
 /// `--system baku`.
@@ -74,8 +74,8 @@ pub fn virtual_points(t: &Tournament, round: u32) -> Result<BTreeMap<u32, f64>> 
 }
 
 impl System for Baku {
-    fn name(&self) -> &'static str {
-        "baku"
+    fn kind(&self) -> SystemKind {
+        SystemKind::Baku
     }
     fn one_half_zero(&self) -> Option<&'static str> {
         Some("FIDE C.04.5.1: virtual points of 1 and ½")

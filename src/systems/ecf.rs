@@ -21,7 +21,7 @@ use super::spec::{ByeOption, Candidate, RoundSpec, Tier};
 use super::swiss::{pair_costs, standard_spec, standard_tiers, Field};
 use super::System;
 use crate::tournament::{Colour, Player, Tournament};
-use crate::{Error, Result};
+use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;
 
 const EPS: f64 = 1e-9;
@@ -69,24 +69,64 @@ impl Groups {
     }
 }
 
-fn setting_f64(t: &Tournament, key: &str) -> Result<Option<f64>> {
-    match t.settings.get(key) {
-        None | Some(serde_json::Value::Null) => Ok(None),
-        Some(v) => v
-            .as_f64()
-            .map(Some)
-            .ok_or_else(|| Error::field(key, format!("must be a number, got {v}"))),
-    }
+/// The director's ECF settings, parsed once; an error names the setting.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Settings {
+    /// `ecf.top_half_percent`: the advanced top half's target share (56–60).
+    pub top_half_percent: Option<f64>,
+    /// `ecf.top_half`: the advanced top half's size.
+    pub top_half: Option<i64>,
+    /// `ecf.first_board_colour`: the higher-rated player's colour on board 1 of round 1.
+    pub first_board_colour: Option<Colour>,
+    /// `ecf.lot_seed`: the seed of the lot for that colour.
+    pub lot_seed: Option<i64>,
+    /// `ecf.accelerated_rounds`: a fixed number of accelerated rounds.
+    pub accelerated_rounds: Option<i64>,
 }
 
-fn setting_int(t: &Tournament, key: &str) -> Result<Option<i64>> {
-    match setting_f64(t, key)? {
-        None => Ok(None),
-        Some(x) if x.fract() == 0.0 => Ok(Some(x as i64)),
-        Some(x) => Err(Error::field(
-            key,
-            format!("must be a whole number, got {x}"),
-        )),
+impl Settings {
+    /// The settings of `t`.
+    pub fn of(t: &Tournament) -> Result<Settings> {
+        let number = |key: &str| -> Result<Option<f64>> {
+            match t.settings.get(key) {
+                None | Some(serde_json::Value::Null) => Ok(None),
+                Some(v) => v
+                    .as_f64()
+                    .map(Some)
+                    .ok_or_else(|| Error::field(key, format!("must be a number, got {v}"))),
+            }
+        };
+        let whole = |key: &str| -> Result<Option<i64>> {
+            match number(key)? {
+                None => Ok(None),
+                Some(x) if x.fract() == 0.0 => Ok(Some(x as i64)),
+                Some(x) => Err(Error::field(
+                    key,
+                    format!("must be a whole number, got {x}"),
+                )),
+            }
+        };
+        let key = "ecf.first_board_colour";
+        let first_board_colour = match t.settings.get(key) {
+            None => None,
+            Some(v) => match v.as_str() {
+                Some("white") | Some("w") | Some("W") => Some(Colour::White),
+                Some("black") | Some("b") | Some("B") => Some(Colour::Black),
+                _ => {
+                    return Err(Error::field(
+                        key,
+                        format!("must be \"white\" or \"black\", got {v}"),
+                    ))
+                }
+            },
+        };
+        Ok(Settings {
+            top_half_percent: number("ecf.top_half_percent")?,
+            top_half: whole("ecf.top_half")?,
+            first_board_colour,
+            lot_seed: whole("ecf.lot_seed")?,
+            accelerated_rounds: whole("ecf.accelerated_rounds")?,
+        })
     }
 }
 
@@ -113,6 +153,11 @@ pub fn advanced_range(n: usize) -> (usize, usize) {
 
 /// Forms the groups of ECF basic 1 / advanced 1 from the ratings of the entry.
 pub fn groups(t: &Tournament, advanced: bool) -> Result<Groups> {
+    groups_with(t, &Settings::of(t)?, advanced)
+}
+
+/// [`groups`] with the settings parsed.
+pub fn groups_with(t: &Tournament, set: &Settings, advanced: bool) -> Result<Groups> {
     let entry = entry(t);
     let n = entry.len();
     let mut notes = Vec::new();
@@ -124,7 +169,7 @@ pub fn groups(t: &Tournament, advanced: bool) -> Result<Groups> {
         let range = format!(
             "an even number between {lo} and {hi} (56%–60% of the {n} entrants, ECF advanced 1)"
         );
-        let pct = setting_f64(t, "ecf.top_half_percent")?;
+        let pct = set.top_half_percent;
         if let Some(p) = pct {
             if !(56.0..=60.0).contains(&p) {
                 return Err(Error::field(
@@ -133,7 +178,7 @@ pub fn groups(t: &Tournament, advanced: bool) -> Result<Groups> {
                 ));
             }
         }
-        if let Some(k) = setting_int(t, "ecf.top_half")? {
+        if let Some(k) = set.top_half {
             if k < 0 || k % 2 != 0 || (k as usize) < lo || k as usize > hi {
                 return Err(Error::field(
                     "ecf.top_half",
@@ -200,26 +245,23 @@ pub fn groups(t: &Tournament, advanced: bool) -> Result<Groups> {
 /// The colour of the higher-rated player on board 1 of round 1 (ECF basic 2 / advanced 2): the setting
 /// `ecf.first_board_colour`, else the tournament's initial colour, else drawn by lot from a
 /// seed (`ecf.lot_seed`, else a hash of the entry) and reported.
-pub fn first_board_colour(t: &Tournament, advanced: bool) -> Result<(Colour, Option<String>)> {
+pub fn first_board_colour(
+    t: &Tournament,
+    set: &Settings,
+    advanced: bool,
+) -> Result<(Colour, Option<String>)> {
     let clause = if advanced {
         "ECF advanced 2"
     } else {
         "ECF basic 2"
     };
-    if let Some(v) = t.settings.get("ecf.first_board_colour") {
-        return match v.as_str() {
-            Some("white") | Some("w") | Some("W") => Ok((Colour::White, None)),
-            Some("black") | Some("b") | Some("B") => Ok((Colour::Black, None)),
-            _ => Err(Error::field(
-                "ecf.first_board_colour",
-                format!("must be \"white\" or \"black\", got {v}"),
-            )),
-        };
+    if let Some(c) = set.first_board_colour {
+        return Ok((c, None));
     }
     if let Some(c) = t.initial_colour {
         return Ok((c, None));
     }
-    let seed = match setting_int(t, "ecf.lot_seed")? {
+    let seed = match set.lot_seed {
         Some(s) => s as u64,
         None => {
             // FNV-1a over the entry: the same file always draws the same colour.
@@ -253,8 +295,8 @@ pub fn first_board_colour(t: &Tournament, advanced: bool) -> Result<(Colour, Opt
 }
 
 /// The fixed number of accelerated rounds set by the director, if any (at least three).
-pub fn fixed_rounds(t: &Tournament) -> Result<Option<u32>> {
-    let Some(k) = setting_int(t, "ecf.accelerated_rounds")? else {
+pub fn fixed_rounds(t: &Tournament, set: &Settings) -> Result<Option<u32>> {
+    let Some(k) = set.accelerated_rounds else {
         return Ok(None);
     };
     let max = t.rounds_planned.map(i64::from).unwrap_or(i64::MAX);
@@ -310,11 +352,12 @@ pub fn field_warnings(t: &Tournament) -> Vec<String> {
 /// players on 100% (Advanced: within half a point of it).
 pub fn accelerated(
     t: &Tournament,
+    set: &Settings,
     round: u32,
     advanced: bool,
     leaders: usize,
 ) -> Result<(bool, String)> {
-    let fixed = fixed_rounds(t)?;
+    let fixed = fixed_rounds(t, set)?;
     let two_left = t.rounds_planned.is_some_and(|p| round + 1 >= p);
     let what = if advanced {
         "no bottom-half player is within half a point of 100%"
@@ -356,11 +399,11 @@ pub fn accelerated(
 }
 
 impl System for Ecf {
-    fn name(&self) -> &'static str {
+    fn kind(&self) -> SystemKind {
         if self.advanced {
-            "ecf-advanced"
+            SystemKind::EcfAdvanced
         } else {
-            "ecf-basic"
+            SystemKind::EcfBasic
         }
     }
     fn one_half_zero(&self) -> Option<&'static str> {
@@ -368,12 +411,13 @@ impl System for Ecf {
     }
 
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
-        let g = groups(t, self.advanced)?;
+        let set = Settings::of(t)?;
+        let g = groups_with(t, &set, self.advanced)?;
         let field = Field::new(t, round, &|_, s| s.score)?;
         let mut notes = field_warnings(t);
         notes.extend(g.notes.iter().cloned());
         let mut spec = if round == 1 {
-            self.round_one(t, &field, &g, &mut notes)?
+            self.round_one(t, &set, &field, &g, &mut notes)?
         } else {
             let m = t.scoring.max_per_round() * f64::from(round - 1);
             let half = t.scoring.draw;
@@ -384,7 +428,7 @@ impl System for Ecf {
                     s >= m - EPS || (self.advanced && (s - (m - half)).abs() < EPS)
                 })
                 .count();
-            let (on, why) = accelerated(t, round, self.advanced, leaders)?;
+            let (on, why) = accelerated(t, &set, round, self.advanced, leaders)?;
             notes.push(why);
             if on {
                 self.accelerated_round(t, &field, &g, m, round)
@@ -405,11 +449,12 @@ impl Ecf {
     fn round_one(
         &self,
         t: &Tournament,
+        set: &Settings,
         f: &Field,
         g: &Groups,
         notes: &mut Vec<String>,
     ) -> Result<RoundSpec> {
-        let (first, lot) = first_board_colour(t, self.advanced)?;
+        let (first, lot) = first_board_colour(t, set, self.advanced)?;
         notes.extend(lot);
         let (a, b, c, d) = (
             g.members('A'),

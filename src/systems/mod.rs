@@ -14,12 +14,17 @@ pub mod uscf;
 pub use spec::{ByeOption, Candidate, Linear, RoundSpec, Tier, Var};
 
 use crate::tournament::{show_points, Tournament};
+use crate::SystemKind;
 use crate::{Error, Result};
 
 /// A pairing system.
 pub trait System {
+    /// Which system this is.
+    fn kind(&self) -> SystemKind;
     /// The name used with `--system`.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.kind().name()
+    }
     /// The integer program's specification for pairing round `round` of `t`, from the rounds
     /// before it.
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec>;
@@ -76,36 +81,18 @@ pub fn check_scoring(sys: &dyn System, t: &Tournament) -> Result<()> {
     Ok(())
 }
 
-/// Names accepted by `--system`.
-pub const NAMES: &[&str] = &[
-    "swiss",
-    "ecf-basic",
-    "ecf-advanced",
-    "prog",
-    "uscf-batches",
-    "uscf-thirds",
-    "uscf-added-score",
-    "baku",
-    "tsh-cp",
-    "nsc2006",
-];
-
-/// The system called `name`.
-pub fn by_name(name: &str) -> Result<Box<dyn System>> {
-    match name {
-        "swiss" => Ok(Box::new(swiss::Swiss)),
-        "ecf-basic" => Ok(Box::new(ecf::Ecf { advanced: false })),
-        "ecf-advanced" => Ok(Box::new(ecf::Ecf { advanced: true })),
-        "prog" => Ok(Box::new(prog::Prog)),
-        "uscf-batches" => Ok(Box::new(uscf::Uscf::new(uscf::Method::Batches))),
-        "uscf-thirds" => Ok(Box::new(uscf::Uscf::new(uscf::Method::Thirds))),
-        "uscf-added-score" => Ok(Box::new(uscf::Uscf::new(uscf::Method::AddedScore))),
-        "baku" => Ok(Box::new(baku::Baku)),
-        "nsc2006" => Ok(Box::new(nsc2006::Nsc2006)),
-        "tsh-cp" => Ok(Box::new(tsh::TshCp)),
-        other => Err(Error::field(
-            "--system",
-            format!("unknown system '{other}'; known: {}", NAMES.join(", ")),
-        )),
+/// The model of system `kind`.
+pub fn model(kind: SystemKind) -> Box<dyn System> {
+    match kind {
+        SystemKind::Swiss => Box::new(swiss::Swiss),
+        SystemKind::EcfBasic => Box::new(ecf::Ecf { advanced: false }),
+        SystemKind::EcfAdvanced => Box::new(ecf::Ecf { advanced: true }),
+        SystemKind::Prog => Box::new(prog::Prog),
+        SystemKind::UscfBatches => Box::new(uscf::Uscf::new(uscf::Method::Batches)),
+        SystemKind::UscfThirds => Box::new(uscf::Uscf::new(uscf::Method::Thirds)),
+        SystemKind::UscfAddedScore => Box::new(uscf::Uscf::new(uscf::Method::AddedScore)),
+        SystemKind::Baku => Box::new(baku::Baku),
+        SystemKind::Nsc2006 => Box::new(nsc2006::Nsc2006),
+        SystemKind::TshCp => Box::new(tsh::TshCp),
     }
 }

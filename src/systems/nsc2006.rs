@@ -15,7 +15,7 @@ use super::spec::{ByeOption, Candidate, RoundSpec, Tier};
 use super::System;
 use crate::solve::quads::{self, QuadProblem};
 use crate::tournament::{Colour, GameResult, Standings, Tournament};
-use crate::{Error, Result};
+use crate::{Error, Result, SystemKind};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -25,8 +25,8 @@ pub const NSC2006_SCHEDULE: &str = include_str!("../../models/nsc2006-schedule.j
 pub struct Nsc2006;
 
 impl System for Nsc2006 {
-    fn name(&self) -> &'static str {
-        "nsc2006"
+    fn kind(&self) -> SystemKind {
+        SystemKind::Nsc2006
     }
     fn one_half_zero(&self) -> Option<&'static str> {
         Some("NSC06: standings by wins")

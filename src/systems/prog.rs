@@ -15,7 +15,7 @@ use super::spec::RoundSpec;
 use super::swiss::{standard_spec, Field};
 use super::System;
 use crate::tournament::{Player, Tournament};
-use crate::{Error, Result};
+use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;
 
 const EPS: f64 = 1e-9;
@@ -210,8 +210,8 @@ pub(crate) fn virtual_spec(
 }
 
 impl System for Prog {
-    fn name(&self) -> &'static str {
-        "prog"
+    fn kind(&self) -> SystemKind {
+        SystemKind::Prog
     }
     fn one_half_zero(&self) -> Option<&'static str> {
         Some("PROG: fictitious scores of ½ and 1 beside the real score")
@@ -253,8 +253,11 @@ impl System for Prog {
 /// `uscf-added-score`), so that TRF `XXA` lines let another engine replay the event. `None`
 /// for other systems or when the points cannot be computed (the error shows when pairing).
 pub fn with_virtual_points(t: &Tournament) -> Option<Tournament> {
-    let system = t.system.as_deref()?;
-    if !matches!(system, "prog" | "baku" | "uscf-added-score") {
+    let system: SystemKind = t.system.as_deref()?.parse().ok()?;
+    if !matches!(
+        system,
+        SystemKind::Prog | SystemKind::Baku | SystemKind::UscfAddedScore
+    ) {
         return None;
     }
     let last = t.last_paired_round();
@@ -270,9 +273,9 @@ pub fn with_virtual_points(t: &Tournament) -> Option<Tournament> {
     let mut per_round = Vec::new();
     for r in 1..=upto {
         let vp = match system {
-            "prog" => virtual_points(t, r).ok()?,
-            "baku" => super::baku::virtual_points(t, r).ok()?,
-            "uscf-added-score" => super::uscf::added_points(t, r).ok()?,
+            SystemKind::Prog => virtual_points(t, r).ok()?,
+            SystemKind::Baku => super::baku::virtual_points(t, r).ok()?,
+            SystemKind::UscfAddedScore => super::uscf::added_points(t, r).ok()?,
             _ => return None,
         };
         per_round.push(vp);

@@ -21,14 +21,14 @@ use super::colour::{allocate_from, breaks_limits_from, preference, Preference, S
 use super::spec::{ByeOption, Candidate, PairSource, RoundSpec, SparseSpec, Tier};
 use super::System;
 use crate::tournament::{Colour, Float, Player, Standing, Standings, Tournament};
-use crate::{Error, Result};
+use crate::{Error, Result, SystemKind};
 
 #[derive(Debug, Default)]
 pub struct Swiss;
 
 impl System for Swiss {
-    fn name(&self) -> &'static str {
-        "swiss"
+    fn kind(&self) -> SystemKind {
+        SystemKind::Swiss
     }
 
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {

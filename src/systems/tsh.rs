@@ -26,7 +26,7 @@
 use super::spec::{ByeOption, Candidate, Linear, RoundSpec, Tier, Var};
 use super::System;
 use crate::tournament::{Colour, Standings, Tournament};
-use crate::{Error, Result};
+use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;
 
 const EPS: f64 = 1e-9;
@@ -621,8 +621,8 @@ fn shape(m: usize, flight: bool, rep: &impl Fn(usize, usize) -> i64) -> GroupSha
 }
 
 impl System for TshCp {
-    fn name(&self) -> &'static str {
-        "tsh-cp"
+    fn kind(&self) -> SystemKind {
+        SystemKind::TshCp
     }
     fn one_half_zero(&self) -> Option<&'static str> {
         Some("TSH07: standings by wins")

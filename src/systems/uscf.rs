@@ -20,7 +20,7 @@ use super::spec::{ByeOption, Candidate, Linear, RoundSpec, Tier, Var};
 use super::swiss::{standard_spec, standard_tiers, Field};
 use super::System;
 use crate::tournament::{Standings, Tournament};
-use crate::{Error, Result};
+use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;
 
 const EPS: f64 = 1e-9;
@@ -136,11 +136,11 @@ pub fn added_points(t: &Tournament, round: u32) -> Result<BTreeMap<u32, f64>> {
 }
 
 impl System for Uscf {
-    fn name(&self) -> &'static str {
+    fn kind(&self) -> SystemKind {
         match self.method {
-            Method::Batches => "uscf-batches",
-            Method::Thirds => "uscf-thirds",
-            Method::AddedScore => "uscf-added-score",
+            Method::Batches => SystemKind::UscfBatches,
+            Method::Thirds => SystemKind::UscfThirds,
+            Method::AddedScore => SystemKind::UscfAddedScore,
         }
     }
     fn one_half_zero(&self) -> Option<&'static str> {
