@@ -34,9 +34,9 @@
 
 use optipair::engine::pair_round;
 use optipair::solve::{evaluate, Options, Status};
+use optipair::spec::{RoundSpec, Tier};
 use optipair::systems::colour::{breaks_colour_limits, preference, Strength};
 use optipair::systems::swiss::{pair_costs, Field};
-use optipair::systems::{RoundSpec, Tier};
 use optipair::tournament::{ByeKind, Colour, Float, Standings, Tournament};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -922,9 +922,10 @@ fn run_file(path: &Path, a: &Args, explanations: &mut Vec<String>) -> FileStats 
     for k in 1..=rounds {
         let base = t.before_round(k);
         let f = field(&base, k);
-        let spec0 = optipair::systems::model(optipair::SystemKind::Swiss)
-            .spec(&base, k)
-            .expect("spec");
+        let spec0 =
+            optipair::systems::model(optipair::SystemKind::Swiss, &optipair::solve::PROGRAMS)
+                .spec(&base, k)
+                .expect("spec");
         let rfl_spec = a.ref_floats.then(|| reference_floats(&base, k));
         let (spec, classes) = variant_spec(&spec0, &f, &a.variant, rfl_spec.as_ref());
         let pairing = if a.variant == "base" {
@@ -1064,7 +1065,7 @@ fn explain(
     name: &str,
     k: u32,
     f: &Field,
-    spec: &optipair::systems::RoundSpec,
+    spec: &optipair::spec::RoundSpec,
     ours: &Pairing,
     rec: &Pairing,
     ours_v: &[i64],

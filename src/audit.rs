@@ -25,8 +25,8 @@
 
 use crate::engine;
 use crate::solve::{self, Options, Selection, Status};
+use crate::spec::{Linear, RoundSpec, Var};
 use crate::systems;
-use crate::systems::spec::{Linear, RoundSpec, Var};
 use crate::tournament::{Bye, ByeKind, Game, GameResult, Standings, Tournament};
 use crate::verify::{self, Violation};
 use crate::{Error, Result, SystemKind};
@@ -306,7 +306,7 @@ pub fn audit(
     given: &Given,
     opts: &Options,
 ) -> Result<Audit> {
-    let sys = systems::model(system);
+    let sys = systems::model(system, &solve::PROGRAMS);
     let after = with_round(t, round, given);
     let violations = verify::check_round(&after, round, system)?;
     let base = t.before_round(round);

@@ -59,7 +59,7 @@ pub fn pair_round(
             ),
         ));
     }
-    let sys = systems::model(system);
+    let sys = systems::model(system, &solve::PROGRAMS);
     systems::check_scoring(&*sys, t)?;
     let base = t.before_round(round);
     let first = attempt(&*sys, &base, round, system, opts)?;

@@ -112,7 +112,7 @@ pub fn result(white: u32, black: u32, draw_rate: f64, rng: &mut Rng) -> GameResu
 
 /// A field with `played` rounds paired under `system` (with `opts`) and results drawn.
 pub fn field(spec: &Spec, opts: &Options) -> Result<Tournament> {
-    let scrabble = crate::systems::model(spec.system).game_scores();
+    let scrabble = crate::systems::model(spec.system, &crate::solve::PROGRAMS).game_scores();
     let mut rng = Rng::new(spec.seed);
     let field = if scrabble {
         scrabble_players(spec.players, &mut rng)

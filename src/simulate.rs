@@ -47,7 +47,7 @@ pub enum Model {
 impl Model {
     /// The model a system's games follow: Scrabble if its games keep scores, chess otherwise.
     pub fn for_system(system: SystemKind, draw_rate: f64) -> Model {
-        if crate::systems::model(system).game_scores() {
+        if crate::systems::model(system, &crate::solve::PROGRAMS).game_scores() {
             Model::Scrabble
         } else {
             Model::Elo { draw_rate }

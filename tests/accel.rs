@@ -522,7 +522,11 @@ fn prog_group_bounds_errors_name_the_group() {
     // Defaults (A ≥ 2000, C < 1600): 12 players from 2360 down by 40 → A has 9 of 12.
     let mut t = field(12, 2400, 40);
     t.rounds_planned = Some(7);
-    let e = message(systems::model(SystemKind::Prog).spec(&t, 1).unwrap_err());
+    let e = message(
+        systems::model(SystemKind::Prog, &optipair::solve::PROGRAMS)
+            .spec(&t, 1)
+            .unwrap_err(),
+    );
     assert!(e.contains("group A"), "{e}");
     assert!(e.contains("too many"), "{e}");
     assert!(e.contains("prog.a_min"), "{e}");
@@ -545,7 +549,11 @@ fn prog_group_bounds_errors_name_the_group() {
     // Without the number of rounds the N/2 rule cannot apply.
     let mut t = prog_field(12, 7);
     t.rounds_planned = None;
-    let e = message(systems::model(SystemKind::Prog).spec(&t, 1).unwrap_err());
+    let e = message(
+        systems::model(SystemKind::Prog, &optipair::solve::PROGRAMS)
+            .spec(&t, 1)
+            .unwrap_err(),
+    );
     assert!(e.contains("rounds_planned"), "{e}");
 }
 
@@ -555,7 +563,7 @@ fn prog_whole_events_verify_clean_and_fs_goes_in_the_last_two_rounds() {
         let t = whole_event(prog_field(n, rounds), "prog", 0x51ed2701 ^ u64::from(n));
         // Pairing round N-1 again: the pairing scores are the real scores.
         let base = t.before_round(rounds - 1);
-        let spec = systems::model(SystemKind::Prog)
+        let spec = systems::model(SystemKind::Prog, &optipair::solve::PROGRAMS)
             .spec(&base, rounds - 1)
             .unwrap();
         let st = optipair::tournament::Standings::before(&base, rounds - 1);
@@ -564,7 +572,7 @@ fn prog_whole_events_verify_clean_and_fs_goes_in_the_last_two_rounds() {
         }
         // Round N-2 still carries fictitious points.
         let base = t.before_round(rounds - 2);
-        let spec = systems::model(SystemKind::Prog)
+        let spec = systems::model(SystemKind::Prog, &optipair::solve::PROGRAMS)
             .spec(&base, rounds - 2)
             .unwrap();
         let st = optipair::tournament::Standings::before(&base, rounds - 2);
@@ -589,7 +597,7 @@ fn prog_trf_export_replays() {
         play(&mut t, r, &mut seed);
     }
     // As `pair` stores the event: its derived points as virtual points (XXA in TRF).
-    let text = trf::write(&prog::with_virtual_points(&t).unwrap()).unwrap();
+    let text = trf::write(&systems::with_virtual_points(&t).unwrap()).unwrap();
     assert!(text.contains("\nXXA "), "{text}");
     let back = trf::parse(&text).unwrap();
     for r in 1..=4 {
@@ -714,7 +722,8 @@ fn baku_round_one_and_whole_events() {
     // Seven rounds: four accelerated, one point in rounds 1-2, half a point in 3-4; exported
     // as XXA.
     t.system = Some("baku".into());
-    let back = trf::parse(&trf::write(&prog::with_virtual_points(&t).unwrap()).unwrap()).unwrap();
+    let back =
+        trf::parse(&trf::write(&systems::with_virtual_points(&t).unwrap()).unwrap()).unwrap();
     assert_eq!(
         back.player(1).unwrap().virtual_points,
         vec![1.0, 1.0, 0.5, 0.5, 0.0, 0.0, 0.0]
@@ -763,7 +772,11 @@ fn baku_verifier_flags_unaccelerated_round() {
     let e = {
         let mut t = field(20, 2400, 40);
         t.rounds_planned = None;
-        message(systems::model(SystemKind::Baku).spec(&t, 1).unwrap_err())
+        message(
+            systems::model(SystemKind::Baku, &optipair::solve::PROGRAMS)
+                .spec(&t, 1)
+                .unwrap_err(),
+        )
     };
     assert!(e.contains("rounds_planned"), "{e}");
 }

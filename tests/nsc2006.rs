@@ -643,7 +643,8 @@ fn division_one_event_runs_clean() {
 
 #[test]
 fn quad_program_moves_fewest_players() {
-    use optipair::solve::quads::{solve, QuadProblem};
+    use optipair::solve::quads::solve;
+    use optipair::spec::quads::QuadProblem;
     // Two quads; 0 and 1 may not meet again: one swap (two players moved) separates them.
     let p = QuadProblem {
         players: 8,

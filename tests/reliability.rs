@@ -7,8 +7,8 @@
 use optipair::engine::pair_round;
 use optipair::generate;
 use optipair::solve::{self, Options, Status};
-use optipair::systems::spec::{Candidate, PairSource, SparseSpec};
-use optipair::systems::{ByeOption, RoundSpec, Tier};
+use optipair::spec::{ByeOption, RoundSpec, Tier};
+use optipair::spec::{Candidate, PairSource, SparseSpec};
 use optipair::tournament::Tournament;
 use optipair::SystemKind;
 use std::path::{Path, PathBuf};
@@ -621,7 +621,7 @@ fn points_off_the_thousandths_grid_are_refused_at_load() {
 /// cheapest pairs break a row here, and the rows are then solved as a feasibility program.
 #[test]
 fn the_fallback_keeps_the_systems_rows() {
-    use optipair::systems::{Linear, Var};
+    use optipair::spec::{Linear, Var};
     // Pairs 0: 1-2 and 1: 3-4 cost nothing, 2: 1-3 and 3: 2-4 cost one; a row forbids pair 0.
     let mut s = spec(4, &[(0, 1, 0), (2, 3, 0), (0, 2, 1), (1, 3, 1)], &[], 0);
     s.rows.push(Linear {

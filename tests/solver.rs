@@ -35,9 +35,9 @@ fn try_field(players: usize, played: u32, seed: u64) -> Option<optipair::tournam
 
 /// Round 6 of a greedy-history field of 500 players or more, as the sparse specification
 /// `pair` and `bench` use at that size.
-fn sparse_round_six(players: usize, seed: u64) -> optipair::systems::spec::SparseSpec {
+fn sparse_round_six(players: usize, seed: u64) -> optipair::spec::SparseSpec {
     let t = field(players, 5, seed);
-    systems::model(SystemKind::Swiss)
+    systems::model(SystemKind::Swiss, &optipair::solve::PROGRAMS)
         .sparse_spec(&t, 6)
         .unwrap()
         .expect("a sparse specification from 500 players")
@@ -56,7 +56,7 @@ proptest! {
         let t = try_field(players, played, seed);
         prop_assume!(t.is_some());
         let t = t.unwrap();
-        let spec = systems::model(SystemKind::Swiss).spec(&t, played + 1).unwrap();
+        let spec = systems::model(SystemKind::Swiss, &optipair::solve::PROGRAMS).spec(&t, played + 1).unwrap();
         let sparse = solve::solve(&spec, &Options::default());
         let full = solve::solve(&spec, &Options { full_candidates: true, ..Options::default() });
         prop_assert_eq!(sparse.certificate.status, Status::Optimal, "{}", sparse.certificate.summary);
@@ -144,7 +144,9 @@ fn a_specification_listing_no_pair_is_still_solved_over_all_pairs() {
 #[test]
 fn a_time_limit_too_short_falls_back_and_says_so() {
     let t = field(300, 3, 7);
-    let spec = systems::model(SystemKind::Swiss).spec(&t, 4).unwrap();
+    let spec = systems::model(SystemKind::Swiss, &optipair::solve::PROGRAMS)
+        .spec(&t, 4)
+        .unwrap();
     let p = solve::solve(
         &spec,
         &Options {
@@ -161,7 +163,9 @@ fn a_time_limit_too_short_falls_back_and_says_so() {
 #[test]
 fn the_certificate_counts_every_pair_and_says_optimal_over_all() {
     let t = field(120, 4, 3);
-    let spec = systems::model(SystemKind::Swiss).spec(&t, 5).unwrap();
+    let spec = systems::model(SystemKind::Swiss, &optipair::solve::PROGRAMS)
+        .spec(&t, 5)
+        .unwrap();
     let p = solve::solve(&spec, &Options::default());
     let c = &p.certificate;
     assert_eq!(c.status, Status::Optimal);
@@ -221,7 +225,7 @@ fn groups_with_an_integrality_gap_are_closed_by_weighted_matching() {
     ] {
         let path = dir.join(format!("{file}.trf"));
         let t = optipair::formats::load(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
-        let spec = systems::model(SystemKind::Swiss)
+        let spec = systems::model(SystemKind::Swiss, &optipair::solve::PROGRAMS)
             .spec(&t.before_round(round), round)
             .unwrap();
         let on = solve::solve(&spec, &Options::default());

@@ -115,7 +115,7 @@ fn peak_mib() -> Option<f64> {
 }
 
 pub fn bench(a: BenchArgs) -> Result<u8> {
-    let sys = systems::model(a.system);
+    let sys = systems::model(a.system, &optipair::solve::PROGRAMS);
     let mut rows = vec![
         "players,method,status,seconds,peak_mib,all_pairs,candidates,columns,solves,gap"
             .to_string(),

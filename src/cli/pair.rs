@@ -54,7 +54,7 @@ pub fn run(a: PairArgs) -> Result<u8> {
         None => {
             // The next round, once the results it is paired from are in (with lagged
             // standings, tsh pairs ahead of the latest round's results).
-            let needed = optipair::systems::model(system)
+            let needed = optipair::systems::model(system, &optipair::solve::PROGRAMS)
                 .results_needed(&t, last + 1)
                 .map_err(|e| e.in_file(&a.file))?;
             for r in 1..=needed.min(last) {
@@ -116,7 +116,7 @@ pub fn run(a: PairArgs) -> Result<u8> {
     let stored = {
         let mut named = stored.clone();
         named.system.get_or_insert(system.to_string());
-        match optipair::systems::prog::with_virtual_points(&named) {
+        match optipair::systems::with_virtual_points(&named) {
             Some(mut filled) => {
                 filled.system = stored.system.clone();
                 filled

@@ -1,8 +1,10 @@
 //! Round specification → integer program → HiGHS, with a greedy procedural fallback and a
 //! certificate saying what was proved.
 //!
-//! The solver knows no pairing system: it sees players, candidate pairs with integer costs per
-//! tier, bye options and extra rows ([`RoundSpec`]). Tiers are minimised in strict
+//! The solver knows no pairing system (it imports [`crate::spec`], never `systems`): it sees
+//! players, candidate pairs with integer costs per tier, bye options and extra rows
+//! ([`RoundSpec`]); [`PROGRAMS`] answers the small programs a system needs while it states a
+//! round. Tiers are minimised in strict
 //! lexicographic order (see `models/swiss.md`, "Exact lexicographic tiers").
 
 mod certificate;
@@ -14,9 +16,14 @@ mod matching;
 pub mod quads;
 mod warm;
 
+/// The programs a system may need answered while it states a round, solved here.
+pub const PROGRAMS: crate::spec::Programs = crate::spec::Programs {
+    quads: quads::solve,
+};
+
 pub use certificate::{Certificate, ModelSize, Status, TierValue};
 
-use crate::systems::spec::{RoundSpec, SparseSpec, Var};
+use crate::spec::{RoundSpec, SparseSpec, Var};
 use std::time::{Duration, Instant};
 
 /// How to solve.
@@ -156,7 +163,7 @@ pub fn solve_sparse(sparse: &SparseSpec, opts: &Options) -> Pairing {
 
 fn solve_with(
     spec: &RoundSpec,
-    source: Option<std::sync::Arc<dyn crate::systems::spec::PairSource>>,
+    source: Option<std::sync::Arc<dyn crate::spec::PairSource>>,
     opts: &Options,
 ) -> Pairing {
     let start = Instant::now();
@@ -202,7 +209,7 @@ const ROWS_SECONDS: f64 = 10.0;
 /// program (every tier but "players left unpaired" dropped) under a short limit of its own.
 fn fallback(
     spec: &RoundSpec,
-    source: Option<&dyn crate::systems::spec::PairSource>,
+    source: Option<&dyn crate::spec::PairSource>,
     opts: &Options,
     notes: &mut Vec<String>,
 ) -> (Selection, Option<RoundSpec>) {

@@ -9,9 +9,9 @@
 //!   point in the first `⌈⌈R/2⌉/2⌉` of them and ½ in the rest; GB never, nobody afterwards.
 //! * Pairing score = points + virtual points: the standard Swiss specification on it.
 
-use super::prog::{require_chess_points, virtual_spec};
-use super::spec::RoundSpec;
+use super::virtual_points::{require_chess_points, virtual_spec};
 use super::System;
+use crate::spec::RoundSpec;
 use crate::tournament::Tournament;
 use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;

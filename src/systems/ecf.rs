@@ -17,9 +17,9 @@
 //! * After acceleration (ECF basic 5): the standard Swiss specification.
 
 use super::colour::preference;
-use super::spec::{ByeOption, Candidate, RoundSpec, Tier};
 use super::swiss::{pair_costs, standard_spec, standard_tiers, Field};
 use super::System;
+use crate::spec::{ByeOption, Candidate, RoundSpec, Tier};
 use crate::tournament::{Colour, Player, Tournament};
 use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;

@@ -18,8 +18,8 @@
 //!    highest of the next (C.04.3 B.2–B.3, C.4).
 
 use super::colour::{allocate_from, breaks_limits_from, preference, Preference, Strength};
-use super::spec::{ByeOption, Candidate, PairSource, RoundSpec, SparseSpec, Tier};
 use super::System;
+use crate::spec::{ByeOption, Candidate, PairSource, RoundSpec, SparseSpec, Tier};
 use crate::tournament::{Colour, Float, Player, Standing, Standings, Tournament};
 use crate::{Error, Result, SystemKind};
 

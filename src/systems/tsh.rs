@@ -23,8 +23,8 @@
 //! * Repeats count every earlier pairing of the two players (pending games included);
 //!   a consecutive repeat is a pair that met in the previous round.
 
-use super::spec::{ByeOption, Candidate, Linear, RoundSpec, Tier, Var};
 use super::System;
+use crate::spec::{ByeOption, Candidate, Linear, RoundSpec, Tier, Var};
 use crate::tournament::{Colour, Standings, Tournament};
 use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;

@@ -15,10 +15,10 @@
 //! * `uscf-added-score`: the top half (group A above) paired as if it had one more point in
 //!   rounds 1 and 2.
 
-use super::prog::virtual_spec;
-use super::spec::{ByeOption, Candidate, Linear, RoundSpec, Tier, Var};
 use super::swiss::{standard_spec, standard_tiers, Field};
+use super::virtual_points::virtual_spec;
 use super::System;
+use crate::spec::{ByeOption, Candidate, Linear, RoundSpec, Tier, Var};
 use crate::tournament::{Standings, Tournament};
 use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;

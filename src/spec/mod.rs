@@ -1,6 +1,10 @@
-//! The round specification: what a pairing system hands the solver. It names who is paired,
-//! which pairs are allowed (hard rules are encoded by leaving pairs out or by rows), and the
-//! objective tiers in strict priority order. It knows nothing of HiGHS.
+//! The round specification: what a pairing system hands the solver, the contract between
+//! [`crate::systems`] (which produce it) and [`crate::solve`] (which consumes it); it imports
+//! neither. It names who is paired, which pairs are allowed (hard rules are encoded by leaving
+//! pairs out or by rows), and the objective tiers in strict priority order. It knows nothing
+//! of HiGHS.
+
+pub mod quads;
 
 use serde::Serialize;
 
@@ -131,4 +135,13 @@ impl std::fmt::Debug for SparseSpec {
             .field("spec", &self.spec)
             .finish_non_exhaustive()
     }
+}
+
+/// Small programs a system needs answered while it states a round, handed to it by whoever
+/// pairs (`solve::PROGRAMS`): a system states the problem and calls these, and never imports
+/// the solver.
+#[derive(Clone, Copy)]
+pub struct Programs {
+    /// NSC06 quad membership: the adjusted slots, or why none keeps the barred pairs apart.
+    pub quads: fn(&quads::QuadProblem) -> Result<quads::QuadSolution, String>,
 }
