@@ -142,7 +142,7 @@ fn attempt(
     opts: &Options,
 ) -> Result<Attempt> {
     // Large fields come as a sparse specification when the system can price its pairs lazily.
-    let (spec, pairing) = match sys.sparse_spec(base, round)? {
+    let (spec, pairing) = match sys.sparse_spec(base, round, opts.sparse_from)? {
         Some(sparse) if !opts.full_candidates => {
             let pairing = solve::solve_sparse(&sparse, opts);
             (sparse.spec, pairing)

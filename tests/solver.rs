@@ -38,7 +38,7 @@ fn try_field(players: usize, played: u32, seed: u64) -> Option<optipair::tournam
 fn sparse_round_six(players: usize, seed: u64) -> optipair::spec::SparseSpec {
     let t = field(players, 5, seed);
     systems::model(SystemKind::Swiss, &optipair::solve::PROGRAMS)
-        .sparse_spec(&t, 6)
+        .sparse_spec(&t, 6, optipair::solve::SPARSE_FROM)
         .unwrap()
         .expect("a sparse specification from 500 players")
 }

@@ -57,7 +57,7 @@ pub fn run(a: AuditArgs) -> Result<u8> {
     };
     let opts = Options {
         time_limit: Some(a.time_limit),
-        ..Options::default()
+        ..super::options()
     };
     let report =
         audit::audit(&t, a.round, system, &given, &opts).map_err(|e| e.in_file(&a.file))?;

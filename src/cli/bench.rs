@@ -44,7 +44,7 @@ pub fn generate(a: GenerateArgs) -> Result<u8> {
     };
     let opts = Options {
         greedy_only: a.greedy_history,
-        ..Options::default()
+        ..super::options()
     };
     let t = generate::field(&spec, &opts)?;
     formats::save(&a.out, &t)?;
@@ -147,7 +147,7 @@ pub fn bench(a: BenchArgs) -> Result<u8> {
             &spec,
             &Options {
                 greedy_only: true,
-                ..Options::default()
+                ..super::options()
             },
         )?;
         let mut methods = vec![("sparse", false)];
@@ -159,14 +159,14 @@ pub fn bench(a: BenchArgs) -> Result<u8> {
             let opts = Options {
                 full_candidates: full,
                 time_limit: a.time_limit,
-                ..Options::default()
+                ..super::options()
             };
             // As `pair` does: a large field's sparse specification if the system has one; the
             // plain method lists every allowed pair.
             let sparse = if full {
                 None
             } else {
-                sys.sparse_spec(&t, a.round)?
+                sys.sparse_spec(&t, a.round, opts.sparse_from)?
             };
             let p = match sparse {
                 Some(s) => solve::solve_sparse(&s, &opts),

@@ -21,7 +21,7 @@
 
 use optipair::engine;
 use optipair::formats;
-use optipair::solve::{Options, Status};
+use optipair::solve::Status;
 use optipair::tournament::{ByeKind, GameResult, Tournament};
 use optipair::{Error, SystemKind};
 use std::path::{Path, PathBuf};
@@ -312,7 +312,7 @@ fn pair(system: SystemKind, input: &Path, output: Option<&Path>) -> optipair::Re
     }
     // Renumbered fields are read by pairing number (the TRF start rank), so ids are the
     // numbers the manager knows.
-    let paired = engine::pair_round(&t, last + 1, system, &Options::default())
+    let paired = engine::pair_round(&t, last + 1, system, &super::options())
         .map_err(|e| e.in_file(input))?;
     for v in &paired.violations {
         errln!("verifier: {}", v.message);
@@ -408,7 +408,7 @@ fn generate(
         draw_rate: draw / 100.0,
         system,
     };
-    let t = optipair::generate::field(&spec, &Options::default())?;
+    let t = optipair::generate::field(&spec, &super::options())?;
     formats::write_atomic(output, formats::trf::write(&t)?.as_bytes())?;
     Ok(OK)
 }

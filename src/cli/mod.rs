@@ -43,6 +43,7 @@ mod simulate;
 use clap::{Parser, Subcommand};
 use optipair::formats;
 use optipair::kind::SystemParser;
+use optipair::solve::Options;
 use optipair::tournament::Tournament;
 use optipair::{Error, Result, SystemKind};
 use std::path::{Path, PathBuf};
@@ -86,6 +87,19 @@ pub fn seconds(text: &str) -> std::result::Result<f64, String> {
         ));
     }
     Ok(v)
+}
+
+/// The solver's options as the environment sets them: `OPTIPAIR_SPARSE_FROM` (a number of
+/// players) moves [`Options::sparse_from`], for benchmarks; the library reads no environment.
+pub fn options() -> Options {
+    let mut opts = Options::default();
+    if let Some(n) = std::env::var("OPTIPAIR_SPARSE_FROM")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        opts.sparse_from = n;
+    }
+    opts
 }
 
 /// Writes to standard output and flushes, so that a closed pipe or a full disk is an error

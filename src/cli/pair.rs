@@ -103,7 +103,7 @@ pub fn run(a: PairArgs) -> Result<u8> {
     let opts = Options {
         time_limit: Some(a.time_limit),
         greedy_only: a.greedy,
-        ..Options::default()
+        ..super::options()
     };
     let paired = engine::pair_round(&t, round, system, &opts).map_err(|e| e.in_file(&a.file))?;
     // Later pairings are ignored: the output (and a write, which needs none) ends at `round`,

@@ -64,7 +64,15 @@ pub struct Options {
     /// exchanges that keep the earlier groups' optima (models/swiss.md, item 10): a better
     /// first restricted program, fewer pricing rounds. On by default; off to compare.
     pub exchange: bool,
+    /// Fields of at least this many players are solved from a sparse specification when the
+    /// system has one, their other pairs priced in (smaller fields list every pair: it costs
+    /// little and keeps the program whole). Default [`SPARSE_FROM`]; the command line reads
+    /// `OPTIPAIR_SPARSE_FROM` into it (benchmarks comparing the two ways of building).
+    pub sparse_from: usize,
 }
+
+/// The default [`Options::sparse_from`].
+pub const SPARSE_FROM: usize = 500;
 
 impl Default for Options {
     fn default() -> Self {
@@ -80,6 +88,7 @@ impl Default for Options {
             exchange: true,
             priced_per_player: 4,
             warm_lp: true,
+            sparse_from: SPARSE_FROM,
         }
     }
 }

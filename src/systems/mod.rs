@@ -29,9 +29,15 @@ pub trait System {
     /// before it.
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec>;
     /// The same program with only some candidates listed and the rest priced in by the solver
-    /// (see [`crate::spec::PairSource`]), for systems that can describe their pairs lazily; `None`
-    /// means the listed specification of [`System::spec`] is the one to solve.
-    fn sparse_spec(&self, _t: &Tournament, _round: u32) -> Result<Option<SparseSpec>> {
+    /// (see [`crate::spec::PairSource`]), for systems that can describe their pairs lazily and
+    /// fields of at least `from` players; `None` means the listed specification of
+    /// [`System::spec`] is the one to solve.
+    fn sparse_spec(
+        &self,
+        _t: &Tournament,
+        _round: u32,
+        _from: usize,
+    ) -> Result<Option<SparseSpec>> {
         Ok(None)
     }
     /// Whether games keep scores (Scrabble): standings by wins then spread, first/second in

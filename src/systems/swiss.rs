@@ -35,9 +35,9 @@ impl System for Swiss {
         Ok(standard_spec(t, &swiss_field(t, round)?, "swiss"))
     }
 
-    fn sparse_spec(&self, t: &Tournament, round: u32) -> Result<Option<SparseSpec>> {
+    fn sparse_spec(&self, t: &Tournament, round: u32, from: usize) -> Result<Option<SparseSpec>> {
         let field = swiss_field(t, round)?;
-        if field.len() < sparse_from() {
+        if field.len() < from {
             return Ok(None);
         }
         Ok(Some(sparse_standard_spec(t, &field, "swiss")))
@@ -409,19 +409,6 @@ impl PairSource for SwissPairs {
         };
         vec![0, d * d, 2, 2, 2, 2, 0, f.len() as i64]
     }
-}
-
-/// Fields this large are solved from a sparse specification, their other pairs priced in by
-/// the solver (smaller fields list every pair: it costs little and keeps the program whole).
-pub const SPARSE_FROM: usize = 500;
-
-/// [`SPARSE_FROM`], or the `OPTIPAIR_SPARSE_FROM` environment variable when set (for
-/// benchmarks comparing the two ways of building the program).
-pub fn sparse_from() -> usize {
-    std::env::var("OPTIPAIR_SPARSE_FROM")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(SPARSE_FROM)
 }
 
 /// Partners listed per player in a sparse specification, on each side of the player's
