@@ -244,6 +244,7 @@ fn colour_exact(
             bad.push((w, b));
         }
         for (t, c) in pair_costs(f, &groups, &group_of, a, bb, ca)
+            .to_vec()
             .iter()
             .enumerate()
         {

@@ -18,6 +18,7 @@ mod nsc2006;
 mod reliability;
 mod simulate;
 mod solver;
+mod spec;
 mod standings;
 mod swiss;
 mod trf_records;

@@ -160,6 +160,14 @@ pub struct Pairing {
 
 /// Pairs the round described by `spec`.
 pub fn solve(spec: &RoundSpec, opts: &Options) -> Pairing {
+    if cfg!(debug_assertions) {
+        if let Err(e) = spec.validate() {
+            panic!(
+                "{} round {}: invalid specification: {e}",
+                spec.system, spec.round
+            );
+        }
+    }
     solve_with(spec, None, opts)
 }
 
@@ -167,6 +175,12 @@ pub fn solve(spec: &RoundSpec, opts: &Options) -> Pairing {
 /// unlisted ones priced in from the source as LP duals call for them. (The greedy fallback
 /// sees only the listed candidates.)
 pub fn solve_sparse(sparse: &SparseSpec, opts: &Options) -> Pairing {
+    if cfg!(debug_assertions) {
+        if let Err(e) = sparse.validate() {
+            let s = &sparse.spec;
+            panic!("{} round {}: invalid specification: {e}", s.system, s.round);
+        }
+    }
     solve_with(&sparse.spec, Some(sparse.source.clone()), opts)
 }
 

@@ -90,6 +90,105 @@ pub struct RoundSpec {
 }
 
 impl RoundSpec {
+    /// The tier named `name`, for a system to amend its rule. Panics if there is none: a
+    /// system names only tiers it put there.
+    pub fn tier_mut(&mut self, name: &str) -> &mut Tier {
+        self.tiers
+            .iter_mut()
+            .find(|t| t.name == name)
+            .unwrap_or_else(|| panic!("no tier named {name:?}"))
+    }
+
+    /// Inserts `tier` just before the tier named `before`, each candidate's cost on it from
+    /// `pair` and each bye's from `bye`, so that an accelerated system adds a tier by name.
+    /// Panics if there is no tier named `before`.
+    pub fn insert_tier_before(
+        &mut self,
+        before: &str,
+        tier: Tier,
+        pair: impl Fn(&Candidate) -> i64,
+        bye: impl Fn(&ByeOption) -> i64,
+    ) {
+        let at = self
+            .tiers
+            .iter()
+            .position(|t| t.name == before)
+            .unwrap_or_else(|| panic!("no tier named {before:?}"));
+        for c in &mut self.candidates {
+            let cost = pair(c);
+            c.costs.insert(at, cost);
+        }
+        for b in &mut self.byes {
+            let cost = bye(b);
+            b.costs.insert(at, cost);
+        }
+        self.tiers.insert(at, tier);
+    }
+
+    /// Checks the specification's shape and names the first fault: one cost per tier on every
+    /// candidate and bye, no negative cost, player indices in range (two players, white one of
+    /// them), one score per player, at most one bye option per player, and the rows' and odd
+    /// sets' indices in range. The solver runs it in debug builds, the tests on every system.
+    pub fn validate(&self) -> Result<(), String> {
+        let n = self.players.len();
+        let tiers = self.tiers.len();
+        if self.scores.len() != n {
+            return Err(format!("{} scores for {n} players", self.scores.len()));
+        }
+        let costs = |what: &str, c: &[i64]| -> Result<(), String> {
+            if c.len() != tiers {
+                return Err(format!("{what}: {} costs for {tiers} tiers", c.len()));
+            }
+            match c.iter().position(|&x| x < 0) {
+                Some(k) => Err(format!(
+                    "{what}: negative cost on tier {:?}",
+                    self.tiers[k].name
+                )),
+                None => Ok(()),
+            }
+        };
+        for (i, c) in self.candidates.iter().enumerate() {
+            let what = format!("candidate {i} ({} v {})", c.a, c.b);
+            if c.a == c.b || c.a >= n || c.b >= n {
+                return Err(format!("{what}: players out of range or the same"));
+            }
+            if c.white != c.a && c.white != c.b {
+                return Err(format!("{what}: white {} is neither player", c.white));
+            }
+            costs(&what, &c.costs)?;
+        }
+        let mut bye_of = vec![false; n];
+        for b in &self.byes {
+            let what = format!("bye option of player {}", b.player);
+            if b.player >= n || std::mem::replace(&mut bye_of[b.player], true) {
+                return Err(format!("{what}: out of range or given twice"));
+            }
+            costs(&what, &b.costs)?;
+        }
+        for (k, set) in self.odd_sets.iter().enumerate() {
+            if set.iter().any(|&i| i >= n) {
+                return Err(format!("odd set {k}: a player out of range"));
+            }
+        }
+        for row in &self.rows {
+            for (var, _) in &row.terms {
+                let ok = match *var {
+                    Var::Pair(k) => k < self.candidates.len(),
+                    Var::Bye(i) | Var::Unpaired(i) => i < n,
+                };
+                if !ok {
+                    return Err(format!("row {:?}: {var:?} out of range", row.rule));
+                }
+            }
+            if let (Some(lo), Some(hi)) = (row.min, row.max) {
+                if lo > hi {
+                    return Err(format!("row {:?}: min {lo} above max {hi}", row.rule));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// All pairs among the players, whether candidates or not.
     pub fn all_pairs(&self) -> u64 {
         let n = self.players.len() as u64;
@@ -127,6 +226,31 @@ pub trait PairSource: Send + Sync {
 pub struct SparseSpec {
     pub spec: RoundSpec,
     pub source: std::sync::Arc<dyn PairSource>,
+}
+
+impl SparseSpec {
+    /// [`RoundSpec::validate`], and the source's bounds: one per tier, and no listed
+    /// candidate above them (the solver's tier weights rest on them).
+    pub fn validate(&self) -> Result<(), String> {
+        self.spec.validate()?;
+        let upper = self.source.upper();
+        if upper.len() != self.spec.tiers.len() {
+            return Err(format!(
+                "the pair source bounds {} tiers of {}",
+                upper.len(),
+                self.spec.tiers.len()
+            ));
+        }
+        for c in &self.spec.candidates {
+            if let Some(k) = (0..upper.len()).find(|&k| c.costs[k] > upper[k]) {
+                return Err(format!(
+                    "candidate {} v {}: cost {} above the bound {} on tier {:?}",
+                    c.a, c.b, c.costs[k], upper[k], self.spec.tiers[k].name
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 impl std::fmt::Debug for SparseSpec {

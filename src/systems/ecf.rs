@@ -17,7 +17,7 @@
 //! * After acceleration (ECF basic 5): the standard Swiss specification.
 
 use super::colour::preference;
-use super::swiss::{pair_costs, standard_spec, standard_tiers, Field};
+use super::swiss::{pair_costs, standard_spec, standard_tiers, Field, SwissCosts, SwissTier};
 use super::System;
 use crate::spec::{ByeOption, Candidate, RoundSpec, Tier};
 use crate::tournament::{Colour, Player, Tournament};
@@ -434,7 +434,8 @@ impl System for Ecf {
                 self.accelerated_round(t, &field, &g, m, round)
             } else {
                 let mut s = standard_spec(t, &field, self.name());
-                s.tiers[1].rule = format!("{}; FIDE C.04.3 C.6-C.7", self.cite("5"));
+                s.tier_mut(SwissTier::Float.name()).rule =
+                    format!("{}; FIDE C.04.3 C.6-C.7", self.cite("5"));
                 s
             }
         };
@@ -495,7 +496,7 @@ impl Ecf {
                     },
                 };
                 let mut costs = vec![off];
-                costs.extend(pair_costs(f, &groups_, &group_of, i, j, col_i));
+                costs.extend(pair_costs(f, &groups_, &group_of, i, j, col_i).to_vec());
                 candidates.push(Candidate {
                     a: i,
                     b: j,
@@ -630,7 +631,7 @@ impl Ecf {
                 let tx = (ta[i] != ta[j]) as i64;
                 // ECF 6: the floater takes the highest-rated bottom-half leader (colour first).
                 let mut fl = 0i64;
-                let (mut float, mut order) = (std[1], std[7]);
+                let (mut float, mut order) = (std.float, std.order);
                 // Partner choices, in the order the groups are paired: the floater from (a),
                 // then (b), then (Advanced) the floater from (c) and the pairs of (d).
                 let (mut sel_a, mut sel_b, mut sel_cd) = (0i64, 0i64, 0i64);
@@ -716,19 +717,28 @@ impl Ecf {
                         }
                     }
                 }
-                let mut costs = vec![std[0], tx, tb, t6, tf];
+                let mut costs = vec![std.bye_group, tx, tb, t6, tf];
                 if adv {
                     costs.extend([td, t7, promoted]);
                 }
                 // Colours inside the accelerated pairs come first ("due the appropriate
                 // colour"), then the choice of partners and their grading order, and only then
                 // the score groups of the remaining players (4(c)).
-                let acc_colour = if acc { std[2] } else { 0 };
+                let acc_colour = if acc { std.colour } else { 0 };
                 costs.extend([acc_colour, fl, sel_a, sel_b]);
                 if adv {
                     costs.extend([tc, sel_cd]);
                 }
-                costs.extend([border, float, std[2], std[3], std[4], std[5], std[6], order]);
+                costs.extend([
+                    border,
+                    float,
+                    std.colour,
+                    std.strong_colour,
+                    std.repeat_float_1,
+                    std.repeat_float_2,
+                    std.bye_rank,
+                    order,
+                ]);
                 candidates.push(Candidate {
                     a: i,
                     b: j,
@@ -743,8 +753,8 @@ impl Ecf {
             .iter()
             .map(|o| {
                 let p = o.player;
-                let c = &o.costs;
-                let mut costs = vec![c[0], ta[p] as i64, l[p] as i64, 0, 0];
+                let c = SwissCosts::from_slice(&o.costs);
+                let mut costs = vec![c.bye_group, ta[p] as i64, l[p] as i64, 0, 0];
                 if adv {
                     costs.extend([h[p] as i64, 0, 0]);
                 }
@@ -752,13 +762,21 @@ impl Ecf {
                 if adv {
                     costs.extend([0, 0]);
                 }
-                costs.extend([0, c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+                costs.extend([
+                    0,
+                    c.float,
+                    c.colour,
+                    c.strong_colour,
+                    c.repeat_float_1,
+                    c.repeat_float_2,
+                    c.bye_rank,
+                    c.order,
+                ]);
                 ByeOption { player: p, costs }
             })
             .collect();
-        let st = standard_tiers();
         let mut tiers = vec![
-            st[0].clone(),
+            SwissTier::ByeGroup.tier(),
             Tier::new(
                 "top-half leaders floated out beyond an odd group's one floater",
                 &self.cite("6"),
@@ -828,11 +846,16 @@ impl Ecf {
             "float size outside the accelerated pairs (score steps squared)",
             &format!("{}; FIDE C.04.3 C.6-C.7", self.cite(rest)),
         ));
-        tiers.push(st[2].clone());
-        tiers.push(st[3].clone());
-        tiers.push(st[4].clone());
-        tiers.push(st[5].clone());
-        tiers.push(st[6].clone());
+        tiers.extend(
+            [
+                SwissTier::Colour,
+                SwissTier::StrongColour,
+                SwissTier::RepeatFloat1,
+                SwissTier::RepeatFloat2,
+                SwissTier::ByeRank,
+            ]
+            .map(SwissTier::tier),
+        );
         tiers.push(Tier::new(
             "in-bracket order (S1 v S2) outside the accelerated pairs",
             "FIDE C.04.3 B.2-B.3",

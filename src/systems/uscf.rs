@@ -15,7 +15,7 @@
 //! * `uscf-added-score`: the top half (group A above) paired as if it had one more point in
 //!   rounds 1 and 2.
 
-use super::swiss::{standard_spec, standard_tiers, Field};
+use super::swiss::{standard_spec, Field, SwissTier};
 use super::virtual_points::virtual_spec;
 use super::System;
 use crate::spec::{ByeOption, Candidate, Linear, RoundSpec, Tier, Var};
@@ -201,19 +201,14 @@ impl Uscf {
             s.score + (top - g.of(p.id)) as f64 * t.scoring.win
         })?;
         let mut spec = standard_spec(t, &f, self.name());
-        for c in &mut spec.candidates {
-            let across = g.of(f.ids[c.a]) != g.of(f.ids[c.b]);
-            c.costs.insert(1, across as i64);
-        }
-        for b in &mut spec.byes {
-            b.costs.insert(1, 0);
-        }
-        spec.tiers.insert(
-            1,
+        spec.insert_tier_before(
+            SwissTier::Float.name(),
             Tier::new(
                 "pairs across the rating groups",
                 &self.cite("round 1 (groups paired separately)"),
             ),
+            |c| (g.of(f.ids[c.a]) != g.of(f.ids[c.b])) as i64,
+            |_| 0,
         );
         Ok(spec)
     }
@@ -360,9 +355,8 @@ impl Uscf {
         } else {
             ("A non-winners", "B winners", "B non-winners")
         };
-        let st = standard_tiers();
         let tiers = vec![
-            st[0].clone(),
+            SwissTier::ByeGroup.tier(),
             Tier::new(
                 "A winners paired outside batch (a)",
                 &self.cite("round 2 (a)"),
@@ -383,8 +377,8 @@ impl Uscf {
                 "float size in batch (c) (score steps squared)",
                 &format!("{}; FIDE C.04.3 C.6-C.7", self.cite("round 2 (c)")),
             ),
-            st[2].clone(),
-            st[3].clone(),
+            SwissTier::Colour.tier(),
+            SwissTier::StrongColour.tier(),
             Tier::new(
                 "downfloater not the lowest-rated A winner",
                 &self.cite("round 2 (a)"),
@@ -393,9 +387,9 @@ impl Uscf {
                 "batch (b) not paired in rating order",
                 &self.cite("round 2 (b)"),
             ),
-            st[4].clone(),
-            st[5].clone(),
-            st[6].clone(),
+            SwissTier::RepeatFloat1.tier(),
+            SwissTier::RepeatFloat2.tier(),
+            SwissTier::ByeRank.tier(),
             Tier::new(
                 "in-bracket order (S1 v S2) in batches (a) and (c)",
                 "FIDE C.04.3 B.2-B.3",

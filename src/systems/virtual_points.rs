@@ -4,7 +4,7 @@
 //! the three imports this module and none imports another; [`super::with_virtual_points`]
 //! writes their points back for TRF `XXA` lines.
 
-use super::swiss::{standard_spec, Field};
+use super::swiss::{standard_spec, Field, SwissTier};
 use crate::spec::RoundSpec;
 use crate::tournament::Tournament;
 use crate::{Error, Result};
@@ -41,7 +41,9 @@ pub fn virtual_spec(
         s.score + vp.get(&p.id).copied().unwrap_or(0.0)
     })?;
     let mut spec = standard_spec(t, &field, system);
-    spec.tiers[0].rule = format!("{rule}; {}", spec.tiers[0].rule);
-    spec.tiers[1].rule = format!("{rule}; {}", spec.tiers[1].rule);
+    for tier in [SwissTier::ByeGroup, SwissTier::Float] {
+        let t = spec.tier_mut(tier.name());
+        t.rule = format!("{rule}; {}", t.rule);
+    }
     Ok(spec)
 }
