@@ -33,11 +33,10 @@ pub struct Ecf {
 }
 
 impl Ecf {
-    fn cite(&self, clause: &str) -> String {
-        format!(
-            "ECF {} {clause}",
-            if self.advanced { "advanced" } else { "basic" }
-        )
+    /// The citation of this variant: `basic` or `advanced`, each a whole string so that a grep
+    /// for the clause finds its encoding.
+    fn cite(&self, basic: &str, advanced: &str) -> String {
+        if self.advanced { advanced } else { basic }.to_string()
     }
 }
 
@@ -434,8 +433,10 @@ impl System for Ecf {
                 self.accelerated_round(t, &field, &g, m, round)
             } else {
                 let mut s = standard_spec(t, &field, self.name());
-                s.tier_mut(SwissTier::Float.name()).rule =
-                    format!("{}; FIDE C.04.3 C.6-C.7", self.cite("5"));
+                s.tier_mut(SwissTier::Float.name()).rule = format!(
+                    "{}; FIDE C.04.3 C.6-C.7",
+                    self.cite("ECF basic 5", "ECF advanced 5")
+                );
                 s
             }
         };
@@ -518,11 +519,14 @@ impl Ecf {
                 }
             })
             .collect();
-        let mut tiers = vec![Tier::new("pairs outside A v B, C v D", &self.cite("2"))];
+        let mut tiers = vec![Tier::new(
+            "pairs outside A v B, C v D",
+            &self.cite("ECF basic 2", "ECF advanced 2"),
+        )];
         tiers.extend(standard_tiers());
         notes.push(format!(
             "{}: top half {} players (A {}, B {}), bottom half {} (C {}, D {})",
-            self.cite("1"),
+            self.cite("ECF basic 1", "ECF advanced 1"),
             g.top,
             a.len(),
             b.len(),
@@ -548,7 +552,11 @@ impl Ecf {
         round: u32,
     ) -> RoundSpec {
         // The remaining players: 3(c)-(d) in round 2, 4(c) afterwards.
-        let rest = if round == 2 { "3(c)-(d)" } else { "4(c)" };
+        let rest = if round == 2 {
+            self.cite("ECF basic 3(c)-(d)", "ECF advanced 3(c)-(d)")
+        } else {
+            self.cite("ECF basic 4(c)", "ECF advanced 4(c)")
+        };
         let n = f.len();
         let (win, half) = (t.scoring.win, t.scoring.draw);
         let near = |i: usize, v: f64| (f.standings[i].score - v).abs() < EPS;
@@ -779,19 +787,19 @@ impl Ecf {
             SwissTier::ByeGroup.tier(),
             Tier::new(
                 "top-half leaders floated out beyond an odd group's one floater",
-                &self.cite("6"),
+                &self.cite("ECF basic 6", "ECF advanced 6"),
             ),
             Tier::new(
                 "bottom-half leaders not paired against top-half players",
-                &format!("{}, 4(b)", self.cite("3(b)")),
+                &format!("{}, 4(b)", self.cite("ECF basic 3(b)", "ECF advanced 3(b)")),
             ),
             Tier::new(
                 "top-half leaders paired against bottom-half leaders (rule 6 broken)",
-                &self.cite("6"),
+                &self.cite("ECF basic 6", "ECF advanced 6"),
             ),
             Tier::new(
                 "floater from the top-half leaders not paired against a top-half player half a point behind",
-                &self.cite("6"),
+                &self.cite("ECF basic 6", "ECF advanced 6"),
             ),
         ];
         if adv {
@@ -813,20 +821,20 @@ impl Ecf {
             "colour preferences not granted in the accelerated pairs",
             &format!(
                 "{}, 4(b), 6 (due the appropriate colour)",
-                self.cite("3(b)")
+                self.cite("ECF basic 3(b)", "ECF advanced 3(b)")
             ),
         ));
         tiers.push(Tier::new(
             "floater not given the highest-rated bottom-half leader",
-            &self.cite("6"),
+            &self.cite("ECF basic 6", "ECF advanced 6"),
         ));
         tiers.push(Tier::new(
             "floater from the top-half leaders not given the highest-rated top-half player half a point behind",
-            &self.cite("6"),
+            &self.cite("ECF basic 6", "ECF advanced 6"),
         ));
         tiers.push(Tier::new(
             "top-half partners of the bottom-half leaders not the highest-rated available",
-            &format!("{}, 4(b)", self.cite("3(b)")),
+            &format!("{}, 4(b)", self.cite("ECF basic 3(b)", "ECF advanced 3(b)")),
         ));
         if adv {
             tiers.push(Tier::new(
@@ -840,11 +848,11 @@ impl Ecf {
         }
         tiers.push(Tier::new(
             "accelerated pairs not in grading order",
-            &self.cite("3(b)"),
+            &self.cite("ECF basic 3(b)", "ECF advanced 3(b)"),
         ));
         tiers.push(Tier::new(
             "float size outside the accelerated pairs (score steps squared)",
-            &format!("{}; FIDE C.04.3 C.6-C.7", self.cite(rest)),
+            &format!("{rest}; FIDE C.04.3 C.6-C.7"),
         ));
         tiers.extend(
             [

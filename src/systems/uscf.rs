@@ -185,11 +185,14 @@ impl System for Uscf {
 }
 
 impl Uscf {
-    fn cite(&self, clause: &str) -> String {
+    /// The citation of this method: `thirds` for `uscf-thirds`, `other` otherwise, each a whole
+    /// string so that a grep for the clause finds its encoding.
+    fn cite(&self, other: &str, thirds: &str) -> String {
         match self.method {
-            Method::Thirds => format!("USCF thirds {clause}"),
-            _ => format!("USCF {clause}"),
+            Method::Thirds => thirds,
+            _ => other,
         }
+        .to_string()
     }
 
     /// Round 1: each group by standard methods. The groups are apart in pairing score (A a
@@ -205,7 +208,10 @@ impl Uscf {
             SwissTier::Float.name(),
             Tier::new(
                 "pairs across the rating groups",
-                &self.cite("round 1 (groups paired separately)"),
+                &self.cite(
+                    "USCF round 1 (groups paired separately)",
+                    "USCF thirds round 1 (groups paired separately)",
+                ),
             ),
             |c| (g.of(f.ids[c.a]) != g.of(f.ids[c.b])) as i64,
             |_| 0,
@@ -347,7 +353,10 @@ impl Uscf {
                 terms: upfloats,
                 min: None,
                 max: Some(1),
-                rule: self.cite("round 2 (b) (upfloat at most one)"),
+                rule: self.cite(
+                    "USCF round 2 (b) (upfloat at most one)",
+                    "USCF thirds round 2 (b) (upfloat at most one)",
+                ),
             });
         }
         let (nws, wsn, upn) = if self.method == Method::Thirds {
@@ -359,33 +368,39 @@ impl Uscf {
             SwissTier::ByeGroup.tier(),
             Tier::new(
                 "A winners paired outside batch (a)",
-                &self.cite("round 2 (a)"),
+                &self.cite("USCF round 2 (a)", "USCF thirds round 2 (a)"),
             ),
             Tier::new(
                 &format!("{wsn} (and the downfloater) not paired against {nws}"),
-                &self.cite("round 2 (b)"),
+                &self.cite("USCF round 2 (b)", "USCF thirds round 2 (b)"),
             ),
             Tier::new(
                 &format!("{upn} upfloated against winners"),
-                &self.cite("round 2 (b) (upfloat at most one)"),
+                &self.cite(
+                    "USCF round 2 (b) (upfloat at most one)",
+                    "USCF thirds round 2 (b) (upfloat at most one)",
+                ),
             ),
             Tier::new(
                 &format!("{nws} in batch (b) below the highest-rated"),
-                &self.cite("round 2 (b)"),
+                &self.cite("USCF round 2 (b)", "USCF thirds round 2 (b)"),
             ),
             Tier::new(
                 "float size in batch (c) (score steps squared)",
-                &format!("{}; FIDE C.04.3 C.6-C.7", self.cite("round 2 (c)")),
+                &format!(
+                    "{}; FIDE C.04.3 C.6-C.7",
+                    self.cite("USCF round 2 (c)", "USCF thirds round 2 (c)")
+                ),
             ),
             SwissTier::Colour.tier(),
             SwissTier::StrongColour.tier(),
             Tier::new(
                 "downfloater not the lowest-rated A winner",
-                &self.cite("round 2 (a)"),
+                &self.cite("USCF round 2 (a)", "USCF thirds round 2 (a)"),
             ),
             Tier::new(
                 "batch (b) not paired in rating order",
-                &self.cite("round 2 (b)"),
+                &self.cite("USCF round 2 (b)", "USCF thirds round 2 (b)"),
             ),
             SwissTier::RepeatFloat1.tier(),
             SwissTier::RepeatFloat2.tier(),
@@ -397,7 +412,7 @@ impl Uscf {
         ];
         notes.push(format!(
             "{}: {n_aw} A winners, {n_ws} {wsn} to serve{}, {n_nw} {nws}",
-            self.cite("round 2"),
+            self.cite("USCF round 2", "USCF thirds round 2"),
             if n_aw % 2 == 1 {
                 " plus the downfloater"
             } else {
@@ -407,7 +422,7 @@ impl Uscf {
         if n_nw < need {
             notes.push(format!(
                 "{}: {} winners to serve but only {n_nw} {nws}",
-                self.cite("round 2 (b)"),
+                self.cite("USCF round 2 (b)", "USCF thirds round 2 (b)"),
                 need
             ));
         }
