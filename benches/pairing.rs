@@ -13,6 +13,7 @@ use optipair::engine;
 use optipair::formats;
 use optipair::generate::{self, Spec};
 use optipair::solve::Options;
+use optipair::SystemKind;
 use std::path::Path;
 use std::time::Duration;
 
@@ -31,7 +32,9 @@ fn open_250(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(20));
     for round in 1..=next {
         g.bench_with_input(BenchmarkId::new("swiss round", round), &round, |b, &r| {
-            b.iter(|| engine::pair_round(&t, r, "swiss", &Options::default()).expect("pairs"))
+            b.iter(|| {
+                engine::pair_round(&t, r, SystemKind::Swiss, &Options::default()).expect("pairs")
+            })
         });
     }
     g.finish();
@@ -43,8 +46,12 @@ fn club_12(c: &mut Criterion) {
     let round = t.last_paired_round().max(1);
     let mut g = c.benchmark_group("club-12");
     g.sample_size(20);
-    for system in ["swiss", "ecf-basic", "ecf-advanced"] {
-        g.bench_function(system, |b| {
+    for system in [
+        SystemKind::Swiss,
+        SystemKind::EcfBasic,
+        SystemKind::EcfAdvanced,
+    ] {
+        g.bench_function(system.name(), |b| {
             b.iter(|| engine::pair_round(&t, round, system, &Options::default()).expect("pairs"))
         });
     }
@@ -62,7 +69,7 @@ fn generated(c: &mut Criterion) {
             played: 5,
             seed: 1,
             draw_rate: 0.3,
-            system: "swiss".into(),
+            system: SystemKind::Swiss,
         };
         let greedy = Options {
             greedy_only: true,
@@ -70,7 +77,9 @@ fn generated(c: &mut Criterion) {
         };
         let t = generate::field(&spec, &greedy).expect("generated field");
         g.bench_with_input(BenchmarkId::from_parameter(players), &t, |b, t| {
-            b.iter(|| engine::pair_round(t, 6, "swiss", &Options::default()).expect("pairs"))
+            b.iter(|| {
+                engine::pair_round(t, 6, SystemKind::Swiss, &Options::default()).expect("pairs")
+            })
         });
     }
     g.finish();

@@ -34,9 +34,9 @@
 
 use optipair::engine::pair_round;
 use optipair::solve::{evaluate, Options, Status};
+use optipair::spec::{RoundSpec, Tier};
 use optipair::systems::colour::{breaks_colour_limits, preference, Strength};
 use optipair::systems::swiss::{pair_costs, Field};
-use optipair::systems::{RoundSpec, Tier};
 use optipair::tournament::{ByeKind, Colour, Float, Standings, Tournament};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -244,6 +244,7 @@ fn colour_exact(
             bad.push((w, b));
         }
         for (t, c) in pair_costs(f, &groups, &group_of, a, bb, ca)
+            .to_vec()
             .iter()
             .enumerate()
         {
@@ -922,14 +923,14 @@ fn run_file(path: &Path, a: &Args, explanations: &mut Vec<String>) -> FileStats 
     for k in 1..=rounds {
         let base = t.before_round(k);
         let f = field(&base, k);
-        let spec0 = optipair::systems::by_name("swiss")
-            .unwrap()
-            .spec(&base, k)
-            .expect("spec");
+        let spec0 =
+            optipair::systems::model(optipair::SystemKind::Swiss, &optipair::solve::PROGRAMS)
+                .spec(&base, k)
+                .expect("spec");
         let rfl_spec = a.ref_floats.then(|| reference_floats(&base, k));
         let (spec, classes) = variant_spec(&spec0, &f, &a.variant, rfl_spec.as_ref());
         let pairing = if a.variant == "base" {
-            match pair_round(&t, k, "swiss", &opts) {
+            match pair_round(&t, k, optipair::SystemKind::Swiss, &opts) {
                 Ok(p) => p.pairing,
                 Err(e) => {
                     st.bugs
@@ -963,7 +964,8 @@ fn run_file(path: &Path, a: &Args, explanations: &mut Vec<String>) -> FileStats 
         let flags = {
             let mut after = t.before_round(k);
             *after.round_mut(k) = t.round(k).unwrap().clone();
-            optipair::verify::check_round(&after, k, "swiss").unwrap_or_default()
+            optipair::verify::check_round(&after, k, optipair::SystemKind::Swiss)
+                .unwrap_or_default()
         };
         if !flags.is_empty() {
             st.verifier_flags += 1;
@@ -1064,7 +1066,7 @@ fn explain(
     name: &str,
     k: u32,
     f: &Field,
-    spec: &optipair::systems::RoundSpec,
+    spec: &optipair::spec::RoundSpec,
     ours: &Pairing,
     rec: &Pairing,
     ours_v: &[i64],

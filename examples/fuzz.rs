@@ -143,7 +143,7 @@ fn main() {
                         if t.is_some() { "accepted" } else { "rejected" }
                     );
                     if let (fuzzing::Target::Pair, Some(t)) = (target, t) {
-                        for system in optipair::systems::NAMES {
+                        for system in optipair::SystemKind::ALL.map(optipair::SystemKind::name) {
                             let run = fuzzing::pair_check(
                                 &t,
                                 system,

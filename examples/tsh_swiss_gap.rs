@@ -24,7 +24,8 @@ fn main() {
             let s = Settings::from(&t).unwrap();
             for r in 1..=10 {
                 let plan = Plan::build(&t, r, &s).unwrap();
-                let p = engine::pair_round(&t, r, "tsh-cp", &Options::default()).unwrap();
+                let p = engine::pair_round(&t, r, optipair::SystemKind::TshCp, &Options::default())
+                    .unwrap();
                 for g in plan.groups.iter().filter(|g| g.kind == GroupKind::Swiss) {
                     let rank = |id: u32| g.players.iter().position(|&q| q == id);
                     for game in &p.round.games {

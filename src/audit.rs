@@ -7,7 +7,7 @@
 //! pair the round specification leaves out (a hard rule), or a hard row the pairing cannot
 //! meet, also counts as breaking a rule. The comparison scores the given pairs on the round
 //! specification's tiers (the same sums as the certificate's, see `score`) against the
-//! certified optimum. Nothing here knows a pairing system: the system is a name, so every
+//! certified optimum. Nothing here knows a pairing system: the system is a [`SystemKind`], so every
 //! system with a round specification and a rule set works unchanged.
 //!
 //! # Pairings file
@@ -25,11 +25,11 @@
 
 use crate::engine;
 use crate::solve::{self, Options, Selection, Status};
+use crate::spec::{Linear, RoundSpec, Var};
 use crate::systems;
-use crate::systems::spec::{Linear, RoundSpec, Var};
 use crate::tournament::{Bye, ByeKind, Game, GameResult, Standings, Tournament};
 use crate::verify::{self, Violation};
-use crate::{Error, Result};
+use crate::{Error, Result, SystemKind};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -251,7 +251,7 @@ impl Differences {
 /// The full audit of one round.
 #[derive(Debug, Clone, Serialize)]
 pub struct Audit {
-    pub system: String,
+    pub system: SystemKind,
     pub round: u32,
     pub verdict: Verdict,
     /// Sentences for the arbiter, most important first.
@@ -302,11 +302,11 @@ fn boards(games: &[(u32, u32)]) -> Vec<Board> {
 pub fn audit(
     t: &Tournament,
     round: u32,
-    system: &str,
+    system: SystemKind,
     given: &Given,
     opts: &Options,
 ) -> Result<Audit> {
-    let sys = systems::by_name(system)?;
+    let sys = systems::model(system, &solve::PROGRAMS);
     let after = with_round(t, round, given);
     let violations = verify::check_round(&after, round, system)?;
     let base = t.before_round(round);
@@ -351,7 +351,7 @@ pub fn audit(
         }
     };
     let mut a = Audit {
-        system: system.to_string(),
+        system,
         round,
         verdict,
         summary: Vec::new(),

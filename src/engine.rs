@@ -4,12 +4,12 @@ use crate::solve::{self, Options, Pairing, Status};
 use crate::systems;
 use crate::tournament::{Bye, ByeKind, Game, GameResult, Round, Tournament};
 use crate::verify::{self, Violation};
-use crate::{Error, Result};
+use crate::{Error, Result, SystemKind};
 
 /// A paired round with its certificate and the verifier's findings.
 #[derive(Debug, Clone)]
 pub struct Paired {
-    pub system: String,
+    pub system: SystemKind,
     pub round: Round,
     pub pairing: Pairing,
     /// Director's notes from the system (warnings about the field, rules applied).
@@ -26,7 +26,12 @@ pub struct Paired {
 /// objects to that too, the pairing comes back with status `rejected` and its findings (never
 /// to be stored); when no pairing can give every player a game or the bye, the round is
 /// refused with the players left over and why.
-pub fn pair_round(t: &Tournament, round: u32, system: &str, opts: &Options) -> Result<Paired> {
+pub fn pair_round(
+    t: &Tournament,
+    round: u32,
+    system: SystemKind,
+    opts: &Options,
+) -> Result<Paired> {
     if round == 0 {
         return Err(Error::field("--round", "rounds are numbered from 1"));
     }
@@ -54,7 +59,7 @@ pub fn pair_round(t: &Tournament, round: u32, system: &str, opts: &Options) -> R
             ),
         ));
     }
-    let sys = systems::by_name(system)?;
+    let sys = systems::model(system, &solve::PROGRAMS);
     systems::check_scoring(&*sys, t)?;
     let base = t.before_round(round);
     let first = attempt(&*sys, &base, round, system, opts)?;
@@ -133,14 +138,14 @@ fn attempt(
     sys: &dyn systems::System,
     base: &Tournament,
     round: u32,
-    system: &str,
+    system: SystemKind,
     opts: &Options,
 ) -> Result<Attempt> {
     if !opts.greedy_only && dutch_based(system) {
         return dutch_attempt(sys, base, round, system);
     }
     // Large fields come as a sparse specification when the system can price its pairs lazily.
-    let (spec, pairing) = match sys.sparse_spec(base, round)? {
+    let (spec, pairing) = match sys.sparse_spec(base, round, opts.sparse_from)? {
         Some(sparse) if !opts.full_candidates => {
             let pairing = solve::solve_sparse(&sparse, opts);
             (sparse.spec, pairing)
@@ -180,7 +185,7 @@ fn attempt(
     Ok(Attempt {
         players: spec.players.len(),
         paired: Paired {
-            system: system.to_string(),
+            system,
             round: rd,
             pairing,
             notes: spec.notes,
@@ -305,7 +310,7 @@ fn dutch_attempt(
 
 /// The refusal of a round no pairing can complete: who is left over, whom each has not met
 /// yet, and the rules the verifier cites.
-fn no_legal_pairing(t: &Tournament, round: u32, system: &str, p: &Paired) -> Error {
+fn no_legal_pairing(t: &Tournament, round: u32, system: SystemKind, p: &Paired) -> Error {
     let name = |id: u32| match t.player(id) {
         Some(pl) => format!("{} ({id})", pl.name),
         None => id.to_string(),

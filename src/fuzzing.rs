@@ -21,9 +21,9 @@ use crate::formats::{self, csv, json, results, trf, tsh, tsh_config};
 use crate::generate::{self, Rng};
 use crate::solve::Options;
 use crate::solve::Status;
-use crate::systems;
 use crate::tournament::{Bye, ByeKind, Game, GameResult, Player, Tournament};
 use crate::verify;
+use crate::SystemKind;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -276,16 +276,20 @@ pub struct PairRun {
 pub fn pair_check(t: &Tournament, system: &str, opts: &Options) -> PairRun {
     let round = t.last_paired_round() + 1;
     let start = Instant::now();
-    let outcome = match engine::pair_round(t, round, system, opts) {
+    // A name the fuzzer made up is refused as `pair` refuses it.
+    let paired = system
+        .parse::<SystemKind>()
+        .and_then(|kind| Ok((kind, engine::pair_round(t, round, kind, opts)?)));
+    let outcome = match paired {
         Err(e) => PairOutcome::Refused(e.to_string()),
-        Ok(paired) => {
+        Ok((kind, paired)) => {
             let stored = engine::store(t, &paired);
             let mut messages: Vec<String> = paired
                 .violations
                 .iter()
                 .map(|v| v.message.clone())
                 .collect();
-            match verify::check(&stored, Some(round), system) {
+            match verify::check(&stored, Some(round), kind) {
                 Ok(vs) => {
                     for v in vs {
                         if !messages.contains(&v.message) {
@@ -353,7 +357,7 @@ pub fn event_from_bytes(data: &[u8], opts: &Options) -> crate::Result<Tournament
     let players = 2 + r.below(16);
     let rounds = 1 + r.below(9) as u32;
     let played = r.below(rounds as usize) as u32;
-    let system = systems::NAMES[r.below(systems::NAMES.len())].to_string();
+    let system = SystemKind::ALL[r.below(SystemKind::ALL.len())];
     let seed = r.u64();
     let spec = generate::Spec {
         players,
@@ -1206,7 +1210,7 @@ pub fn run(cfg: &Config) -> Stats {
                         if t.rounds_planned.is_none() {
                             t.rounds_planned = Some(t.last_paired_round() + 2);
                         }
-                        let system = systems::NAMES[system_turn % systems::NAMES.len()];
+                        let system = SystemKind::ALL[system_turn % SystemKind::ALL.len()].name();
                         system_turn += 1;
                         pair_once(cfg, &mut stats, &ctx, *target, &t, system);
                     }

@@ -14,7 +14,7 @@
 use crate::engine;
 use crate::solve::Options;
 use crate::tournament::{GameResult, Player, Tournament};
-use crate::Result;
+use crate::{Result, SystemKind};
 
 /// SplitMix64: small, fast, and the same on every platform and version.
 #[derive(Debug, Clone)]
@@ -51,7 +51,7 @@ pub struct Spec {
     pub played: u32,
     pub seed: u64,
     pub draw_rate: f64,
-    pub system: String,
+    pub system: SystemKind,
 }
 
 /// Players with random ratings, pairing numbers by rating.
@@ -112,7 +112,7 @@ pub fn result(white: u32, black: u32, draw_rate: f64, rng: &mut Rng) -> GameResu
 
 /// A field with `played` rounds paired under `system` (with `opts`) and results drawn.
 pub fn field(spec: &Spec, opts: &Options) -> Result<Tournament> {
-    let scrabble = crate::systems::by_name(&spec.system)?.game_scores();
+    let scrabble = crate::systems::model(spec.system, &crate::solve::PROGRAMS).game_scores();
     let mut rng = Rng::new(spec.seed);
     let field = if scrabble {
         scrabble_players(spec.players, &mut rng)
@@ -124,10 +124,10 @@ pub fn field(spec: &Spec, opts: &Options) -> Result<Tournament> {
         field,
     );
     t.rounds_planned = Some(spec.rounds);
-    t.system = Some(spec.system.clone());
+    t.system = Some(spec.system.to_string());
     t.scoring.game_scores = scrabble;
     for r in 1..=spec.played.min(spec.rounds) {
-        let paired = engine::pair_round(&t, r, &spec.system, opts)?;
+        let paired = engine::pair_round(&t, r, spec.system, opts)?;
         t = engine::store(&t, &paired);
         play(&mut t, r, spec.draw_rate, &mut rng);
     }

@@ -27,7 +27,7 @@ use crate::engine;
 use crate::generate::{self, Rng};
 use crate::solve::{Options, Status};
 use crate::tournament::{Colour, Game, Standings, Tournament};
-use crate::{Error, Result};
+use crate::{Error, Result, SystemKind};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -46,12 +46,12 @@ pub enum Model {
 
 impl Model {
     /// The model a system's games follow: Scrabble if its games keep scores, chess otherwise.
-    pub fn for_system(system: &str, draw_rate: f64) -> Result<Model> {
-        Ok(if crate::systems::by_name(system)?.game_scores() {
+    pub fn for_system(system: SystemKind, draw_rate: f64) -> Model {
+        if crate::systems::model(system, &crate::solve::PROGRAMS).game_scores() {
             Model::Scrabble
         } else {
             Model::Elo { draw_rate }
-        })
+        }
     }
 
     /// One game between ratings `rw` (white / first) and `rb`.
@@ -78,7 +78,7 @@ impl Model {
 /// What one simulation runs.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Config {
-    pub systems: Vec<String>,
+    pub systems: Vec<SystemKind>,
     pub players: usize,
     pub rounds: u32,
     pub runs: usize,
@@ -134,7 +134,7 @@ pub struct Event {
 /// Plays one whole event: `players` generated players, `rounds` rounds paired under `system`
 /// (with `settings`) and played under `model`, from `seed`.
 pub fn event(
-    system: &str,
+    system: SystemKind,
     players: usize,
     rounds: u32,
     seed: u64,
@@ -232,7 +232,7 @@ pub fn wilson(k: usize, n: usize) -> (f64, f64) {
 /// One system's figures over every run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
-    pub system: String,
+    pub system: SystemKind,
     pub model: Model,
     pub runs: usize,
     /// Events that ended with two or more players on a perfect score.
@@ -408,7 +408,7 @@ pub struct Part {
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct PartSummary {
-    pub system: String,
+    pub system: SystemKind,
     pub model: Model,
     pub totals: Totals,
 }
@@ -477,7 +477,7 @@ pub fn merge(parts: &[(String, String)]) -> Result<Report> {
     let models: Vec<Model> = first.summaries.iter().map(|s| s.model).collect();
     let mut report = Report {
         summaries: (0..cfg.systems.len())
-            .map(|s| Summary::of(&cfg.systems[s], models[s], cfg.players, totals[s].clone()))
+            .map(|s| Summary::of(cfg.systems[s], models[s], cfg.players, totals[s].clone()))
             .collect(),
         config: cfg,
     };
@@ -488,13 +488,13 @@ pub fn merge(parts: &[(String, String)]) -> Result<Report> {
 }
 
 /// Summarises the events of one system (in run order).
-pub fn summarise(system: &str, model: Model, players: usize, events: &[Event]) -> Summary {
+pub fn summarise(system: SystemKind, model: Model, players: usize, events: &[Event]) -> Summary {
     summarise_with_refusals(system, model, players, events, &[])
 }
 
 /// [`summarise`], with the messages of the runs the system refused.
 pub fn summarise_with_refusals(
-    system: &str,
+    system: SystemKind,
     model: Model,
     players: usize,
     events: &[Event],
@@ -505,7 +505,7 @@ pub fn summarise_with_refusals(
 
 impl Summary {
     /// The figures from one system's sums over its runs.
-    pub fn of(system: &str, model: Model, players: usize, t: Totals) -> Summary {
+    pub fn of(system: SystemKind, model: Model, players: usize, t: Totals) -> Summary {
         let runs = t.events;
         let mean = |x: f64| if runs == 0 { 0.0 } else { x / runs as f64 };
         let per = |s: f64, n: usize| if n == 0 { 0.0 } else { s / n as f64 };
@@ -521,7 +521,7 @@ impl Summary {
             None => f64::NAN,
         };
         Summary {
-            system: system.to_string(),
+            system,
             model,
             runs,
             joint_perfect: t.joint_perfect,
@@ -545,14 +545,10 @@ impl Summary {
     }
 }
 
-/// Checks a configuration before anything runs: sizes, and every system name (through
-/// [`crate::systems::by_name`], so new systems work unchanged).
+/// Checks a configuration before anything runs: sizes (the systems are typed).
 pub fn validate(cfg: &Config) -> Result<()> {
     if cfg.systems.is_empty() {
         return Err(Error::field("--system", "give at least one system"));
-    }
-    for s in &cfg.systems {
-        crate::systems::by_name(s)?;
     }
     if cfg.players < 2 {
         return Err(Error::field("--players", "at least 2 players"));
@@ -583,11 +579,11 @@ pub fn run(cfg: &Config, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Rep
     let models: Vec<Model> = cfg
         .systems
         .iter()
-        .map(|s| match cfg.model {
-            Some(m) => Ok(m),
-            None => Model::for_system(s, cfg.draw_rate),
+        .map(|&s| {
+            cfg.model
+                .unwrap_or_else(|| Model::for_system(s, cfg.draw_rate))
         })
-        .collect::<Result<_>>()?;
+        .collect();
     let opts = Options {
         time_limit: cfg.time_limit,
         ..Options::default()
@@ -606,7 +602,7 @@ pub fn run(cfg: &Config, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Rep
                 }
                 let (run, s) = (j / ns, j % ns);
                 let out = event(
-                    &cfg.systems[s],
+                    cfg.systems[s],
                     cfg.players,
                     cfg.rounds,
                     run_seed(cfg.seed, cfg.first_run + run),
@@ -649,7 +645,7 @@ pub fn run(cfg: &Config, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Rep
     let summaries = (0..ns)
         .map(|s| {
             summarise_with_refusals(
-                &cfg.systems[s],
+                cfg.systems[s],
                 models[s],
                 cfg.players,
                 &per_system[s],
@@ -850,7 +846,7 @@ pub fn svg(r: &Report) -> String {
         let _ = writeln!(
             s,
             r#"<text x="{mx:.1}" y="{ly:.1}" text-anchor="end" transform="rotate(-30 {mx:.1} {ly:.1})">{}</text>"#,
-            esc(&m.system)
+            esc(m.system.name())
         );
         let _ = writeln!(
             s,
@@ -918,7 +914,7 @@ pub fn svg(r: &Report) -> String {
             ly - 4.0,
             x1 + pw1 + 32.0,
             ly,
-            esc(&m.system)
+            esc(m.system.name())
         );
     }
     s.push_str("</svg>\n");

@@ -3,6 +3,7 @@
 //! hand-built fields, whole events paired by the engine and checked by the verifier, and
 //! hand-made wrong rounds caught with the right citation.
 
+use crate::common::{add_pab as add, g, pair, pairs};
 use optipair::engine::{pair_round, Paired};
 use optipair::formats::trf;
 use optipair::generate::{self, Rng};
@@ -11,9 +12,8 @@ use optipair::systems::{self, baku, prog, uscf};
 use optipair::tournament::{GameResult, Player, Tournament};
 use optipair::verify::{check_round, Violation};
 use optipair::Error;
+use optipair::SystemKind;
 use std::collections::BTreeSet;
-mod common;
-use common::{add_pab as add, g, pair, pairs};
 
 /// `n` players, pairing number = rating order, ratings from `top` down in steps of `step`.
 fn field(n: u32, top: u32, step: u32) -> Tournament {
@@ -233,7 +233,7 @@ fn uscf_round_two_upfloats_one_b_non_winner() {
         ],
         vec![],
     );
-    let v = check_round(&bad, 2, "uscf-batches").unwrap();
+    let v = check_round(&bad, 2, SystemKind::UscfBatches).unwrap();
     assert!(
         v.iter()
             .any(|x| x.rule == "USCF round 2 (b)" && x.message.contains("at most one")),
@@ -308,7 +308,7 @@ fn uscf_verifier_flags_round_one_across_groups() {
         vec![g(1, 5, "*"), g(2, 6, "*"), g(3, 7, "*"), g(4, 8, "*")],
         vec![],
     );
-    let v = check_round(&t, 1, "uscf-batches").unwrap();
+    let v = check_round(&t, 1, SystemKind::UscfBatches).unwrap();
     assert!(rules(&v).contains(&"USCF round 1".to_string()), "{v:?}");
 }
 
@@ -332,7 +332,7 @@ fn uscf_verifier_flags_wrong_batches() {
         ],
         vec![],
     );
-    let v = check_round(&bad, 2, "uscf-batches").unwrap();
+    let v = check_round(&bad, 2, SystemKind::UscfBatches).unwrap();
     assert!(rules(&v).contains(&"USCF round 2 (a)".to_string()), "{v:?}");
     // (b): B winner 16 plays B non-winner 12 although A non-winner 8 is left to (c).
     let mut bad = t.clone();
@@ -351,7 +351,7 @@ fn uscf_verifier_flags_wrong_batches() {
         ],
         vec![],
     );
-    let v = check_round(&bad, 2, "uscf-batches").unwrap();
+    let v = check_round(&bad, 2, SystemKind::UscfBatches).unwrap();
     assert!(
         v.iter()
             .any(|x| x.rule == "USCF round 2 (b)" && x.players.contains(&16)),
@@ -375,7 +375,7 @@ fn uscf_verifier_flags_wrong_batches() {
         ],
         vec![],
     );
-    let v = check_round(&bad, 2, "uscf-batches").unwrap();
+    let v = check_round(&bad, 2, SystemKind::UscfBatches).unwrap();
     assert!(rules(&v).contains(&"USCF round 2 (c)".to_string()), "{v:?}");
     // (b) rating order. Round 1 colours: 9 and 16 had white (due black), 5 and 7 black (due
     // white): 9 v 7 and 16 v 5 swap the order with every colour still settled.
@@ -395,7 +395,7 @@ fn uscf_verifier_flags_wrong_batches() {
         ],
         vec![],
     );
-    let v = check_round(&bad, 2, "uscf-batches").unwrap();
+    let v = check_round(&bad, 2, SystemKind::UscfBatches).unwrap();
     assert!(
         v.iter()
             .any(|x| x.rule == "USCF round 2 (b)" && x.message.contains("rating order")),
@@ -442,7 +442,7 @@ fn uscf_downfloater_is_the_lowest_rated() {
         ],
         vec![],
     );
-    let v = check_round(&bad, 2, "uscf-batches").unwrap();
+    let v = check_round(&bad, 2, SystemKind::UscfBatches).unwrap();
     assert!(
         v.iter()
             .any(|x| x.rule == "USCF round 2 (a)" && x.message.contains("downfloater")),
@@ -522,7 +522,11 @@ fn prog_group_bounds_errors_name_the_group() {
     // Defaults (A ≥ 2000, C < 1600): 12 players from 2360 down by 40 → A has 9 of 12.
     let mut t = field(12, 2400, 40);
     t.rounds_planned = Some(7);
-    let e = message(systems::by_name("prog").unwrap().spec(&t, 1).unwrap_err());
+    let e = message(
+        systems::model(SystemKind::Prog, &optipair::solve::PROGRAMS)
+            .spec(&t, 1)
+            .unwrap_err(),
+    );
     assert!(e.contains("group A"), "{e}");
     assert!(e.contains("too many"), "{e}");
     assert!(e.contains("prog.a_min"), "{e}");
@@ -545,7 +549,11 @@ fn prog_group_bounds_errors_name_the_group() {
     // Without the number of rounds the N/2 rule cannot apply.
     let mut t = prog_field(12, 7);
     t.rounds_planned = None;
-    let e = message(systems::by_name("prog").unwrap().spec(&t, 1).unwrap_err());
+    let e = message(
+        systems::model(SystemKind::Prog, &optipair::solve::PROGRAMS)
+            .spec(&t, 1)
+            .unwrap_err(),
+    );
     assert!(e.contains("rounds_planned"), "{e}");
 }
 
@@ -555,8 +563,7 @@ fn prog_whole_events_verify_clean_and_fs_goes_in_the_last_two_rounds() {
         let t = whole_event(prog_field(n, rounds), "prog", 0x51ed2701 ^ u64::from(n));
         // Pairing round N-1 again: the pairing scores are the real scores.
         let base = t.before_round(rounds - 1);
-        let spec = systems::by_name("prog")
-            .unwrap()
+        let spec = systems::model(SystemKind::Prog, &optipair::solve::PROGRAMS)
             .spec(&base, rounds - 1)
             .unwrap();
         let st = optipair::tournament::Standings::before(&base, rounds - 1);
@@ -565,8 +572,7 @@ fn prog_whole_events_verify_clean_and_fs_goes_in_the_last_two_rounds() {
         }
         // Round N-2 still carries fictitious points.
         let base = t.before_round(rounds - 2);
-        let spec = systems::by_name("prog")
-            .unwrap()
+        let spec = systems::model(SystemKind::Prog, &optipair::solve::PROGRAMS)
             .spec(&base, rounds - 2)
             .unwrap();
         let st = optipair::tournament::Standings::before(&base, rounds - 2);
@@ -591,7 +597,7 @@ fn prog_trf_export_replays() {
         play(&mut t, r, &mut seed);
     }
     // As `pair` stores the event: its derived points as virtual points (XXA in TRF).
-    let text = trf::write(&prog::with_virtual_points(&t).unwrap()).unwrap();
+    let text = trf::write(&systems::with_virtual_points(&t).unwrap()).unwrap();
     assert!(text.contains("\nXXA "), "{text}");
     let back = trf::parse(&text).unwrap();
     for r in 1..=4 {
@@ -602,17 +608,17 @@ fn prog_trf_export_replays() {
         }
     }
     let ours = pair(&t, 4, "prog");
-    let theirs = pair_round(&back, 4, "swiss", &Options::default()).unwrap();
+    let theirs = pair_round(&back, 4, SystemKind::Swiss, &Options::default()).unwrap();
     assert_eq!(pairs(&ours), pairs(&theirs));
     // The PROG verifier accepts the stored points and flags wrong ones.
     let mut wrong = back.clone();
     wrong.system = Some("prog".into());
     wrong.settings = t.settings.clone();
     *wrong.round_mut(4) = ours.round.clone();
-    assert!(check_round(&wrong, 4, "prog").unwrap().is_empty());
+    assert!(check_round(&wrong, 4, SystemKind::Prog).unwrap().is_empty());
     let c = wrong.players.iter().position(|p| p.id == 18).unwrap();
     wrong.players[c].virtual_points = vec![0.0, 0.0, 0.0, 2.0];
-    let v = check_round(&wrong, 4, "prog").unwrap();
+    let v = check_round(&wrong, 4, SystemKind::Prog).unwrap();
     assert!(
         rules(&v).contains(&"PROG fictitious score".to_string()),
         "{v:?}"
@@ -636,7 +642,7 @@ fn prog_verifier_flags_pairing_on_the_real_score() {
         ],
         vec![],
     );
-    let v = check_round(&t, 1, "prog").unwrap();
+    let v = check_round(&t, 1, SystemKind::Prog).unwrap();
     assert!(
         rules(&v).contains(&"PROG global score".to_string()),
         "{v:?}"
@@ -665,7 +671,7 @@ fn prog_verifier_flags_pairing_on_the_real_score() {
         vec![g(1, 4, "*"), g(3, 2, "*"), g(5, 7, "*"), g(6, 8, "*")],
         vec![],
     );
-    let v = check_round(&t, 2, "prog").unwrap();
+    let v = check_round(&t, 2, SystemKind::Prog).unwrap();
     assert!(
         rules(&v).contains(&"PROG last two rounds".to_string()),
         "{v:?}"
@@ -716,7 +722,8 @@ fn baku_round_one_and_whole_events() {
     // Seven rounds: four accelerated, one point in rounds 1-2, half a point in 3-4; exported
     // as XXA.
     t.system = Some("baku".into());
-    let back = trf::parse(&trf::write(&prog::with_virtual_points(&t).unwrap()).unwrap()).unwrap();
+    let back =
+        trf::parse(&trf::write(&systems::with_virtual_points(&t).unwrap()).unwrap()).unwrap();
     assert_eq!(
         back.player(1).unwrap().virtual_points,
         vec![1.0, 1.0, 0.5, 0.5, 0.0, 0.0, 0.0]
@@ -741,7 +748,7 @@ fn baku_verifier_flags_unaccelerated_round() {
         })
         .collect();
     add(&mut t, 1, games, vec![]);
-    let v = check_round(&t, 1, "baku").unwrap();
+    let v = check_round(&t, 1, SystemKind::Baku).unwrap();
     assert!(
         rules(&v).contains(&"FIDE C.04.5.1 pairing score".to_string()),
         "{v:?}"
@@ -752,10 +759,10 @@ fn baku_verifier_flags_unaccelerated_round() {
     t.rounds_planned = Some(7);
     let p = pair(&t, 1, "baku");
     *t.round_mut(1) = p.round.clone();
-    assert!(check_round(&t, 1, "baku").unwrap().is_empty());
+    assert!(check_round(&t, 1, SystemKind::Baku).unwrap().is_empty());
     t.players[10].group = Some("GA".into());
     t.players[0].virtual_points = vec![0.5];
-    let v = check_round(&t, 1, "baku").unwrap();
+    let v = check_round(&t, 1, SystemKind::Baku).unwrap();
     let r = rules(&v);
     assert!(r.contains(&"FIDE C.04.5.1 groups".to_string()), "{v:?}");
     assert!(
@@ -765,7 +772,11 @@ fn baku_verifier_flags_unaccelerated_round() {
     let e = {
         let mut t = field(20, 2400, 40);
         t.rounds_planned = None;
-        message(systems::by_name("baku").unwrap().spec(&t, 1).unwrap_err())
+        message(
+            systems::model(SystemKind::Baku, &optipair::solve::PROGRAMS)
+                .spec(&t, 1)
+                .unwrap_err(),
+        )
     };
     assert!(e.contains("rounds_planned"), "{e}");
 }
@@ -824,10 +835,10 @@ fn uscf_round_two_downfloater_is_the_lowest_rated_a_winner_at_200_players() {
         played: 1,
         seed: 4155710297934683989,
         draw_rate: 0.3,
-        system: "uscf-batches".into(),
+        system: SystemKind::UscfBatches,
     };
     let t = generate::field(&spec, &Options::default()).expect("generated field");
-    let p = pair_round(&t, 2, "uscf-batches", &Options::default()).unwrap();
+    let p = pair_round(&t, 2, SystemKind::UscfBatches, &Options::default()).unwrap();
     assert_eq!(
         rules(&p.violations),
         Vec::<String>::new(),
@@ -837,7 +848,7 @@ fn uscf_round_two_downfloater_is_the_lowest_rated_a_winner_at_200_players() {
     let full = pair_round(
         &t,
         2,
-        "uscf-batches",
+        SystemKind::UscfBatches,
         &Options {
             full_candidates: true,
             ..Options::default()

@@ -7,15 +7,15 @@ use optipair::audit::{self, Given, Verdict};
 use optipair::formats;
 use optipair::generate;
 use optipair::solve::Options;
+use optipair::SystemKind;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Output;
 
-mod common;
-use common::browser::{chromium, screenshot};
-use common::cli::*;
+use crate::common::browser::{chromium, screenshot};
+use crate::common::cli::*;
 
-const REF_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/reference/dutch");
+const REF_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dutch");
 
 /// Four players after round 1: 1 beat 3 (1 white), 2 beat 4 (4 white). Round 2 under the
 /// standard Swiss: the two 1-pointers meet and the two 0-pointers meet (no float, C.04.3
@@ -80,7 +80,7 @@ fn without_a_proof_of_the_optimum_the_verdict_is_not_optimal_exit_1() {
         greedy_only: true,
         ..Options::default()
     };
-    let a = audit::audit(&t, 2, "swiss", &given, &greedy).unwrap();
+    let a = audit::audit(&t, 2, SystemKind::Swiss, &given, &greedy).unwrap();
     assert_eq!(a.verdict, Verdict::Unproved, "{:?}", a.summary);
     assert_eq!(a.verdict.exit_code(), 1);
     assert!(a.summary[0].contains("did not prove"), "{:?}", a.summary);
@@ -223,14 +223,14 @@ fn a_round_without_a_recorded_pairing_needs_a_pairing_file() {
 fn our_own_pairings_audit_as_optimal_for_every_chess_system() {
     // A generated field paired by the engine: each recorded round, audited from the file,
     // keeps every rule and equals the proven optimum (a bye included: 15 players).
-    for system in ["swiss", "ecf-basic"] {
+    for system in [SystemKind::Swiss, SystemKind::EcfBasic] {
         let spec = generate::Spec {
             players: 15,
             rounds: 4,
             played: 3,
             seed: 7,
             draw_rate: 0.3,
-            system: system.to_string(),
+            system,
         };
         let t = generate::field(&spec, &Options::default()).unwrap();
         for round in 1..=3 {
@@ -259,12 +259,12 @@ fn a_pair_offered_in_several_roles_scores_as_its_best_variant() {
         played: 3,
         seed: 1,
         draw_rate: 0.3,
-        system: "tsh-cp".to_string(),
+        system: SystemKind::TshCp,
     };
     let t = generate::field(&spec, &Options::default()).unwrap();
     for round in 1..=3 {
         let given = audit::recorded(&t, round).unwrap();
-        let a = audit::audit(&t, round, "tsh-cp", &given, &Options::default()).unwrap();
+        let a = audit::audit(&t, round, SystemKind::TshCp, &given, &Options::default()).unwrap();
         assert!(a.excluded.is_empty(), "round {round}: {:?}", a.excluded);
         assert_eq!(a.first_difference, None, "round {round}: {:?}", a.summary);
     }
@@ -277,7 +277,7 @@ fn reference_engine_round_that_misses_a_colour_preference_is_not_optimal() {
     let path = Path::new(REF_DIR).join("rtg_1013_21p_6r.trf");
     let t = formats::load(&path).unwrap();
     let given = audit::recorded(&t, 4).unwrap();
-    let a = audit::audit(&t, 4, "swiss", &given, &Options::default()).unwrap();
+    let a = audit::audit(&t, 4, SystemKind::Swiss, &given, &Options::default()).unwrap();
     assert_eq!(a.verdict, Verdict::NotOptimal, "{:?}", a.summary);
     assert!(a.violations.is_empty());
     let tiers = a.tiers.as_ref().unwrap();

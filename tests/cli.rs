@@ -6,16 +6,16 @@ use optipair::formats::{self, trf};
 use optipair::generate;
 use optipair::solve::Options;
 use optipair::tournament::{GameResult, Tournament};
+use optipair::SystemKind;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-mod common;
-use common::cli::*;
+use crate::common::cli::*;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
-const REF_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/reference/dutch");
+const REF_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dutch");
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -180,7 +180,7 @@ fn pair_trf_of_a_reference_round_parses_back_with_its_history() {
     }
     assert!(t.round(5).unwrap().is_paired());
     // The round as written passes the independent check.
-    assert!(optipair::verify::check_round(&t, 5, "swiss")
+    assert!(optipair::verify::check_round(&t, 5, SystemKind::Swiss)
         .unwrap()
         .is_empty());
 }
@@ -713,7 +713,8 @@ fn unknown_system_is_rejected() {
         &file,
         &["pair", "{}", "--system", "no-such-system", "--write"],
         None,
-        &["t.json", "--system", "no-such-system"],
+        // Refused by the argument parser (a `SystemKind`), before the file is read.
+        &["--system", "unknown system 'no-such-system'", "nsc2006"],
     );
     rejects(
         &s,
@@ -748,7 +749,7 @@ fn tiny_time_limit_falls_back_to_a_legal_pairing() {
         played: 3,
         seed: 42,
         draw_rate: 0.3,
-        system: "swiss".into(),
+        system: SystemKind::Swiss,
     };
     let greedy = Options {
         greedy_only: true,

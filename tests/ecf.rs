@@ -1,14 +1,14 @@
 //! ECF accelerated pairings (Basic and Advanced): pairings derived from the document's clauses
 //! on small hand-built tournaments, and the verifier's verdicts on hand-made wrong pairings.
 
+use crate::common::{add_pab as add, g, pair, pairs};
 use optipair::engine::{pair_round, Paired};
 use optipair::solve::Options;
 use optipair::systems::ecf;
 use optipair::tournament::{Colour, Game, GameResult, Player, Tournament};
 use optipair::verify::{check_round, Violation};
+use optipair::SystemKind;
 use std::collections::BTreeSet;
-mod common;
-use common::{add_pab as add, g, pair, pairs};
 
 /// `n` players, pairing number = rating order, ratings 2400 down in steps of 60.
 fn field(n: u32) -> Tournament {
@@ -112,7 +112,7 @@ fn verifier_flags_wrong_round_one() {
         vec![g(1, 2, "*"), g(3, 4, "*"), g(5, 7, "*"), g(6, 8, "*")],
         vec![],
     );
-    let v = check_round(&t, 1, "ecf-basic").unwrap();
+    let v = check_round(&t, 1, SystemKind::EcfBasic).unwrap();
     assert!(
         rules(&v).iter().filter(|r| *r == "ECF basic 2").count() >= 2,
         "{v:?}"
@@ -128,7 +128,7 @@ fn verifier_flags_wrong_round_one() {
         vec![g(1, 3, "*"), g(2, 4, "*"), g(5, 7, "*"), g(8, 6, "*")],
         vec![],
     );
-    let v = check_round(&t, 1, "ecf-basic").unwrap();
+    let v = check_round(&t, 1, SystemKind::EcfBasic).unwrap();
     assert_eq!(rules(&v), vec!["ECF basic 2"], "{v:?}");
     assert_eq!(v[0].players, vec![2, 4]);
 }
@@ -190,7 +190,7 @@ fn verifier_flags_round_two_breaches() {
         ],
         vec![],
     );
-    let v = check_round(&t, 2, "ecf-basic").unwrap();
+    let v = check_round(&t, 2, SystemKind::EcfBasic).unwrap();
     assert!(
         v.iter()
             .any(|x| x.rule == "ECF basic 3(b)" && x.players == vec![10, 4, 2]),
@@ -211,7 +211,7 @@ fn verifier_flags_round_two_breaches() {
         ],
         vec![],
     );
-    let v = check_round(&t, 2, "ecf-basic").unwrap();
+    let v = check_round(&t, 2, SystemKind::EcfBasic).unwrap();
     assert!(rules(&v).contains(&"ECF basic 6".to_string()), "{v:?}");
     // Bottom leaders not against top-half players at all.
     let mut t = round_two_field();
@@ -228,7 +228,7 @@ fn verifier_flags_round_two_breaches() {
         ],
         vec![],
     );
-    let v = check_round(&t, 2, "ecf-basic").unwrap();
+    let v = check_round(&t, 2, SystemKind::EcfBasic).unwrap();
     assert!(rules(&v).contains(&"ECF basic 3(b)".to_string()), "{v:?}");
 }
 
@@ -282,7 +282,7 @@ fn rule_six_broken_when_bottom_leaders_exceed_group_b() {
         vec![g(1, 2, "*"), g(7, 8, "*"), g(3, 5, "*"), g(4, 6, "*")],
         vec![],
     );
-    let v = check_round(&t, 3, "ecf-basic").unwrap();
+    let v = check_round(&t, 3, SystemKind::EcfBasic).unwrap();
     assert!(rules(&v).contains(&"ECF basic 4(b)".to_string()), "{v:?}");
 }
 
@@ -333,7 +333,7 @@ fn rule_six_floater_takes_the_highest_rated_bottom_leader() {
         vec![g(1, 8, "*"), g(2, 7, "*"), g(5, 3, "*"), g(4, 6, "*")],
         vec![],
     );
-    let v = check_round(&t, 3, "ecf-basic").unwrap();
+    let v = check_round(&t, 3, SystemKind::EcfBasic).unwrap();
     assert!(
         v.iter()
             .any(|x| x.rule == "ECF basic 6" && x.players == vec![1, 8, 7]),
@@ -409,7 +409,7 @@ fn rule_six_no_floater_from_an_even_top_group() {
         ],
         vec![],
     );
-    let v = check_round(&t, 3, "ecf-basic").unwrap();
+    let v = check_round(&t, 3, SystemKind::EcfBasic).unwrap();
     assert!(
         v.iter()
             .any(|x| x.rule == "ECF basic 6" && x.players == vec![1, 12, 3, 10]),
@@ -478,7 +478,7 @@ fn fixed_count_of_accelerated_rounds() {
     // Fewer than three is an error naming the range.
     t.settings
         .insert("ecf.accelerated_rounds".into(), serde_json::json!(2));
-    let e = pair_round(&t, 3, "ecf-basic", &Options::default()).unwrap_err();
+    let e = pair_round(&t, 3, SystemKind::EcfBasic, &Options::default()).unwrap_err();
     assert!(e.to_string().contains("between 3 and 7"), "{e}");
 }
 
@@ -579,7 +579,7 @@ fn advanced_verifier_flags_promotion_before_substitution() {
         ],
         vec![],
     );
-    let v = check_round(&bad, 2, "ecf-advanced").unwrap();
+    let v = check_round(&bad, 2, SystemKind::EcfAdvanced).unwrap();
     assert!(rules(&v).contains(&"ECF advanced 7".to_string()), "{v:?}");
     // The system's own pairing is clean.
     let p = pair(&t, 2, "ecf-advanced");
@@ -798,7 +798,7 @@ fn verifier_flags_acceleration_past_its_end_and_plain_rounds_before_it() {
     }
     let mut late = t4.clone();
     add(&mut late, 3, acc.round.games.clone(), vec![]);
-    let v = check_round(&late, 3, "ecf-basic").unwrap();
+    let v = check_round(&late, 3, SystemKind::EcfBasic).unwrap();
     assert!(
         v.iter().any(|x| x.rule == "ECF basic 4"
             && x.message.contains("should have stopped (only two rounds")),
@@ -806,7 +806,7 @@ fn verifier_flags_acceleration_past_its_end_and_plain_rounds_before_it() {
     );
     let mut early = t6.clone();
     add(&mut early, 3, plain.round.games.clone(), vec![]);
-    let v = check_round(&early, 3, "ecf-basic").unwrap();
+    let v = check_round(&early, 3, SystemKind::EcfBasic).unwrap();
     assert!(
         v.iter()
             .any(|x| x.rule == "ECF basic 4" && x.message.contains("should continue")),
@@ -880,14 +880,14 @@ fn advanced_stops_when_no_bottom_half_player_is_within_half_a_point() {
         ],
         vec![],
     );
-    let v = check_round(&early, 3, "ecf-advanced").unwrap();
+    let v = check_round(&early, 3, SystemKind::EcfAdvanced).unwrap();
     assert!(
         v.iter().any(|x| x.rule == "ECF advanced 4"
             && x.players == vec![7]
             && x.message.contains("should continue")),
         "{v:?}"
     );
-    assert!(check_round(&early, 3, "ecf-basic")
+    assert!(check_round(&early, 3, SystemKind::EcfBasic)
         .unwrap()
         .iter()
         .all(|x| !x.rule.ends_with(" 4")));
@@ -941,7 +941,7 @@ fn advanced_stops_at_the_directors_fixed_count() {
     // The accelerated pairing, made in the event with the fixed count, is flagged.
     let mut late = t.clone();
     add(&mut late, 4, q4.round.games.clone(), vec![]);
-    let v = check_round(&late, 4, "ecf-advanced").unwrap();
+    let v = check_round(&late, 4, SystemKind::EcfAdvanced).unwrap();
     assert!(
         v.iter().any(|x| x.rule == "ECF advanced 4"
             && x.players[..2] == [7, 2]
@@ -1004,7 +1004,7 @@ fn verifier_flags_rule_seven_breaches() {
     let mut games = rest();
     games.extend([g(4, 13, "*"), g(11, 18, "*")]);
     add(&mut t, 2, games, vec![]);
-    let v = check_round(&t, 2, "ecf-advanced").unwrap();
+    let v = check_round(&t, 2, SystemKind::EcfAdvanced).unwrap();
     assert!(
         v.iter()
             .any(|x| x.rule == "ECF advanced 7" && x.players == vec![13, 4, 18, 11]),
@@ -1028,7 +1028,7 @@ fn verifier_flags_rule_seven_breaches() {
         ],
         vec![],
     );
-    let v = check_round(&t, 2, "ecf-advanced").unwrap();
+    let v = check_round(&t, 2, SystemKind::EcfAdvanced).unwrap();
     assert!(
         v.iter()
             .any(|x| x.rule == "ECF advanced 7" && x.players == vec![20, 17, 13, 2, 11]),
@@ -1074,7 +1074,7 @@ fn verifier_flags_floater_partner_and_open_group_a() {
         ],
         vec![],
     );
-    let v = check_round(&t, 2, "ecf-basic").unwrap();
+    let v = check_round(&t, 2, SystemKind::EcfBasic).unwrap();
     assert!(
         v.iter()
             .any(|x| x.rule == "ECF basic 6" && x.players == vec![1, 6, 2]),
@@ -1094,7 +1094,7 @@ fn verifier_flags_floater_partner_and_open_group_a() {
         ],
         vec![],
     );
-    let v = check_round(&t, 2, "ecf-basic").unwrap();
+    let v = check_round(&t, 2, SystemKind::EcfBasic).unwrap();
     assert!(
         v.iter()
             .any(|x| x.rule == "ECF basic 3(a)" && x.players == vec![1, 3, 5, 12]),
@@ -1165,7 +1165,7 @@ fn advanced_first_selection_takes_colours_into_account() {
         .collect();
     games.extend([g(2, 12, "*"), g(8, 14, "*"), g(10, 17, "*")]);
     add(&mut t2, 2, games, vec![]);
-    let v = check_round(&t2, 2, "ecf-advanced").unwrap();
+    let v = check_round(&t2, 2, SystemKind::EcfAdvanced).unwrap();
     assert!(
         v.iter()
             .any(|x| x.rule == "ECF advanced 7" && x.players == vec![14, 8, 17, 10]),
@@ -1293,7 +1293,7 @@ fn advanced_substitutes_beyond_the_shortfall_also_work_up_from_the_bottom() {
         .collect();
     games.extend([g(32, 52, "*"), g(36, 58, "*")]);
     add(&mut t2, 2, games, vec![]);
-    let v = check_round(&t2, 2, "ecf-advanced").unwrap();
+    let v = check_round(&t2, 2, SystemKind::EcfAdvanced).unwrap();
     assert!(
         v.iter()
             .any(|x| x.rule == "ECF advanced 7" && x.players == vec![52, 32, 58, 36]),

@@ -10,8 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-mod common;
-use common::cli::{run_in, Scratch};
+use crate::common::cli::{run_in, Scratch};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/engine");
 

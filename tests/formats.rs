@@ -7,7 +7,7 @@ use optipair::tournament::{
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-const REF_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/reference/dutch");
+const REF_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dutch");
 
 fn reference_files() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(REF_DIR)

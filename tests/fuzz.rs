@@ -83,8 +83,9 @@ fn findings_are_refused_or_flagged_never_passed_off() {
             continue;
         }
         seen += 1;
-        let system = optipair::systems::NAMES
-            .iter()
+        let system = optipair::SystemKind::ALL
+            .map(optipair::SystemKind::name)
+            .into_iter()
             .filter(|s| name.starts_with(*s))
             .max_by_key(|s| s.len())
             .unwrap_or_else(|| panic!("{name}: no system at the start of the name"));

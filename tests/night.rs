@@ -5,11 +5,11 @@
 
 use optipair::formats::{self, trf};
 use optipair::tournament::{ByeKind, GameResult, Tournament};
+use optipair::SystemKind;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-mod common;
-use common::cli::*;
+use crate::common::cli::*;
 
 /// Runs a command that must succeed; its stdout.
 fn ok(args: &[&str]) -> String {
@@ -212,7 +212,7 @@ fn a_late_entry_takes_his_c04_2_place_and_ids_stay() {
     let again = optipair::engine::pair_round(
         &renumbered,
         2,
-        "swiss",
+        SystemKind::Swiss,
         &optipair::solve::Options::default(),
     )
     .unwrap();

@@ -9,6 +9,7 @@ use optipair::systems::nsc2006::{
 };
 use optipair::tournament::{Game, Tournament};
 use optipair::verify;
+use optipair::SystemKind;
 use std::collections::BTreeSet;
 use std::time::Instant;
 
@@ -27,7 +28,7 @@ fn run(t: &mut Tournament, upto: u32, rng: &mut Rng) -> Vec<String> {
     let from = t.last_paired_round() + 1;
     let mut notes = Vec::new();
     for r in from..=upto {
-        let p = engine::pair_round(t, r, "nsc2006", &Options::default()).unwrap();
+        let p = engine::pair_round(t, r, SystemKind::Nsc2006, &Options::default()).unwrap();
         notes.extend(p.notes.iter().map(|n| format!("round {r}: {n}")));
         assert!(p.violations.is_empty(), "round {r}: {:?}", p.violations);
         assert!(
@@ -251,7 +252,7 @@ fn verifier_flags_quads_mixed_and_a_v_a1_broken() {
         .retain(|g| ![q0[0], q0[1]].contains(&g.white) && ![q0[0], q0[1]].contains(&g.black));
     rd.games.push(Game::scored(q0[0], q1[1], 400, 300));
     rd.games.push(Game::scored(q1[0], q0[1], 400, 300));
-    let v = verify::check_round(&bad, 11, "nsc2006").unwrap();
+    let v = verify::check_round(&bad, 11, SystemKind::Nsc2006).unwrap();
     let met = optipair::tournament::Standings::before(&t, 11);
     let barred = met.get(q0[0]).unwrap().played.contains(&q1[1])
         || met.get(q0[1]).unwrap().played.contains(&q1[0]);
@@ -271,7 +272,7 @@ fn verifier_flags_quads_mixed_and_a_v_a1_broken() {
     let (c, d) = (rd.games[i].black, rd.games[k].black);
     rd.games[i] = Game::scored(a, d, 400, 300);
     rd.games[k] = Game::scored(b, c, 400, 300);
-    let v = verify::check_round(&bad, 9, "nsc2006").unwrap();
+    let v = verify::check_round(&bad, 9, SystemKind::Nsc2006).unwrap();
     assert!(v.iter().any(|x| x.rule == "NSC06 session 3 quads"), "{v:?}");
 }
 
@@ -492,7 +493,7 @@ fn verifier_flags_a_game_across_snake_groups() {
     let (c, d) = (rd.games[other].white, rd.games[other].black);
     rd.games[0] = Game::scored(a, c, 400, 300);
     rd.games[other] = Game::scored(b, d, 400, 300);
-    let v = verify::check_round(&t, 1, "nsc2006").unwrap();
+    let v = verify::check_round(&t, 1, SystemKind::Nsc2006).unwrap();
     assert!(v.iter().any(|x| x.rule == "NSC06 round robin"), "{v:?}");
 }
 
@@ -510,7 +511,7 @@ fn verifier_flags_a_repeat_before_round_15() {
     rd.games
         .retain(|g| ![g.white, g.black].iter().any(|x| *x == a || *x == b));
     rd.games.push(Game::scored(a, b, 300, 200));
-    let v = verify::check_round(&t, 8, "nsc2006").unwrap();
+    let v = verify::check_round(&t, 8, SystemKind::Nsc2006).unwrap();
     assert!(v.iter().any(|x| x.rule == "NSC06 repeats"), "{v:?}");
     assert!(v.iter().any(|x| x.rule == "NSC06 everyone paired"), "{v:?}");
 }
@@ -526,7 +527,7 @@ fn verifier_flags_a_threepeat_and_formula_quads_changed_without_need() {
     let (g0, g1) = (rd.games[0].clone(), rd.games[1].clone());
     rd.games[0] = Game::scored(g0.white, g1.black, 400, 300);
     rd.games[1] = Game::scored(g1.white, g0.black, 400, 300);
-    let v = verify::check_round(&bad, 15, "nsc2006").unwrap();
+    let v = verify::check_round(&bad, 15, SystemKind::Nsc2006).unwrap();
     // (This event's session-5 quads needed no change: the formula's quads must stand.)
     assert!(v.iter().any(|x| x.rule == "NSC06 session 5 quads"), "{v:?}");
     // A pair from round 1 paired in rounds 15 and 16: the round-16 game is a threepeat.
@@ -541,7 +542,7 @@ fn verifier_flags_a_threepeat_and_formula_quads_changed_without_need() {
             .retain(|g| ![g.white, g.black].iter().any(|x| *x == a || *x == b));
         rd.games.push(Game::scored(a, b, 300, 200));
     }
-    let v = verify::check_round(&bad, 16, "nsc2006").unwrap();
+    let v = verify::check_round(&bad, 16, SystemKind::Nsc2006).unwrap();
     assert!(
         v.iter()
             .any(|x| x.rule == "NSC06 repeats" && x.message.contains("threepeat")),
@@ -569,14 +570,14 @@ fn verifier_flags_first_to_the_player_with_more_firsts() {
         .expect("a game where first had fewer firsts");
     let g = &mut rd.games[i];
     std::mem::swap(&mut g.white, &mut g.black);
-    let v = verify::check_round(&t, 2, "nsc2006").unwrap();
+    let v = verify::check_round(&t, 2, SystemKind::Nsc2006).unwrap();
     assert!(v.iter().any(|x| x.rule == "NSC06 firsts balanced"), "{v:?}");
 }
 
 #[test]
 fn too_small_a_division_is_a_clear_error() {
     let t = event(12, 1);
-    let e = engine::pair_round(&t, 1, "nsc2006", &Options::default()).unwrap_err();
+    let e = engine::pair_round(&t, 1, SystemKind::Nsc2006, &Options::default()).unwrap_err();
     assert!(e.to_string().contains("too small"), "{e}");
 }
 
@@ -588,7 +589,7 @@ fn schedule_errors_name_the_setting() {
         serde_json::json!({"rounds": 3, "sessions": [{"first": 1, "last": 3, "scheme": "quads", "group": 6}],
             "flight_caps": {"two_open": [], "one_open": []}, "catch": []}),
     );
-    let e = engine::pair_round(&t, 1, "nsc2006", &Options::default()).unwrap_err();
+    let e = engine::pair_round(&t, 1, SystemKind::Nsc2006, &Options::default()).unwrap_err();
     assert!(e.to_string().contains("nsc2006.schedule"), "{e}");
     assert!(e.to_string().contains("multiple of 4"), "{e}");
 }
@@ -619,7 +620,7 @@ fn whole_event_of_200_players() {
     let mut t = event(200, 2006);
     let mut rng = Rng::new(2006);
     let notes = run(&mut t, 28, &mut rng);
-    let all = verify::check(&t, None, "nsc2006").unwrap();
+    let all = verify::check(&t, None, SystemKind::Nsc2006).unwrap();
     assert!(all.is_empty(), "{all:?}");
     for n in &notes {
         eprintln!("{n}");
@@ -642,7 +643,8 @@ fn division_one_event_runs_clean() {
 
 #[test]
 fn quad_program_moves_fewest_players() {
-    use optipair::solve::quads::{solve, QuadProblem};
+    use optipair::solve::quads::solve;
+    use optipair::spec::quads::QuadProblem;
     // Two quads; 0 and 1 may not meet again: one swap (two players moved) separates them.
     let p = QuadProblem {
         players: 8,
@@ -676,7 +678,7 @@ fn a_session_round_re_paired_alone_gives_the_same_pairing() {
     let mut rng = Rng::new(17);
     run(&mut t, 13, &mut rng);
     for r in [10, 13] {
-        let p = engine::pair_round(&t, r, "nsc2006", &Options::default()).unwrap();
+        let p = engine::pair_round(&t, r, SystemKind::Nsc2006, &Options::default()).unwrap();
         let again: BTreeSet<(u32, u32)> = p
             .round
             .games

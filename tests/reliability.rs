@@ -7,15 +7,15 @@
 use optipair::engine::pair_round;
 use optipair::generate;
 use optipair::solve::{self, Options, Status};
-use optipair::systems::spec::{Candidate, PairSource, SparseSpec};
-use optipair::systems::{ByeOption, RoundSpec, Tier};
+use optipair::spec::{ByeOption, RoundSpec, Tier};
+use optipair::spec::{Candidate, PairSource, SparseSpec};
 use optipair::tournament::Tournament;
+use optipair::SystemKind;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 
-mod common;
-use common::cli::*;
+use crate::common::cli::*;
 
 const INSTANCES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/instances");
 
@@ -275,12 +275,17 @@ fn the_fallback_pairs_everyone_and_keeps_every_rule_on_large_fields() {
                 played: 4,
                 seed,
                 draw_rate: 0.2,
-                system: "swiss".into(),
+                system: SystemKind::Swiss,
             },
             &quick,
         )
         .expect("field");
-        for system in ["swiss", "baku", "ecf-basic", "uscf-batches"] {
+        for system in [
+            SystemKind::Swiss,
+            SystemKind::Baku,
+            SystemKind::EcfBasic,
+            SystemKind::UscfBatches,
+        ] {
             let opts = Options {
                 greedy_only: true,
                 ..Options::default()
@@ -560,7 +565,11 @@ fn systems_counted_in_one_half_zero_refuse_another_scoring() {
     t.scoring.half_bye = 1.0;
     optipair::formats::save(&file, &t).unwrap();
     // Every system but the Dutch one.
-    for &system in optipair::systems::NAMES.iter().filter(|&&s| s != "swiss") {
+    for system in optipair::SystemKind::ALL
+        .map(optipair::SystemKind::name)
+        .into_iter()
+        .filter(|&s| s != "swiss")
+    {
         let o = run(&["pair", file.to_str().unwrap(), "--system", system]);
         assert_eq!(o.status.code(), Some(2), "{system}: {}", stderr(&o));
         let e = stderr(&o);
@@ -612,7 +621,7 @@ fn points_off_the_thousandths_grid_are_refused_at_load() {
 /// cheapest pairs break a row here, and the rows are then solved as a feasibility program.
 #[test]
 fn the_fallback_keeps_the_systems_rows() {
-    use optipair::systems::{Linear, Var};
+    use optipair::spec::{Linear, Var};
     // Pairs 0: 1-2 and 1: 3-4 cost nothing, 2: 1-3 and 3: 2-4 cost one; a row forbids pair 0.
     let mut s = spec(4, &[(0, 1, 0), (2, 3, 0), (0, 2, 1), (1, 3, 1)], &[], 0);
     s.rows.push(Linear {

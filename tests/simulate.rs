@@ -4,6 +4,7 @@
 use optipair::generate::Rng;
 use optipair::simulate::{self, Config, Model};
 use optipair::tournament::GameResult;
+use optipair::SystemKind;
 use serde_json::Value;
 use std::process::{Command, Output};
 
@@ -11,7 +12,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_optipair");
 
 fn cfg(systems: &[&str], players: usize, rounds: u32, runs: usize, threads: usize) -> Config {
     Config {
-        systems: systems.iter().map(|s| s.to_string()).collect(),
+        systems: systems.iter().map(|s| s.parse().unwrap()).collect(),
         players,
         rounds,
         runs,
@@ -59,7 +60,7 @@ fn each_run_is_one_event_with_its_own_seed() {
     let events: Vec<_> = (0..3)
         .map(|i| {
             simulate::event(
-                "swiss",
+                SystemKind::Swiss,
                 12,
                 3,
                 simulate::run_seed(11, i),
@@ -70,7 +71,12 @@ fn each_run_is_one_event_with_its_own_seed() {
             .unwrap()
         })
         .collect();
-    let again = simulate::summarise("swiss", Model::Elo { draw_rate: 0.3 }, 12, &events);
+    let again = simulate::summarise(
+        SystemKind::Swiss,
+        Model::Elo { draw_rate: 0.3 },
+        12,
+        &events,
+    );
     assert_eq!(r.summaries[0].gap_by_round, again.gap_by_round);
     assert_eq!(r.summaries[0].perfect_mean, again.perfect_mean);
     assert_ne!(simulate::run_seed(11, 0), simulate::run_seed(11, 1));
@@ -162,12 +168,12 @@ fn result_models_elo_and_scrabble() {
     assert!((draws / n as f64 - 0.8 * (1.0 - e)).abs() < 0.03);
     assert!((white / n as f64 - e).abs() < 0.03);
     assert_eq!(
-        Model::for_system("swiss", 0.3).unwrap(),
+        Model::for_system(SystemKind::Swiss, 0.3),
         Model::Elo { draw_rate: 0.3 }
     );
     // Chosen by whether the system's games keep scores, not by a list of names.
-    assert_eq!(Model::for_system("tsh-cp", 0.3).unwrap(), Model::Scrabble);
-    assert!(Model::for_system("nope", 0.3).is_err());
+    assert_eq!(Model::for_system(SystemKind::TshCp, 0.3), Model::Scrabble);
+    assert!("nope".parse::<SystemKind>().is_err());
 }
 
 #[test]
@@ -470,7 +476,7 @@ fn the_first_verifier_findings_are_kept_in_run_order() {
     assert_eq!(a.violations, 13);
     assert_eq!(a.findings.len(), simulate::MAX_FINDINGS);
     assert_eq!(a.findings[4], "run 9 finding 0");
-    let s = simulate::Summary::of("swiss", Model::Scrabble, 10, a);
+    let s = simulate::Summary::of(SystemKind::Swiss, Model::Scrabble, 10, a);
     let report = simulate::Report {
         config: cfg(&["swiss"], 10, 2, 2, 1),
         summaries: vec![s],

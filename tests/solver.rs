@@ -4,6 +4,7 @@
 use optipair::generate::{self, Spec};
 use optipair::solve::{self, Options, Status};
 use optipair::systems::{self, swiss};
+use optipair::SystemKind;
 use proptest::prelude::*;
 
 fn field(players: usize, played: u32, seed: u64) -> optipair::tournament::Tournament {
@@ -19,7 +20,7 @@ fn try_field(players: usize, played: u32, seed: u64) -> Option<optipair::tournam
         played,
         seed,
         draw_rate: 0.3,
-        system: "swiss".into(),
+        system: SystemKind::Swiss,
     };
     // History paired greedily: fast, legal, and more irregular than optimal pairings.
     generate::field(
@@ -34,11 +35,10 @@ fn try_field(players: usize, played: u32, seed: u64) -> Option<optipair::tournam
 
 /// Round 6 of a greedy-history field of 500 players or more, as the sparse specification
 /// `pair` and `bench` use at that size.
-fn sparse_round_six(players: usize, seed: u64) -> optipair::systems::spec::SparseSpec {
+fn sparse_round_six(players: usize, seed: u64) -> optipair::spec::SparseSpec {
     let t = field(players, 5, seed);
-    systems::by_name("swiss")
-        .unwrap()
-        .sparse_spec(&t, 6)
+    systems::model(SystemKind::Swiss, &optipair::solve::PROGRAMS)
+        .sparse_spec(&t, 6, optipair::solve::SPARSE_FROM)
         .unwrap()
         .expect("a sparse specification from 500 players")
 }
@@ -56,7 +56,7 @@ proptest! {
         let t = try_field(players, played, seed);
         prop_assume!(t.is_some());
         let t = t.unwrap();
-        let spec = systems::by_name("swiss").unwrap().spec(&t, played + 1).unwrap();
+        let spec = systems::model(SystemKind::Swiss, &optipair::solve::PROGRAMS).spec(&t, played + 1).unwrap();
         let sparse = solve::solve(&spec, &Options::default());
         let full = solve::solve(&spec, &Options { full_candidates: true, ..Options::default() });
         prop_assert_eq!(sparse.certificate.status, Status::Optimal, "{}", sparse.certificate.summary);
@@ -144,7 +144,9 @@ fn a_specification_listing_no_pair_is_still_solved_over_all_pairs() {
 #[test]
 fn a_time_limit_too_short_falls_back_and_says_so() {
     let t = field(300, 3, 7);
-    let spec = systems::by_name("swiss").unwrap().spec(&t, 4).unwrap();
+    let spec = systems::model(SystemKind::Swiss, &optipair::solve::PROGRAMS)
+        .spec(&t, 4)
+        .unwrap();
     let p = solve::solve(
         &spec,
         &Options {
@@ -161,7 +163,9 @@ fn a_time_limit_too_short_falls_back_and_says_so() {
 #[test]
 fn the_certificate_counts_every_pair_and_says_optimal_over_all() {
     let t = field(120, 4, 3);
-    let spec = systems::by_name("swiss").unwrap().spec(&t, 5).unwrap();
+    let spec = systems::model(SystemKind::Swiss, &optipair::solve::PROGRAMS)
+        .spec(&t, 5)
+        .unwrap();
     let p = solve::solve(&spec, &Options::default());
     let c = &p.certificate;
     assert_eq!(c.status, Status::Optimal);
@@ -210,7 +214,7 @@ fn closings(p: &solve::Pairing, phrase: &str) -> usize {
 /// every tier proved, with fewer HiGHS solves (models/swiss.md, item 9).
 #[test]
 fn groups_with_an_integrality_gap_are_closed_by_weighted_matching() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/dutch");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/dutch");
     let mut closed = 0;
     for (file, round) in [
         ("rtg_1002_21p_8r", 6),
@@ -221,8 +225,7 @@ fn groups_with_an_integrality_gap_are_closed_by_weighted_matching() {
     ] {
         let path = dir.join(format!("{file}.trf"));
         let t = optipair::formats::load(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
-        let spec = systems::by_name("swiss")
-            .unwrap()
+        let spec = systems::model(SystemKind::Swiss, &optipair::solve::PROGRAMS)
             .spec(&t.before_round(round), round)
             .unwrap();
         let on = solve::solve(&spec, &Options::default());

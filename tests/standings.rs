@@ -9,9 +9,8 @@ use optipair::tournament::{Bye, ByeKind, Game, GameResult, Player, Round, Tourna
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-mod common;
-use common::browser::{chromium, screenshot};
-use common::cli::*;
+use crate::common::browser::{chromium, screenshot};
+use crate::common::cli::*;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
 

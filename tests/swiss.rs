@@ -2,18 +2,18 @@
 //! check against the FIDE rules on hand-built rounds, certificates, the independent verifier,
 //! and re-pairing the reference tournaments of a FIDE Dutch engine.
 
+use crate::common::{add, g};
 use optipair::engine::{pair_round, store, Paired};
 use optipair::generate;
 use optipair::solve::{Options, Status};
 use optipair::tournament::{Bye, ByeKind, Colour, GameResult, Player, Standings, Tournament};
 use optipair::verify;
+use optipair::SystemKind;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::Instant;
-mod common;
-use common::{add, g};
 
-const REF_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/reference/dutch");
+const REF_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dutch");
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -36,7 +36,7 @@ fn bye(player: u32, kind: ByeKind) -> Bye {
 
 fn pair(t: &Tournament, round: u32) -> Paired {
     t.validate().expect("hand-built tournament is valid");
-    pair_round(t, round, "swiss", &Options::default())
+    pair_round(t, round, SystemKind::Swiss, &Options::default())
         .unwrap_or_else(|e| panic!("pairing round {round}: {e}"))
 }
 
@@ -382,7 +382,7 @@ fn colour_limits_hold_over_a_generated_event() {
         played: 8,
         seed: 11,
         draw_rate: 0.4,
-        system: "swiss".into(),
+        system: SystemKind::Swiss,
     };
     let t = generate::field(&spec, &Options::default()).expect("generated field");
     for r in 1..=9 {
@@ -677,7 +677,9 @@ fn requested_half_bye_is_respected() {
     let stored = store(&t, &p);
     let r2 = stored.round(2).unwrap();
     assert!(r2.byes.contains(&bye(3, ByeKind::Half)));
-    assert!(verify::check_round(&stored, 2, "swiss").unwrap().is_empty());
+    assert!(verify::check_round(&stored, 2, SystemKind::Swiss)
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
@@ -688,7 +690,9 @@ fn repairing_a_round_ignores_its_recorded_pairing_and_later_rounds() {
     add(&mut t, 1, vec![g(1, 3, "1-0"), g(4, 2, "0-1")], vec![]);
     add(&mut t, 2, vec![g(1, 3, "1-0"), g(2, 4, "1-0")], vec![]);
     add(&mut t, 3, vec![g(1, 2, "1-0"), g(3, 4, "1-0")], vec![]);
-    assert!(!verify::check_round(&t, 2, "swiss").unwrap().is_empty());
+    assert!(!verify::check_round(&t, 2, SystemKind::Swiss)
+        .unwrap()
+        .is_empty());
     let p = pair(&t, 2);
     assert_all_rules(&t.before_round(2), &p);
     assert_eq!(games(&p), vec![(2, 1), (3, 4)]);
@@ -701,9 +705,10 @@ fn repairing_a_round_ignores_its_recorded_pairing_and_later_rounds() {
 fn bad_requests_are_errors_not_panics() {
     let mut t = field(4);
     t.rounds_planned = Some(3);
-    assert!(pair_round(&t, 0, "swiss", &Options::default()).is_err());
-    assert!(pair_round(&t, 4, "swiss", &Options::default()).is_err());
-    let e = pair_round(&t, 1, "no-such-system", &Options::default()).unwrap_err();
+    assert!(pair_round(&t, 0, SystemKind::Swiss, &Options::default()).is_err());
+    assert!(pair_round(&t, 4, SystemKind::Swiss, &Options::default()).is_err());
+    // A system is a `SystemKind`: an unknown name is refused where it is parsed.
+    let e = "no-such-system".parse::<SystemKind>().unwrap_err();
     assert!(e.to_string().contains("no-such-system"), "{e}");
 }
 
@@ -719,7 +724,7 @@ fn greedy_fallback_pairs_legally() {
             played,
             seed,
             draw_rate: 0.3,
-            system: "swiss".into(),
+            system: SystemKind::Swiss,
         };
         let t = generate::field(&spec, &Options::default()).expect("generated field");
         let opts = Options {
@@ -727,7 +732,7 @@ fn greedy_fallback_pairs_legally() {
             ..Options::default()
         };
         let r = played + 1;
-        let p = pair_round(&t, r, "swiss", &opts).expect("greedy pairing");
+        let p = pair_round(&t, r, SystemKind::Swiss, &opts).expect("greedy pairing");
         assert!(
             p.violations.is_empty(),
             "{players} players round {r}: {}",
@@ -758,10 +763,10 @@ fn greedy_fallback_over_a_whole_event_keeps_every_rule() {
         played: 7,
         seed: 5,
         draw_rate: 0.3,
-        system: "swiss".into(),
+        system: SystemKind::Swiss,
     };
     let t = generate::field(&spec, &opts).expect("generated field");
-    let found = verify::check(&t, None, "swiss").expect("check");
+    let found = verify::check(&t, None, SystemKind::Swiss).expect("check");
     let msgs: Vec<&str> = found.iter().map(|v| v.message.as_str()).collect();
     assert!(found.is_empty(), "{msgs:#?}");
 }
@@ -800,7 +805,7 @@ fn reference_rounds_repaired_cleanly_and_optimally() {
         let last = t.rounds.iter().map(|r| r.number).max().unwrap_or(0);
         assert!(last > 0, "{name}: no rounds");
         for k in 1..=last {
-            let p = match pair_round(&t, k, "swiss", &Options::default()) {
+            let p = match pair_round(&t, k, SystemKind::Swiss, &Options::default()) {
                 Ok(p) => p,
                 Err(e) => {
                     failures.push(format!("{name} round {k}: {e}"));
@@ -812,7 +817,7 @@ fn reference_rounds_repaired_cleanly_and_optimally() {
             let outcome = std::panic::catch_unwind(|| {
                 assert_all_rules(&before, &p);
                 let stored = store(&before, &p);
-                let again = verify::check_round(&stored, k, "swiss").expect("check");
+                let again = verify::check_round(&stored, k, SystemKind::Swiss).expect("check");
                 assert!(again.is_empty(), "stored round: {again:?}");
             });
             if outcome.is_err() {

@@ -1,12 +1,12 @@
 //! TRF read and written without loss (issue 19.4): every line optipair does not own is kept
 //! byte for byte, and so are the 001 fields it does not compute. Files: reference tournaments
-//! (bbpPairings' generator, CR line endings) copied to `tests/data/trf/reference`, and the
+//! (bbpPairings' generator, CR line endings) in `tests/data/dutch`, and the
 //! record fixtures of `tests/data/trf`.
 
 use optipair::formats::trf;
 use std::path::Path;
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/trf");
+const REFERENCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dutch");
 
 fn files(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut v: Vec<_> = std::fs::read_dir(dir)
@@ -20,7 +20,7 @@ fn files(dir: &Path) -> Vec<std::path::PathBuf> {
 
 #[test]
 fn reference_files_are_written_back_byte_for_byte() {
-    let all = files(&Path::new(DATA).join("reference"));
+    let all = files(Path::new(REFERENCE));
     assert!(all.len() >= 3);
     for f in all {
         let text = std::fs::read_to_string(&f).unwrap();

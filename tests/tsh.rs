@@ -10,6 +10,7 @@ use optipair::solve::Options;
 use optipair::systems::tsh::{GroupKind, Plan, Settings};
 use optipair::tournament::{Bye, ByeKind, Game, Order, Player, Round, Tournament};
 use optipair::verify;
+use optipair::SystemKind;
 
 fn field(n: u32, planned: u32) -> Tournament {
     let players = (1..=n)
@@ -35,7 +36,7 @@ fn bye(player: u32, spread: i32) -> Bye {
 }
 
 fn pair(t: &Tournament, r: u32) -> engine::Paired {
-    engine::pair_round(t, r, "tsh-cp", &Options::default()).unwrap()
+    engine::pair_round(t, r, SystemKind::TshCp, &Options::default()).unwrap()
 }
 
 fn opponent(p: &engine::Paired, id: u32) -> Option<u32> {
@@ -80,7 +81,7 @@ fn check_with(
             })
             .collect(),
     };
-    verify::check_round(&u, r, "tsh-cp").unwrap()
+    verify::check_round(&u, r, SystemKind::TshCp).unwrap()
 }
 
 // ---------------------------------------------------------------- .t files
@@ -697,10 +698,10 @@ fn settings_are_checked() {
     let mut t = field(4, 4);
     t.settings
         .insert("gibson_spread".into(), serde_json::json!("x"));
-    assert!(engine::pair_round(&t, 1, "tsh-cp", &Options::default()).is_err());
+    assert!(engine::pair_round(&t, 1, SystemKind::TshCp, &Options::default()).is_err());
     let mut t = field(4, 4);
     t.rounds_planned = None;
-    assert!(engine::pair_round(&t, 1, "tsh-cp", &Options::default()).is_err());
+    assert!(engine::pair_round(&t, 1, SystemKind::TshCp, &Options::default()).is_err());
 }
 
 // ---------------------------------------------------------------- simulation
@@ -743,7 +744,7 @@ fn simulated_300_players_24_rounds_verify_clean() {
         start.elapsed().as_secs_f64()
     );
     assert_eq!(t.last_paired_round(), 24);
-    assert_eq!(verify::check(&t, None, "tsh-cp").unwrap(), vec![]);
+    assert_eq!(verify::check(&t, None, SystemKind::TshCp).unwrap(), vec![]);
 }
 
 #[test]
@@ -756,7 +757,7 @@ fn shipped_example_loads_with_its_sidecar_checks_clean_and_writes_back_unchanged
     assert_eq!(t.name, "Example division");
     assert_eq!(t.players[11].name, "Player 00012");
     assert_eq!(t.players[11].rating, 1049);
-    assert_eq!(verify::check(&t, None, "tsh-cp").unwrap(), vec![]);
+    assert_eq!(verify::check(&t, None, SystemKind::TshCp).unwrap(), vec![]);
     let text = std::fs::read_to_string(&path).unwrap();
     assert_eq!(tsh::write(&t).unwrap(), text);
 }

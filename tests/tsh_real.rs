@@ -6,6 +6,7 @@ use optipair::engine;
 use optipair::formats::{self, tsh};
 use optipair::solve::Options;
 use optipair::tournament::ByeKind;
+use optipair::SystemKind;
 use std::path::Path;
 
 fn data(name: &str) -> std::path::PathBuf {
@@ -42,7 +43,7 @@ fn an_inactive_player_is_not_paired() {
     );
     assert_eq!(t.player(6).unwrap().withdrawn, None);
     t.rounds_planned = Some(6);
-    let p = engine::pair_round(&t, 4, "tsh-cp", &Options::default()).unwrap();
+    let p = engine::pair_round(&t, 4, SystemKind::TshCp, &Options::default()).unwrap();
     let seen: Vec<u32> = p
         .round
         .games
@@ -91,7 +92,7 @@ fn fields_survive_a_pairing_written_through_the_file() {
     std::fs::write(&path, text("byes_p12.t")).unwrap();
     std::fs::write(dir.join("a.tsh.json"), r#"{"rounds_planned": 6}"#).unwrap();
     let t = formats::load(&path).unwrap();
-    let p = engine::pair_round(&t, 4, "tsh-cp", &Options::default()).unwrap();
+    let p = engine::pair_round(&t, 4, SystemKind::TshCp, &Options::default()).unwrap();
     let stored = engine::store(&t, &p);
     formats::save(&path, &stored).unwrap();
     let out = std::fs::read_to_string(&path).unwrap();
@@ -198,8 +199,8 @@ fn pair_a_division_of_a_tsh_event_directory_unchanged() {
     // The same division loaded from its .t file (config.tsh beside it) pairs the same.
     let alone = formats::load(&dir.join("a.t")).unwrap();
     assert_eq!(alone.rounds_planned, Some(8));
-    let pa = engine::pair_round(&a, 3, "tsh-cp", &Options::default()).unwrap();
-    let pb = engine::pair_round(&alone, 3, "tsh-cp", &Options::default()).unwrap();
+    let pa = engine::pair_round(&a, 3, SystemKind::TshCp, &Options::default()).unwrap();
+    let pb = engine::pair_round(&alone, 3, SystemKind::TshCp, &Options::default()).unwrap();
     let pairs = |p: &engine::Paired| {
         let mut v: Vec<(String, String)> = p
             .round
@@ -239,7 +240,10 @@ fn pair_a_division_of_a_tsh_event_directory_unchanged() {
     );
     let again = formats::load(&dir.join("a.t")).unwrap();
     assert_eq!(again.last_paired_round(), 3);
-    assert_eq!(verify::check(&again, Some(3), "tsh-cp").unwrap(), vec![]);
+    assert_eq!(
+        verify::check(&again, Some(3), SystemKind::TshCp).unwrap(),
+        vec![]
+    );
 }
 
 #[test]
@@ -249,7 +253,7 @@ fn the_inactive_player_of_division_b_is_not_paired_and_its_prize_bands_apply() {
     assert_eq!(b.settings["prize_bands"], serde_json::json!([1, 2]));
     let moss = b.players.iter().find(|p| p.name == "Moss, Mo").unwrap();
     assert_eq!(moss.withdrawn, Some(3));
-    let p = engine::pair_round(&b, 3, "tsh-cp", &Options::default()).unwrap();
+    let p = engine::pair_round(&b, 3, SystemKind::TshCp, &Options::default()).unwrap();
     assert_eq!(p.round.games.len(), 2);
     assert!(p.round.byes.is_empty());
     assert!(p
@@ -308,7 +312,7 @@ fn a_generated_t_event_is_paired_to_the_end() {
         // Each round paired from the files alone, written through them, then played.
         let t = formats::load(&path).unwrap();
         assert_eq!(t.rounds_planned, Some(7));
-        let p = engine::pair_round(&t, r, "tsh-cp", &Options::default()).unwrap();
+        let p = engine::pair_round(&t, r, SystemKind::TshCp, &Options::default()).unwrap();
         assert!(p.violations.is_empty(), "round {r}: {:?}", p.violations);
         let mut t = engine::store(&t, &p);
         optipair::generate::play(&mut t, r, 0.0, &mut rng);
@@ -316,7 +320,7 @@ fn a_generated_t_event_is_paired_to_the_end() {
     }
     let t = formats::load(&path).unwrap();
     assert_eq!(t.last_paired_round(), 7);
-    assert_eq!(verify::check(&t, None, "tsh-cp").unwrap(), vec![]);
+    assert_eq!(verify::check(&t, None, SystemKind::TshCp).unwrap(), vec![]);
 }
 
 // ---------------------------------------------------------------- tsh's Swiss step
@@ -370,7 +374,7 @@ fn all_contender_swiss_pairs_inside_win_groups_top_half_v_bottom_half() {
         });
     }
     t.rounds.push(r1);
-    let p = engine::pair_round(&t, 2, "tsh-cp", &Options::default()).unwrap();
+    let p = engine::pair_round(&t, 2, SystemKind::TshCp, &Options::default()).unwrap();
     assert!(p.violations.is_empty(), "{:?}", p.violations);
     let winners: Vec<u32> = (1..=6).collect();
     for g in &p.round.games {
@@ -401,10 +405,10 @@ fn all_contender_swiss_pairs_inside_win_groups_top_half_v_bottom_half() {
             order: optipair::tournament::Order::Recorded,
         })
         .collect();
-    let v = verify::check(&folded, Some(2), "tsh-cp").unwrap();
+    let v = verify::check(&folded, Some(2), SystemKind::TshCp).unwrap();
     assert!(v.iter().any(|x| x.rule == "TSH07 Swiss"), "{v:?}");
     assert_eq!(
-        verify::check(&engine::store(&t, &p), Some(2), "tsh-cp").unwrap(),
+        verify::check(&engine::store(&t, &p), Some(2), SystemKind::TshCp).unwrap(),
         vec![]
     );
 }
@@ -479,7 +483,7 @@ fn initial_round_robin_in_groups_of_four_by_rating_then_contention() {
     t.settings.insert("initial_round_robin".into(), 3.into());
     let mut rng = optipair::generate::Rng::new(2);
     for r in 1..=4 {
-        let p = engine::pair_round(&t, r, "tsh-cp", &Options::default()).unwrap();
+        let p = engine::pair_round(&t, r, SystemKind::TshCp, &Options::default()).unwrap();
         assert!(p.violations.is_empty(), "round {r}: {:?}", p.violations);
         assert_eq!(p.round.games.len(), 5, "round {r}");
         t = engine::store(&t, &p);
@@ -499,7 +503,7 @@ fn initial_round_robin_in_groups_of_four_by_rating_then_contention() {
         .iter()
         .flat_map(|rd| &rd.games)
         .all(|g| (g.white <= 4) == (g.black <= 4)));
-    assert_eq!(verify::check(&t, None, "tsh-cp").unwrap(), vec![]);
+    assert_eq!(verify::check(&t, None, SystemKind::TshCp).unwrap(), vec![]);
     // A round robin game swapped between groups is flagged.
     let mut broken = t.clone();
     let g = &mut broken.rounds[0].games;
@@ -510,7 +514,7 @@ fn initial_round_robin_in_groups_of_four_by_rating_then_contention() {
     let (b1, b2) = (g[i].black, g[j].black);
     g[i].black = b2;
     g[j].black = b1;
-    let v = verify::check(&broken, Some(1), "tsh-cp").unwrap();
+    let v = verify::check(&broken, Some(1), SystemKind::TshCp).unwrap();
     assert!(
         v.iter().any(|x| x.rule == "TSH07 initial round robin"),
         "{v:?}"

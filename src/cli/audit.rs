@@ -15,8 +15,9 @@ pub struct AuditArgs {
     /// The round to audit.
     #[arg(long)]
     round: u32,
-    #[arg(long)]
-    system: Option<String>,
+    /// The pairing system (default: the file's `system`, else swiss).
+    #[arg(long, value_parser = optipair::kind::SystemParser)]
+    system: Option<optipair::SystemKind>,
     /// In an event with divisions, the division to audit (each is paired on its own).
     #[arg(long)]
     division: Option<String>,
@@ -46,8 +47,7 @@ pub fn run(a: AuditArgs) -> Result<u8> {
     if let Some(d) = &a.division {
         t = t.named_division(d).map_err(|e| e.in_file(&a.file))?;
     }
-    let system = system_name(&t, a.system.as_deref(), &a.file)?;
-    optipair::systems::by_name(&system)?;
+    let system = system_name(&t, a.system, &a.file)?;
     let given: Given = match &a.pairing {
         Some(p) => {
             let text = formats::read_text(p)?;
@@ -57,10 +57,10 @@ pub fn run(a: AuditArgs) -> Result<u8> {
     };
     let opts = Options {
         time_limit: Some(a.time_limit),
-        ..Options::default()
+        ..super::options()
     };
     let report =
-        audit::audit(&t, a.round, &system, &given, &opts).map_err(|e| e.in_file(&a.file))?;
+        audit::audit(&t, a.round, system, &given, &opts).map_err(|e| e.in_file(&a.file))?;
     let out = match a.format {
         AuditFormat::Text => audit::text(&report, &t),
         AuditFormat::Json => audit::json(&report) + "\n",

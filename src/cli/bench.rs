@@ -21,8 +21,8 @@ pub struct GenerateArgs {
     /// Draw rate between equal players (0–1).
     #[arg(long, default_value_t = 0.3)]
     draw_rate: f64,
-    #[arg(long, default_value = "swiss")]
-    system: String,
+    #[arg(long, default_value = "swiss", value_parser = optipair::kind::SystemParser)]
+    system: optipair::SystemKind,
     /// Pair the history with the greedy pass (fast; legal but not optimal).
     #[arg(long)]
     greedy_history: bool,
@@ -33,7 +33,6 @@ pub struct GenerateArgs {
 
 pub fn generate(a: GenerateArgs) -> Result<u8> {
     check_spec(a.players, a.rounds, a.played, a.draw_rate)?;
-    systems::by_name(&a.system)?;
     formats::kind_of(&a.out)?;
     let spec = Spec {
         players: a.players,
@@ -45,7 +44,7 @@ pub fn generate(a: GenerateArgs) -> Result<u8> {
     };
     let opts = Options {
         greedy_only: a.greedy_history,
-        ..Options::default()
+        ..super::options()
     };
     let t = generate::field(&spec, &opts)?;
     formats::save(&a.out, &t)?;
@@ -95,8 +94,8 @@ pub struct BenchArgs {
     rounds: u32,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    #[arg(long, default_value = "swiss")]
-    system: String,
+    #[arg(long, default_value = "swiss", value_parser = optipair::kind::SystemParser)]
+    system: optipair::SystemKind,
     /// Also solve with every allowed pair in the program (the plain formulation).
     #[arg(long)]
     plain: bool,
@@ -116,7 +115,7 @@ fn peak_mib() -> Option<f64> {
 }
 
 pub fn bench(a: BenchArgs) -> Result<u8> {
-    let sys = systems::by_name(&a.system)?;
+    let sys = systems::model(a.system, &optipair::solve::PROGRAMS);
     let mut rows = vec![
         "players,method,status,seconds,peak_mib,all_pairs,candidates,columns,solves,gap"
             .to_string(),
@@ -142,13 +141,13 @@ pub fn bench(a: BenchArgs) -> Result<u8> {
             played: a.round - 1,
             seed: a.seed,
             draw_rate: 0.3,
-            system: a.system.clone(),
+            system: a.system,
         };
         let t = generate::field(
             &spec,
             &Options {
                 greedy_only: true,
-                ..Options::default()
+                ..super::options()
             },
         )?;
         let mut methods = vec![("sparse", false)];
@@ -160,14 +159,14 @@ pub fn bench(a: BenchArgs) -> Result<u8> {
             let opts = Options {
                 full_candidates: full,
                 time_limit: a.time_limit,
-                ..Options::default()
+                ..super::options()
             };
             // As `pair` does: a large field's sparse specification if the system has one; the
             // plain method lists every allowed pair.
             let sparse = if full {
                 None
             } else {
-                sys.sparse_spec(&t, a.round)?
+                sys.sparse_spec(&t, a.round, opts.sparse_from)?
             };
             let p = match sparse {
                 Some(s) => solve::solve_sparse(&s, &opts),

@@ -21,9 +21,9 @@
 
 use optipair::engine;
 use optipair::formats;
-use optipair::solve::{Options, Status};
+use optipair::solve::Status;
 use optipair::tournament::{ByeKind, GameResult, Tournament};
-use optipair::Error;
+use optipair::{Error, SystemKind};
 use std::path::{Path, PathBuf};
 
 /// bbpPairings' exit codes.
@@ -98,7 +98,7 @@ fn usage() -> String {
 }
 
 /// Parses the engine argv into the system and the request; an error is an invalid request.
-fn parse(args: &[String]) -> std::result::Result<(String, Request), String> {
+fn parse(args: &[String]) -> std::result::Result<(SystemKind, Request), String> {
     let mut i = 0;
     let mut version = false;
     if args.first().map(String::as_str) == Some("-r") {
@@ -106,16 +106,16 @@ fn parse(args: &[String]) -> std::result::Result<(String, Request), String> {
         i = 1;
     }
     if i == args.len() && version {
-        return Ok(("swiss".into(), Request::Version));
+        return Ok((SystemKind::Swiss, Request::Version));
     }
     let system = match args.get(i).map(String::as_str) {
         Some("--dutch") => {
             i += 1;
-            "swiss"
+            SystemKind::Swiss
         }
         Some("--baku") => {
             i += 1;
-            "baku"
+            SystemKind::Baku
         }
         Some(s @ ("--burstein" | "--fast")) => {
             return Err(format!(
@@ -125,7 +125,7 @@ fn parse(args: &[String]) -> std::result::Result<(String, Request), String> {
             ))
         }
         // JaVaFo: `INPUT -p …` pairs by the Dutch system.
-        _ => "swiss",
+        _ => SystemKind::Swiss,
     };
     let mut input: Option<PathBuf> = None;
     let mut mode: Option<char> = None;
@@ -212,7 +212,7 @@ fn parse(args: &[String]) -> std::result::Result<(String, Request), String> {
         _ if version && input.is_none() => Request::Version,
         _ => return Err("one of -p, -c or -g is needed".into()),
     };
-    Ok((system.to_string(), request))
+    Ok((system, request))
 }
 
 /// Runs the engine argv (without the program name) and returns bbpPairings' exit code.
@@ -231,13 +231,13 @@ pub fn run(args: &[String]) -> u8 {
                 Err(_) => FILE_ACCESS,
             }
         }
-        Request::Pair { input, output } => pair(&system, &input, output.as_deref()),
-        Request::Check { input } => check(&system, &input),
+        Request::Pair { input, output } => pair(system, &input, output.as_deref()),
+        Request::Check { input } => check(system, &input),
         Request::Generate {
             config,
             output,
             seed,
-        } => generate(&system, config.as_deref(), &output, seed.unwrap_or(1)),
+        } => generate(system, config.as_deref(), &output, seed.unwrap_or(1)),
     };
     match outcome {
         Ok(code) => code,
@@ -289,7 +289,7 @@ pub fn pairs_text(round: &optipair::tournament::Round) -> String {
     s
 }
 
-fn pair(system: &str, input: &Path, output: Option<&Path>) -> optipair::Result<u8> {
+fn pair(system: SystemKind, input: &Path, output: Option<&Path>) -> optipair::Result<u8> {
     let t = load_trf(input)?;
     let last = t.last_paired_round();
     if let Some(prev) = t.round(last) {
@@ -312,7 +312,7 @@ fn pair(system: &str, input: &Path, output: Option<&Path>) -> optipair::Result<u
     }
     // Renumbered fields are read by pairing number (the TRF start rank), so ids are the
     // numbers the manager knows.
-    let paired = engine::pair_round(&t, last + 1, system, &Options::default())
+    let paired = engine::pair_round(&t, last + 1, system, &super::options())
         .map_err(|e| e.in_file(input))?;
     for v in &paired.violations {
         errln!("verifier: {}", v.message);
@@ -332,7 +332,7 @@ fn pair(system: &str, input: &Path, output: Option<&Path>) -> optipair::Result<u
     Ok(OK)
 }
 
-fn check(system: &str, input: &Path) -> optipair::Result<u8> {
+fn check(system: SystemKind, input: &Path) -> optipair::Result<u8> {
     let t = load_trf(input)?;
     let name = input
         .file_stem()
@@ -352,7 +352,12 @@ fn check(system: &str, input: &Path) -> optipair::Result<u8> {
 
 /// bbpPairings' generator configuration: `Key=value` lines (`PlayersNumber`, `RoundsNumber`,
 /// `DrawPercentage`); other keys are accepted and not used.
-fn generate(system: &str, config: Option<&Path>, output: &Path, seed: u64) -> optipair::Result<u8> {
+fn generate(
+    system: SystemKind,
+    config: Option<&Path>,
+    output: &Path,
+    seed: u64,
+) -> optipair::Result<u8> {
     let (mut players, mut rounds, mut draw) = (16usize, 5u32, 30.0f64);
     if let Some(path) = config {
         let text = formats::read_text(path)?;
@@ -401,9 +406,9 @@ fn generate(system: &str, config: Option<&Path>, output: &Path, seed: u64) -> op
         played: rounds,
         seed,
         draw_rate: draw / 100.0,
-        system: system.to_string(),
+        system,
     };
-    let t = optipair::generate::field(&spec, &Options::default())?;
+    let t = optipair::generate::field(&spec, &super::options())?;
     formats::write_atomic(output, formats::trf::write(&t)?.as_bytes())?;
     Ok(OK)
 }
@@ -426,7 +431,7 @@ mod tests {
         assert_eq!(
             parse(&argv("--dutch in.trf -p")).unwrap(),
             (
-                "swiss".to_string(),
+                SystemKind::Swiss,
                 Request::Pair {
                     input: "in.trf".into(),
                     output: None

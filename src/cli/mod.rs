@@ -42,8 +42,10 @@ mod simulate;
 
 use clap::{Parser, Subcommand};
 use optipair::formats;
+use optipair::kind::SystemParser;
+use optipair::solve::Options;
 use optipair::tournament::Tournament;
-use optipair::{Error, Result};
+use optipair::{Error, Result, SystemKind};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -87,6 +89,19 @@ pub fn seconds(text: &str) -> std::result::Result<f64, String> {
     Ok(v)
 }
 
+/// The solver's options as the environment sets them: `OPTIPAIR_SPARSE_FROM` (a number of
+/// players) moves [`Options::sparse_from`], for benchmarks; the library reads no environment.
+pub fn options() -> Options {
+    let mut opts = Options::default();
+    if let Some(n) = std::env::var("OPTIPAIR_SPARSE_FROM")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        opts.sparse_from = n;
+    }
+    opts
+}
+
 /// Writes to standard output and flushes, so that a closed pipe or a full disk is an error
 /// (exit 4) here rather than a panic inside `print!`.
 pub fn emit(text: &str) -> Result<()> {
@@ -114,8 +129,8 @@ enum Command {
         /// Rounds planned.
         #[arg(long)]
         rounds: Option<u32>,
-        #[arg(long, default_value = "swiss")]
-        system: String,
+        #[arg(long, default_value = "swiss", value_parser = SystemParser)]
+        system: SystemKind,
     },
     /// Record results of a round from `board result` or `white black result` lines; reports
     /// each correction and the boards still without a result.
@@ -151,8 +166,9 @@ enum Command {
         file: PathBuf,
         #[arg(long)]
         round: Option<u32>,
-        #[arg(long)]
-        system: Option<String>,
+        /// The pairing system (default: the file's `system`, else swiss).
+        #[arg(long, value_parser = SystemParser)]
+        system: Option<SystemKind>,
         /// Output format.
         #[arg(long, default_value = "text")]
         format: OutFormat,
@@ -216,7 +232,6 @@ fn dispatch(cli: Cli) -> Result<u8> {
             rounds,
             system,
         } => {
-            optipair::systems::by_name(&system).map_err(|e| e.in_file(&out))?;
             let text = formats::read_text(&players)?;
             let list = formats::csv::parse_players(&text).map_err(|e| e.in_file(&players))?;
             if out.exists() {
@@ -224,7 +239,7 @@ fn dispatch(cli: Cli) -> Result<u8> {
             }
             let mut t = Tournament::new(name, list);
             t.rounds_planned = rounds;
-            t.system = Some(system);
+            t.system = Some(system.to_string());
             formats::save(&out, &t)?;
             outln!("{}: {} players", out.display(), t.players.len());
             Ok(0)
@@ -249,7 +264,7 @@ fn dispatch(cli: Cli) -> Result<u8> {
             format,
         } => {
             let t = formats::load(&file)?;
-            let system = system_name(&t, system.as_deref(), &file)?;
+            let system = system_name(&t, system, &file)?;
             if let Some(r) = round {
                 if !t.round(r).is_some_and(|rd| rd.is_paired()) {
                     let last = t.last_paired_round();
@@ -264,7 +279,7 @@ fn dispatch(cli: Cli) -> Result<u8> {
                     .in_file(&file));
                 }
             }
-            let found = optipair::verify::check(&t, round, &system)?;
+            let found = optipair::verify::check(&t, round, system)?;
             match format {
                 OutFormat::Json => outln!(
                     "{}",
@@ -299,21 +314,14 @@ fn dispatch(cli: Cli) -> Result<u8> {
     }
 }
 
-/// The system: `--system` if given, else the file's, else `swiss`. An unknown name is an
-/// error naming where it came from (the flag, or the file's `system` field).
-pub fn system_name(t: &Tournament, flag: Option<&str>, file: &Path) -> Result<String> {
+/// The system: `--system` if given, else the file's, else `swiss`. An unknown name in the file
+/// is an error naming the file and its `system` field.
+pub fn system_name(t: &Tournament, flag: Option<SystemKind>, file: &Path) -> Result<SystemKind> {
     match flag {
-        Some(name) => {
-            optipair::systems::by_name(name).map_err(|e| e.in_file(file))?;
-            Ok(name.to_string())
-        }
-        None => {
-            let name = t.system.clone().unwrap_or_else(|| "swiss".to_string());
-            optipair::systems::by_name(&name).map_err(|e| match e {
-                Error::Input { message, .. } => Error::field("system", message).in_file(file),
-                other => other,
-            })?;
-            Ok(name)
-        }
+        Some(kind) => Ok(kind),
+        None => match t.system.as_deref() {
+            None => Ok(SystemKind::Swiss),
+            Some(name) => SystemKind::parse_field(name, "system").map_err(|e| e.in_file(file)),
+        },
     }
 }

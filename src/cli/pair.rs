@@ -25,8 +25,9 @@ pub struct PairArgs {
     /// Store the round in FILE (atomically).
     #[arg(long)]
     write: bool,
-    #[arg(long)]
-    system: Option<String>,
+    /// The pairing system (default: the file's `system`, else swiss).
+    #[arg(long, value_parser = optipair::kind::SystemParser)]
+    system: Option<optipair::SystemKind>,
     /// Pair with the greedy procedural pass only (no solver).
     #[arg(long)]
     greedy: bool,
@@ -41,7 +42,7 @@ pub struct PairArgs {
 
 pub fn run(a: PairArgs) -> Result<u8> {
     let full = formats::load(&a.file)?;
-    let system = system_name(&full, a.system.as_deref(), &a.file)?;
+    let system = system_name(&full, a.system, &a.file)?;
     // With --division, everything below looks at that division only.
     let t = match &a.division {
         Some(d) => full.named_division(d).map_err(|e| e.in_file(&a.file))?,
@@ -53,8 +54,8 @@ pub fn run(a: PairArgs) -> Result<u8> {
         None => {
             // The next round, once the results it is paired from are in (with lagged
             // standings, tsh pairs ahead of the latest round's results).
-            let needed = optipair::systems::by_name(&system)
-                .and_then(|s| s.results_needed(&t, last + 1))
+            let needed = optipair::systems::model(system, &optipair::solve::PROGRAMS)
+                .results_needed(&t, last + 1)
                 .map_err(|e| e.in_file(&a.file))?;
             for r in 1..=needed.min(last) {
                 let Some(prev) = t.round(r) else { continue };
@@ -102,9 +103,9 @@ pub fn run(a: PairArgs) -> Result<u8> {
     let opts = Options {
         time_limit: Some(a.time_limit),
         greedy_only: a.greedy,
-        ..Options::default()
+        ..super::options()
     };
-    let paired = engine::pair_round(&t, round, &system, &opts).map_err(|e| e.in_file(&a.file))?;
+    let paired = engine::pair_round(&t, round, system, &opts).map_err(|e| e.in_file(&a.file))?;
     // Later pairings are ignored: the output (and a write, which needs none) ends at `round`,
     // but requested byes already known for later rounds are kept (`optipair bye`).
     let mut upto = full.clone();
@@ -114,8 +115,8 @@ pub fn run(a: PairArgs) -> Result<u8> {
     // stored as virtual points — TRF `XXA` — so that another engine can replay the event.
     let stored = {
         let mut named = stored.clone();
-        named.system.get_or_insert(system.clone());
-        match optipair::systems::prog::with_virtual_points(&named) {
+        named.system.get_or_insert(system.to_string());
+        match optipair::systems::with_virtual_points(&named) {
             Some(mut filled) => {
                 filled.system = stored.system.clone();
                 filled
@@ -169,7 +170,7 @@ pub fn sheet(t: &Tournament, p: &Paired) -> String {
         p.round.games.len()
     );
     // Boards with ratings, titles, federations and scores, then byes in words.
-    s.push_str(&optipair::report::sheets::pairing_table(t, &p.round, &p.system).text());
+    s.push_str(&optipair::report::sheets::pairing_table(t, &p.round, p.system).text());
     for &u in &p.pairing.unpaired {
         let _ = writeln!(s, "  NOT PAIRED  {}", optipair::report::label(t, u));
     }

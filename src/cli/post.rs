@@ -29,8 +29,9 @@ pub struct StandingsArgs {
     /// bpg, bwg, aro); default the event's `settings.tiebreaks`, else bh-c1,bh,sb.
     #[arg(long)]
     tiebreak: Option<String>,
-    #[arg(long)]
-    system: Option<String>,
+    /// The pairing system (default: the file's `system`, else swiss).
+    #[arg(long, value_parser = optipair::kind::SystemParser)]
+    system: Option<optipair::SystemKind>,
     /// The division to rank (required when the event has several).
     #[arg(long)]
     division: Option<String>,
@@ -73,8 +74,9 @@ pub struct SheetArgs {
     /// Tie-breaks for the crosstable (as for `standings`).
     #[arg(long)]
     tiebreak: Option<String>,
-    #[arg(long)]
-    system: Option<String>,
+    /// The pairing system (default: the file's `system`, else swiss).
+    #[arg(long, value_parser = optipair::kind::SystemParser)]
+    system: Option<optipair::SystemKind>,
     /// The division (required when the event has several).
     #[arg(long)]
     division: Option<String>,
@@ -156,13 +158,13 @@ fn emit(out: Option<&Path>, text: &str) -> Result<()> {
 
 pub fn standings(a: StandingsArgs) -> Result<u8> {
     let t = load(&a.file, a.division.as_deref())?;
-    let system = system_name(&t, a.system.as_deref(), &a.file)?;
+    let system = system_name(&t, a.system, &a.file)?;
     let after = a
         .after_round
         .unwrap_or_else(|| report::last_complete_round(&t));
     check_after(&t, after, &a.file)?;
     let tbs = tiebreaks(&t, a.tiebreak.as_deref(), &a.file)?;
-    let r = standings::build(&t, after, &system, &tbs).map_err(|e| e.in_file(&a.file))?;
+    let r = standings::build(&t, after, system, &tbs).map_err(|e| e.in_file(&a.file))?;
     let text = match a.format {
         StandingsFormat::Text => r.text(),
         StandingsFormat::Json => r.json(),
@@ -175,7 +177,7 @@ pub fn standings(a: StandingsArgs) -> Result<u8> {
 
 pub fn sheet(a: SheetArgs) -> Result<u8> {
     let t = load(&a.file, a.division.as_deref())?;
-    let system = system_name(&t, a.system.as_deref(), &a.file)?;
+    let system = system_name(&t, a.system, &a.file)?;
     if a.boards_per_page == 0 {
         return Err(Error::field("--boards-per-page", "must be 1 or more"));
     }
@@ -184,7 +186,7 @@ pub fn sheet(a: SheetArgs) -> Result<u8> {
             let after = a.round.unwrap_or_else(|| report::last_complete_round(&t));
             check_after(&t, after, &a.file)?;
             let tbs = tiebreaks(&t, a.tiebreak.as_deref(), &a.file)?;
-            sheets::crosstable(&t, after, &system, &tbs).map_err(|e| e.in_file(&a.file))?
+            sheets::crosstable(&t, after, system, &tbs).map_err(|e| e.in_file(&a.file))?
         }
         kind => {
             let last = t.last_paired_round();
@@ -201,9 +203,9 @@ pub fn sheet(a: SheetArgs) -> Result<u8> {
                 .in_file(&a.file)
             })?;
             if kind == SheetKind::Pairings {
-                sheets::pairings(&t, round, &system)
+                sheets::pairings(&t, round, system)
             } else {
-                sheets::alpha(&t, round, &system)
+                sheets::alpha(&t, round, system)
             }
         }
     };

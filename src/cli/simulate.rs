@@ -11,8 +11,8 @@ use std::time::Instant;
 #[derive(clap::Args)]
 pub struct SimulateArgs {
     /// A pairing system to simulate (repeat for several).
-    #[arg(long = "system", required_unless_present = "merge")]
-    systems: Vec<String>,
+    #[arg(long = "system", required_unless_present = "merge", value_parser = optipair::kind::SystemParser)]
+    systems: Vec<optipair::SystemKind>,
     #[arg(long, required_unless_present = "merge")]
     players: Option<usize>,
     #[arg(long, required_unless_present = "merge")]

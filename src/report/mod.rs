@@ -6,6 +6,7 @@ pub mod sheets;
 pub mod standings;
 
 use crate::tournament::{Bye, ByeKind, GameResult, Player, Tournament};
+use crate::SystemKind;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -13,8 +14,8 @@ pub use crate::audit::escape;
 
 /// Scrabble-like events (games keep scores, or a Scrabble system) rank by wins then spread and
 /// say first/second rather than white/black.
-pub fn is_scrabble(t: &Tournament, system: &str) -> bool {
-    t.scoring.game_scores || matches!(system, "nsc2006" | "tsh-cp")
+pub fn is_scrabble(t: &Tournament, system: SystemKind) -> bool {
+    t.scoring.game_scores || system.is_scrabble()
 }
 
 /// Points as a director writes them: `2`, `1.5`, `0.25`.

@@ -5,7 +5,7 @@
 use super::{bye_words, event_name, half, points, spread, wl_text, People, Table};
 use crate::tournament::tiebreak::{self, Tiebreak};
 use crate::tournament::{ByeKind, GameResult, Order, Round, Standings, Tournament};
-use crate::Result;
+use crate::{Result, SystemKind};
 use std::collections::BTreeMap;
 
 /// A sheet ready to render.
@@ -42,7 +42,7 @@ impl Sheet {
 
 /// The pairing table of `round` (games in board order, then byes in words), with scores as
 /// they stood before the round. `pair` prints this under its own heading.
-pub fn pairing_table(t: &Tournament, round: &Round, system: &str) -> Table {
+pub fn pairing_table(t: &Tournament, round: &Round, system: SystemKind) -> Table {
     if super::is_scrabble(t, system) {
         return scrabble_pairing_table(t, round);
     }
@@ -168,7 +168,7 @@ fn not_paired(t: &Tournament, round: &Round) -> Vec<u32> {
 }
 
 /// The pairing sheet of a stored round.
-pub fn pairings(t: &Tournament, round: &Round, system: &str) -> Sheet {
+pub fn pairings(t: &Tournament, round: &Round, system: SystemKind) -> Sheet {
     let what = if super::is_scrabble(t, system) {
         "pairings (table, first, second)"
     } else {
@@ -190,7 +190,7 @@ pub fn pairings(t: &Tournament, round: &Round, system: &str) -> Sheet {
 }
 
 /// Every player of the round by name: board, colour, opponent (or the bye in words).
-pub fn alpha(t: &Tournament, round: &Round, system: &str) -> Sheet {
+pub fn alpha(t: &Tournament, round: &Round, system: SystemKind) -> Sheet {
     let people = People::new(t);
     let scrabble = super::is_scrabble(t, system);
     let (first, second) = if scrabble {
@@ -263,7 +263,7 @@ pub fn alpha(t: &Tournament, round: &Round, system: &str) -> Sheet {
 pub fn crosstable(
     t: &Tournament,
     after: u32,
-    system: &str,
+    system: SystemKind,
     tiebreaks: &[Tiebreak],
 ) -> Result<Sheet> {
     let scrabble = super::is_scrabble(t, system);

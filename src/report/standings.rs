@@ -4,7 +4,7 @@
 use super::{event_name, points, spread, wl_text, People, Table};
 use crate::tournament::tiebreak::{self, Tiebreak};
 use crate::tournament::{Standings, Tournament};
-use crate::Result;
+use crate::{Result, SystemKind};
 
 /// Standings ready to render.
 #[derive(Debug, Clone)]
@@ -18,7 +18,12 @@ pub struct Report {
 
 /// The standings of `t` after round `after` under `system`; `tiebreaks` for chess (Scrabble
 /// ignores them).
-pub fn build(t: &Tournament, after: u32, system: &str, tiebreaks: &[Tiebreak]) -> Result<Report> {
+pub fn build(
+    t: &Tournament,
+    after: u32,
+    system: SystemKind,
+    tiebreaks: &[Tiebreak],
+) -> Result<Report> {
     let heading = format!("{} — standings after round {after}", event_name(t));
     if super::is_scrabble(t, system) {
         return Ok(scrabble(t, after, system, heading));
@@ -102,7 +107,7 @@ pub fn build(t: &Tournament, after: u32, system: &str, tiebreaks: &[Tiebreak]) -
     })
 }
 
-fn scrabble(t: &Tournament, after: u32, system: &str, heading: String) -> Report {
+fn scrabble(t: &Tournament, after: u32, system: SystemKind, heading: String) -> Report {
     let people = People::new(t);
     let st = Standings::before(t, after + 1);
     let wl = super::win_loss(t, after + 1);

@@ -1,6 +1,6 @@
 //! The certificate that goes with every pairing: what was solved, what was proved.
 
-use crate::systems::spec::RoundSpec;
+use crate::spec::RoundSpec;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

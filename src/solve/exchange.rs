@@ -8,7 +8,7 @@
 //! groups already closed. The result is only a better incumbent and better first columns:
 //! what the LP and pricing prove is unchanged.
 
-use crate::systems::spec::{Candidate, PairSource, RoundSpec};
+use crate::spec::{Candidate, PairSource, RoundSpec};
 use std::collections::HashMap;
 
 /// Passes over the field at most (each stops early when nothing improved).

@@ -16,7 +16,7 @@
 //! by the caller, which solves them as a feasibility program when the matching breaks one.
 
 use super::Selection;
-use crate::systems::spec::{PairSource, RoundSpec};
+use crate::spec::{PairSource, RoundSpec};
 use std::collections::VecDeque;
 
 /// A fallback pairing: the selection, and the specification its pair indices refer to (the

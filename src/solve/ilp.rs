@@ -9,7 +9,7 @@ use super::certificate::{tier_values, Certificate, ModelSize, Status};
 use super::exchange;
 use super::lexmatch;
 use super::{Options, Selection};
-use crate::systems::spec::{Candidate, PairSource, RoundSpec, Var};
+use crate::spec::{Candidate, PairSource, RoundSpec, Var};
 use good_lp::{variable, Expression, ProblemVariables, SolverModel, Variable};
 use highs::HighsModelStatus;
 use std::collections::{HashMap, HashSet};

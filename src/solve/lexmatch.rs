@@ -14,7 +14,7 @@
 //! the cube of the largest component, not of the field.
 
 use super::Selection;
-use crate::systems::spec::RoundSpec;
+use crate::spec::RoundSpec;
 
 /// Largest component matched here; a bigger one is left to the MIP (the blossom solver keeps
 /// (2m+1)² edges for a component of m vertices, about 180 MB at 1,200; its time grows with m³).
@@ -249,7 +249,7 @@ fn multipliers(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::spec::{ByeOption, Candidate, Tier};
+    use crate::spec::{ByeOption, Candidate, Tier};
 
     /// Every selection covering the players who must be covered, by exhaustive search: the
     /// lexicographically smallest tier vector over them.

@@ -1,8 +1,10 @@
 //! Round specification → integer program → HiGHS, with a greedy procedural fallback and a
 //! certificate saying what was proved.
 //!
-//! The solver knows no pairing system: it sees players, candidate pairs with integer costs per
-//! tier, bye options and extra rows ([`RoundSpec`]). Tiers are minimised in strict
+//! The solver knows no pairing system (it imports [`crate::spec`], never `systems`): it sees
+//! players, candidate pairs with integer costs per tier, bye options and extra rows
+//! ([`RoundSpec`]); [`PROGRAMS`] answers the small programs a system needs while it states a
+//! round. Tiers are minimised in strict
 //! lexicographic order (see `models/swiss.md`, "Exact lexicographic tiers").
 
 pub mod blossom;
@@ -16,9 +18,14 @@ mod matching;
 pub mod quads;
 mod warm;
 
+/// The programs a system may need answered while it states a round, solved here.
+pub const PROGRAMS: crate::spec::Programs = crate::spec::Programs {
+    quads: quads::solve,
+};
+
 pub use certificate::{Certificate, ModelSize, Status, TierValue};
 
-use crate::systems::spec::{RoundSpec, SparseSpec, Var};
+use crate::spec::{RoundSpec, SparseSpec, Var};
 use std::time::{Duration, Instant};
 
 /// How to solve.
@@ -59,7 +66,15 @@ pub struct Options {
     /// exchanges that keep the earlier groups' optima (models/swiss.md, item 10): a better
     /// first restricted program, fewer pricing rounds. On by default; off to compare.
     pub exchange: bool,
+    /// Fields of at least this many players are solved from a sparse specification when the
+    /// system has one, their other pairs priced in (smaller fields list every pair: it costs
+    /// little and keeps the program whole). Default [`SPARSE_FROM`]; the command line reads
+    /// `OPTIPAIR_SPARSE_FROM` into it (benchmarks comparing the two ways of building).
+    pub sparse_from: usize,
 }
+
+/// The default [`Options::sparse_from`].
+pub const SPARSE_FROM: usize = 500;
 
 impl Default for Options {
     fn default() -> Self {
@@ -75,6 +90,7 @@ impl Default for Options {
             exchange: true,
             priced_per_player: 4,
             warm_lp: true,
+            sparse_from: SPARSE_FROM,
         }
     }
 }
@@ -146,6 +162,14 @@ pub struct Pairing {
 
 /// Pairs the round described by `spec`.
 pub fn solve(spec: &RoundSpec, opts: &Options) -> Pairing {
+    if cfg!(debug_assertions) {
+        if let Err(e) = spec.validate() {
+            panic!(
+                "{} round {}: invalid specification: {e}",
+                spec.system, spec.round
+            );
+        }
+    }
     solve_with(spec, None, opts)
 }
 
@@ -153,12 +177,18 @@ pub fn solve(spec: &RoundSpec, opts: &Options) -> Pairing {
 /// unlisted ones priced in from the source as LP duals call for them. (The greedy fallback
 /// sees only the listed candidates.)
 pub fn solve_sparse(sparse: &SparseSpec, opts: &Options) -> Pairing {
+    if cfg!(debug_assertions) {
+        if let Err(e) = sparse.validate() {
+            let s = &sparse.spec;
+            panic!("{} round {}: invalid specification: {e}", s.system, s.round);
+        }
+    }
     solve_with(&sparse.spec, Some(sparse.source.clone()), opts)
 }
 
 fn solve_with(
     spec: &RoundSpec,
-    source: Option<std::sync::Arc<dyn crate::systems::spec::PairSource>>,
+    source: Option<std::sync::Arc<dyn crate::spec::PairSource>>,
     opts: &Options,
 ) -> Pairing {
     let start = Instant::now();
@@ -204,7 +234,7 @@ const ROWS_SECONDS: f64 = 10.0;
 /// program (every tier but "players left unpaired" dropped) under a short limit of its own.
 fn fallback(
     spec: &RoundSpec,
-    source: Option<&dyn crate::systems::spec::PairSource>,
+    source: Option<&dyn crate::spec::PairSource>,
     opts: &Options,
     notes: &mut Vec<String>,
 ) -> (Selection, Option<RoundSpec>) {

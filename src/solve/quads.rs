@@ -1,5 +1,7 @@
 //! Quad membership as a small integer program: NSC06 "the computer program will adjust the
-//! quad pairings accordingly, with minimum adjustments" (models/nsc2006.md).
+//! quad pairings accordingly, with minimum adjustments" (models/nsc2006.md). The problem is
+//! stated in [`crate::spec::quads`]; the system receives this solver as
+//! [`crate::spec::Programs`] and never imports it.
 //!
 //! A pod is a slot with a base membership (the quad the document's formula gives). Binary
 //! `x[p][q]` puts player `p` in slot `q`; every slot keeps its size and every player gets one
@@ -8,30 +10,8 @@
 //! players moved out of their base slot; (2) with that fixed, fewest repeats, then the least
 //! total slot distance moved (a near move is a smaller change than a far one).
 
+use crate::spec::quads::{QuadProblem, QuadSolution};
 use good_lp::{variable, Expression, ProblemVariables, SolverModel, Variable};
-
-/// What the system asks for (indices are the system's player indices).
-#[derive(Debug, Clone)]
-pub struct QuadProblem {
-    /// Number of players (indices `0..players`).
-    pub players: usize,
-    /// Base membership of every slot; slots partition the players.
-    pub pods: Vec<Vec<usize>>,
-    /// For each player, the slots it may be placed in (its base slot is always allowed).
-    pub allowed: Vec<Vec<usize>>,
-    /// Pairs that may not share a slot.
-    pub forbidden: Vec<(usize, usize)>,
-    /// Pairs that may share a slot at the cost of one repeat each.
-    pub repeats: Vec<(usize, usize)>,
-}
-
-/// The adjusted slots (members in the order given by the player indices), and what it cost.
-#[derive(Debug, Clone, PartialEq)]
-pub struct QuadSolution {
-    pub pods: Vec<Vec<usize>>,
-    pub moved: usize,
-    pub repeats: usize,
-}
 
 fn base_slot(p: &QuadProblem) -> Vec<usize> {
     let mut base = vec![usize::MAX; p.players];

@@ -8,7 +8,7 @@
 //! Every pair it uses is a candidate, so the hard rules the system encoded as candidates hold.
 
 use super::Selection;
-use crate::systems::spec::RoundSpec;
+use crate::spec::RoundSpec;
 
 pub fn pair(spec: &RoundSpec) -> Selection {
     let n = spec.players.len();

@@ -9,11 +9,11 @@
 //!   point in the first `⌈⌈R/2⌉/2⌉` of them and ½ in the rest; GB never, nobody afterwards.
 //! * Pairing score = points + virtual points: the standard Swiss specification on it.
 
-use super::prog::{require_chess_points, virtual_spec};
-use super::spec::RoundSpec;
+use super::virtual_points::{require_chess_points, virtual_spec};
 use super::System;
+use crate::spec::RoundSpec;
 use crate::tournament::Tournament;
-use crate::{Error, Result};
+use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;
 
 /// `--system baku`.
@@ -74,8 +74,8 @@ pub fn virtual_points(t: &Tournament, round: u32) -> Result<BTreeMap<u32, f64>> 
 }
 
 impl System for Baku {
-    fn name(&self) -> &'static str {
-        "baku"
+    fn kind(&self) -> SystemKind {
+        SystemKind::Baku
     }
     fn one_half_zero(&self) -> Option<&'static str> {
         Some("FIDE C.04.5.1: virtual points of 1 and ½")

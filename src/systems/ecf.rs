@@ -17,11 +17,11 @@
 //! * After acceleration (ECF basic 5): the standard Swiss specification.
 
 use super::colour::preference;
-use super::spec::{ByeOption, Candidate, RoundSpec, Tier};
-use super::swiss::{pair_costs, standard_spec, standard_tiers, Field};
+use super::swiss::{pair_costs, standard_spec, standard_tiers, Field, SwissCosts, SwissTier};
 use super::System;
+use crate::spec::{ByeOption, Candidate, RoundSpec, Tier};
 use crate::tournament::{Colour, Player, Tournament};
-use crate::{Error, Result};
+use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;
 
 const EPS: f64 = 1e-9;
@@ -33,11 +33,10 @@ pub struct Ecf {
 }
 
 impl Ecf {
-    fn cite(&self, clause: &str) -> String {
-        format!(
-            "ECF {} {clause}",
-            if self.advanced { "advanced" } else { "basic" }
-        )
+    /// The citation of this variant: `basic` or `advanced`, each a whole string so that a grep
+    /// for the clause finds its encoding.
+    fn cite(&self, basic: &str, advanced: &str) -> String {
+        if self.advanced { advanced } else { basic }.to_string()
     }
 }
 
@@ -69,24 +68,64 @@ impl Groups {
     }
 }
 
-fn setting_f64(t: &Tournament, key: &str) -> Result<Option<f64>> {
-    match t.settings.get(key) {
-        None | Some(serde_json::Value::Null) => Ok(None),
-        Some(v) => v
-            .as_f64()
-            .map(Some)
-            .ok_or_else(|| Error::field(key, format!("must be a number, got {v}"))),
-    }
+/// The director's ECF settings, parsed once; an error names the setting.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Settings {
+    /// `ecf.top_half_percent`: the advanced top half's target share (56–60).
+    pub top_half_percent: Option<f64>,
+    /// `ecf.top_half`: the advanced top half's size.
+    pub top_half: Option<i64>,
+    /// `ecf.first_board_colour`: the higher-rated player's colour on board 1 of round 1.
+    pub first_board_colour: Option<Colour>,
+    /// `ecf.lot_seed`: the seed of the lot for that colour.
+    pub lot_seed: Option<i64>,
+    /// `ecf.accelerated_rounds`: a fixed number of accelerated rounds.
+    pub accelerated_rounds: Option<i64>,
 }
 
-fn setting_int(t: &Tournament, key: &str) -> Result<Option<i64>> {
-    match setting_f64(t, key)? {
-        None => Ok(None),
-        Some(x) if x.fract() == 0.0 => Ok(Some(x as i64)),
-        Some(x) => Err(Error::field(
-            key,
-            format!("must be a whole number, got {x}"),
-        )),
+impl Settings {
+    /// The settings of `t`.
+    pub fn of(t: &Tournament) -> Result<Settings> {
+        let number = |key: &str| -> Result<Option<f64>> {
+            match t.settings.get(key) {
+                None | Some(serde_json::Value::Null) => Ok(None),
+                Some(v) => v
+                    .as_f64()
+                    .map(Some)
+                    .ok_or_else(|| Error::field(key, format!("must be a number, got {v}"))),
+            }
+        };
+        let whole = |key: &str| -> Result<Option<i64>> {
+            match number(key)? {
+                None => Ok(None),
+                Some(x) if x.fract() == 0.0 => Ok(Some(x as i64)),
+                Some(x) => Err(Error::field(
+                    key,
+                    format!("must be a whole number, got {x}"),
+                )),
+            }
+        };
+        let key = "ecf.first_board_colour";
+        let first_board_colour = match t.settings.get(key) {
+            None => None,
+            Some(v) => match v.as_str() {
+                Some("white") | Some("w") | Some("W") => Some(Colour::White),
+                Some("black") | Some("b") | Some("B") => Some(Colour::Black),
+                _ => {
+                    return Err(Error::field(
+                        key,
+                        format!("must be \"white\" or \"black\", got {v}"),
+                    ))
+                }
+            },
+        };
+        Ok(Settings {
+            top_half_percent: number("ecf.top_half_percent")?,
+            top_half: whole("ecf.top_half")?,
+            first_board_colour,
+            lot_seed: whole("ecf.lot_seed")?,
+            accelerated_rounds: whole("ecf.accelerated_rounds")?,
+        })
     }
 }
 
@@ -113,6 +152,11 @@ pub fn advanced_range(n: usize) -> (usize, usize) {
 
 /// Forms the groups of ECF basic 1 / advanced 1 from the ratings of the entry.
 pub fn groups(t: &Tournament, advanced: bool) -> Result<Groups> {
+    groups_with(t, &Settings::of(t)?, advanced)
+}
+
+/// [`groups`] with the settings parsed.
+pub fn groups_with(t: &Tournament, set: &Settings, advanced: bool) -> Result<Groups> {
     let entry = entry(t);
     let n = entry.len();
     let mut notes = Vec::new();
@@ -124,7 +168,7 @@ pub fn groups(t: &Tournament, advanced: bool) -> Result<Groups> {
         let range = format!(
             "an even number between {lo} and {hi} (56%–60% of the {n} entrants, ECF advanced 1)"
         );
-        let pct = setting_f64(t, "ecf.top_half_percent")?;
+        let pct = set.top_half_percent;
         if let Some(p) = pct {
             if !(56.0..=60.0).contains(&p) {
                 return Err(Error::field(
@@ -133,7 +177,7 @@ pub fn groups(t: &Tournament, advanced: bool) -> Result<Groups> {
                 ));
             }
         }
-        if let Some(k) = setting_int(t, "ecf.top_half")? {
+        if let Some(k) = set.top_half {
             if k < 0 || k % 2 != 0 || (k as usize) < lo || k as usize > hi {
                 return Err(Error::field(
                     "ecf.top_half",
@@ -200,26 +244,23 @@ pub fn groups(t: &Tournament, advanced: bool) -> Result<Groups> {
 /// The colour of the higher-rated player on board 1 of round 1 (ECF basic 2 / advanced 2): the setting
 /// `ecf.first_board_colour`, else the tournament's initial colour, else drawn by lot from a
 /// seed (`ecf.lot_seed`, else a hash of the entry) and reported.
-pub fn first_board_colour(t: &Tournament, advanced: bool) -> Result<(Colour, Option<String>)> {
+pub fn first_board_colour(
+    t: &Tournament,
+    set: &Settings,
+    advanced: bool,
+) -> Result<(Colour, Option<String>)> {
     let clause = if advanced {
         "ECF advanced 2"
     } else {
         "ECF basic 2"
     };
-    if let Some(v) = t.settings.get("ecf.first_board_colour") {
-        return match v.as_str() {
-            Some("white") | Some("w") | Some("W") => Ok((Colour::White, None)),
-            Some("black") | Some("b") | Some("B") => Ok((Colour::Black, None)),
-            _ => Err(Error::field(
-                "ecf.first_board_colour",
-                format!("must be \"white\" or \"black\", got {v}"),
-            )),
-        };
+    if let Some(c) = set.first_board_colour {
+        return Ok((c, None));
     }
     if let Some(c) = t.initial_colour {
         return Ok((c, None));
     }
-    let seed = match setting_int(t, "ecf.lot_seed")? {
+    let seed = match set.lot_seed {
         Some(s) => s as u64,
         None => {
             // FNV-1a over the entry: the same file always draws the same colour.
@@ -253,8 +294,8 @@ pub fn first_board_colour(t: &Tournament, advanced: bool) -> Result<(Colour, Opt
 }
 
 /// The fixed number of accelerated rounds set by the director, if any (at least three).
-pub fn fixed_rounds(t: &Tournament) -> Result<Option<u32>> {
-    let Some(k) = setting_int(t, "ecf.accelerated_rounds")? else {
+pub fn fixed_rounds(t: &Tournament, set: &Settings) -> Result<Option<u32>> {
+    let Some(k) = set.accelerated_rounds else {
         return Ok(None);
     };
     let max = t.rounds_planned.map(i64::from).unwrap_or(i64::MAX);
@@ -310,11 +351,12 @@ pub fn field_warnings(t: &Tournament) -> Vec<String> {
 /// players on 100% (Advanced: within half a point of it).
 pub fn accelerated(
     t: &Tournament,
+    set: &Settings,
     round: u32,
     advanced: bool,
     leaders: usize,
 ) -> Result<(bool, String)> {
-    let fixed = fixed_rounds(t)?;
+    let fixed = fixed_rounds(t, set)?;
     let two_left = t.rounds_planned.is_some_and(|p| round + 1 >= p);
     let what = if advanced {
         "no bottom-half player is within half a point of 100%"
@@ -356,11 +398,11 @@ pub fn accelerated(
 }
 
 impl System for Ecf {
-    fn name(&self) -> &'static str {
+    fn kind(&self) -> SystemKind {
         if self.advanced {
-            "ecf-advanced"
+            SystemKind::EcfAdvanced
         } else {
-            "ecf-basic"
+            SystemKind::EcfBasic
         }
     }
     fn one_half_zero(&self) -> Option<&'static str> {
@@ -368,12 +410,13 @@ impl System for Ecf {
     }
 
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
-        let g = groups(t, self.advanced)?;
+        let set = Settings::of(t)?;
+        let g = groups_with(t, &set, self.advanced)?;
         let field = Field::new(t, round, &|_, s| s.score)?;
         let mut notes = field_warnings(t);
         notes.extend(g.notes.iter().cloned());
         let mut spec = if round == 1 {
-            self.round_one(t, &field, &g, &mut notes)?
+            self.round_one(t, &set, &field, &g, &mut notes)?
         } else {
             let m = t.scoring.max_per_round() * f64::from(round - 1);
             let half = t.scoring.draw;
@@ -384,13 +427,16 @@ impl System for Ecf {
                     s >= m - EPS || (self.advanced && (s - (m - half)).abs() < EPS)
                 })
                 .count();
-            let (on, why) = accelerated(t, round, self.advanced, leaders)?;
+            let (on, why) = accelerated(t, &set, round, self.advanced, leaders)?;
             notes.push(why);
             if on {
                 self.accelerated_round(t, &field, &g, m, round)
             } else {
                 let mut s = standard_spec(t, &field, self.name());
-                s.tiers[1].rule = format!("{}; FIDE C.04.3 C.6-C.7", self.cite("5"));
+                s.tier_mut(SwissTier::Float.name()).rule = format!(
+                    "{}; FIDE C.04.3 C.6-C.7",
+                    self.cite("ECF basic 5", "ECF advanced 5")
+                );
                 s
             }
         };
@@ -405,11 +451,12 @@ impl Ecf {
     fn round_one(
         &self,
         t: &Tournament,
+        set: &Settings,
         f: &Field,
         g: &Groups,
         notes: &mut Vec<String>,
     ) -> Result<RoundSpec> {
-        let (first, lot) = first_board_colour(t, self.advanced)?;
+        let (first, lot) = first_board_colour(t, set, self.advanced)?;
         notes.extend(lot);
         let (a, b, c, d) = (
             g.members('A'),
@@ -450,7 +497,7 @@ impl Ecf {
                     },
                 };
                 let mut costs = vec![off];
-                costs.extend(pair_costs(f, &groups_, &group_of, i, j, col_i));
+                costs.extend(pair_costs(f, &groups_, &group_of, i, j, col_i).to_vec());
                 candidates.push(Candidate {
                     a: i,
                     b: j,
@@ -472,11 +519,14 @@ impl Ecf {
                 }
             })
             .collect();
-        let mut tiers = vec![Tier::new("pairs outside A v B, C v D", &self.cite("2"))];
+        let mut tiers = vec![Tier::new(
+            "pairs outside A v B, C v D",
+            &self.cite("ECF basic 2", "ECF advanced 2"),
+        )];
         tiers.extend(standard_tiers());
         notes.push(format!(
             "{}: top half {} players (A {}, B {}), bottom half {} (C {}, D {})",
-            self.cite("1"),
+            self.cite("ECF basic 1", "ECF advanced 1"),
             g.top,
             a.len(),
             b.len(),
@@ -502,7 +552,11 @@ impl Ecf {
         round: u32,
     ) -> RoundSpec {
         // The remaining players: 3(c)-(d) in round 2, 4(c) afterwards.
-        let rest = if round == 2 { "3(c)-(d)" } else { "4(c)" };
+        let rest = if round == 2 {
+            self.cite("ECF basic 3(c)-(d)", "ECF advanced 3(c)-(d)")
+        } else {
+            self.cite("ECF basic 4(c)", "ECF advanced 4(c)")
+        };
         let n = f.len();
         let (win, half) = (t.scoring.win, t.scoring.draw);
         let near = |i: usize, v: f64| (f.standings[i].score - v).abs() < EPS;
@@ -585,7 +639,7 @@ impl Ecf {
                 let tx = (ta[i] != ta[j]) as i64;
                 // ECF 6: the floater takes the highest-rated bottom-half leader (colour first).
                 let mut fl = 0i64;
-                let (mut float, mut order) = (std[1], std[7]);
+                let (mut float, mut order) = (std.float, std.order);
                 // Partner choices, in the order the groups are paired: the floater from (a),
                 // then (b), then (Advanced) the floater from (c) and the pairs of (d).
                 let (mut sel_a, mut sel_b, mut sel_cd) = (0i64, 0i64, 0i64);
@@ -671,19 +725,28 @@ impl Ecf {
                         }
                     }
                 }
-                let mut costs = vec![std[0], tx, tb, t6, tf];
+                let mut costs = vec![std.bye_group, tx, tb, t6, tf];
                 if adv {
                     costs.extend([td, t7, promoted]);
                 }
                 // Colours inside the accelerated pairs come first ("due the appropriate
                 // colour"), then the choice of partners and their grading order, and only then
                 // the score groups of the remaining players (4(c)).
-                let acc_colour = if acc { std[2] } else { 0 };
+                let acc_colour = if acc { std.colour } else { 0 };
                 costs.extend([acc_colour, fl, sel_a, sel_b]);
                 if adv {
                     costs.extend([tc, sel_cd]);
                 }
-                costs.extend([border, float, std[2], std[3], std[4], std[5], std[6], order]);
+                costs.extend([
+                    border,
+                    float,
+                    std.colour,
+                    std.strong_colour,
+                    std.repeat_float_1,
+                    std.repeat_float_2,
+                    std.bye_rank,
+                    order,
+                ]);
                 candidates.push(Candidate {
                     a: i,
                     b: j,
@@ -698,8 +761,8 @@ impl Ecf {
             .iter()
             .map(|o| {
                 let p = o.player;
-                let c = &o.costs;
-                let mut costs = vec![c[0], ta[p] as i64, l[p] as i64, 0, 0];
+                let c = SwissCosts::from_slice(&o.costs);
+                let mut costs = vec![c.bye_group, ta[p] as i64, l[p] as i64, 0, 0];
                 if adv {
                     costs.extend([h[p] as i64, 0, 0]);
                 }
@@ -707,28 +770,36 @@ impl Ecf {
                 if adv {
                     costs.extend([0, 0]);
                 }
-                costs.extend([0, c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+                costs.extend([
+                    0,
+                    c.float,
+                    c.colour,
+                    c.strong_colour,
+                    c.repeat_float_1,
+                    c.repeat_float_2,
+                    c.bye_rank,
+                    c.order,
+                ]);
                 ByeOption { player: p, costs }
             })
             .collect();
-        let st = standard_tiers();
         let mut tiers = vec![
-            st[0].clone(),
+            SwissTier::ByeGroup.tier(),
             Tier::new(
                 "top-half leaders floated out beyond an odd group's one floater",
-                &self.cite("6"),
+                &self.cite("ECF basic 6", "ECF advanced 6"),
             ),
             Tier::new(
                 "bottom-half leaders not paired against top-half players",
-                &format!("{}, 4(b)", self.cite("3(b)")),
+                &format!("{}, 4(b)", self.cite("ECF basic 3(b)", "ECF advanced 3(b)")),
             ),
             Tier::new(
                 "top-half leaders paired against bottom-half leaders (rule 6 broken)",
-                &self.cite("6"),
+                &self.cite("ECF basic 6", "ECF advanced 6"),
             ),
             Tier::new(
                 "floater from the top-half leaders not paired against a top-half player half a point behind",
-                &self.cite("6"),
+                &self.cite("ECF basic 6", "ECF advanced 6"),
             ),
         ];
         if adv {
@@ -750,20 +821,20 @@ impl Ecf {
             "colour preferences not granted in the accelerated pairs",
             &format!(
                 "{}, 4(b), 6 (due the appropriate colour)",
-                self.cite("3(b)")
+                self.cite("ECF basic 3(b)", "ECF advanced 3(b)")
             ),
         ));
         tiers.push(Tier::new(
             "floater not given the highest-rated bottom-half leader",
-            &self.cite("6"),
+            &self.cite("ECF basic 6", "ECF advanced 6"),
         ));
         tiers.push(Tier::new(
             "floater from the top-half leaders not given the highest-rated top-half player half a point behind",
-            &self.cite("6"),
+            &self.cite("ECF basic 6", "ECF advanced 6"),
         ));
         tiers.push(Tier::new(
             "top-half partners of the bottom-half leaders not the highest-rated available",
-            &format!("{}, 4(b)", self.cite("3(b)")),
+            &format!("{}, 4(b)", self.cite("ECF basic 3(b)", "ECF advanced 3(b)")),
         ));
         if adv {
             tiers.push(Tier::new(
@@ -777,17 +848,22 @@ impl Ecf {
         }
         tiers.push(Tier::new(
             "accelerated pairs not in grading order",
-            &self.cite("3(b)"),
+            &self.cite("ECF basic 3(b)", "ECF advanced 3(b)"),
         ));
         tiers.push(Tier::new(
             "float size outside the accelerated pairs (score steps squared)",
-            &format!("{}; FIDE C.04.3 C.6-C.7", self.cite(rest)),
+            &format!("{rest}; FIDE C.04.3 C.6-C.7"),
         ));
-        tiers.push(st[2].clone());
-        tiers.push(st[3].clone());
-        tiers.push(st[4].clone());
-        tiers.push(st[5].clone());
-        tiers.push(st[6].clone());
+        tiers.extend(
+            [
+                SwissTier::Colour,
+                SwissTier::StrongColour,
+                SwissTier::RepeatFloat1,
+                SwissTier::RepeatFloat2,
+                SwissTier::ByeRank,
+            ]
+            .map(SwissTier::tier),
+        );
         tiers.push(Tier::new(
             "in-bracket order (S1 v S2) outside the accelerated pairs",
             "FIDE C.04.3 B.2-B.3",

@@ -1,5 +1,6 @@
-//! Pairing systems: tournament state → [`RoundSpec`]. One module per system; a system never
-//! calls the solver.
+//! Pairing systems: tournament state → [`RoundSpec`] (the contract in [`crate::spec`]). One
+//! module per system; no system imports the solver: a small program a system needs answered
+//! while it states a round (NSC06's quad membership) comes in as [`Programs`].
 
 pub mod baku;
 pub mod colour;
@@ -7,27 +8,37 @@ pub mod dutch;
 pub mod ecf;
 pub mod nsc2006;
 pub mod prog;
-pub mod spec;
 pub mod swiss;
 pub mod tsh;
 pub mod uscf;
+pub mod virtual_points;
 
-pub use spec::{ByeOption, Candidate, Linear, RoundSpec, Tier, Var};
-
+use crate::spec::{Programs, RoundSpec, SparseSpec};
 use crate::tournament::{show_points, Tournament};
+use crate::SystemKind;
 use crate::{Error, Result};
 
 /// A pairing system.
 pub trait System {
+    /// Which system this is.
+    fn kind(&self) -> SystemKind;
     /// The name used with `--system`.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.kind().name()
+    }
     /// The integer program's specification for pairing round `round` of `t`, from the rounds
     /// before it.
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec>;
     /// The same program with only some candidates listed and the rest priced in by the solver
-    /// (see [`spec::PairSource`]), for systems that can describe their pairs lazily; `None`
-    /// means the listed specification of [`System::spec`] is the one to solve.
-    fn sparse_spec(&self, _t: &Tournament, _round: u32) -> Result<Option<spec::SparseSpec>> {
+    /// (see [`crate::spec::PairSource`]), for systems that can describe their pairs lazily and
+    /// fields of at least `from` players; `None` means the listed specification of
+    /// [`System::spec`] is the one to solve.
+    fn sparse_spec(
+        &self,
+        _t: &Tournament,
+        _round: u32,
+        _from: usize,
+    ) -> Result<Option<SparseSpec>> {
         Ok(None)
     }
     /// Whether games keep scores (Scrabble): standings by wins then spread, first/second in
@@ -77,36 +88,68 @@ pub fn check_scoring(sys: &dyn System, t: &Tournament) -> Result<()> {
     Ok(())
 }
 
-/// Names accepted by `--system`.
-pub const NAMES: &[&str] = &[
-    "swiss",
-    "ecf-basic",
-    "ecf-advanced",
-    "prog",
-    "uscf-batches",
-    "uscf-thirds",
-    "uscf-added-score",
-    "baku",
-    "tsh-cp",
-    "nsc2006",
-];
-
-/// The system called `name`.
-pub fn by_name(name: &str) -> Result<Box<dyn System>> {
-    match name {
-        "swiss" => Ok(Box::new(swiss::Swiss)),
-        "ecf-basic" => Ok(Box::new(ecf::Ecf { advanced: false })),
-        "ecf-advanced" => Ok(Box::new(ecf::Ecf { advanced: true })),
-        "prog" => Ok(Box::new(prog::Prog)),
-        "uscf-batches" => Ok(Box::new(uscf::Uscf::new(uscf::Method::Batches))),
-        "uscf-thirds" => Ok(Box::new(uscf::Uscf::new(uscf::Method::Thirds))),
-        "uscf-added-score" => Ok(Box::new(uscf::Uscf::new(uscf::Method::AddedScore))),
-        "baku" => Ok(Box::new(baku::Baku)),
-        "nsc2006" => Ok(Box::new(nsc2006::Nsc2006)),
-        "tsh-cp" => Ok(Box::new(tsh::TshCp)),
-        other => Err(Error::field(
-            "--system",
-            format!("unknown system '{other}'; known: {}", NAMES.join(", ")),
-        )),
+/// The model of system `kind`; `programs` answer the small programs a system may need while it
+/// states a round (NSC06's quad membership), so that no system imports the solver.
+pub fn model(kind: SystemKind, programs: &Programs) -> Box<dyn System> {
+    match kind {
+        SystemKind::Swiss => Box::new(swiss::Swiss),
+        SystemKind::EcfBasic => Box::new(ecf::Ecf { advanced: false }),
+        SystemKind::EcfAdvanced => Box::new(ecf::Ecf { advanced: true }),
+        SystemKind::Prog => Box::new(prog::Prog),
+        SystemKind::UscfBatches => Box::new(uscf::Uscf::new(uscf::Method::Batches)),
+        SystemKind::UscfThirds => Box::new(uscf::Uscf::new(uscf::Method::Thirds)),
+        SystemKind::UscfAddedScore => Box::new(uscf::Uscf::new(uscf::Method::AddedScore)),
+        SystemKind::Baku => Box::new(baku::Baku),
+        SystemKind::Nsc2006 => Box::new(nsc2006::Nsc2006 {
+            programs: *programs,
+        }),
+        SystemKind::TshCp => Box::new(tsh::TshCp),
     }
+}
+
+/// `t` with each player's `virtual_points` filled for the rounds paired so far (and the next
+/// one when every result is in) under an acceleration by virtual points (`prog`, `baku`,
+/// `uscf-added-score`), so that TRF `XXA` lines let another engine replay the event. `None`
+/// for other systems or when the points cannot be computed (the error shows when pairing).
+pub fn with_virtual_points(t: &Tournament) -> Option<Tournament> {
+    let system: SystemKind = t.system.as_deref()?.parse().ok()?;
+    if !matches!(
+        system,
+        SystemKind::Prog | SystemKind::Baku | SystemKind::UscfAddedScore
+    ) {
+        return None;
+    }
+    let last = t.last_paired_round();
+    let complete = t.round(last).is_none_or(|r| {
+        r.games
+            .iter()
+            .all(|g| g.result != crate::tournament::GameResult::Pending)
+    });
+    let mut upto = if complete { last + 1 } else { last };
+    if let Some(n) = t.rounds_planned {
+        upto = upto.min(n);
+    }
+    let mut per_round = Vec::new();
+    for r in 1..=upto {
+        let vp = match system {
+            SystemKind::Prog => prog::virtual_points(t, r).ok()?,
+            SystemKind::Baku => baku::virtual_points(t, r).ok()?,
+            SystemKind::UscfAddedScore => uscf::added_points(t, r).ok()?,
+            _ => return None,
+        };
+        per_round.push(vp);
+    }
+    let mut out = t.clone();
+    for p in &mut out.players {
+        let v: Vec<f64> = per_round
+            .iter()
+            .map(|m| m.get(&p.id).copied().unwrap_or(0.0))
+            .collect();
+        if v.iter().any(|&x| x != 0.0) {
+            p.virtual_points = v;
+        } else {
+            p.virtual_points.clear();
+        }
+    }
+    Some(out)
 }

@@ -9,30 +9,35 @@
 //!
 //! Quads are derived from the standings before the session's first round only, so pairing a
 //! session round by round reproduces it. Where the formula's quads would repeat a pairing the
-//! schedule bars, membership is adjusted by a small integer program (`solve::quads`).
+//! schedule bars, membership is adjusted by a small integer program, stated in `spec::quads` and answered by
+//! the [`Programs`] the system is given (`solve::quads`).
 
-use super::spec::{ByeOption, Candidate, RoundSpec, Tier};
 use super::System;
-use crate::solve::quads::{self, QuadProblem};
+use crate::spec::quads::QuadProblem;
+use crate::spec::Programs;
+use crate::spec::{ByeOption, Candidate, RoundSpec, Tier};
 use crate::tournament::{Colour, GameResult, Standings, Tournament};
-use crate::{Error, Result};
+use crate::{Error, Result, SystemKind};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The 2006 schedule as shipped.
 pub const NSC2006_SCHEDULE: &str = include_str!("../../models/nsc2006-schedule.json");
 
-pub struct Nsc2006;
+/// `--system nsc2006`, with the programs that answer its quad memberships.
+pub struct Nsc2006 {
+    pub programs: Programs,
+}
 
 impl System for Nsc2006 {
-    fn name(&self) -> &'static str {
-        "nsc2006"
+    fn kind(&self) -> SystemKind {
+        SystemKind::Nsc2006
     }
     fn one_half_zero(&self) -> Option<&'static str> {
         Some("NSC06: standings by wins")
     }
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
-        spec(t, round)
+        spec(t, round, &self.programs)
     }
     fn game_scores(&self) -> bool {
         true
@@ -373,6 +378,7 @@ pub fn ranking(t: &Tournament, round: u32, ids: &BTreeSet<u32>) -> Vec<u32> {
 /// standing order (A first), with a note on any adjustment.
 pub fn session_pods(
     t: &Tournament,
+    programs: &Programs,
     sess: &Session,
     order: &[u32],
     group: usize,
@@ -419,7 +425,7 @@ pub fn session_pods(
             forbidden: forbidden.clone(),
             repeats: repeats.clone(),
         };
-        match quads::solve(&problem) {
+        match (programs.quads)(&problem) {
             Ok(sol) => {
                 let pods = sol
                     .pods
@@ -687,7 +693,13 @@ fn check_size(sess: &Session, groups: &[Vec<u32>]) -> Result<()> {
     Ok(())
 }
 
-fn plan_round(t: &Tournament, set: &Settings, sess: &Session, round: u32) -> Result<Plan> {
+fn plan_round(
+    t: &Tournament,
+    programs: &Programs,
+    set: &Settings,
+    sess: &Session,
+    round: u32,
+) -> Result<Plan> {
     let j = (round - sess.first) as usize;
     let mut plan = Plan::default();
     let entrants = present(t, sess.first)
@@ -706,7 +718,7 @@ fn plan_round(t: &Tournament, set: &Settings, sess: &Session, round: u32) -> Res
         }
         Scheme::Quads => {
             let order = ranking(t, sess.first, &entrants);
-            let (pods, note) = session_pods(t, sess, &order, sess.group)?;
+            let (pods, note) = session_pods(t, programs, sess, &order, sess.group)?;
             plan.notes.extend(note);
             let rank: BTreeMap<u32, usize> =
                 order.iter().enumerate().map(|(i, &id)| (id, i)).collect();
@@ -774,7 +786,7 @@ fn plan_round(t: &Tournament, set: &Settings, sess: &Session, round: u32) -> Res
             if !bottom.is_empty() {
                 // King-of-the-Hill quads (41, 42, 43, 44) ...: groups of four, known for the
                 // whole session.
-                let (pods, note) = session_pods(t, sess, bottom, 4)?;
+                let (pods, note) = session_pods(t, programs, sess, bottom, 4)?;
                 plan.notes.extend(note);
                 for pod in &pods {
                     for (a, b) in pod_round(pod.len(), j).0 {
@@ -810,7 +822,7 @@ fn plan_round(t: &Tournament, set: &Settings, sess: &Session, round: u32) -> Res
 }
 
 /// The round's specification.
-pub fn spec(t: &Tournament, round: u32) -> Result<RoundSpec> {
+pub fn spec(t: &Tournament, round: u32, programs: &Programs) -> Result<RoundSpec> {
     let set = settings(t)?;
     let Some(sess) = set.schedule.session(round) else {
         return Err(Error::field(
@@ -821,7 +833,7 @@ pub fn spec(t: &Tournament, round: u32) -> Result<RoundSpec> {
             ),
         ));
     };
-    let plan = plan_round(t, &set, sess, round)?;
+    let plan = plan_round(t, programs, &set, sess, round)?;
     let now = present(t, round);
     let players = ranking(t, round, &now);
     let index: BTreeMap<u32, usize> = players.iter().enumerate().map(|(i, &id)| (id, i)).collect();

@@ -11,11 +11,11 @@
 //! * Pairing on the global score GS = RS + FS: the standard Swiss specification with GS as
 //!   the pairing score (score groups, floats, bye group and ranking all follow GS).
 
-use super::spec::RoundSpec;
-use super::swiss::{standard_spec, Field};
+use super::virtual_points::{require_chess_points, virtual_spec};
 use super::System;
+use crate::spec::RoundSpec;
 use crate::tournament::{Player, Tournament};
-use crate::{Error, Result};
+use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;
 
 const EPS: f64 = 1e-9;
@@ -25,7 +25,7 @@ const EPS: f64 = 1e-9;
 pub struct Prog;
 
 /// A whole-number setting, if given.
-pub(crate) fn setting_int(t: &Tournament, key: &str, range: &str) -> Result<Option<i64>> {
+fn setting_int(t: &Tournament, key: &str, range: &str) -> Result<Option<i64>> {
     match t.settings.get(key) {
         None | Some(serde_json::Value::Null) => Ok(None),
         Some(v) => match v.as_f64() {
@@ -36,22 +36,6 @@ pub(crate) fn setting_int(t: &Tournament, key: &str, range: &str) -> Result<Opti
             )),
         },
     }
-}
-
-/// The document's points (1 a win, ½ a draw): the FS thresholds and the accelerations are
-/// stated in them.
-pub(crate) fn require_chess_points(t: &Tournament, clause: &str) -> Result<()> {
-    let s = &t.scoring;
-    if (s.win - 1.0).abs() > EPS || (s.draw - 0.5).abs() > EPS {
-        return Err(Error::field(
-            "scoring",
-            format!(
-                "{clause} is stated for 1 point a win and ½ a draw; this event scores {} and {}",
-                s.win, s.draw
-            ),
-        ));
-    }
-    Ok(())
 }
 
 /// The rating bounds of the groups.
@@ -191,27 +175,9 @@ pub fn virtual_points(t: &Tournament, round: u32) -> Result<BTreeMap<u32, f64>> 
         .collect())
 }
 
-/// A standard-Swiss specification paired on `score + vp[id]`, with `rule` cited on the float
-/// tier (the pairing score is where these accelerations act).
-pub(crate) fn virtual_spec(
-    t: &Tournament,
-    round: u32,
-    system: &str,
-    vp: &BTreeMap<u32, f64>,
-    rule: &str,
-) -> Result<RoundSpec> {
-    let field = Field::new(t, round, &|p, s| {
-        s.score + vp.get(&p.id).copied().unwrap_or(0.0)
-    })?;
-    let mut spec = standard_spec(t, &field, system);
-    spec.tiers[0].rule = format!("{rule}; {}", spec.tiers[0].rule);
-    spec.tiers[1].rule = format!("{rule}; {}", spec.tiers[1].rule);
-    Ok(spec)
-}
-
 impl System for Prog {
-    fn name(&self) -> &'static str {
-        "prog"
+    fn kind(&self) -> SystemKind {
+        SystemKind::Prog
     }
     fn one_half_zero(&self) -> Option<&'static str> {
         Some("PROG: fictitious scores of ½ and 1 beside the real score")
@@ -246,48 +212,4 @@ impl System for Prog {
         spec.notes = notes;
         Ok(spec)
     }
-}
-
-/// `t` with each player's `virtual_points` filled for the rounds paired so far (and the next
-/// one when every result is in) under an acceleration by virtual points (`prog`, `baku`,
-/// `uscf-added-score`), so that TRF `XXA` lines let another engine replay the event. `None`
-/// for other systems or when the points cannot be computed (the error shows when pairing).
-pub fn with_virtual_points(t: &Tournament) -> Option<Tournament> {
-    let system = t.system.as_deref()?;
-    if !matches!(system, "prog" | "baku" | "uscf-added-score") {
-        return None;
-    }
-    let last = t.last_paired_round();
-    let complete = t.round(last).is_none_or(|r| {
-        r.games
-            .iter()
-            .all(|g| g.result != crate::tournament::GameResult::Pending)
-    });
-    let mut upto = if complete { last + 1 } else { last };
-    if let Some(n) = t.rounds_planned {
-        upto = upto.min(n);
-    }
-    let mut per_round = Vec::new();
-    for r in 1..=upto {
-        let vp = match system {
-            "prog" => virtual_points(t, r).ok()?,
-            "baku" => super::baku::virtual_points(t, r).ok()?,
-            "uscf-added-score" => super::uscf::added_points(t, r).ok()?,
-            _ => return None,
-        };
-        per_round.push(vp);
-    }
-    let mut out = t.clone();
-    for p in &mut out.players {
-        let v: Vec<f64> = per_round
-            .iter()
-            .map(|m| m.get(&p.id).copied().unwrap_or(0.0))
-            .collect();
-        if v.iter().any(|&x| x != 0.0) {
-            p.virtual_points = v;
-        } else {
-            p.virtual_points.clear();
-        }
-    }
-    Some(out)
 }

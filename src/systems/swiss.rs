@@ -18,26 +18,26 @@
 //!    highest of the next (C.04.3 B.2–B.3, C.4).
 
 use super::colour::{allocate_from, breaks_limits_from, preference, Preference, Strength};
-use super::spec::{ByeOption, Candidate, PairSource, RoundSpec, SparseSpec, Tier};
 use super::System;
+use crate::spec::{ByeOption, Candidate, PairSource, RoundSpec, SparseSpec, Tier};
 use crate::tournament::{Colour, Float, Player, Standing, Standings, Tournament};
-use crate::{Error, Result};
+use crate::{Error, Result, SystemKind};
 
 #[derive(Debug, Default)]
 pub struct Swiss;
 
 impl System for Swiss {
-    fn name(&self) -> &'static str {
-        "swiss"
+    fn kind(&self) -> SystemKind {
+        SystemKind::Swiss
     }
 
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
         Ok(standard_spec(t, &swiss_field(t, round)?, "swiss"))
     }
 
-    fn sparse_spec(&self, t: &Tournament, round: u32) -> Result<Option<SparseSpec>> {
+    fn sparse_spec(&self, t: &Tournament, round: u32, from: usize) -> Result<Option<SparseSpec>> {
         let field = swiss_field(t, round)?;
-        if field.len() < sparse_from() {
+        if field.len() < from {
             return Ok(None);
         }
         Ok(Some(sparse_standard_spec(t, &field, "swiss")))
@@ -233,31 +233,128 @@ fn gcd(a: i64, b: i64) -> i64 {
     i64::try_from(a).unwrap_or(i64::MAX)
 }
 
-/// The tiers of the standard Swiss, in priority order.
-pub fn standard_tiers() -> Vec<Tier> {
-    vec![
-        Tier::new(
-            "bye above the lowest score group",
-            "FIDE C.04.1 d, C.04.3 C.2",
-        ),
-        Tier::new("float size (score steps squared)", "FIDE C.04.3 C.6-C.7"),
-        Tier::new("colour preferences not granted", "FIDE C.04.3 C.12"),
-        Tier::new("strong colour preferences not granted", "FIDE C.04.3 C.13"),
-        Tier::new("floats repeated from last round", "FIDE C.04.3 C.14-C.15"),
-        Tier::new(
-            "floats repeated from two rounds before",
-            "FIDE C.04.3 C.16-C.17",
-        ),
-        Tier::new(
-            "bye above the lowest-ranked eligible player",
-            "FIDE C.04.3 bye (lowest ranked)",
-        ),
-        Tier::new("in-bracket order (S1 v S2)", "FIDE C.04.3 B.2-B.3"),
-    ]
+/// The standard Swiss's tiers by name, in priority order ([`SwissTier::ALL`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SwissTier {
+    ByeGroup,
+    Float,
+    Colour,
+    StrongColour,
+    RepeatFloat1,
+    RepeatFloat2,
+    ByeRank,
+    Order,
 }
 
-/// Costs of pair (a, b), a ranking higher, with `white` = the colour `a` gets; in the order of
-/// [`standard_tiers`].
+impl SwissTier {
+    /// The tiers in priority order: the order of a cost vector.
+    pub const ALL: [SwissTier; 8] = [
+        SwissTier::ByeGroup,
+        SwissTier::Float,
+        SwissTier::Colour,
+        SwissTier::StrongColour,
+        SwissTier::RepeatFloat1,
+        SwissTier::RepeatFloat2,
+        SwissTier::ByeRank,
+        SwissTier::Order,
+    ];
+
+    /// The tier's position in a cost vector (the declaration order is [`SwissTier::ALL`]'s).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The tier's name (as certificates show it) and the rule it encodes.
+    pub fn name_and_rule(self) -> (&'static str, &'static str) {
+        match self {
+            SwissTier::ByeGroup => (
+                "bye above the lowest score group",
+                "FIDE C.04.1 d, C.04.3 C.2",
+            ),
+            SwissTier::Float => ("float size (score steps squared)", "FIDE C.04.3 C.6-C.7"),
+            SwissTier::Colour => ("colour preferences not granted", "FIDE C.04.3 C.12"),
+            SwissTier::StrongColour => {
+                ("strong colour preferences not granted", "FIDE C.04.3 C.13")
+            }
+            SwissTier::RepeatFloat1 => ("floats repeated from last round", "FIDE C.04.3 C.14-C.15"),
+            SwissTier::RepeatFloat2 => (
+                "floats repeated from two rounds before",
+                "FIDE C.04.3 C.16-C.17",
+            ),
+            SwissTier::ByeRank => (
+                "bye above the lowest-ranked eligible player",
+                "FIDE C.04.3 bye (lowest ranked)",
+            ),
+            SwissTier::Order => ("in-bracket order (S1 v S2)", "FIDE C.04.3 B.2-B.3"),
+        }
+    }
+
+    /// The tier's name, by which accelerated systems find it in a specification.
+    pub fn name(self) -> &'static str {
+        self.name_and_rule().0
+    }
+
+    /// The tier as certificates show it, with its rule.
+    pub fn tier(self) -> Tier {
+        let (name, rule) = self.name_and_rule();
+        Tier::new(name, rule)
+    }
+}
+
+/// A pair's (or a bye's) cost on each standard tier, by name.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SwissCosts {
+    pub bye_group: i64,
+    pub float: i64,
+    pub colour: i64,
+    pub strong_colour: i64,
+    pub repeat_float_1: i64,
+    pub repeat_float_2: i64,
+    pub bye_rank: i64,
+    pub order: i64,
+}
+
+impl SwissCosts {
+    /// The cost on tier `t`.
+    pub fn get(&self, t: SwissTier) -> i64 {
+        match t {
+            SwissTier::ByeGroup => self.bye_group,
+            SwissTier::Float => self.float,
+            SwissTier::Colour => self.colour,
+            SwissTier::StrongColour => self.strong_colour,
+            SwissTier::RepeatFloat1 => self.repeat_float_1,
+            SwissTier::RepeatFloat2 => self.repeat_float_2,
+            SwissTier::ByeRank => self.bye_rank,
+            SwissTier::Order => self.order,
+        }
+    }
+
+    /// The costs as the specification holds them, in the order of [`SwissTier::ALL`].
+    pub fn to_vec(self) -> Vec<i64> {
+        SwissTier::ALL.map(|t| self.get(t)).to_vec()
+    }
+
+    /// The costs of a vector in the order of [`SwissTier::ALL`] (a standard specification's).
+    pub fn from_slice(c: &[i64]) -> SwissCosts {
+        SwissCosts {
+            bye_group: c[0],
+            float: c[1],
+            colour: c[2],
+            strong_colour: c[3],
+            repeat_float_1: c[4],
+            repeat_float_2: c[5],
+            bye_rank: c[6],
+            order: c[7],
+        }
+    }
+}
+
+/// The tiers of the standard Swiss, in priority order.
+pub fn standard_tiers() -> Vec<Tier> {
+    SwissTier::ALL.map(SwissTier::tier).to_vec()
+}
+
+/// Costs of pair (a, b), a ranking higher, with `ca` = the colour `a` gets.
 pub fn pair_costs(
     f: &Field,
     groups: &[std::ops::Range<usize>],
@@ -265,7 +362,40 @@ pub fn pair_costs(
     a: usize,
     b: usize,
     ca: Colour,
-) -> Vec<i64> {
+) -> SwissCosts {
+    costs_or_bound(f, groups, group_of, Some((a, b, ca)))
+}
+
+/// A pair's costs (`pair` = (a, b, colour of a)), or with `None` each tier's upper bound over
+/// every pair of the field: each tier's cost and bound side by side, so that they cannot drift
+/// (the solver's tier weights must hold for pairs it has not seen yet).
+fn costs_or_bound(
+    f: &Field,
+    groups: &[std::ops::Range<usize>],
+    group_of: &[usize],
+    pair: Option<(usize, usize, Colour)>,
+) -> SwissCosts {
+    let Some((a, b, ca)) = pair else {
+        let widest = if f.is_empty() {
+            0
+        } else {
+            f.steps(0, f.len() - 1)
+        };
+        return SwissCosts {
+            // Byes only.
+            bye_group: 0,
+            // The widest float.
+            float: widest * widest,
+            // Two players per colour tier and per repeated float.
+            colour: 2,
+            strong_colour: 2,
+            repeat_float_1: 2,
+            repeat_float_2: 2,
+            bye_rank: 0,
+            // The in-bracket order's largest distance.
+            order: f.len() as i64,
+        };
+    };
     let d = f.steps(a, b);
     let (pa, pb) = (f.prefs[a], f.prefs[b]);
     let cb = ca.opposite();
@@ -300,7 +430,16 @@ pub fn pair_costs(
         // The downfloater should be the lowest of its group, meeting the highest of the next.
         (groups[ga].end - 1 - a) as i64 + (b - groups[gb].start) as i64
     };
-    vec![0, d * d, colour, strong, rep1, rep2, 0, order]
+    SwissCosts {
+        bye_group: 0,
+        float: d * d,
+        colour,
+        strong_colour: strong,
+        repeat_float_1: rep1,
+        repeat_float_2: rep2,
+        bye_rank: 0,
+        order,
+    }
 }
 
 /// 1 if the player floated down `back` rounds ago (the bye is a downfloat, C.04.3 A.4).
@@ -345,7 +484,7 @@ impl SwissPairs {
         }
         // C.04.1 f/g: colour limits
         let ca = f.colour_for(a, b, self.initial)?;
-        let costs = pair_costs(f, &self.groups, &self.group_of, a, b, ca);
+        let costs = pair_costs(f, &self.groups, &self.group_of, a, b, ca).to_vec();
         Some(Candidate {
             a,
             b,
@@ -366,9 +505,11 @@ impl PairSource for SwissPairs {
         // Within a score group every score is equal: the float is exactly the groups' distance.
         let f = &self.field;
         let d = f.steps(self.groups[g].start, self.groups[h].start);
-        let mut v = vec![0; standard_tiers().len()];
-        v[1] = d * d;
-        v
+        SwissCosts {
+            float: d * d,
+            ..SwissCosts::default()
+        }
+        .to_vec()
     }
     fn refine_lower(&self, a: usize, lo: usize, hi: usize, low: &mut [i64]) {
         // The in-bracket order of `pair_costs` depends on positions only.
@@ -386,42 +527,23 @@ impl PairSource for SwissPairs {
             // The partner floats down: cheapest from the bottom of its group.
             (self.groups[gb].end - 1 - hi + a - self.groups[ga].start) as i64
         };
-        low[7] = low[7].max(order);
+        let order_at = SwissTier::Order.index();
+        low[order_at] = low[order_at].max(order);
         if lo == hi {
             // Two players due the same colour: one of them misses it (C.04.3 C.12-C.13).
             let (pa, pb) = (self.field.prefs[a], self.field.prefs[lo]);
             if pa.colour.is_some() && pa.colour == pb.colour {
-                low[2] = low[2].max(1);
+                let (colour, strong) = (SwissTier::Colour.index(), SwissTier::StrongColour.index());
+                low[colour] = low[colour].max(1);
                 if pa.strength >= Strength::Strong && pb.strength >= Strength::Strong {
-                    low[3] = low[3].max(1);
+                    low[strong] = low[strong].max(1);
                 }
             }
         }
     }
     fn upper(&self) -> Vec<i64> {
-        // As `pair_costs` counts: the widest float, two players per colour tier and per
-        // repeated float, and the in-bracket order's largest distance.
-        let f = &self.field;
-        let d = if f.is_empty() {
-            0
-        } else {
-            f.steps(0, f.len() - 1)
-        };
-        vec![0, d * d, 2, 2, 2, 2, 0, f.len() as i64]
+        costs_or_bound(&self.field, &self.groups, &self.group_of, None).to_vec()
     }
-}
-
-/// Fields this large are solved from a sparse specification, their other pairs priced in by
-/// the solver (smaller fields list every pair: it costs little and keeps the program whole).
-pub const SPARSE_FROM: usize = 500;
-
-/// [`SPARSE_FROM`], or the `OPTIPAIR_SPARSE_FROM` environment variable when set (for
-/// benchmarks comparing the two ways of building the program).
-pub fn sparse_from() -> usize {
-    std::env::var("OPTIPAIR_SPARSE_FROM")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(SPARSE_FROM)
 }
 
 /// Partners listed per player in a sparse specification, on each side of the player's
@@ -511,16 +633,15 @@ fn standard_spec_with(
                 let d = f.steps(i, groups[lowest].start);
                 ByeOption {
                     player: i,
-                    costs: vec![
-                        (lowest - g) as i64,
-                        d * d,
-                        0,
-                        0,
-                        repeated_down(&f.standings[i], 1),
-                        repeated_down(&f.standings[i], 2),
-                        (n - 1 - i) as i64,
-                        0,
-                    ],
+                    costs: SwissCosts {
+                        bye_group: (lowest - g) as i64,
+                        float: d * d,
+                        repeat_float_1: repeated_down(&f.standings[i], 1),
+                        repeat_float_2: repeated_down(&f.standings[i], 2),
+                        bye_rank: (n - 1 - i) as i64,
+                        ..SwissCosts::default()
+                    }
+                    .to_vec(),
                 }
             })
             .collect()

@@ -23,10 +23,10 @@
 //! * Repeats count every earlier pairing of the two players (pending games included);
 //!   a consecutive repeat is a pair that met in the previous round.
 
-use super::spec::{ByeOption, Candidate, Linear, RoundSpec, Tier, Var};
 use super::System;
+use crate::spec::{ByeOption, Candidate, Linear, RoundSpec, Tier, Var};
 use crate::tournament::{Colour, Standings, Tournament};
-use crate::{Error, Result};
+use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;
 
 const EPS: f64 = 1e-9;
@@ -621,8 +621,8 @@ fn shape(m: usize, flight: bool, rep: &impl Fn(usize, usize) -> i64) -> GroupSha
 }
 
 impl System for TshCp {
-    fn name(&self) -> &'static str {
-        "tsh-cp"
+    fn kind(&self) -> SystemKind {
+        SystemKind::TshCp
     }
     fn one_half_zero(&self) -> Option<&'static str> {
         Some("TSH07: standings by wins")

@@ -15,12 +15,12 @@
 //! * `uscf-added-score`: the top half (group A above) paired as if it had one more point in
 //!   rounds 1 and 2.
 
-use super::prog::virtual_spec;
-use super::spec::{ByeOption, Candidate, Linear, RoundSpec, Tier, Var};
-use super::swiss::{standard_spec, standard_tiers, Field};
+use super::swiss::{standard_spec, Field, SwissTier};
+use super::virtual_points::virtual_spec;
 use super::System;
+use crate::spec::{ByeOption, Candidate, Linear, RoundSpec, Tier, Var};
 use crate::tournament::{Standings, Tournament};
-use crate::{Error, Result};
+use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;
 
 const EPS: f64 = 1e-9;
@@ -136,11 +136,11 @@ pub fn added_points(t: &Tournament, round: u32) -> Result<BTreeMap<u32, f64>> {
 }
 
 impl System for Uscf {
-    fn name(&self) -> &'static str {
+    fn kind(&self) -> SystemKind {
         match self.method {
-            Method::Batches => "uscf-batches",
-            Method::Thirds => "uscf-thirds",
-            Method::AddedScore => "uscf-added-score",
+            Method::Batches => SystemKind::UscfBatches,
+            Method::Thirds => SystemKind::UscfThirds,
+            Method::AddedScore => SystemKind::UscfAddedScore,
         }
     }
     fn one_half_zero(&self) -> Option<&'static str> {
@@ -185,11 +185,14 @@ impl System for Uscf {
 }
 
 impl Uscf {
-    fn cite(&self, clause: &str) -> String {
+    /// The citation of this method: `thirds` for `uscf-thirds`, `other` otherwise, each a whole
+    /// string so that a grep for the clause finds its encoding.
+    fn cite(&self, other: &str, thirds: &str) -> String {
         match self.method {
-            Method::Thirds => format!("USCF thirds {clause}"),
-            _ => format!("USCF {clause}"),
+            Method::Thirds => thirds,
+            _ => other,
         }
+        .to_string()
     }
 
     /// Round 1: each group by standard methods. The groups are apart in pairing score (A a
@@ -201,19 +204,17 @@ impl Uscf {
             s.score + (top - g.of(p.id)) as f64 * t.scoring.win
         })?;
         let mut spec = standard_spec(t, &f, self.name());
-        for c in &mut spec.candidates {
-            let across = g.of(f.ids[c.a]) != g.of(f.ids[c.b]);
-            c.costs.insert(1, across as i64);
-        }
-        for b in &mut spec.byes {
-            b.costs.insert(1, 0);
-        }
-        spec.tiers.insert(
-            1,
+        spec.insert_tier_before(
+            SwissTier::Float.name(),
             Tier::new(
                 "pairs across the rating groups",
-                &self.cite("round 1 (groups paired separately)"),
+                &self.cite(
+                    "USCF round 1 (groups paired separately)",
+                    "USCF thirds round 1 (groups paired separately)",
+                ),
             ),
+            |c| (g.of(f.ids[c.a]) != g.of(f.ids[c.b])) as i64,
+            |_| 0,
         );
         Ok(spec)
     }
@@ -352,7 +353,10 @@ impl Uscf {
                 terms: upfloats,
                 min: None,
                 max: Some(1),
-                rule: self.cite("round 2 (b) (upfloat at most one)"),
+                rule: self.cite(
+                    "USCF round 2 (b) (upfloat at most one)",
+                    "USCF thirds round 2 (b) (upfloat at most one)",
+                ),
             });
         }
         let (nws, wsn, upn) = if self.method == Method::Thirds {
@@ -360,42 +364,47 @@ impl Uscf {
         } else {
             ("A non-winners", "B winners", "B non-winners")
         };
-        let st = standard_tiers();
         let tiers = vec![
-            st[0].clone(),
+            SwissTier::ByeGroup.tier(),
             Tier::new(
                 "A winners paired outside batch (a)",
-                &self.cite("round 2 (a)"),
+                &self.cite("USCF round 2 (a)", "USCF thirds round 2 (a)"),
             ),
             Tier::new(
                 &format!("{wsn} (and the downfloater) not paired against {nws}"),
-                &self.cite("round 2 (b)"),
+                &self.cite("USCF round 2 (b)", "USCF thirds round 2 (b)"),
             ),
             Tier::new(
                 &format!("{upn} upfloated against winners"),
-                &self.cite("round 2 (b) (upfloat at most one)"),
+                &self.cite(
+                    "USCF round 2 (b) (upfloat at most one)",
+                    "USCF thirds round 2 (b) (upfloat at most one)",
+                ),
             ),
             Tier::new(
                 &format!("{nws} in batch (b) below the highest-rated"),
-                &self.cite("round 2 (b)"),
+                &self.cite("USCF round 2 (b)", "USCF thirds round 2 (b)"),
             ),
             Tier::new(
                 "float size in batch (c) (score steps squared)",
-                &format!("{}; FIDE C.04.3 C.6-C.7", self.cite("round 2 (c)")),
+                &format!(
+                    "{}; FIDE C.04.3 C.6-C.7",
+                    self.cite("USCF round 2 (c)", "USCF thirds round 2 (c)")
+                ),
             ),
-            st[2].clone(),
-            st[3].clone(),
+            SwissTier::Colour.tier(),
+            SwissTier::StrongColour.tier(),
             Tier::new(
                 "downfloater not the lowest-rated A winner",
-                &self.cite("round 2 (a)"),
+                &self.cite("USCF round 2 (a)", "USCF thirds round 2 (a)"),
             ),
             Tier::new(
                 "batch (b) not paired in rating order",
-                &self.cite("round 2 (b)"),
+                &self.cite("USCF round 2 (b)", "USCF thirds round 2 (b)"),
             ),
-            st[4].clone(),
-            st[5].clone(),
-            st[6].clone(),
+            SwissTier::RepeatFloat1.tier(),
+            SwissTier::RepeatFloat2.tier(),
+            SwissTier::ByeRank.tier(),
             Tier::new(
                 "in-bracket order (S1 v S2) in batches (a) and (c)",
                 "FIDE C.04.3 B.2-B.3",
@@ -403,7 +412,7 @@ impl Uscf {
         ];
         notes.push(format!(
             "{}: {n_aw} A winners, {n_ws} {wsn} to serve{}, {n_nw} {nws}",
-            self.cite("round 2"),
+            self.cite("USCF round 2", "USCF thirds round 2"),
             if n_aw % 2 == 1 {
                 " plus the downfloater"
             } else {
@@ -413,7 +422,7 @@ impl Uscf {
         if n_nw < need {
             notes.push(format!(
                 "{}: {} winners to serve but only {n_nw} {nws}",
-                self.cite("round 2 (b)"),
+                self.cite("USCF round 2 (b)", "USCF thirds round 2 (b)"),
                 need
             ));
         }

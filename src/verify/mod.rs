@@ -3,7 +3,7 @@
 //!
 //! A check looks at one paired round against the rounds before it and reports every rule the
 //! round breaks as a [`Violation`], each with the rule's citation and a message an arbiter can
-//! read. Each pairing system has its own rule set, chosen by name in [`check_round`]; the
+//! read. Each pairing system has its own rule set, chosen by [`SystemKind`] in [`check_round`]; the
 //! standard Swiss (FIDE Dutch) rules, and the readings taken where the text leaves room, are
 //! documented in [`swiss`].
 
@@ -17,7 +17,7 @@ mod tsh;
 mod uscf;
 
 use crate::tournament::Tournament;
-use crate::{Error, Result};
+use crate::{Error, Result, SystemKind};
 
 /// One broken rule in one round.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -32,43 +32,20 @@ pub struct Violation {
     pub message: String,
 }
 
-/// The systems with a rule set here.
-pub const SYSTEMS: &[&str] = &[
-    "swiss",
-    "ecf-basic",
-    "ecf-advanced",
-    "prog",
-    "uscf-batches",
-    "uscf-thirds",
-    "uscf-added-score",
-    "baku",
-    "tsh-cp",
-    "nsc2006",
-];
-
-/// Checks round `round` of `t` under `system`'s rules, from the rounds before it. An unknown
-/// system, or a round that is not paired, is an error.
-pub fn check_round(t: &Tournament, round: u32, system: &str) -> Result<Vec<Violation>> {
+/// Checks round `round` of `t` under `system`'s rules, from the rounds before it. A round
+/// that is not paired is an error.
+pub fn check_round(t: &Tournament, round: u32, system: SystemKind) -> Result<Vec<Violation>> {
     let rules: fn(&Tournament, u32) -> Vec<Violation> = match system {
-        "swiss" => swiss::check_round,
-        "ecf-basic" => ecf::check_basic,
-        "ecf-advanced" => ecf::check_advanced,
-        "prog" => prog::check,
-        "uscf-batches" => uscf::check_batches,
-        "uscf-thirds" => uscf::check_thirds,
-        "uscf-added-score" => uscf::check_added,
-        "baku" => baku::check,
-        "nsc2006" => nsc2006::check,
-        "tsh-cp" => tsh::check,
-        other => {
-            return Err(Error::field(
-                "system",
-                format!(
-                    "no rule checks for system '{other}'; known: {}",
-                    SYSTEMS.join(", ")
-                ),
-            ))
-        }
+        SystemKind::Swiss => swiss::check_round,
+        SystemKind::EcfBasic => ecf::check_basic,
+        SystemKind::EcfAdvanced => ecf::check_advanced,
+        SystemKind::Prog => prog::check,
+        SystemKind::UscfBatches => uscf::check_batches,
+        SystemKind::UscfThirds => uscf::check_thirds,
+        SystemKind::UscfAddedScore => uscf::check_added,
+        SystemKind::Baku => baku::check,
+        SystemKind::Nsc2006 => nsc2006::check,
+        SystemKind::TshCp => tsh::check,
     };
     if round == 0 {
         return Err(Error::field("round", "rounds are numbered from 1"));
@@ -96,7 +73,7 @@ pub fn check_round(t: &Tournament, round: u32, system: &str) -> Result<Vec<Viola
 }
 
 /// Checks every paired round of `t` (in order), or only `round` if given.
-pub fn check(t: &Tournament, round: Option<u32>, system: &str) -> Result<Vec<Violation>> {
+pub fn check(t: &Tournament, round: Option<u32>, system: SystemKind) -> Result<Vec<Violation>> {
     if let Some(r) = round {
         return check_round(t, r, system);
     }
@@ -107,12 +84,6 @@ pub fn check(t: &Tournament, round: Option<u32>, system: &str) -> Result<Vec<Vio
         .map(|r| r.number)
         .collect();
     rounds.sort_unstable();
-    if rounds.is_empty() {
-        // Validate the system name even when there is nothing to check.
-        if !SYSTEMS.contains(&system) {
-            return check_round(t, 0, system);
-        }
-    }
     let mut out = Vec::new();
     for r in rounds {
         out.extend(check_round(t, r, system)?);

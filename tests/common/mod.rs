@@ -47,7 +47,8 @@ pub fn add_pab(t: &mut Tournament, number: u32, games: Vec<Game>, byes: Vec<u32>
 
 /// Pairs round `r` under `system`, asserting the verifier finds nothing.
 pub fn pair(t: &Tournament, r: u32, system: &str) -> Paired {
-    let p = pair_round(t, r, system, &Options::default()).expect("pairing");
+    let kind = system.parse().expect("a system name");
+    let p = pair_round(t, r, kind, &Options::default()).expect("pairing");
     assert!(
         p.violations.is_empty(),
         "{system} round {r}: verifier: {:?}\ngames {:?}",

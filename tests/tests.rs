@@ -1,0 +1,28 @@
+//! The integration tests: one binary (HiGHS linked once), a module per area, helpers in
+//! `common`. Every file they read is in `tests/data` (the reference tournaments in
+//! `tests/data/dutch`), so they pass on a bare clone. Run one area with
+//! `cargo test --release --test tests AREA::`.
+
+mod common;
+
+mod accel;
+mod audit;
+mod cli;
+mod ecf;
+mod engine_cli;
+mod formats;
+mod formats_reliability;
+mod fuzz;
+mod night;
+mod nsc2006;
+mod reliability;
+mod simulate;
+mod solver;
+mod spec;
+mod standings;
+mod swiss;
+mod trf_records;
+mod trf_roundtrip;
+mod tsh;
+mod tsh_real;
+mod verify;
