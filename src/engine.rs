@@ -195,17 +195,17 @@ fn attempt(
 }
 
 /// Systems paired by the FIDE Dutch procedure itself (bracket by bracket, exact matchings).
-fn dutch_based(system: &str) -> bool {
-    matches!(system, "swiss" | "prog" | "baku")
+fn dutch_based(system: SystemKind) -> bool {
+    matches!(system, SystemKind::Swiss | SystemKind::Prog | SystemKind::Baku)
 }
 
 /// `t` with the virtual points of rounds `1..=round` that an acceleration on the Dutch
 /// system adds to the pairing score ("FIDE C.04.5.1", "PROG global score GS = RS + FS"); the
 /// standard Swiss keeps the file's own (TRF `XXA`).
-fn accelerated(t: &Tournament, round: u32, system: &str) -> Result<Tournament> {
+fn accelerated(t: &Tournament, round: u32, system: SystemKind) -> Result<Tournament> {
     let per_round = |r: u32| match system {
-        "prog" => systems::prog::virtual_points(t, r).map(Some),
-        "baku" => systems::baku::virtual_points(t, r).map(Some),
+        SystemKind::Prog => systems::prog::virtual_points(t, r).map(Some),
+        SystemKind::Baku => systems::baku::virtual_points(t, r).map(Some),
         _ => Ok(None),
     };
     let mut out = t.clone();
@@ -226,12 +226,12 @@ fn dutch_attempt(
     sys: &dyn systems::System,
     base: &Tournament,
     round: u32,
-    system: &str,
+    system: SystemKind,
 ) -> Result<Attempt> {
     let started = std::time::Instant::now();
     // The accelerations' own checks (groups, rounds planned) and notes come from their
     // specification; the standard Swiss has nothing to add.
-    let spec_notes = if system == "swiss" {
+    let spec_notes = if system == SystemKind::Swiss {
         Vec::new()
     } else {
         sys.spec(base, round)?.notes
@@ -299,7 +299,7 @@ fn dutch_attempt(
     Ok(Attempt {
         players: d.players,
         paired: Paired {
-            system: system.to_string(),
+            system,
             round: rd,
             pairing,
             notes: spec_notes,
