@@ -97,7 +97,10 @@ pub fn best(ctx: &Ctx, b: &Bracket) -> Option<Candidate> {
         .filter(|(v, _)| *v == top)
         .map(|(_, u)| (eval::float_part(ctx, b, &u, true), u))
         .collect();
-    let best89 = deep.iter().map(|(f, _)| (f.c8.clone(), f.c9.clone())).min()?;
+    let best89 = deep
+        .iter()
+        .map(|(f, _)| (f.c8.clone(), f.c9.clone()))
+        .min()?;
     deep.retain(|(f, _)| (f.c8.clone(), f.c9.clone()) == best89);
     // No candidate values below the best downfloaters' part with faultless pairs: the first
     // candidate in the order of article 4 reaching it is the one (3.4: a perfect candidate).
@@ -216,37 +219,54 @@ fn first_in_order(
         let limbo: Vec<usize> = mdps.iter().copied().filter(|m| !s1.contains(m)).collect();
         // Transpositions of S2 facing S1: ordered choices of residents, lexicographic.
         let mut facing: Vec<usize> = Vec::new();
-        tuples(ctx, &s1, &res, &mut facing, &mut steps, &mut |facing: &[usize], steps: &mut u64| {
-            let rem: Vec<usize> = res.iter().copied().filter(|r| !facing.contains(r)).collect();
-            let mut pairs: Vec<(usize, usize)> =
-                s1.iter().copied().zip(facing.iter().copied()).collect();
-            remainder(ctx, &rem, n1r, steps, &mut |rp: &[(usize, usize)], left: &[usize]| {
-                let mut u: Vec<usize> = limbo.iter().chain(left).copied().collect();
-                u.sort_unstable();
-                let Some((f, _)) = deep.iter().find(|(_, du)| {
-                    let mut d = du.clone();
-                    d.sort_unstable();
-                    d == u
-                }) else {
-                    return false;
-                };
-                let base = pairs.len();
-                pairs.extend_from_slice(rp);
-                let mut pp = PairPart::default();
-                for &(x, y) in &pairs {
-                    pp.add(ctx.st, b, x, y);
-                }
-                let hit = eval::values(&eval::vector(f, &pp)) == floor;
-                if hit {
-                    found = Some(Candidate {
-                        pairs: pairs.iter().map(|&(x, y)| (x.min(y), x.max(y))).collect(),
-                        floaters: u,
-                    });
-                }
-                pairs.truncate(base);
-                hit
-            })
-        });
+        tuples(
+            ctx,
+            &s1,
+            &res,
+            &mut facing,
+            &mut steps,
+            &mut |facing: &[usize], steps: &mut u64| {
+                let rem: Vec<usize> = res
+                    .iter()
+                    .copied()
+                    .filter(|r| !facing.contains(r))
+                    .collect();
+                let mut pairs: Vec<(usize, usize)> =
+                    s1.iter().copied().zip(facing.iter().copied()).collect();
+                remainder(
+                    ctx,
+                    &rem,
+                    n1r,
+                    steps,
+                    &mut |rp: &[(usize, usize)], left: &[usize]| {
+                        let mut u: Vec<usize> = limbo.iter().chain(left).copied().collect();
+                        u.sort_unstable();
+                        let Some((f, _)) = deep.iter().find(|(_, du)| {
+                            let mut d = du.clone();
+                            d.sort_unstable();
+                            d == u
+                        }) else {
+                            return false;
+                        };
+                        let base = pairs.len();
+                        pairs.extend_from_slice(rp);
+                        let mut pp = PairPart::default();
+                        for &(x, y) in &pairs {
+                            pp.add(ctx.st, b, x, y);
+                        }
+                        let hit = eval::values(&eval::vector(f, &pp)) == floor;
+                        if hit {
+                            found = Some(Candidate {
+                                pairs: pairs.iter().map(|&(x, y)| (x.min(y), x.max(y))).collect(),
+                                floaters: u,
+                            });
+                        }
+                        pairs.truncate(base);
+                        hit
+                    },
+                )
+            },
+        );
     });
     found
 }
@@ -303,7 +323,9 @@ fn remainder(
         let mut xs = Vec::new();
         for_each_subset(n1, k, &mut |x: &[usize]| xs.push(x.to_vec()));
         let mut ys = Vec::new();
-        for_each_subset(r - n1, k, &mut |y: &[usize]| ys.push(y.iter().map(|&i| i + n1).collect::<Vec<_>>()));
+        for_each_subset(r - n1, k, &mut |y: &[usize]| {
+            ys.push(y.iter().map(|&i| i + n1).collect::<Vec<_>>())
+        });
         for x in &xs {
             for y in &ys {
                 let xb: Vec<i64> = x.iter().rev().map(|&i| i as i64 + 1).collect();
@@ -321,9 +343,15 @@ fn remainder(
     }
     exchanges.sort_by(|a, b| a.0.cmp(&b.0));
     for (_, x, y) in exchanges {
-        let mut s1: Vec<usize> = (0..n1).filter(|i| !x.contains(i)).chain(y.iter().copied()).collect();
+        let mut s1: Vec<usize> = (0..n1)
+            .filter(|i| !x.contains(i))
+            .chain(y.iter().copied())
+            .collect();
         s1.sort_unstable();
-        let mut s2: Vec<usize> = (n1..r).filter(|i| !y.contains(i)).chain(x.iter().copied()).collect();
+        let mut s2: Vec<usize> = (n1..r)
+            .filter(|i| !y.contains(i))
+            .chain(x.iter().copied())
+            .collect();
         s2.sort_unstable();
         let a: Vec<usize> = s1.iter().map(|&i| rem[i]).collect();
         let pool: Vec<usize> = s2.iter().map(|&i| rem[i]).collect();

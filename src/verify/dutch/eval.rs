@@ -413,23 +413,17 @@ pub fn float_part(ctx: &Ctx, b: &Bracket, floaters: &[usize], deep: bool) -> Flo
     let c7 = desc(floaters.iter().map(|&x| st.players[x].score).collect());
     let (c8, c9) = if deep && complete {
         let c8 = lookahead(ctx, b, floaters, c5v);
-        // C.9 counts only where the bracket downfloats exactly one player who ends up with
-        // the PAB: the fewest unplayed games of a PAB assignee the rest allows at the C.5
-        // score.
-        let c9 = match (floaters.len(), c5v) {
-            (1, Some(s)) => {
-                let v = if b.lower.is_empty() {
-                    Some(i64::from(st.players[floaters[0]].unplayed))
+        // C.9 counts only where the bracket downfloats exactly one player who may end up with
+        // the PAB (eligible, at the C.5 score): his unplayed games; any other single
+        // downfloater counts 0 (the note to C.9; see the module notes).
+        let c9 = match (floaters, c5v) {
+            ([d], Some(s)) => {
+                let p = &st.players[*d];
+                vec![if p.pab_eligible() && p.score == s {
+                    i64::from(p.unplayed)
                 } else {
-                    let mut r: Vec<usize> = floaters.iter().chain(&b.lower).copied().collect();
-                    r.sort_unstable();
-                    ctx.bye_min(
-                        &r,
-                        |x| i64::from(st.players[x].unplayed),
-                        |x| st.players[x].score == s,
-                    )
-                };
-                v.map_or_else(Vec::new, |v| vec![v])
+                    0
+                }]
             }
             _ => Vec::new(),
         };
@@ -607,7 +601,16 @@ pub fn absolute(ctx: &Ctx, b: &Bracket, c: &Candidate, f: &FloatPart) -> Vec<Fin
             });
         }
     }
-    if !f.complete {
+    let barred = match c.floaters.as_slice() {
+        [x] if b.lower.is_empty() => st.players[*x].pab_bar.as_ref().map(|w| (*x, w)),
+        _ => None,
+    };
+    if let Some((x, why)) = barred {
+        out.push(Finding {
+            article: C2.to_string(),
+            message: format!("{} gets the PAB but {why}", st.players[x].id),
+        });
+    } else if !f.complete {
         let ids: Vec<String> = c
             .floaters
             .iter()

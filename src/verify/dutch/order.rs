@@ -23,6 +23,27 @@ use super::eval::{Bracket, Candidate};
 /// The order key: lower comes first. Keys of two candidates with the same structure (MDPs
 /// paired, remainder pairs) have the same length.
 pub fn key(b: &Bracket, c: &Candidate) -> Vec<i64> {
+    labelled(b, c).0
+}
+
+/// Which step of article 4 orders `x` before or after `y` (candidates of bracket `b` with
+/// the same structure): the MDP set (4.4), the transposition of S2 facing the MDPs (4.2), a
+/// resident exchange in the remainder (4.3) or a transposition in it (4.2).
+pub fn step(b: &Bracket, x: &Candidate, y: &Candidate) -> &'static str {
+    let (kx, lx) = labelled(b, x);
+    let (ky, _) = labelled(b, y);
+    kx.iter()
+        .zip(&ky)
+        .position(|(p, q)| p != q)
+        .map_or("same place", |i| lx[i])
+}
+
+pub const MDP_SET: &str = "MDP set (FIDE Dutch 2025 4.4)";
+pub const MDP_TRANSPOSITION: &str = "transposition of S2 facing the MDPs (FIDE Dutch 2025 4.2)";
+pub const EXCHANGE: &str = "resident exchange (FIDE Dutch 2025 4.3)";
+pub const TRANSPOSITION: &str = "transposition (FIDE Dutch 2025 4.2)";
+
+fn labelled(b: &Bracket, c: &Candidate) -> (Vec<i64>, Vec<&'static str>) {
     let players = b.players();
     let bsn = |i: usize| {
         players
@@ -52,10 +73,12 @@ pub fn key(b: &Bracket, c: &Candidate) -> Vec<i64> {
     s1.sort_unstable();
     key.push(s1.len() as i64);
     key.extend(s1.iter().map(|&m| bsn(m)));
+    let mut labels = vec![MDP_SET; key.len()];
     let mut facing = Vec::new();
     for &m in &s1 {
         if let Some(r) = partner(m) {
             key.push(bsn(r));
+            labels.push(MDP_TRANSPOSITION);
             facing.push(r);
         }
     }
@@ -101,7 +124,9 @@ pub fn key(b: &Bracket, c: &Candidate) -> Vec<i64> {
     key.push(moved_in.iter().sum::<i64>() - moved_out.iter().sum::<i64>());
     key.extend(moved_out.iter().map(|&x| -x));
     key.extend(moved_in.iter().copied());
+    labels.resize(key.len(), EXCHANGE);
     s1r.sort_unstable();
     key.extend(s1r.iter().map(|&(_, p)| p));
-    key
+    labels.resize(key.len(), TRANSPOSITION);
+    (key, labels)
 }
