@@ -5,14 +5,54 @@
 //! the first criterion on which the change is worse names what the round exhibits. Prints,
 //! per criterion (or step of the order of article 4), the smallest field that shows it.
 //!
-//!   cargo run --release --example dutch_golden -- FILE.trf...
+//!   cargo run --release --example dutch_golden -- [--emit DIR] FILE.trf...
+//!
+//! `--emit DIR` writes each example as `DIR/dutch_2025_<name>.trf`: the tournament before the
+//! round (rounds planned set, so that the reference engine pairs that round), and lists the
+//! alternatives for the test table.
 
 use optipair::verify::dutch::{self, Comparison, Pairing};
+use optipair::tournament::{ByeKind, GameResult};
 use std::collections::BTreeMap;
 
+type Found = BTreeMap<String, (usize, String, u32, String, String)>;
+
+fn note(best: &mut Found, label: &str, size: usize, file: &str, k: u32, alt: String, why: String) {
+    let e = best
+        .entry(label.to_string())
+        .or_insert((usize::MAX, String::new(), 0, String::new(), String::new()));
+    if size < e.0 {
+        *e = (size, file.to_string(), k, alt, why);
+    }
+}
+
+/// The fixture name of a label: `C12`, `5.2.1`, `4.3_exchange`, ...
+fn slug(label: &str) -> String {
+    let l = label.trim_start_matches("FIDE Dutch 2025 ");
+    if let Some(c) = l.strip_prefix("C.") {
+        return format!("C{c}");
+    }
+    match label {
+        dutch::order::MDP_SET => "4.4_mdp_set".into(),
+        dutch::order::MDP_TRANSPOSITION => "4.2_mdp_transposition".into(),
+        dutch::order::EXCHANGE => "4.3_exchange".into(),
+        dutch::order::TRANSPOSITION => "4.2_transposition".into(),
+        _ => l.replace(' ', "_"),
+    }
+}
+
 fn main() {
-    let mut best: BTreeMap<String, (usize, String, u32, String, String)> = BTreeMap::new();
-    for file in std::env::args().skip(1) {
+    let mut best: Found = BTreeMap::new();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let emit = match args.iter().position(|a| a == "--emit") {
+        Some(i) if i + 1 < args.len() => {
+            let d = args.remove(i + 1);
+            args.remove(i);
+            Some(d)
+        }
+        _ => None,
+    };
+    for file in args {
         let Ok(mut t) = optipair::formats::load(std::path::Path::new(&file)) else {
             continue;
         };
@@ -34,6 +74,26 @@ fn main() {
                 continue;
             };
             let size = p.games.len() * 2 + usize::from(p.bye.is_some());
+            // Absences: a player who played before and is absent now (a withdrawal, as TRF
+            // records one), a player paired now for the first time after round 1 (late entry).
+            let rd = |r: u32| t.round(r);
+            let played_before = |id: u32| {
+                (1..k).any(|r| {
+                    rd(r).is_some_and(|x| {
+                        x.games.iter().any(|g| g.white == id || g.black == id)
+                            || x.byes.iter().any(|b| b.player == id && b.kind == ByeKind::PairingAllocated)
+                    })
+                })
+            };
+            let in_round = |id: u32| p.games.iter().any(|&(w, b)| w == id || b == id) || p.bye == Some(id);
+            for pl in &t.players {
+                if !in_round(pl.id) && played_before(pl.id) && k < t.rounds_planned.unwrap_or(k) {
+                    note(&mut best, "withdrawal", size, &file, k, String::new(), format!("{} absent after playing", pl.id));
+                }
+                if in_round(pl.id) && k > 1 && !played_before(pl.id) {
+                    note(&mut best, "late entry", size, &file, k, String::new(), format!("{} paired for the first time", pl.id));
+                }
+            }
             let mut alts: Vec<Pairing> = Vec::new();
             let games = p.games.clone();
             let with = |repl: &[(usize, (u32, u32))], bye: Option<u32>| -> Pairing {
@@ -96,20 +156,54 @@ fn main() {
                     } => step.to_string(),
                     _ => continue,
                 };
-                let e = best.entry(label).or_insert((
-                    usize::MAX,
-                    String::new(),
-                    0,
-                    String::new(),
-                    String::new(),
-                ));
-                if size < e.0 {
-                    *e = (size, file.clone(), k, alt.text(), c.to_string());
+                // 1.4.3: a float repeat whose earlier downfloat came from not playing.
+                if [dutch::C14, dutch::C16].contains(&label.as_str()) {
+                    let back: u32 = if label == dutch::C14 { 1 } else { 2 };
+                    if let Ok(ra) = dutch::criteria(&before, k, &alt) {
+                        let mine: Vec<u32> =
+                            reports.iter().flat_map(|r| r.downfloaters.clone()).collect();
+                        let theirs: Vec<u32> =
+                            ra.iter().flat_map(|r| r.downfloaters.clone()).collect();
+                        let unplayed = |id: u32| {
+                            k > back
+                                && rd(k - back).is_some_and(|x| {
+                                    x.byes.iter().any(|b| b.player == id)
+                                        || x.games.iter().any(|g| {
+                                            (g.white == id || g.black == id)
+                                                && g.result.is_forfeit()
+                                                && g.result != GameResult::DoubleForfeit
+                                        })
+                                })
+                        };
+                        if theirs.iter().any(|id| !mine.contains(id) && unplayed(*id)) {
+                            note(&mut best, "1.4.3", size, &file, k, alt.text(), c.to_string());
+                        }
+                    }
                 }
+                note(&mut best, &label, size, &file, k, alt.text(), c.to_string());
             }
         }
     }
     for (label, (size, file, k, alt, why)) in best {
         println!("{label}\n  {size} players: {file} round {k}\n  alternative: {alt}\n  {why}");
+        if let Some(dir) = &emit {
+            let Ok(mut t) = optipair::formats::load(std::path::Path::new(&file)) else {
+                continue;
+            };
+            if t.rounds_planned.is_none() {
+                t.rounds_planned = t.rounds.iter().map(|r| r.number).max();
+            }
+            let before = t.before_round(k);
+            let path = format!("{dir}/dutch_2025_{}.trf", slug(&label));
+            match optipair::formats::render(&before, optipair::formats::Kind::Trf) {
+                Ok(text) => {
+                    if let Err(e) = std::fs::write(&path, text) {
+                        eprintln!("{path}: {e}");
+                    }
+                    println!("  TABLE (\"{}\", {k}, \"{alt}\", \"{label}\"),", slug(&label));
+                }
+                Err(e) => eprintln!("{path}: {e}"),
+            }
+        }
     }
 }

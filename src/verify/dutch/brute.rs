@@ -10,6 +10,11 @@ use super::state::{allocate, RoundState};
 use super::Pairing;
 use crate::tournament::Tournament;
 
+/// Called with each complete pairing of a bracket.
+type Visit<'a> = dyn FnMut(&[(usize, usize)]) + 'a;
+/// Called with a remainder's pairs and the players it leaves over; true stops the walk.
+type VisitRemainder<'a> = dyn FnMut(&[(usize, usize)], &[usize]) -> bool + 'a;
+
 /// Largest field the brute force takes on.
 pub const MAX_PLAYERS: usize = eval::EXACT_MAX;
 
@@ -61,7 +66,7 @@ pub fn best(ctx: &Ctx, b: &Bracket) -> Option<Candidate> {
     // a downfloater count reaches it, more downfloaters (C.6) cannot win.
     let mut pool: Vec<usize> = players.iter().chain(&b.lower).copied().collect();
     pool.sort_unstable();
-    let c5_floor: Vec<i64> = if pool.len() % 2 == 0 {
+    let c5_floor: Vec<i64> = if pool.len().is_multiple_of(2) {
         Vec::new()
     } else {
         pool.iter()
@@ -164,7 +169,7 @@ fn walk(
     inside: &[usize],
     used: &mut [bool],
     cur: &mut Vec<(usize, usize)>,
-    f: &mut dyn FnMut(&[(usize, usize)]),
+    f: &mut Visit,
 ) {
     let Some(i) = used.iter().position(|&u| !u) else {
         f(cur);
@@ -311,7 +316,7 @@ fn remainder(
     rem: &[usize],
     n1: usize,
     steps: &mut u64,
-    f: &mut dyn FnMut(&[(usize, usize)], &[usize]) -> bool,
+    f: &mut VisitRemainder,
 ) -> bool {
     let r = rem.len();
     if 2 * n1 > r {

@@ -129,7 +129,7 @@ impl<'a> Ctx<'a> {
         key: impl Fn(usize) -> i64,
         keep: impl Fn(usize) -> bool,
     ) -> Option<i64> {
-        if set.len() % 2 == 0 {
+        if set.len().is_multiple_of(2) {
             return None;
         }
         let ok = |x: usize| self.st.players[x].pab_eligible() && keep(x);
@@ -168,7 +168,7 @@ impl<'a> Ctx<'a> {
     /// when all but a PAB assignee can, `s` the lowest score he can have (C.5); `None` when no
     /// pairing complying with C.1-C.3 exists.
     pub fn complete(&self, rest: &[usize]) -> Option<Option<Points>> {
-        if rest.len() % 2 == 0 {
+        if rest.len().is_multiple_of(2) {
             self.perfect(rest).then_some(None)
         } else {
             self.bye_min(rest, |x| self.st.players[x].score, |_| true)

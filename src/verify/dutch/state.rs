@@ -325,7 +325,7 @@ impl RoundState {
         let mut order: Vec<(u32, u32, bool)> = t
             .players
             .iter()
-            .filter(|p| !p.joined.is_some_and(|j| j > round))
+            .filter(|p| p.joined.is_none_or(|j| j <= round))
             .map(|p| {
                 let here = players.iter().any(|x| x.id == p.id);
                 (p.number(), p.id, here || paired_before.contains(&p.id))

@@ -1,0 +1,331 @@
+//! The independent FIDE Dutch 2025 oracle (`optipair::verify::dutch`) against the text and
+//! the reference engine: golden rounds named by article, every recorded round of small
+//! reference tournaments, and `compare` on pairings degraded on purpose.
+//!
+//! Fixtures live in `tests/data/dutch/`: `dutch_2025_<article>.trf` is a tournament before
+//! the round to pair (rounds planned set), `.expected` beside it the reference engine's
+//! pairing of that round (`bbpPairings --dutch FILE -p`, 2025 rules), and `rtg_*.trf` are
+//! whole reference tournaments. Nothing here runs the engine under `src/systems`.
+
+use optipair::tournament::{Bye, ByeKind, Game, GameResult, Player, Round, Tournament};
+use optipair::verify::dutch::{self, state::Float, Comparison, Pairing};
+use std::path::{Path, PathBuf};
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/dutch")
+        .join(name)
+}
+
+fn load(name: &str) -> Tournament {
+    let mut t = optipair::formats::load(&data(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    if t.rounds_planned.is_none() {
+        t.rounds_planned = t.rounds.iter().map(|r| r.number).max();
+    }
+    t
+}
+
+/// `bbpPairings -p` output: the number of pairs, then `WHITE BLACK` per board (`ID 0` a bye).
+fn expected(name: &str) -> Pairing {
+    let text = std::fs::read_to_string(data(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut p = Pairing::default();
+    for line in text.lines().skip(1) {
+        let v: Vec<u32> = line
+            .split_whitespace()
+            .map(|x| x.parse().unwrap())
+            .collect();
+        match v.as_slice() {
+            [b, 0] => p.bye = Some(*b),
+            [w, b] => p.games.push((*w, *b)),
+            _ => {}
+        }
+    }
+    p
+}
+
+/// A pairing written `1-2 3-4 bye 5` (white first).
+fn parse(text: &str) -> Pairing {
+    let mut p = Pairing::default();
+    let mut it = text.split_whitespace();
+    while let Some(w) = it.next() {
+        if w == "bye" {
+            p.bye = it.next().map(|x| x.parse().unwrap());
+        } else {
+            let (a, b) = w.split_once('-').unwrap();
+            p.games.push((a.parse().unwrap(), b.parse().unwrap()));
+        }
+    }
+    p
+}
+
+/// What a golden round shows: the fixture, the round it pairs, a pairing one change away
+/// from the Dutch one, and the article on which that change is worse (or the step of
+/// article 4 that puts it later).
+struct Golden {
+    name: &'static str,
+    round: u32,
+    worse: &'static str,
+    article: &'static str,
+}
+
+const GOLDEN: &[Golden] = &[
+    // GOLDEN TABLE
+];
+
+fn assert_golden(g: &Golden) {
+    let t = load(&format!("dutch_2025_{}.trf", g.name));
+    let want = expected(&format!("dutch_2025_{}.expected", g.name));
+    let got = dutch::brute_force(&t, g.round).unwrap_or_else(|| panic!("{}: no pairing", g.name));
+    assert_eq!(
+        got.normalised(),
+        want.normalised(),
+        "{}: brute force {} but the reference engine {}",
+        g.name,
+        got.text(),
+        want.text()
+    );
+    let reports = dutch::criteria(&t, g.round, &want).unwrap();
+    for r in &reports {
+        assert!(r.violations.is_empty(), "{}: {:?}", g.name, r.violations);
+        for c in &r.colours {
+            assert!(c.ok(), "{}: colours {c:?}", g.name);
+        }
+    }
+    let worse = parse(g.worse);
+    let c = dutch::compare(&t, g.round, &want, &worse);
+    let named = match &c {
+        Comparison::Criterion {
+            article,
+            a_better: true,
+            ..
+        } => article.as_str(),
+        Comparison::Colours {
+            article,
+            a_better: true,
+            ..
+        } => article.as_str(),
+        Comparison::Order {
+            a_first: true,
+            step,
+            ..
+        } => step,
+        other => panic!("{}: {other}", g.name),
+    };
+    assert_eq!(named, g.article, "{}: {c}", g.name);
+    // And the other way round.
+    let back = dutch::compare(&t, g.round, &worse, &want);
+    assert!(
+        matches!(
+            back,
+            Comparison::Criterion { a_better: false, .. }
+                | Comparison::Colours { a_better: false, .. }
+                | Comparison::Order { a_first: false, .. }
+        ),
+        "{}: {back}",
+        g.name
+    );
+}
+
+#[test]
+fn golden_rounds_named_by_article() {
+    for g in GOLDEN {
+        assert_golden(g);
+    }
+}
+
+/// Reference tournaments copied here: every recorded round is THE Dutch pairing.
+const REFERENCE: &[&str] = &[
+    "rtg_1001_16p_5r.trf",
+    "rtg_1012_16p_10r.trf",
+    "rtg_1023_16p_8r.trf",
+    "rtg_1002_21p_8r.trf",
+    "rtg_1013_21p_6r.trf",
+    "rtg_1024_21p_11r.trf",
+];
+
+fn agreement(files: &[&str]) -> (usize, usize, Vec<String>) {
+    let (mut same, mut tried) = (0, 0);
+    let mut diffs = Vec::new();
+    for f in files {
+        let t = load(f);
+        for rd in t.rounds.iter().filter(|r| r.is_paired()) {
+            let k = rd.number;
+            let before = t.before_round(k);
+            let Some(got) = dutch::brute_force(&before, k) else {
+                continue;
+            };
+            tried += 1;
+            let rec = Pairing::recorded(&t, k).unwrap();
+            if got.normalised() == rec.normalised() {
+                same += 1;
+            } else {
+                diffs.push(format!(
+                    "{f} round {k}: {}",
+                    dutch::compare(&before, k, &rec, &got)
+                ));
+            }
+        }
+    }
+    (same, tried, diffs)
+}
+
+#[test]
+fn brute_force_is_every_recorded_reference_round() {
+    let (same, tried, diffs) = agreement(REFERENCE);
+    assert_eq!(tried, 48, "rounds the brute force took on");
+    assert_eq!(same, tried, "{diffs:#?}");
+}
+
+#[test]
+fn brute_force_is_every_round_of_generated_tournaments() {
+    let mut files: Vec<String> = std::fs::read_dir(data("generated"))
+        .unwrap()
+        .map(|e| format!("generated/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    files.sort();
+    let names: Vec<&str> = files.iter().map(String::as_str).collect();
+    let (same, tried, diffs) = agreement(&names);
+    assert!(tried > 100, "only {tried} rounds tried");
+    assert_eq!(same, tried, "{diffs:#?}");
+}
+
+#[test]
+fn compare_finds_nothing_between_a_pairing_and_itself() {
+    for f in REFERENCE {
+        let t = load(f);
+        for rd in t.rounds.iter().filter(|r| r.is_paired()) {
+            let k = rd.number;
+            let before = t.before_round(k);
+            let p = Pairing::recorded(&t, k).unwrap();
+            assert_eq!(dutch::compare(&before, k, &p, &p), Comparison::Identical);
+            // Board order does not matter.
+            let mut q = p.clone();
+            q.games.reverse();
+            assert_eq!(dutch::compare(&before, k, &p, &q), Comparison::Identical);
+        }
+    }
+}
+
+#[test]
+fn compare_finds_the_criterion_of_a_degraded_pairing() {
+    let t = load("rtg_1001_16p_5r.trf");
+    for k in 2..=5 {
+        let before = t.before_round(k);
+        let p = Pairing::recorded(&t, k).unwrap();
+        // Two boards swap partners: never better than the Dutch pairing.
+        let mut q = p.clone();
+        let (a, b) = q.games[0];
+        let (c, d) = q.games[1];
+        q.games[0] = (a, d);
+        q.games[1] = (c, b);
+        let cmp = dutch::compare(&before, k, &p, &q);
+        assert!(
+            matches!(
+                cmp,
+                Comparison::Criterion { a_better: true, .. }
+                    | Comparison::Order { a_first: true, .. }
+            ),
+            "round {k}: {cmp}"
+        );
+        // Colours reversed on one board: article 5 names the step.
+        let mut r = p.clone();
+        r.games[0] = (r.games[0].1, r.games[0].0);
+        match dutch::compare(&before, k, &p, &r) {
+            Comparison::Colours {
+                article, a_better, ..
+            } => {
+                assert!(a_better);
+                assert!(article.starts_with("FIDE Dutch 2025 5.2."), "{article}");
+            }
+            other => panic!("round {k}: {other}"),
+        }
+    }
+    // A rematch is named by C.1.
+    let before = t.before_round(2);
+    let p = Pairing::recorded(&t, 2).unwrap();
+    let r1 = Pairing::recorded(&t, 1).unwrap();
+    let (w, b) = r1.games[0];
+    let mut q = p.clone();
+    let iw = q.games.iter().position(|&(x, y)| x == w || y == w).unwrap();
+    let ib = q.games.iter().position(|&(x, y)| x == b || y == b).unwrap();
+    let ow = if q.games[iw].0 == w { q.games[iw].1 } else { q.games[iw].0 };
+    let ob = if q.games[ib].0 == b { q.games[ib].1 } else { q.games[ib].0 };
+    q.games[iw] = (w, b);
+    q.games[ib] = (ow, ob);
+    match dutch::compare(&before, 2, &p, &q) {
+        Comparison::Criterion {
+            article, a_better, ..
+        } => {
+            assert!(a_better);
+            assert!(
+                article == dutch::C1 || article == dutch::C4,
+                "{article}"
+            );
+        }
+        other => panic!("{other}"),
+    }
+    // Not a pairing of the round: someone left out.
+    let mut short = p.clone();
+    short.games.pop();
+    assert!(matches!(
+        dutch::compare(&before, 2, &p, &short),
+        Comparison::Invalid {
+            a_invalid: false,
+            ..
+        }
+    ));
+}
+
+/// FIDE Dutch 2025 1.4.2-1.4.3 and C.04.1 4 on a hand-made history.
+#[test]
+fn floats_and_bye_eligibility_follow_the_2025_text() {
+    let players = (1..=4).map(|i| Player::new(i, format!("P{i}"), 2000 - i)).collect();
+    let mut t = Tournament::new("floats", players);
+    t.rounds_planned = Some(4);
+    t.rounds.push(Round {
+        number: 1,
+        games: vec![
+            Game::new(1, 2, GameResult::WhiteWins),
+            Game::new(3, 4, GameResult::WhiteForfeitWin),
+        ],
+        byes: vec![],
+    });
+    t.rounds.push(Round {
+        number: 2,
+        games: vec![Game::new(1, 3, GameResult::Draw)],
+        byes: vec![
+            Bye {
+                player: 2,
+                kind: ByeKind::Half,
+                spread: None,
+            },
+            Bye {
+                player: 4,
+                kind: ByeKind::Zero,
+                spread: None,
+            },
+        ],
+    });
+    let st = dutch::state::RoundState::new(&t, 3);
+    let p = |id: u32| st.get(id).unwrap();
+    // Equal scores: no float (1.4.2); a forfeit win: a downfloat (1.4.3); a forfeit loss and
+    // a zero-point bye: none; a half-point bye scores more than a loss: a downfloat.
+    assert_eq!(p(1).floats, vec![Float::None, Float::None]);
+    assert_eq!(p(3).floats, vec![Float::Down, Float::None]);
+    assert_eq!(p(4).floats, vec![Float::None, Float::None]);
+    assert_eq!(p(2).floats, vec![Float::None, Float::Down]);
+    // C.04.1 4 (2025): a forfeit win bars the PAB, a half-point bye does not.
+    assert!(!p(3).pab_eligible());
+    assert!(p(2).pab_eligible());
+    // A forfeit is not a game played (C.04.1): no colour, no meeting, an unplayed round.
+    assert!(p(3).colours.len() == 1 && !p(3).met.contains(&4));
+    assert_eq!(p(4).unplayed, 2);
+    assert_eq!(p(2).unplayed, 1);
+    // Scores and order (1.2): 1 and 3 on 1.5, then 2 and 4.
+    let order: Vec<u32> = st.players.iter().map(|x| x.id).collect();
+    assert_eq!(order, vec![1, 3, 2, 4]);
+    // Topscorers only when pairing the last round (1.8).
+    assert!(st.players.iter().all(|x| !x.topscorer));
+    let last = dutch::state::RoundState::new(&t, 4);
+    assert!(last.last_round);
+}
