@@ -11,16 +11,20 @@
 //! round (rounds planned set, so that the reference engine pairs that round), and lists the
 //! alternatives for the test table.
 
-use optipair::verify::dutch::{self, Comparison, Pairing};
 use optipair::tournament::{ByeKind, GameResult};
+use optipair::verify::dutch::{self, Comparison, Pairing};
 use std::collections::BTreeMap;
 
 type Found = BTreeMap<String, (usize, String, u32, String, String)>;
 
 fn note(best: &mut Found, label: &str, size: usize, file: &str, k: u32, alt: String, why: String) {
-    let e = best
-        .entry(label.to_string())
-        .or_insert((usize::MAX, String::new(), 0, String::new(), String::new()));
+    let e = best.entry(label.to_string()).or_insert((
+        usize::MAX,
+        String::new(),
+        0,
+        String::new(),
+        String::new(),
+    ));
     if size < e.0 {
         *e = (size, file.to_string(), k, alt, why);
     }
@@ -41,9 +45,100 @@ fn slug(label: &str) -> String {
     }
 }
 
+/// `--explain FIXTURE.trf ROUND "1-2 3-4 bye 5"`: the brackets of the reference engine's
+/// pairing (FIXTURE.expected) and of the pairing given, and how they compare.
+fn explain(args: &[String]) {
+    let (Some(file), Some(k), Some(alt)) = (
+        args.first(),
+        args.get(1).and_then(|k| k.parse::<u32>().ok()),
+        args.get(2),
+    ) else {
+        eprintln!("--explain FIXTURE.trf ROUND PAIRING");
+        return;
+    };
+    let Ok(t) = optipair::formats::load(std::path::Path::new(file)) else {
+        eprintln!("cannot read {file}");
+        return;
+    };
+    let exp = std::fs::read_to_string(file.replace(".trf", ".expected")).unwrap_or_default();
+    let mut want = Pairing::default();
+    for line in exp.lines().skip(1) {
+        let v: Vec<u32> = line
+            .split_whitespace()
+            .filter_map(|x| x.parse().ok())
+            .collect();
+        match v.as_slice() {
+            [b, 0] => want.bye = Some(*b),
+            [w, b] => want.games.push((*w, *b)),
+            _ => {}
+        }
+    }
+    let mut other = Pairing::default();
+    let mut it = alt.split_whitespace();
+    while let Some(w) = it.next() {
+        if w == "bye" {
+            other.bye = it.next().and_then(|x| x.parse().ok());
+        } else if let Some((a, b)) = w.split_once('-') {
+            if let (Ok(a), Ok(b)) = (a.parse(), b.parse()) {
+                other.games.push((a, b));
+            }
+        }
+    }
+    for (name, p) in [("reference", &want), ("other", &other)] {
+        println!("{name}: {}", p.text());
+        if let Ok(reports) = dutch::criteria(&t, k, p) {
+            for r in reports {
+                let vals: Vec<String> = r
+                    .criteria
+                    .iter()
+                    .filter(|c| c.value.iter().any(|&v| v != 0))
+                    .map(|c| {
+                        format!(
+                            "{}={:?}",
+                            c.article.trim_start_matches("FIDE Dutch 2025 "),
+                            c.value
+                        )
+                    })
+                    .collect();
+                println!(
+                    "  bracket {} (score {}): MDPs {:?} residents {:?} pairs {:?} downfloaters {:?} {} {:?}",
+                    r.bracket,
+                    dutch::state::show(r.score),
+                    r.mdps,
+                    r.residents,
+                    r.pairs,
+                    r.downfloaters,
+                    vals.join(" "),
+                    r.violations.iter().map(|v| v.message.clone()).collect::<Vec<_>>()
+                );
+            }
+        }
+    }
+    let st = dutch::state::RoundState::new(&t, k);
+    for p in &st.players {
+        println!(
+            "  player {} score {} colours {:?} pref {:?} floats {:?} met {:?} pab_bar {:?} unplayed {} top {}",
+            p.id,
+            dutch::state::show(p.score),
+            p.colours,
+            p.pref,
+            p.floats,
+            p.met,
+            p.pab_bar,
+            p.unplayed,
+            p.topscorer
+        );
+    }
+    println!("{}", dutch::compare(&t, k, &want, &other));
+}
+
 fn main() {
     let mut best: Found = BTreeMap::new();
     let mut args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--explain") {
+        explain(&args[1..]);
+        return;
+    }
     let emit = match args.iter().position(|a| a == "--emit") {
         Some(i) if i + 1 < args.len() => {
             let d = args.remove(i + 1);
@@ -81,17 +176,36 @@ fn main() {
                 (1..k).any(|r| {
                     rd(r).is_some_and(|x| {
                         x.games.iter().any(|g| g.white == id || g.black == id)
-                            || x.byes.iter().any(|b| b.player == id && b.kind == ByeKind::PairingAllocated)
+                            || x.byes
+                                .iter()
+                                .any(|b| b.player == id && b.kind == ByeKind::PairingAllocated)
                     })
                 })
             };
-            let in_round = |id: u32| p.games.iter().any(|&(w, b)| w == id || b == id) || p.bye == Some(id);
+            let in_round =
+                |id: u32| p.games.iter().any(|&(w, b)| w == id || b == id) || p.bye == Some(id);
             for pl in &t.players {
                 if !in_round(pl.id) && played_before(pl.id) && k < t.rounds_planned.unwrap_or(k) {
-                    note(&mut best, "withdrawal", size, &file, k, String::new(), format!("{} absent after playing", pl.id));
+                    note(
+                        &mut best,
+                        "withdrawal",
+                        size,
+                        &file,
+                        k,
+                        String::new(),
+                        format!("{} absent after playing", pl.id),
+                    );
                 }
                 if in_round(pl.id) && k > 1 && !played_before(pl.id) {
-                    note(&mut best, "late entry", size, &file, k, String::new(), format!("{} paired for the first time", pl.id));
+                    note(
+                        &mut best,
+                        "late entry",
+                        size,
+                        &file,
+                        k,
+                        String::new(),
+                        format!("{} paired for the first time", pl.id),
+                    );
                 }
             }
             let mut alts: Vec<Pairing> = Vec::new();
@@ -160,8 +274,10 @@ fn main() {
                 if [dutch::C14, dutch::C16].contains(&label.as_str()) {
                     let back: u32 = if label == dutch::C14 { 1 } else { 2 };
                     if let Ok(ra) = dutch::criteria(&before, k, &alt) {
-                        let mine: Vec<u32> =
-                            reports.iter().flat_map(|r| r.downfloaters.clone()).collect();
+                        let mine: Vec<u32> = reports
+                            .iter()
+                            .flat_map(|r| r.downfloaters.clone())
+                            .collect();
                         let theirs: Vec<u32> =
                             ra.iter().flat_map(|r| r.downfloaters.clone()).collect();
                         let unplayed = |id: u32| {
@@ -176,7 +292,15 @@ fn main() {
                                 })
                         };
                         if theirs.iter().any(|id| !mine.contains(id) && unplayed(*id)) {
-                            note(&mut best, "1.4.3", size, &file, k, alt.text(), c.to_string());
+                            note(
+                                &mut best,
+                                "1.4.3",
+                                size,
+                                &file,
+                                k,
+                                alt.text(),
+                                c.to_string(),
+                            );
                         }
                     }
                 }
@@ -200,7 +324,10 @@ fn main() {
                     if let Err(e) = std::fs::write(&path, text) {
                         eprintln!("{path}: {e}");
                     }
-                    println!("  TABLE (\"{}\", {k}, \"{alt}\", \"{label}\"),", slug(&label));
+                    println!(
+                        "  TABLE (\"{}\", {k}, \"{alt}\", \"{label}\"),",
+                        slug(&label)
+                    );
                 }
                 Err(e) => eprintln!("{path}: {e}"),
             }

@@ -311,13 +311,7 @@ fn tuples(
 /// A homogeneous bracket (or remainder) `rem` with `n1` pairs, walked in the order of 4.2-4.3:
 /// exchanges, each followed by its transpositions; `f` gets the pairs and the players left
 /// over and returns true to stop.
-fn remainder(
-    ctx: &Ctx,
-    rem: &[usize],
-    n1: usize,
-    steps: &mut u64,
-    f: &mut VisitRemainder,
-) -> bool {
+fn remainder(ctx: &Ctx, rem: &[usize], n1: usize, steps: &mut u64, f: &mut VisitRemainder) -> bool {
     let r = rem.len();
     if 2 * n1 > r {
         return false;
