@@ -69,198 +69,260 @@ struct Golden {
 }
 
 const GOLDEN: &[Golden] = &[
+    // 9 had the PAB in round 1: a downfloat (1.4.3, the PAB scores more than a loss without
+    // playing). In bracket 3 (score 1, MDP 4) one resident must float: floating 2 rather than 9
+    // spares a resident who downfloated two rounds before (C.16); nothing above C.16 differs.
     Golden {
         name: "1.4.3",
         round: 3,
         worse: "1-3 5-2 7-4 9-8 bye 6",
         article: "FIDE Dutch 2025 C.16",
     },
+    // 4 (colours B, CD -1) wants white, 1 (W, CD +1) black: both preferences are granted (5.2.1).
     Golden {
         name: "5.2.1",
         round: 2,
         worse: "1-4 2-3 5-8 7-6",
         article: "FIDE Dutch 2025 5.2.1",
     },
+    // 3 (B W W: absolute) and 4 (W B W: strong) both want black: the stronger preference is
+    // granted (5.2.2), 4 gets white.
     Golden {
         name: "5.2.2",
         round: 4,
         worse: "1-2 3-4 5-7 6-8",
         article: "FIDE Dutch 2025 5.2.2",
     },
+    // 1 (W B W B W) and 8 (W B W W B) both strongly want black; their latest games differ (1
+    // white, 8 black): alternating from them gives 8 white (5.2.3).
     Golden {
         name: "5.2.3",
         round: 6,
         worse: "1-8 7-2 6-3 5-4",
         article: "FIDE Dutch 2025 5.2.3",
     },
+    // 1 (3 points) and 3 (2.5) both had W B W and strongly want black: nothing tells them apart
+    // before 5.2.4, the higher-ranked 1 gets his preference, 3 white.
     Golden {
         name: "5.2.4",
         round: 4,
         worse: "1-3 5-2 4-7 8-6",
         article: "FIDE Dutch 2025 5.2.4",
     },
+    // Round 1, no preferences: the higher-ranked 1 has an odd number and takes the initial
+    // colour, white (5.2.5, XXC white1).
     Golden {
         name: "5.2.5",
         round: 1,
         worse: "5-1 6-2 3-7 8-4",
         article: "FIDE Dutch 2025 5.2.5",
     },
+    // Bracket 2 (score 1.5): MDP 1 with residents 2 and 3, who met in round 1 (C.1): 1-2 and 3
+    // floats; 3-2 would be a rematch.
     Golden {
         name: "C1",
         round: 3,
         worse: "1-4 3-2 6-5 8-7",
         article: "FIDE Dutch 2025 C.1",
     },
+    // Last round (topscorers, 1.8). In bracket 6 the MDP-pairing 2-10 would give a topscorer's
+    // opponent his third colour in a row (C.11); 6-2 and 4-10 do not. C.5-C.10 equal.
     Golden {
         name: "C11",
         round: 6,
         worse: "1-7 2-10 3-5 6-4 8-9",
         article: "FIDE Dutch 2025 C.11",
     },
+    // Bracket 1 (score 1): 1 and 3 (both had white) want black, 2 and 4 white: 4-1 2-3 grants all
+    // four preferences, 1-3 4-2 denies two (C.12).
     Golden {
         name: "C12",
         round: 2,
         worse: "1-3 4-2 5-8 7-6",
         article: "FIDE Dutch 2025 C.12",
     },
+    // Bracket 2: MDPs 1, 2 and residents 4, 5; one pair, one preference lost either way (C.12
+    // equal), but 2-4 denies a strong preference where 5-2 denies a mild one (C.13).
     Golden {
         name: "C13",
         round: 4,
         worse: "3-1 2-4 5-7 6-8",
         article: "FIDE Dutch 2025 C.13",
     },
+    // Bracket 2 (score 2): one resident floats with MDP 1; 5 downfloated in round 3, 4 did not:
+    // floating 4 (C.14).
     Golden {
         name: "C14",
         round: 4,
         worse: "1-7 2-4 8-3 5-6",
         article: "FIDE Dutch 2025 C.14",
     },
+    // Bracket 3: MDP 5 faces a resident; 4 upfloated in the previous round, 7 did not: 5-7
+    // (C.15).
     Golden {
         name: "C15",
         round: 4,
         worse: "3-1 2-7 5-4 8-6",
         article: "FIDE Dutch 2025 C.15",
     },
+    // Bracket 3: MDP 5 takes one of 2 and 7, the other floats; 7 downfloated two rounds before, 2
+    // did not: 2 floats (C.16).
     Golden {
         name: "C16",
         round: 4,
         worse: "1-3 5-2 6-4 7-8",
         article: "FIDE Dutch 2025 C.16",
     },
+    // Bracket 4: MDP 3 faces 9 rather than 6, who upfloated two rounds before (C.17).
     Golden {
         name: "C17",
         round: 4,
         worse: "4-1 2-5 3-6 9-7 bye 8",
         article: "FIDE Dutch 2025 C.17",
     },
+    // Bracket 4: MDPs 2, 3, 4, one of them paired; 2 downfloated last round and floating him on
+    // again counts above any difference in the bracket (C.18): 6-2, and 3 and 4 float.
     Golden {
         name: "C18",
         round: 6,
         worse: "1-5 2-9 6-3 4-10 8-7",
         article: "FIDE Dutch 2025 C.18",
     },
+    // Bracket 5: MDPs 1 (3 points) and 4 face residents 6 and 7 (1.5); 6 upfloated last round:
+    // facing 6 with the lower MDP keeps his score difference at 0.5, not 1.5 (C.19).
     Golden {
         name: "C19",
         round: 5,
         worse: "6-1 5-2 8-3 7-4",
         article: "FIDE Dutch 2025 C.19",
     },
+    // 7 had the PAB in round 2 (C.04.1 4): the PAB goes to 4, not 7 (C.2).
     Golden {
         name: "C2",
         round: 5,
         worse: "1-2 5-3 9-4 8-6 bye 7",
         article: "FIDE Dutch 2025 C.2",
     },
+    // Bracket 5: MDPs 2, 4, 5 and resident 7; 5 downfloated two rounds before (round 5): 7-5,
+    // since floating 5 on counts above any difference in the bracket (C.20).
     Golden {
         name: "C20",
         round: 7,
         worse: "1-6 2-8 9-3 7-4 bye 5",
         article: "FIDE Dutch 2025 C.20",
     },
+    // Bracket 5: 5 upfloated two rounds before (round 4); he faces MDP 6, half a point above him,
+    // rather than MDP 2, 1.5 above (C.21).
     Golden {
         name: "C21",
         round: 6,
         worse: "1-7 5-2 4-9 8-6 bye 3",
         article: "FIDE Dutch 2025 C.21",
     },
+    // Bracket 4: 3 and 6, non-topscorers, both have an absolute preference for the same colour:
+    // they may not meet (C.3); 6-1 and 3 floats.
     Golden {
         name: "C3",
         round: 6,
         worse: "1-8 5-2 6-3 4-7",
         article: "FIDE Dutch 2025 C.3",
     },
+    // Bracket 5 (score 1): 4, 6, 7, one floats. Floating 7 leaves the rest unpairable (C.4); 4-7
+    // and 6 floats.
     Golden {
         name: "C4",
         round: 4,
         worse: "3-1 5-2 4-6 7-8",
         article: "FIDE Dutch 2025 C.4",
     },
+    // Bracket 2 (4, 8, who met) floats both into the last bracket; the PAB then goes to a 0-point
+    // player (7), not MDP 4 on 0.5: the lowest PAB score (C.5) comes before C.6-C.21.
     Golden {
         name: "C5",
         round: 2,
         worse: "9-1 2-3 5-8 7-6 bye 4",
         article: "FIDE Dutch 2025 C.5",
     },
+    // Bracket 1 (score 1) pairs all four (4-1 2-3); 1-8 4-5 would float two (C.6).
     Golden {
         name: "C6",
         round: 2,
         worse: "1-8 2-3 4-5 7-6",
         article: "FIDE Dutch 2025 C.6",
     },
+    // Bracket 3 (score 2): MDP 1 (3.5) with residents 4 and 6; one player floats: a resident with
+    // 2 points, not the MDP with 3.5 (C.7).
     Golden {
         name: "C7",
         round: 5,
         worse: "1-7 2-8 5-3 4-6",
         article: "FIDE Dutch 2025 C.7",
     },
+    // Bracket 4 floats 1, 2 and one of 5, 8; floating 8 lets the next bracket float a 2-point
+    // player, floating 5 a 5-point one (C.8: the following bracket's downfloaters and scores).
     Golden {
         name: "C8",
         round: 6,
         worse: "1-7 4-2 3-8 5-6",
         article: "FIDE Dutch 2025 C.8",
     },
+    // Last bracket (score 0) floats one player, the PAB assignee: 7 has played every round, 8 has
+    // an unplayed round (forfeit): 7 gets the PAB (C.9).
     Golden {
         name: "C9",
         round: 2,
         worse: "4-1 2-9 5-3 7-6 bye 8",
         article: "FIDE Dutch 2025 C.9",
     },
+    // Bracket 3: three MDPs, one is paired with resident 5; equal on every criterion, the MDP
+    // sets come in order of their smallest differing BSN (4.4): {1} before {4}.
     Golden {
         name: "4.4_mdp_set",
         round: 5,
         worse: "1-6 2-7 8-3 4-5",
         article: "MDP set (FIDE Dutch 2025 4.4)",
     },
+    // Round 1, all equal on every criterion: 1-2 needs an exchange between S1 and S2, which comes
+    // after every transposition of the original S1/S2 (4.3).
     Golden {
         name: "4.3_exchange",
         round: 1,
         worse: "1-2 3-7 8-4 6-5",
         article: "resident exchange (FIDE Dutch 2025 4.3)",
     },
+    // Round 1: S1 = 1-4, S2 = 5-8; the identity transposition (1-5, 2-6, ...) comes first (4.2);
+    // 1-6 5-2 is a later transposition.
     Golden {
         name: "4.2_transposition",
         round: 1,
         worse: "1-6 5-2 3-7 8-4",
         article: "transposition (FIDE Dutch 2025 4.2)",
     },
+    // Bracket 3: MDP 3 faces residents in S2 order: 4 before 5 (4.2), the remainder then 5-6.
     Golden {
         name: "4.2_mdp_transposition",
         round: 3,
         worse: "1-2 3-5 6-4 8-7",
         article: "transposition of S2 facing the MDPs (FIDE Dutch 2025 4.2)",
     },
+    // Last round: in bracket 5, 2-12 would give a topscorer (or his opponent) a colour difference
+    // beyond 2 (C.10); 2-10 does not.
     Golden {
         name: "C10",
         round: 9,
         worse: "1-4 2-12 3-7 9-5 10-6 13-8 21-11 22-14 19-15 18-16 17-20",
         article: "FIDE Dutch 2025 C.10",
     },
+    // 5 played round 1 and is absent from round 2 on (TRF records a withdrawal as absences,
+    // C.04.2): not paired; the rest as the reference engine pairs it.
     Golden {
         name: "withdrawal",
         round: 2,
         worse: "",
         article: "",
     },
+    // 10 enters in round 2 (absent in round 1, C.04.2 late entry: 0 points, one unplayed round,
+    // no colour history): paired in the 0-point group like any other.
     Golden {
         name: "late_entry",
         round: 2,
