@@ -606,3 +606,28 @@ fn floats_and_bye_eligibility_follow_the_2025_text() {
     let last = dutch::state::RoundState::new(&t, 4);
     assert!(last.last_round);
 }
+
+/// C.04.2: a player absent from the round (a withdrawal, a requested bye) is not paired; a
+/// pairing that pairs him is not a pairing of the round.
+#[test]
+fn absent_players_are_not_paired() {
+    let t = load("dutch_2025_withdrawal.trf");
+    let st = dutch::state::RoundState::new(&t, 2);
+    assert!(st.absent.iter().any(|(id, _)| *id == 5), "{:?}", st.absent);
+    let mut p = expected("dutch_2025_withdrawal.expected");
+    let (w, _) = p.games[0];
+    p.games[0] = (w, 5);
+    match dutch::compare(&t, 2, &expected("dutch_2025_withdrawal.expected"), &p) {
+        Comparison::Invalid {
+            a_invalid: false,
+            finding,
+        } => assert_eq!(finding.article, dutch::ABSENT),
+        other => panic!("{other}"),
+    }
+    // The late entry is paired in the round he enters, with no colour history.
+    let t = load("dutch_2025_late_entry.trf");
+    let st = dutch::state::RoundState::new(&t, 2);
+    let p = st.get(10).unwrap();
+    assert_eq!((p.score, p.unplayed, p.pref), (0, 1, None));
+    assert!(p.pab_eligible());
+}

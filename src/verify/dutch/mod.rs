@@ -13,6 +13,14 @@
 //! (colour allocation), `FIDE Dutch 2025 4` (the order of candidates), `C.04.1 4` (PAB
 //! eligibility), `C.04.2` (absences, late entries, unplayed rounds).
 //!
+//! The criteria are cited by their [Cn] tags, which the 2025 text and the 2026 revision
+//! share. The other article numbers were read as follows: 1.x from the 2025 text itself; the
+//! bracket procedure (S1/S2, remainder, MDP-pairing) is article 2 in 2025 (its 1.3.4 sends the
+//! remainder to "Article 2.3", where the 2026 text says 3.3), so two MDPs facing each other is
+//! cited as 2.2; the order of candidates (article 4: 4.2 transpositions, 4.3 exchanges, 4.4
+//! MDP sets) and the colour rules (5.2.1-5.2.5) are cited with the numbers the 2026 revision
+//! gives the same rules; the stored copy of the 2025 page could not be read past 1.5 here.
+//!
 //! # Readings of the text
 //!
 //! * **Score** (1.2, 1.3) is the pairing score: points from the tournament's scoring plus the
@@ -36,7 +44,7 @@
 //!   completion criterion C.4 applies to every bracket. A pair is formed in the first bracket
 //!   holding both its players; two MDPs are never paired with each other (S1 holds MDPs, S2
 //!   residents), so a pairing that does so is no candidate of the text
-//!   (`FIDE Dutch 2025 3.2`).
+//!   (`FIDE Dutch 2025 2.2`).
 //! * **C.4** asks that the players not yet paired (downfloaters and everyone below) can be
 //!   paired under C.1-C.3 with at most one PAB assignee, eligible (C.2). After the last
 //!   bracket nothing is paired: at most one downfloater, the PAB assignee.
@@ -109,7 +117,7 @@ pub const C18: &str = "FIDE Dutch 2025 C.18";
 pub const C19: &str = "FIDE Dutch 2025 C.19";
 pub const C20: &str = "FIDE Dutch 2025 C.20";
 pub const C21: &str = "FIDE Dutch 2025 C.21";
-pub const PAIR_MDPS: &str = "FIDE Dutch 2025 3.2";
+pub const PAIR_MDPS: &str = "FIDE Dutch 2025 2.2";
 pub const ORDER: &str = "FIDE Dutch 2025 4";
 pub const FLOATS: &str = "FIDE Dutch 2025 1.4.3";
 pub const ABSENT: &str = "C.04.2 absent";
