@@ -313,6 +313,14 @@ const GOLDEN: &[Golden] = &[
         worse: "1-4 2-12 3-7 9-5 10-6 13-8 21-11 22-14 19-15 18-16 17-20",
         article: "FIDE Dutch 2025 C.10",
     },
+    // Virtual points (XXA, acceleration): the top half has one extra point in rounds 1-2.
+    // Scores, brackets and the floats of round 2 are pairing scores with them (1.2, 1.4.2).
+    Golden {
+        name: "virtual_points",
+        round: 3,
+        worse: "",
+        article: "",
+    },
     // 5 played round 1 and is absent from round 2 on (TRF records a withdrawal as absences,
     // C.04.2): not paired; the rest as the reference engine pairs it.
     Golden {
