@@ -639,3 +639,32 @@ fn absent_players_are_not_paired() {
     assert_eq!((p.score, p.unplayed, p.pref), (0, 1, None));
     assert!(p.pab_eligible());
 }
+
+/// Brackets from the top (1.3): residents and MDPs, the remainder, the Limbo, the PAB
+/// assignee left in the last bracket.
+#[test]
+fn brackets_are_rebuilt_from_the_top() {
+    let t = load("dutch_2025_C5.trf");
+    let p = expected("dutch_2025_C5.expected");
+    let r = dutch::criteria(&t, 2, &p).unwrap();
+    let shape: Vec<(Vec<u32>, Vec<u32>, Vec<u32>)> = r
+        .iter()
+        .map(|b| (b.mdps.clone(), b.residents.clone(), b.downfloaters.clone()))
+        .collect();
+    assert_eq!(
+        shape,
+        vec![
+            (vec![], vec![1, 2, 3, 9], vec![]),
+            // 4 and 8 met in round 1: both float (C.1).
+            (vec![], vec![4, 8], vec![4, 8]),
+            (vec![4, 8], vec![5, 6, 7], vec![7]),
+        ]
+    );
+    assert_eq!(r[2].remainder, vec![7]);
+    assert!(r[2].limbo.is_empty());
+    assert_eq!(p.bye, Some(7));
+    // C.5: the PAB at the lowest score the rest allows (0 points): no value to minimise
+    // beyond it, and C.6 counts the PAB assignee as the last bracket's downfloater.
+    assert_eq!(r[2].value(dutch::C5), Some(&[0][..]));
+    assert_eq!(r[2].value(dutch::C6), Some(&[1][..]));
+}

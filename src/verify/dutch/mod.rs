@@ -213,7 +213,12 @@ pub struct BracketReport {
     /// Pairs made in this bracket (as the pairing colours them).
     pub pairs: Vec<(u32, u32)>,
     pub downfloaters: Vec<u32>,
-    /// C.1, C.3, C.4, 3.2 findings.
+    /// MDPs left unpaired (the Limbo): they float on.
+    pub limbo: Vec<u32>,
+    /// The remainder: residents not facing an MDP, paired among themselves as a homogeneous
+    /// bracket (1.3.4).
+    pub remainder: Vec<u32>,
+    /// C.1-C.4 and 2.2 findings.
     pub violations: Vec<Finding>,
     /// C.5-C.21 in priority order.
     pub criteria: Vec<Criterion>,
@@ -313,6 +318,22 @@ fn report(ctx: &Ctx, b: &Bracket, c: &Candidate, coloured: &[(usize, usize)]) ->
         residents: ids(&b.residents),
         pairs,
         downfloaters: ids(&c.floaters),
+        limbo: ids(&c
+            .floaters
+            .iter()
+            .copied()
+            .filter(|&x| b.is_mdp(x))
+            .collect::<Vec<_>>()),
+        remainder: ids(&b
+            .residents
+            .iter()
+            .copied()
+            .filter(|&r| {
+                !c.pairs
+                    .iter()
+                    .any(|&(x, y)| (x == r && b.is_mdp(y)) || (y == r && b.is_mdp(x)))
+            })
+            .collect::<Vec<_>>()),
         violations,
         criteria,
         colours,
