@@ -8,6 +8,7 @@
 //! documented in [`swiss`].
 
 mod baku;
+pub mod dutch;
 mod ecf;
 pub mod matching;
 mod nsc2006;
