@@ -8,6 +8,8 @@ mod common;
 mod accel;
 mod audit;
 mod cli;
+mod dutch;
+mod dutch_rules;
 mod ecf;
 mod engine_cli;
 mod formats;
