@@ -283,6 +283,10 @@ pub struct Audit {
     pub differences: Differences,
     /// The system's notes on the round (warnings about the field, rules applied).
     pub notes: Vec<String>,
+    /// For the systems paired by the FIDE Dutch procedure: where the pairing first parts from
+    /// the Dutch pairing, bracket by bracket, as the independent verifier compares them
+    /// ("identical" when it is the Dutch pairing).
+    pub dutch: Option<String>,
 }
 
 fn boards(games: &[(u32, u32)]) -> Vec<Board> {
@@ -341,8 +345,36 @@ pub fn audit(
     };
 
     let differences = diff(&yours, &given.byes, &optimum, &best.pairing.byes);
-    let verdict = if !violations.is_empty() || !excluded.is_empty() {
+    // The Dutch system is deterministic: a pairing is optimal exactly when it is the Dutch
+    // pairing; otherwise the first bracket and criterion (or step of the Dutch order) on
+    // which it loses is what the arbiter needs. The old tiers do not apply.
+    let dutch = if engine::dutch_based(system) && cert.status == Status::Optimal {
+        let field = engine::accelerated(&base, round, system)?;
+        let mine = verify::dutch::Pairing {
+            games: given.games.clone(),
+            bye: given.byes.first().copied(),
+        };
+        let theirs = verify::dutch::Pairing {
+            games: best.pairing.games.clone(),
+            bye: best.pairing.byes.first().copied(),
+        };
+        Some(verify::dutch::compare(&field, round, &mine, &theirs))
+    } else {
+        None
+    };
+    let (tiers, first_difference) = if dutch.is_some() {
+        (None, None)
+    } else {
+        (tiers, first_difference)
+    };
+    let verdict = if !violations.is_empty() || (dutch.is_none() && !excluded.is_empty()) {
         Verdict::BreaksRule
+    } else if let Some(c) = &dutch {
+        if *c == verify::dutch::Comparison::Identical {
+            Verdict::Optimal
+        } else {
+            Verdict::NotOptimal
+        }
     } else {
         match (&tiers, first_difference) {
             (Some(rows), Some(i)) if rows[i].yours > rows[i].optimum => Verdict::NotOptimal,
@@ -350,6 +382,7 @@ pub fn audit(
             _ => Verdict::Unproved,
         }
     };
+
     let mut a = Audit {
         system,
         round,
@@ -370,6 +403,7 @@ pub fn audit(
         optimum_violations: best.violations.clone(),
         differences,
         notes: best.notes.clone(),
+        dutch: dutch.map(|c| c.to_string()),
     };
     a.summary = summary(&a);
     Ok(a)
@@ -565,7 +599,29 @@ fn plural(n: i64, one: &str, many: &str) -> String {
 /// e.g. "colour preferences not granted — yours: 3; optimum: 1; 2 more than necessary".
 fn summary(a: &Audit) -> Vec<String> {
     let mut out = Vec::new();
-    out.push(match a.verdict {
+    out.push(if let Some(d) = &a.dutch {
+        match a.verdict {
+            Verdict::Optimal => format!(
+                "Round {}: the pairing keeps every rule of {} and is the FIDE Dutch 2025 pairing: \
+                 each bracket's criteria at their proven optimum, the first candidate in the \
+                 Dutch order.",
+                a.round, a.system
+            ),
+            Verdict::BreaksRule => format!(
+                "Round {}: the pairing breaks the rules of {}: {} of the independent verifier.",
+                a.round,
+                a.system,
+                plural(a.violations.len() as i64, "finding", "findings"),
+            ),
+            _ => format!(
+                "Round {}: the pairing keeps every rule of {} but is not the FIDE Dutch 2025 \
+                 pairing. Compared with it, bracket by bracket from the top: {d} (the second \
+                 pairing is the Dutch one).",
+                a.round, a.system
+            ),
+        }
+    } else {
+        match a.verdict {
         Verdict::Optimal => format!(
             "Round {}: the pairing keeps every rule of {} and is optimal: every tier equals the \
              proven optimum.",
@@ -594,6 +650,7 @@ fn summary(a: &Audit) -> Vec<String> {
             plural(a.excluded.len() as i64, "pair or bye", "pairs or byes"),
             a.system
         ),
+        }
     });
     if let Some(rows) = &a.tiers {
         for (i, r) in rows.iter().enumerate() {
@@ -626,7 +683,7 @@ fn summary(a: &Audit) -> Vec<String> {
                 "Every tier equals the best pairing found.".to_string()
             });
         }
-    } else {
+    } else if a.dutch.is_none() {
         out.push(
             "The tiers cannot be compared: the pairing uses a pair the round's hard rules \
              exclude."
@@ -727,13 +784,23 @@ pub fn text(a: &Audit, t: &Tournament) -> String {
         }
     }
     let _ = writeln!(s);
-    let _ = writeln!(
-        s,
-        "Compared with the optimum, tier by tier (optimum {}: {}):",
-        status_words(a.optimum_status),
-        a.optimum_summary
-    );
-    if let Some(rows) = &a.tiers {
+    if let Some(d) = &a.dutch {
+        let _ = writeln!(
+            s,
+            "Compared with the FIDE Dutch 2025 pairing, bracket by bracket (optimum {}: {}):\n  {d}",
+            status_words(a.optimum_status),
+            a.optimum_summary
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "Compared with the optimum, tier by tier (optimum {}: {}):",
+            status_words(a.optimum_status),
+            a.optimum_summary
+        );
+    }
+    if a.dutch.is_some() {
+    } else if let Some(rows) = &a.tiers {
         let _ = writeln!(
             s,
             "  {:<44} {:>8} {:>8} {:>8}  rule",
@@ -1000,14 +1067,20 @@ tr.decides td {{ font-weight: bold; }}
         }
         let _ = writeln!(s, "</table>");
     }
-    let _ = writeln!(s, "<h2>Compared with the optimum, tier by tier</h2>");
+    if let Some(d) = &a.dutch {
+        let _ = writeln!(s, "<h2>Compared with the FIDE Dutch 2025 pairing, bracket by bracket</h2>");
+        let _ = writeln!(s, "<p class=\"decides\">{}</p>", e(d));
+    } else {
+        let _ = writeln!(s, "<h2>Compared with the optimum, tier by tier</h2>");
+    }
     let _ = writeln!(
         s,
         "<p class=\"rule\">Optimum {}: {}</p>",
         status_words(a.optimum_status),
         e(&a.optimum_summary)
     );
-    if let Some(rows) = &a.tiers {
+    if a.dutch.is_some() {
+    } else if let Some(rows) = &a.tiers {
         let _ = writeln!(
             s,
             "<table class=\"tiers\"><tr><th>Tier (priority order)</th><th>Yours</th><th>Optimum</th><th>Excess</th><th>Rule</th></tr>"

@@ -195,14 +195,14 @@ fn attempt(
 }
 
 /// Systems paired by the FIDE Dutch procedure itself (bracket by bracket, exact matchings).
-fn dutch_based(system: SystemKind) -> bool {
+pub fn dutch_based(system: SystemKind) -> bool {
     matches!(system, SystemKind::Swiss | SystemKind::Prog | SystemKind::Baku)
 }
 
 /// `t` with the virtual points of rounds `1..=round` that an acceleration on the Dutch
 /// system adds to the pairing score ("FIDE C.04.5.1", "PROG global score GS = RS + FS"); the
 /// standard Swiss keeps the file's own (TRF `XXA`).
-fn accelerated(t: &Tournament, round: u32, system: SystemKind) -> Result<Tournament> {
+pub fn accelerated(t: &Tournament, round: u32, system: SystemKind) -> Result<Tournament> {
     let per_round = |r: u32| match system {
         SystemKind::Prog => systems::prog::virtual_points(t, r).map(Some),
         SystemKind::Baku => systems::baku::virtual_points(t, r).map(Some),
