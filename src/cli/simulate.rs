@@ -1,12 +1,10 @@
 //! `optipair simulate`: whole events per system, with a progress bar on standard error.
 
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use optipair::simulate::{self, Config, Model};
 use optipair::{formats, Result};
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::Mutex;
-use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct SimulateArgs {
@@ -72,43 +70,6 @@ pub enum SimFormat {
     Json,
 }
 
-/// A one-line progress bar: redrawn in place on a terminal, a line per tenth otherwise.
-struct Progress {
-    tty: bool,
-    start: Instant,
-    last_tenth: Mutex<usize>,
-}
-
-impl Progress {
-    fn show(&self, done: usize, total: usize) {
-        let mut err = std::io::stderr().lock();
-        let frac = done as f64 / total.max(1) as f64;
-        let secs = self.start.elapsed().as_secs_f64();
-        let eta = if done > 0 {
-            secs / done as f64 * (total - done) as f64
-        } else {
-            0.0
-        };
-        let line = format!(
-            "[{:<30}] {done}/{total} events  {secs:.0} s  eta {eta:.0} s",
-            "#".repeat((frac * 30.0) as usize)
-        );
-        if self.tty {
-            let _ = write!(err, "\r{line}");
-            if done == total {
-                let _ = writeln!(err);
-            }
-        } else {
-            let tenth = done * 10 / total.max(1);
-            let mut last = self.last_tenth.lock().expect("progress lock");
-            if tenth > *last {
-                *last = tenth;
-                let _ = writeln!(err, "{line}");
-            }
-        }
-    }
-}
-
 fn parse_settings(items: &[String]) -> Result<BTreeMap<String, serde_json::Value>> {
     let mut out = BTreeMap::new();
     for item in items {
@@ -166,17 +127,20 @@ pub fn run(a: SimulateArgs) -> Result<u8> {
         settings: parse_settings(&a.settings)?,
     };
     simulate::validate(&cfg)?;
-    let bar = Progress {
-        tty: std::io::stderr().is_terminal(),
-        start: Instant::now(),
-        last_tenth: Mutex::new(0),
+    // On standard error, drawn only on a terminal (indicatif hides it otherwise), so that
+    // logs and pipes get none.
+    let events = (cfg.systems.len() * cfg.runs) as u64;
+    let bar = if a.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::with_draw_target(Some(events), ProgressDrawTarget::stderr()).with_style(
+            ProgressStyle::with_template("[{bar:30}] {pos}/{len} events  {elapsed}  eta {eta}")
+                .expect("a valid template")
+                .progress_chars("#>-"),
+        )
     };
-    let quiet = a.quiet;
-    let mut report = simulate::run(&cfg, &|done, total| {
-        if !quiet {
-            bar.show(done, total)
-        }
-    })?;
+    let mut report = simulate::run(&cfg, &|done, _| bar.set_position(done as u64))?;
+    bar.finish();
     let timing = !a.no_timing;
     if !timing {
         report.without_timing();

@@ -192,8 +192,8 @@ pub fn save(path: &Path, t: &Tournament) -> Result<()> {
 ///
 /// * A symlink is written through: the file it points to is replaced, the link stays a link.
 /// * An existing file keeps its permission bits (the mode; owner and group stay the writer's).
-/// * The temp file (`.NAME.tmp-PID-N`, beside the target so the rename stays on one file
-///   system) is removed on every error path, and on a panic through the guard's drop. A run
+/// * The temp file (`.NAME.tmp-PID-XXXXXX`, a `tempfile`, beside the target so the rename
+///   stays on one file system) is removed on every error path, and on a panic when dropped. A run
 ///   killed outright cannot clean up, so every write first removes the temp files of `NAME`
 ///   whose writer is gone: each writer holds an exclusive lock on its temp file while it
 ///   exists, and the kernel drops the lock when the process dies.
@@ -211,86 +211,49 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .into_owned();
     remove_stale_temps(&dir, &name);
     let mode = std::fs::metadata(&target).ok().map(|m| m.permissions());
-    let (file, guard) = create_temp(&dir, &name).map_err(|e| Error::io(path, e))?;
-    let result = (|| -> std::io::Result<()> {
-        let mut f = &file;
+    let tmp = create_temp(&dir, &name).map_err(|e| Error::io(path, e))?;
+    let written = (|| -> std::io::Result<()> {
+        let mut f = tmp.as_file();
         f.write_all(bytes)?;
         if let Some(mode) = mode {
-            file.set_permissions(mode)?;
+            tmp.as_file().set_permissions(mode)?;
         }
-        file.sync_all()?;
-        std::fs::rename(&guard.path, &target)?;
-        sync_dir(&dir);
-        Ok(())
+        tmp.as_file().sync_all()
     })();
-    match result {
-        Ok(()) => {
-            guard.disarm();
-            Ok(())
-        }
-        // The guard's drop removes the temp file.
-        Err(e) => Err(Error::io(path, e)),
-    }
+    // On an error (or a panic) the temp file is dropped, which removes it.
+    written.map_err(|e| Error::io(path, e))?;
+    tmp.persist(&target).map_err(|e| Error::io(path, e.error))?;
+    sync_dir(&dir);
+    Ok(())
 }
 
-/// The prefix of `name`'s temp files; what follows it is `PID-N` (or `PID` from versions
-/// before the lock).
+/// The prefix of `name`'s temp files; what follows it is `PID-` and random letters and digits
+/// (`PID-N` or `PID` from earlier versions).
 fn temp_prefix(name: &str) -> String {
     format!(".{name}.tmp-")
 }
 
-/// Removes a temp file on drop unless the rename consumed it.
-struct TempGuard {
-    path: std::path::PathBuf,
-    armed: bool,
-}
-
-impl TempGuard {
-    fn disarm(mut self) {
-        self.armed = false;
-    }
-}
-
-impl Drop for TempGuard {
-    fn drop(&mut self) {
-        if self.armed {
-            let _ = std::fs::remove_file(&self.path);
-        }
-    }
-}
-
-/// Creates and locks a fresh temp file for `name` in `dir`. A stale-file sweep by another
-/// process can remove the file between its creation and the lock; the inode check catches
-/// that and the next name is tried.
-fn create_temp(dir: &Path, name: &str) -> std::io::Result<(std::fs::File, TempGuard)> {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static SEQ: AtomicU64 = AtomicU64::new(0);
-    let mut last = None;
+/// Creates and locks a fresh temp file for `name` in `dir` (removed when dropped). A
+/// stale-file sweep by another process can remove the file between its creation and the
+/// lock; the inode check catches that and another name is tried.
+fn create_temp(dir: &Path, name: &str) -> std::io::Result<tempfile::NamedTempFile> {
+    let prefix = format!("{}{}-", temp_prefix(name), std::process::id());
     for _ in 0..16 {
-        let n = SEQ.fetch_add(1, Ordering::Relaxed);
-        let path = dir.join(format!("{}{}-{n}", temp_prefix(name), std::process::id()));
-        let file = match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-        {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                last = Some(e);
-                continue;
-            }
-            Err(e) => return Err(e),
-        };
-        let guard = TempGuard { path, armed: true };
-        file.lock()?;
-        if same_file(&file, &guard.path) {
-            return Ok((file, guard));
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).rand_bytes(6);
+        // The mode a plain create gives (0666 less the umask), not tempfile's 0600: a new
+        // event file is as readable as any other file the director writes.
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let tmp = builder.tempfile_in(dir)?;
+        tmp.as_file().lock()?;
+        if same_file(tmp.as_file(), tmp.path()) {
+            return Ok(tmp);
         }
-        last = Some(std::io::Error::other(
-            "temp file removed while being created",
-        ));
     }
-    Err(last.unwrap_or_else(|| std::io::Error::other("no free temp file name")))
+    Err(std::io::Error::other(
+        "temp file removed while being created",
+    ))
 }
 
 #[cfg(unix)]
@@ -320,7 +283,12 @@ fn remove_stale_temps(dir: &Path, name: &str) {
         let Some(rest) = file_name.to_str().and_then(|f| f.strip_prefix(&prefix)) else {
             continue;
         };
-        if rest.is_empty() || !rest.chars().all(|c| c.is_ascii_digit() || c == '-') {
+        // `PID`, or `PID-` then letters and digits: never a name of the director's.
+        let (pid, tail) = rest.split_once('-').unwrap_or((rest, ""));
+        let ours = !pid.is_empty()
+            && pid.chars().all(|c| c.is_ascii_digit())
+            && tail.chars().all(|c| c.is_ascii_alphanumeric());
+        if !ours || (rest.contains('-') && tail.is_empty()) {
             continue;
         }
         let path = entry.path();
