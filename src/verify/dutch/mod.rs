@@ -54,8 +54,9 @@
 //! * **C.7** compares the downfloaters' scores in descending order, lexicographically.
 //! * **C.8** "in the following bracket C.1-C.7 are complied with": valued as the fewest
 //!   downfloaters the following bracket (these downfloaters as its MDPs, the next scoregroup
-//!   as residents) can have, then their scores, keeping C.4 and the C.5 value. Exact up to 22
-//!   players; on larger fields only the count of a maximum matching (no completion).
+//!   as residents) can have, then their scores, keeping C.4 and the C.5 value. Exact up to 40
+//!   players; on larger fields only the count of a maximum matching (no completion, no
+//!   scores), so `compare` on large fields can miss a C.8 difference.
 //! * **C.9** (unplayed games of the PAB assignee) counts only for a candidate that downfloats
 //!   exactly one player (the note to C.9: "brackets that downfloat exactly one player, who
 //!   will end up receiving the PAB"): that player's unplayed rounds when he may end up with
