@@ -15,8 +15,9 @@ type Visit<'a> = dyn FnMut(&[(usize, usize)]) + 'a;
 /// Called with a remainder's pairs and the players it leaves over; true stops the walk.
 type VisitRemainder<'a> = dyn FnMut(&[(usize, usize)], &[usize]) -> bool + 'a;
 
-/// Largest field the brute force takes on.
-pub const MAX_PLAYERS: usize = eval::EXACT_MAX;
+/// Largest field the brute force takes on (completion by table up to `eval::EXACT_MAX`
+/// players, by maximum matchings above).
+pub const MAX_PLAYERS: usize = 30;
 
 /// Most candidates (complete pairings of one bracket's downfloater choice) it will walk.
 const MAX_LEAVES: u64 = 20_000_000;
@@ -58,7 +59,7 @@ pub fn brute_force(t: &Tournament, round: u32) -> Option<Pairing> {
 pub fn best(ctx: &Ctx, b: &Bracket) -> Option<Candidate> {
     let players = b.players();
     let n = players.len();
-    if n > 24 {
+    if n > MAX_PLAYERS {
         return None;
     }
     // Downfloater sets: C.4 first, then C.5-C.7, then the look-ahead C.8 and C.9.
@@ -316,8 +317,8 @@ fn remainder(ctx: &Ctx, rem: &[usize], n1: usize, steps: &mut u64, f: &mut Visit
     if 2 * n1 > r {
         return false;
     }
-    // Exchanges: X from S1 (BSNs 1..n1), Y from S2, |X| = |Y|, in the order of 4.3.
-    let mut exchanges: Vec<(Vec<i64>, Vec<usize>, Vec<usize>)> = Vec::new();
+    // Exchanges: X from S1 (BSNs 1..n1), Y from S2, |X| = |Y|, in the order of 4.3; fewer
+    // players exchanged first, so each size is built and sorted only when reached.
     for k in 0..=n1.min(r - n1) {
         let mut xs = Vec::new();
         for_each_subset(n1, k, &mut |x: &[usize]| xs.push(x.to_vec()));
@@ -325,43 +326,44 @@ fn remainder(ctx: &Ctx, rem: &[usize], n1: usize, steps: &mut u64, f: &mut Visit
         for_each_subset(r - n1, k, &mut |y: &[usize]| {
             ys.push(y.iter().map(|&i| i + n1).collect::<Vec<_>>())
         });
-        for x in &xs {
-            for y in &ys {
-                let xb: Vec<i64> = x.iter().rev().map(|&i| i as i64 + 1).collect();
-                let yb: Vec<i64> = y.iter().map(|&i| i as i64 + 1).collect();
-                let mut key = vec![k as i64, yb.iter().sum::<i64>() - xb.iter().sum::<i64>()];
-                key.extend(xb.iter().map(|v| -v));
-                key.extend(yb.iter().copied());
-                exchanges.push((key, x.clone(), y.clone()));
-            }
-        }
         *steps += (xs.len() * ys.len()) as u64;
         if *steps > MAX_STEPS {
             return true;
         }
-    }
-    exchanges.sort_by(|a, b| a.0.cmp(&b.0));
-    for (_, x, y) in exchanges {
-        let mut s1: Vec<usize> = (0..n1)
-            .filter(|i| !x.contains(i))
-            .chain(y.iter().copied())
-            .collect();
-        s1.sort_unstable();
-        let mut s2: Vec<usize> = (n1..r)
-            .filter(|i| !y.contains(i))
-            .chain(x.iter().copied())
-            .collect();
-        s2.sort_unstable();
-        let a: Vec<usize> = s1.iter().map(|&i| rem[i]).collect();
-        let pool: Vec<usize> = s2.iter().map(|&i| rem[i]).collect();
-        let mut cur = Vec::new();
-        let stop = tuples(ctx, &a, &pool, &mut cur, steps, &mut |t: &[usize], _| {
-            let pairs: Vec<(usize, usize)> = a.iter().copied().zip(t.iter().copied()).collect();
-            let left: Vec<usize> = pool.iter().copied().filter(|p| !t.contains(p)).collect();
-            f(&pairs, &left)
-        });
-        if stop || *steps > MAX_STEPS {
-            return true;
+        let mut exchanges: Vec<(Vec<i64>, &Vec<usize>, &Vec<usize>)> = Vec::new();
+        for x in &xs {
+            for y in &ys {
+                let xb: Vec<i64> = x.iter().rev().map(|&i| i as i64 + 1).collect();
+                let yb: Vec<i64> = y.iter().map(|&i| i as i64 + 1).collect();
+                let mut key = vec![yb.iter().sum::<i64>() - xb.iter().sum::<i64>()];
+                key.extend(xb.iter().map(|v| -v));
+                key.extend(yb.iter().copied());
+                exchanges.push((key, x, y));
+            }
+        }
+        exchanges.sort_by(|a, b| a.0.cmp(&b.0));
+        for (_, x, y) in exchanges {
+            let mut s1: Vec<usize> = (0..n1)
+                .filter(|i| !x.contains(i))
+                .chain(y.iter().copied())
+                .collect();
+            s1.sort_unstable();
+            let mut s2: Vec<usize> = (n1..r)
+                .filter(|i| !y.contains(i))
+                .chain(x.iter().copied())
+                .collect();
+            s2.sort_unstable();
+            let a: Vec<usize> = s1.iter().map(|&i| rem[i]).collect();
+            let pool: Vec<usize> = s2.iter().map(|&i| rem[i]).collect();
+            let mut cur = Vec::new();
+            let stop = tuples(ctx, &a, &pool, &mut cur, steps, &mut |t: &[usize], _| {
+                let pairs: Vec<(usize, usize)> = a.iter().copied().zip(t.iter().copied()).collect();
+                let left: Vec<usize> = pool.iter().copied().filter(|p| !t.contains(p)).collect();
+                f(&pairs, &left)
+            });
+            if stop || *steps > MAX_STEPS {
+                return true;
+            }
         }
     }
     false

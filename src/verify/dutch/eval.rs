@@ -9,6 +9,9 @@ use crate::verify::matching::Matching;
 /// subset of players; larger fields use maximum matchings (C.8 then counts pairs only).
 pub const EXACT_MAX: usize = 22;
 
+/// Fields up to this size get the exact look-ahead of C.8.
+pub const LOOKAHEAD_MAX: usize = 40;
+
 /// A score difference of an MDP who floats on (Limbo): above any difference within the
 /// bracket, and growing with his score (C.18, C.20; see the module notes).
 const LIMBO: Points = 1_000_000_000_000;
@@ -235,6 +238,8 @@ pub struct FloatPart {
     pub c7: Vec<i64>,
     pub c8: Vec<i64>,
     pub c9: Vec<i64>,
+    /// C.8 was valued exactly (see [`LOOKAHEAD_MAX`]).
+    pub c8_exact: bool,
     pub c14: i64,
     pub c16: i64,
     pub c18: Vec<i64>,
@@ -283,8 +288,9 @@ pub fn bracket_perfect(ctx: &Ctx, b: &Bracket, set: &[usize]) -> bool {
 }
 
 /// C.8: the best the following bracket can do (fewest downfloaters, then their scores) with
-/// these downfloaters as its MDPs, keeping C.4 and the C.5 value. Exact on small fields; on
-/// large ones the number of downfloaters of a maximum matching, without completion.
+/// these downfloaters as its MDPs, keeping C.4 and the C.5 value. Exact up to
+/// [`LOOKAHEAD_MAX`] players (and 20 in the following bracket); beyond, the number of
+/// downfloaters of a maximum matching, without completion or scores.
 fn lookahead(ctx: &Ctx, b: &Bracket, floaters: &[usize], c5: Option<Points>) -> Vec<i64> {
     let Some(next) = &b.next else {
         return Vec::new();
@@ -303,37 +309,11 @@ fn lookahead(ctx: &Ctx, b: &Bracket, floaters: &[usize], c5: Option<Points>) -> 
     };
     let players = nb.players();
     let n = players.len();
-    if !ctx.exact() || n > 20 {
-        let mut m = Matching::new(n);
-        for x in 0..n {
-            for y in x + 1..n {
-                let (p, q) = (players[x], players[y]);
-                if ctx.allowed(p, q) && !(nb.is_mdp(p) && nb.is_mdp(q)) {
-                    m.add_edge(x, y);
-                }
-            }
-        }
-        // Fewest players left over: `d` extra vertices joined to everyone absorb them.
-        let mut d = n % 2;
-        loop {
-            let mut g = Matching::new(n + d);
-            for x in 0..n {
-                for y in x + 1..n {
-                    if m.has_edge(x, y) {
-                        g.add_edge(x, y);
-                    }
-                }
-                for e in 0..d {
-                    g.add_edge(x, n + e);
-                }
-            }
-            if d >= n || g.covers_all_but(&[]) {
-                break;
-            }
-            d += 2;
-        }
-        let left = d as i64;
-        return vec![left];
+    // Exact: every set of downfloaters of the following bracket, fewest first, each checked
+    // for C.4 and C.5. On fields over `LOOKAHEAD_MAX` players (or a following bracket over
+    // 20), the same for every candidate: the count of a maximum matching.
+    if n > 20 || ctx.st.players.len() > LOOKAHEAD_MAX {
+        return approx_left(ctx, &nb, &players);
     }
     let mut best: Option<Vec<i64>> = None;
     for k in 0..=n {
@@ -375,6 +355,49 @@ fn lookahead(ctx: &Ctx, b: &Bracket, floaters: &[usize], c5: Option<Points>) -> 
     best.unwrap_or_else(|| vec![i64::MAX])
 }
 
+/// The fewest players a maximum matching of bracket `nb` leaves over (no completion, no
+/// scores): C.8 on fields too large for the exact look-ahead.
+fn approx_left(ctx: &Ctx, nb: &Bracket, players: &[usize]) -> Vec<i64> {
+    let n = players.len();
+    let mut m = Matching::new(n);
+    for x in 0..n {
+        for y in x + 1..n {
+            let (p, q) = (players[x], players[y]);
+            if ctx.allowed(p, q) && !(nb.is_mdp(p) && nb.is_mdp(q)) {
+                m.add_edge(x, y);
+            }
+        }
+    }
+    // Fewest players left over: `d` extra vertices joined to everyone absorb them.
+    let mut d = n % 2;
+    loop {
+        let mut g = Matching::new(n + d);
+        for x in 0..n {
+            for y in x + 1..n {
+                if m.has_edge(x, y) {
+                    g.add_edge(x, y);
+                }
+            }
+            for e in 0..d {
+                g.add_edge(x, n + e);
+            }
+        }
+        if d >= n || g.covers_all_but(&[]) {
+            break;
+        }
+        d += 2;
+    }
+    let left = d as i64;
+    vec![left]
+}
+
+/// Whether [`lookahead`] values C.8 exactly for these downfloaters.
+fn lookahead_exact(ctx: &Ctx, b: &Bracket, floaters: &[usize]) -> bool {
+    b.next.as_ref().is_none_or(|next| {
+        floaters.len() + next.len() <= 20 && ctx.st.players.len() <= LOOKAHEAD_MAX
+    })
+}
+
 /// Calls `f` with every `k`-subset of `0..n`, in lexicographic order.
 pub fn for_each_subset(n: usize, k: usize, f: &mut dyn FnMut(&[usize])) {
     fn go(start: usize, n: usize, k: usize, cur: &mut Vec<usize>, f: &mut dyn FnMut(&[usize])) {
@@ -411,8 +434,10 @@ pub fn float_part(ctx: &Ctx, b: &Bracket, floaters: &[usize], deep: bool) -> Flo
     };
     let c6 = vec![floaters.len() as i64];
     let c7 = desc(floaters.iter().map(|&x| st.players[x].score).collect());
+    let mut c8_exact = true;
     let (c8, c9) = if deep && complete {
         let c8 = lookahead(ctx, b, floaters, c5v);
+        c8_exact = lookahead_exact(ctx, b, floaters);
         // C.9 counts only where the bracket downfloats exactly one player who may end up with
         // the PAB (eligible, at the C.5 score): his unplayed games; any other single
         // downfloater counts 0 (the note to C.9; see the module notes).
@@ -458,6 +483,7 @@ pub fn float_part(ctx: &Ctx, b: &Bracket, floaters: &[usize], deep: bool) -> Flo
         c7,
         c8,
         c9,
+        c8_exact,
         c14,
         c16,
         c18,
