@@ -1090,7 +1090,7 @@ fn solve_here(
                     break lp;
                 }
                 // Before any cut: the exact matching over the pairs that could beat the
-                // incumbent (item 9), when that graph splits into components small enough.
+                // incumbent (item 9), on components of any size (sparse blossom).
                 let columns = pool.active.len();
                 if opts.weighted_matching && !opts.full_candidates {
                     let incumbent = selection.clone();
@@ -1106,8 +1106,8 @@ fn solve_here(
                         break lp;
                     }
                 }
-                // A completion that added pairs but could not match them all (a component too
-                // large) leaves `lp` stale: the LP is solved again over them before any cut.
+                // A completion that added pairs but could not match them all (weights too
+                // wide) leaves `lp` stale: the LP is solved again over them before any cut.
                 if pool.active.len() == columns {
                     if cut_rounds >= MAX_CUT_ROUNDS {
                         break lp;
@@ -1271,7 +1271,7 @@ fn solve_here(
     size.candidates = model.spec.candidates.len();
     let summary = match status {
         Status::Optimal if source.is_some() => format!(
-            "optimal over all {} pairs ({} candidates: {} listed, {} from the pair source (priced in by LP duals, or in an incumbent pairing); {} in the final programs, {} pricing rounds, {} odd-set rows + {} odd-set cuts, {} incumbents improved by partner exchange, {} closed on the LP face, {} at zero cost, {} by weighted matching, {} HiGHS solves)",
+            "optimal over all {} pairs ({} candidates: {} listed, {} from the pair source (priced in by LP duals, or in an incumbent pairing); {} in the final programs, {} pricing rounds, {} odd-set rows + {} odd-set cuts, {} incumbents improved by partner exchange, {} closed on the LP face, {} at zero cost, {} by weighted matching (sparse blossom, proved by its duals, pairs left out priced by LP duals), {} HiGHS solves)",
             size.all_pairs,
             size.candidates,
             spec.candidates.len(),
@@ -1287,7 +1287,7 @@ fn solve_here(
             size.solves,
         ),
         Status::Optimal => format!(
-            "optimal over all {} pairs ({} allowed by the rules; {} in the final programs, {} pricing round{}, {} odd-set rows + {} odd-set cuts, {} closed on the LP face, {} at zero cost, {} by weighted matching, {} HiGHS solves)",
+            "optimal over all {} pairs ({} allowed by the rules; {} in the final programs, {} pricing round{}, {} odd-set rows + {} odd-set cuts, {} closed on the LP face, {} at zero cost, {} by weighted matching (sparse blossom, proved by its duals, pairs left out priced by LP duals), {} HiGHS solves)",
             size.all_pairs,
             size.candidates,
             pool.active.len(),
@@ -1323,7 +1323,7 @@ fn solve_here(
 }
 
 /// The group's optimum by an exact weighted matching (models/swiss.md, item 9), when the
-/// round is a plain matching and the graph's components are small enough. Only columns that
+/// round is a plain matching (no system rows, at most one bye). Only columns that
 /// could beat `incumbent` take part: a pairing keeping the earlier optima is worth the LP
 /// bound plus at least the reduced costs of its columns, so one better than the incumbent uses
 /// none whose reduced cost reaches the incumbent's gap. The matching over them is then

@@ -3,26 +3,34 @@
 //! A tier group whose LP bound no pairing meets (a real integrality gap: the LP lacks the
 //! blossom rows its optimum would need) used to go to a HiGHS MIP, which can take tens of
 //! seconds on a few hundred players. When the round has no rows beyond pairing itself — no
-//! system rows, at most one bye — the same restricted program is a minimum-weight matching:
-//! the tiers of every group so far are folded into one exact integer weight per pair (i128,
-//! each tier's multiplier above the largest total the tiers below it can reach), and a
-//! primal–dual blossom algorithm (`integer-blossom`) finds its optimum with no tolerance. The
-//! earlier groups' rows need no encoding: their optima are reached by the incumbent over the
-//! same pairs, so a lexicographic optimum keeps them.
+//! system rows, at most one bye — the same restricted program is a maximum-weight matching:
+//! the tiers of every group so far are folded into one exact integer weight per pair, each
+//! tier's multiplier above the largest total the tiers below it can reach, and the sparse
+//! blossom algorithm of [`super::blossom`] finds its optimum with no tolerance, over the
+//! candidate pairs only (memory linear in them, no cap on a component's size). The weights are
+//! `i128` while they fit with room for the algorithm's sums, else 512-bit ([`blossom::Wide`]).
+//! The earlier groups' rows need no encoding: their optima are reached by the incumbent over
+//! the same pairs, so a lexicographic optimum keeps them. Rounds with system rows (USCF's and
+//! the accelerated systems' constraints, several byes) are not plain matchings: their groups
+//! keep the MIP.
 //!
-//! The graph splits into connected components, each matched on its own: the work grows with
-//! the cube of the largest component, not of the field.
+//! Each matching is returned only when its dual solution proves it optimal over the columns
+//! given ([`blossom::is_proved_optimal`]); the solver then prices every pair left out against
+//! the LP's duals (`complete` in `ilp.rs`), so the optimum holds over all pairs.
+//!
+//! The graph splits into connected components, each matched on its own.
 
+use super::blossom::{self, Weight, Wide};
 use super::Selection;
 use crate::spec::RoundSpec;
+use std::collections::HashMap;
 
-/// Largest component matched here; a bigger one is left to the MIP (the blossom solver keeps
-/// (2m+1)² edges for a component of m vertices, about 180 MB at 1,200; its time grows with m³).
-pub const MAX_COMPONENT: usize = 1200;
+/// Largest weight (in absolute value, times 4·size of the component) matched in `i128`: the
+/// algorithm doubles weights and sums duals over a component.
+const LIMIT_I128: i128 = 1 << 100;
 
-/// Headroom kept below `i128::MAX`: the blossom algorithm doubles weights and sums duals over
-/// a component.
-const LIMIT: i128 = 1 << 100;
+/// Largest number of bits of a weight matched in 512 bits, with the same headroom.
+const LIMIT_WIDE_BITS: u32 = 480;
 
 /// The columns a matching may use, with every column's cost per tier (pairs first, then
 /// byes, then unpaired players, as in the solver's model).
@@ -37,8 +45,8 @@ pub struct Restricted<'a> {
 
 /// The selection minimising `tiers` lexicographically (in the order given) over the
 /// restricted columns, or `None` when the program is not a plain matching (system rows, more
-/// than one bye), a component is too large, the weights would not fit, or no pairing covers
-/// every player who must be covered.
+/// than one bye), the weights would not fit in 512 bits, a matching's duals do not prove it,
+/// or no pairing covers every player who must be covered.
 pub fn lexicographic(r: &Restricted, tiers: &[usize]) -> Option<Selection> {
     let spec = r.spec;
     if !spec.rows.is_empty() || spec.max_byes > 1 {
@@ -99,10 +107,6 @@ pub fn lexicographic(r: &Restricted, tiers: &[usize]) -> Option<Selection> {
         if m.is_empty() {
             continue;
         }
-        if m.len() > MAX_COMPONENT {
-            trace(edges.len(), largest, started, "too large");
-            return None;
-        }
         for (l, &v) in m.iter().enumerate() {
             local[v] = l;
         }
@@ -110,38 +114,37 @@ pub fn lexicographic(r: &Restricted, tiers: &[usize]) -> Option<Selection> {
         let comp_edges = &by_component[root];
         let players: Vec<usize> = m.iter().copied().filter(|&v| v < n).collect();
         let weights = multipliers(r.costs, tiers, comp_edges, &players, r.dead_unpaired)?;
-        let lex = |col: usize| -> i128 {
-            tiers
-                .iter()
-                .zip(&weights)
-                .map(|(&t, &w)| w * r.costs[col][t] as i128)
-                .sum()
+        let lex = |col: usize| -> Wide {
+            tiers.iter().zip(&weights).fold(Wide::zero(), |s, (&t, w)| {
+                Weight::add(&s, &times(w, r.costs[col][t]))
+            })
         };
         // Leaving a vertex unmatched costs its unpaired column, or `forbid` when that column
         // is fixed at 0: above any total the component's columns can reach.
-        let most = |v: usize| -> i128 {
-            let mut most = if v < n && !r.dead_unpaired[v] {
-                lex(unpaired_col(v))
-            } else {
-                0
-            };
-            for &(a, b, k) in comp_edges {
-                if a == v || b == v {
-                    most = most.max(lex(k));
+        let mut most: Vec<Wide> = m
+            .iter()
+            .map(|&v| {
+                if v < n && !r.dead_unpaired[v] {
+                    lex(unpaired_col(v))
+                } else {
+                    Wide::zero()
+                }
+            })
+            .collect();
+        let lexed: Vec<Wide> = comp_edges.iter().map(|&(_, _, k)| lex(k)).collect();
+        for (&(a, b, _), c) in comp_edges.iter().zip(&lexed) {
+            for x in [local[a], local[b]] {
+                if *c > most[x] {
+                    most[x] = *c;
                 }
             }
-            most
-        };
-        let forbid = m
-            .iter()
-            .map(|&v| most(v))
-            .try_fold(1i128, |s, x| s.checked_add(x))?;
-        if forbid.checked_mul(4 * m.len() as i128)? > LIMIT {
-            return None;
         }
-        let alone = |v: usize| -> i128 {
+        let forbid = most
+            .iter()
+            .fold(blossom::wide(1), |s, x| Weight::add(&s, x));
+        let alone = |v: usize| -> Wide {
             if v == n {
-                0
+                Wide::zero()
             } else if r.dead_unpaired[v] {
                 forbid
             } else {
@@ -149,29 +152,58 @@ pub fn lexicographic(r: &Restricted, tiers: &[usize]) -> Option<Selection> {
             }
         };
         // Maximum weight matching, weight = (cost of leaving both alone) − (cost of the pair):
-        // every weight is positive, so only the lexicographic costs decide.
+        // every weight is positive, so only the lexicographic costs decide. The cheapest of a
+        // pair's columns; equal ones by column order.
         let size = m.len();
-        let mut w = vec![0i128; size * size];
-        let mut column = vec![usize::MAX; size * size];
-        for &(u, v, k) in comp_edges {
+        let mut best: HashMap<(usize, usize), (Wide, usize)> = HashMap::new();
+        for (&(u, v, k), c) in comp_edges.iter().zip(&lexed) {
             let (lu, lv) = (local[u].min(local[v]), local[u].max(local[v]));
-            let weight = alone(u) + alone(v) - lex(k);
-            let at = lu * size + lv;
-            // The cheapest of a pair's columns; equal ones by column order.
-            if column[at] == usize::MAX || weight > w[at] {
-                w[at] = weight;
-                column[at] = k;
+            let weight = Weight::sub(&Weight::add(&alone(u), &alone(v)), c);
+            if weight < Wide::zero() {
+                return None;
+            }
+            match best.get(&(lu, lv)) {
+                Some((w, _)) if *w >= weight => {}
+                _ => {
+                    best.insert((lu, lv), (weight, k));
+                }
             }
         }
-        if w.iter().any(|&x| x < 0) {
-            return None;
-        }
-        let mate = integer_blossom::max_weight_matching(&w, size);
+        let mut pairs: Vec<((usize, usize), (Wide, usize))> = best.into_iter().collect();
+        pairs.sort_unstable_by_key(|p| p.0);
+        let top = pairs
+            .iter()
+            .map(|p| &p.1 .0)
+            .max()
+            .cloned()
+            .unwrap_or_else(Wide::zero);
+        // Headroom: 4·size times the largest weight.
+        let room = blossom::wide(4 * size as i128);
+        let mate: Vec<Option<usize>> = match i128::try_from(top.checked_mul(room)?) {
+            Ok(x) if x <= LIMIT_I128 => {
+                let e: Vec<(usize, usize, i128)> = pairs
+                    .iter()
+                    .map(|((a, b), (w, _))| (*a, *b, i128::try_from(*w).expect("checked above")))
+                    .collect();
+                matched(size, &e)?
+            }
+            _ => {
+                if bits(&top.checked_mul(room)?) > LIMIT_WIDE_BITS {
+                    trace(edges.len(), largest, started, "weights too wide");
+                    return None;
+                }
+                let e: Vec<(usize, usize, Wide)> =
+                    pairs.iter().map(|((a, b), (w, _))| (*a, *b, *w)).collect();
+                matched(size, &e)?
+            }
+        };
+        let column: HashMap<(usize, usize), usize> =
+            pairs.iter().map(|(ab, (_, k))| (*ab, *k)).collect();
         for (lu, &partner) in mate.iter().enumerate() {
             let u = m[lu];
             match partner {
                 Some(lv) if lu < lv => {
-                    let k = column[lu * size + lv];
+                    let k = column[&(lu, lv)];
                     if k >= np {
                         sel.byes.push(spec.byes[k - np].player);
                     } else {
@@ -192,6 +224,23 @@ pub fn lexicographic(r: &Restricted, tiers: &[usize]) -> Option<Selection> {
     Some(sel)
 }
 
+/// The maximum-weight matching of one component, kept only when its duals prove it.
+fn matched<W: Weight>(size: usize, edges: &[(usize, usize, W)]) -> Option<Vec<Option<usize>>> {
+    let m = blossom::maximum_weight_matching(size, edges, false);
+    blossom::is_proved_optimal(size, edges, false, &m).then_some(m.mate)
+}
+
+/// Bits of a non-negative value.
+fn bits(x: &Wide) -> u32 {
+    512 - x.leading_zeros()
+}
+
+/// w · c exactly (c a tier cost, non-negative).
+fn times(w: &Wide, c: i64) -> Wide {
+    w.checked_mul(blossom::wide(c as i128))
+        .expect("tier weights stay below 2^480")
+}
+
 /// With OPTIPAIR_TRACE set, one line on standard error per matching.
 fn trace(edges: usize, largest: usize, started: std::time::Instant, what: &str) {
     if std::env::var_os("OPTIPAIR_TRACE").is_some() {
@@ -205,22 +254,21 @@ fn trace(edges: usize, largest: usize, started: std::time::Instant, what: &str) 
 /// Each tier's multiplier in one component: the last tier's is 1, and each one above is the
 /// one below times one more than the largest total the tier below can reach: every column
 /// holds a player and no player is in two, so the sum of each player's costliest column
-/// bounds it (costs are non-negative). `None` on overflow or a negative cost.
+/// bounds it (costs are non-negative). `None` past 2^480 or on a negative cost.
 fn multipliers(
     costs: &[Vec<i64>],
     tiers: &[usize],
     edges: &[(usize, usize, usize)],
     players: &[usize],
     dead_unpaired: &[bool],
-) -> Option<Vec<i128>> {
+) -> Option<Vec<Wide>> {
     let np_nb = costs.len() - dead_unpaired.len();
-    let mut weights = vec![1i128; tiers.len()];
+    let mut weights = vec![blossom::wide(1); tiers.len()];
     for j in (0..tiers.len().saturating_sub(1)).rev() {
         let t = tiers[j + 1];
-        let mut total: i128 = 0;
-        let mut most = std::collections::HashMap::<usize, i128>::new();
+        let mut most = HashMap::<usize, i64>::new();
         for &(a, b, k) in edges {
-            let c = costs[k][t] as i128;
+            let c = costs[k][t];
             if c < 0 {
                 return None;
             }
@@ -232,14 +280,12 @@ fn multipliers(
         for &p in players {
             let e = most.entry(p).or_insert(0);
             if !dead_unpaired[p] {
-                *e = (*e).max(costs[np_nb + p][t] as i128);
+                *e = (*e).max(costs[np_nb + p][t]);
             }
         }
-        for (_, c) in most {
-            total = total.checked_add(c)?;
-        }
-        weights[j] = weights[j + 1].checked_mul(total.checked_add(1)?)?;
-        if weights[j] > LIMIT {
+        let total: i128 = most.values().map(|&c| c as i128).sum();
+        weights[j] = weights[j + 1].checked_mul(blossom::wide(total.checked_add(1)?))?;
+        if bits(&weights[j]) > LIMIT_WIDE_BITS - 64 {
             return None;
         }
     }

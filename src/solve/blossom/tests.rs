@@ -477,3 +477,55 @@ proptest! {
         }
     }
 }
+
+/// Many re-weightings and removals between solves, on one solver (the Dutch procedure's use):
+/// the same optimum as a solve from scratch every time.
+#[test]
+fn many_reweightings_on_one_solver() {
+    let mut rng = Rng(31337);
+    for case in 0..6 {
+        let n = 150 + rng.next(150) as usize;
+        let mut edges: Vec<Option<(usize, usize, i128)>> = Vec::new();
+        for u in 0..n {
+            for _ in 0..8 {
+                let v = rng.next(n as u64) as usize;
+                if v != u {
+                    edges.push(Some((u, v, rng.next(1 << 40) as i128)));
+                }
+            }
+        }
+        let mut s = Solver::new(n, false);
+        for e in edges.iter().flatten() {
+            s.add_edge(e.0, e.1, e.2);
+        }
+        s.solve();
+        for round in 0..25 {
+            for _ in 0..40 {
+                let k = rng.next(edges.len() as u64) as usize;
+                if let Some(e) = edges[k].as_mut() {
+                    e.2 = if rng.next(2) == 0 {
+                        e.2 + rng.next(1 << 30) as i128
+                    } else {
+                        rng.next(1 << 40) as i128
+                    };
+                    s.set_weight(k, e.2);
+                }
+            }
+            for _ in 0..3 {
+                let v = rng.next(n as u64) as usize;
+                s.remove_vertex(v);
+                for e in edges.iter_mut() {
+                    if e.is_some_and(|e| e.0 == v || e.1 == v) {
+                        *e = None;
+                    }
+                }
+            }
+            s.solve();
+            let live: Vec<(usize, usize, i128)> = edges.iter().flatten().copied().collect();
+            let m = s.matching();
+            check(n, &live, false, &m).unwrap_or_else(|e| panic!("case {case} round {round}: {e}"));
+            let fresh = maximum_weight_matching(n, &live, false);
+            assert_eq!(m.weight, fresh.weight, "case {case} round {round}");
+        }
+    }
+}
