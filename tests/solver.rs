@@ -270,7 +270,7 @@ fn groups_with_an_integrality_gap_are_closed_by_weighted_matching() {
 /// makes the tier values differ.
 #[test]
 fn the_weighted_matching_optimum_holds_over_every_pair() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/dutch");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/dutch");
     let mut closed = 0;
     for (file, round) in [
         ("rtg_1002_21p_8r", 6),
@@ -280,8 +280,7 @@ fn the_weighted_matching_optimum_holds_over_every_pair() {
     ] {
         let path = dir.join(format!("{file}.trf"));
         let t = optipair::formats::load(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
-        let spec = systems::by_name("swiss")
-            .unwrap()
+        let spec = systems::model(optipair::SystemKind::Swiss, &solve::PROGRAMS)
             .spec(&t.before_round(round), round)
             .unwrap();
         let on = solve::solve(&spec, &Options::default());
