@@ -141,7 +141,9 @@ fn attempt(
     system: SystemKind,
     opts: &Options,
 ) -> Result<Attempt> {
-    if !opts.greedy_only && dutch_based(system) {
+    let exact_dutch = dutch_based(system)
+        && systems::dutch::field_size(base, round) <= systems::dutch::EXACT_MAX;
+    if !opts.greedy_only && exact_dutch {
         return dutch_attempt(sys, base, round, system);
     }
     // Large fields come as a sparse specification when the system can price its pairs lazily.
@@ -156,6 +158,26 @@ fn attempt(
             (spec, pairing)
         }
     };
+    let mut notes = spec.notes;
+    if dutch_based(system) && !opts.greedy_only {
+        notes.push(format!(
+            "{} players: above the {} the exact FIDE Dutch procedure takes on, the round is paired by the tier model that approximates the Dutch rules (models/swiss.md): not necessarily the Dutch pairing",
+            spec.players.len(),
+            systems::dutch::EXACT_MAX
+        ));
+    }
+    finish(base, round, system, pairing, notes, spec.players.len())
+}
+
+/// The paired round as domain data, checked by the independent verifier.
+fn finish(
+    base: &Tournament,
+    round: u32,
+    system: SystemKind,
+    pairing: Pairing,
+    notes: Vec<String>,
+    players: usize,
+) -> Result<Attempt> {
     let mut rd = base.round(round).cloned().unwrap_or(Round {
         number: round,
         ..Round::default()
@@ -183,12 +205,12 @@ fn attempt(
         Vec::new()
     };
     Ok(Attempt {
-        players: spec.players.len(),
+        players,
         paired: Paired {
             system,
             round: rd,
             pairing,
-            notes: spec.notes,
+            notes,
             violations,
         },
     })
@@ -270,42 +292,7 @@ fn dutch_attempt(
         unpaired: d.unpaired.clone(),
         certificate,
     };
-    let mut rd = base.round(round).cloned().unwrap_or(Round {
-        number: round,
-        ..Round::default()
-    });
-    rd.games = pairing
-        .games
-        .iter()
-        .map(|&(white, black)| Game {
-            white,
-            black,
-            result: GameResult::Pending,
-            ..Default::default()
-        })
-        .collect();
-    rd.byes.extend(pairing.byes.iter().map(|&player| Bye {
-        player,
-        kind: ByeKind::PairingAllocated,
-        ..Default::default()
-    }));
-    let mut after = base.clone();
-    *after.round_mut(round) = rd.clone();
-    let violations = if rd.is_paired() {
-        verify::check_round(&after, round, system)?
-    } else {
-        Vec::new()
-    };
-    Ok(Attempt {
-        players: d.players,
-        paired: Paired {
-            system,
-            round: rd,
-            pairing,
-            notes: spec_notes,
-            violations,
-        },
-    })
+    finish(base, round, system, pairing, spec_notes, d.players)
 }
 
 /// The refusal of a round no pairing can complete: who is left over, whom each has not met

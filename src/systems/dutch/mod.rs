@@ -51,6 +51,23 @@ pub struct DutchPairing {
     pub players: usize,
 }
 
+/// Largest field paired by the exact procedure: every matching is over all pairs of the
+/// unpaired players (O(n²) edges), about 15 s and 0.5 GB at 1,000 players. Larger fields are
+/// paired by the tier model of `models/swiss.md`, and the certificate says so.
+pub const EXACT_MAX: usize = 1500;
+
+/// Players to pair in round `round`: active, without a requested bye or known absence.
+pub fn field_size(t: &Tournament, round: u32) -> usize {
+    let absent: Vec<u32> = t
+        .round(round)
+        .map(|r| r.requested_byes().map(|b| b.player).collect())
+        .unwrap_or_default();
+    t.players
+        .iter()
+        .filter(|p| p.active_in(round) && !absent.contains(&p.id))
+        .count()
+}
+
 /// The readings the engine uses by default (models/dutch.md says why).
 pub const READINGS: Readings = Readings {
     bye_unplayed_games: true,
