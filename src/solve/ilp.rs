@@ -1386,6 +1386,7 @@ fn weighted_closing(
                 pairs: &pairs,
                 dead_bye: &dead_bye,
                 dead_unpaired: &dead_unpaired,
+                prefer: &best.pairs,
             },
             &tiers,
         )

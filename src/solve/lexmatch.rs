@@ -41,6 +41,9 @@ pub struct Restricted<'a> {
     pub pairs: &'a [usize],
     pub dead_bye: &'a [bool],
     pub dead_unpaired: &'a [bool],
+    /// Pair columns (sorted) kept among equal optima: the incumbent's, so that a group whose
+    /// optimum the incumbent already reaches on some brackets leaves them as they are.
+    pub prefer: &'a [usize],
 }
 
 /// The selection minimising `tiers` lexicographically (in the order given) over the
@@ -155,6 +158,9 @@ pub fn lexicographic(r: &Restricted, tiers: &[usize]) -> Option<Selection> {
         // every weight is positive, so only the lexicographic costs decide. The cheapest of a
         // pair's columns; equal ones by column order.
         let size = m.len();
+        // Ties broken towards the preferred pairs: weights times (size + 1), one more per
+        // preferred pair (fewer than size + 1 of them in any matching).
+        let scale = blossom::wide(size as i128 + 1);
         let mut best: HashMap<(usize, usize), (Wide, usize)> = HashMap::new();
         for (&(u, v, k), c) in comp_edges.iter().zip(&lexed) {
             let (lu, lv) = (local[u].min(local[v]), local[u].max(local[v]));
@@ -162,6 +168,8 @@ pub fn lexicographic(r: &Restricted, tiers: &[usize]) -> Option<Selection> {
             if weight < Wide::zero() {
                 return None;
             }
+            let bonus = i128::from(k < np && r.prefer.binary_search(&k).is_ok());
+            let weight = Weight::add(&weight.checked_mul(scale)?, &blossom::wide(bonus));
             match best.get(&(lu, lv)) {
                 Some((w, _)) if *w >= weight => {}
                 _ => {
@@ -185,6 +193,9 @@ pub fn lexicographic(r: &Restricted, tiers: &[usize]) -> Option<Selection> {
                     .iter()
                     .map(|((a, b), (w, _))| (*a, *b, i128::try_from(*w).expect("checked above")))
                     .collect();
+                if size == largest {
+                    dump(size, &e);
+                }
                 matched(size, &e)?
             }
             _ => {
@@ -222,6 +233,18 @@ pub fn lexicographic(r: &Restricted, tiers: &[usize]) -> Option<Selection> {
     sel.unpaired.sort_unstable();
     trace(edges.len(), largest, started, "solved");
     Some(sel)
+}
+
+/// With OPTIPAIR_DUMP_MATCHING=FILE, the largest component's graph goes to FILE (`n`, then
+/// `u v weight` lines) for `cargo bench --bench blossom -- file FILE`.
+fn dump(size: usize, edges: &[(usize, usize, i128)]) {
+    if let Some(path) = std::env::var_os("OPTIPAIR_DUMP_MATCHING") {
+        let mut text = format!("{size}\n");
+        for (a, b, w) in edges {
+            text.push_str(&format!("{a} {b} {w}\n"));
+        }
+        let _ = std::fs::write(path, text);
+    }
 }
 
 /// The maximum-weight matching of one component, kept only when its duals prove it.
@@ -433,6 +456,7 @@ mod tests {
                 pairs: &pairs,
                 dead_bye: &dead_bye,
                 dead_unpaired: &dead_unpaired,
+                prefer: &[],
             };
             let order: Vec<usize> = (0..=tiers).collect();
             let got = lexicographic(&r, &order).map(|s| s.tier_values(&spec));
