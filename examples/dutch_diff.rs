@@ -93,7 +93,12 @@ fn main() -> ExitCode {
                 }
             }
         } else {
-            match optipair::engine::pair_round(&before, k, optipair::SystemKind::Swiss, &Options::default()) {
+            match optipair::engine::pair_round(
+                &before,
+                k,
+                optipair::SystemKind::Swiss,
+                &Options::default(),
+            ) {
                 Ok(p) => Pairing {
                     games: p.round.games.iter().map(|g| (g.white, g.black)).collect(),
                     bye: p

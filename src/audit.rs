@@ -622,34 +622,34 @@ fn summary(a: &Audit) -> Vec<String> {
         }
     } else {
         match a.verdict {
-        Verdict::Optimal => format!(
+            Verdict::Optimal => format!(
             "Round {}: the pairing keeps every rule of {} and is optimal: every tier equals the \
              proven optimum.",
             a.round, a.system
         ),
-        Verdict::NotOptimal => format!(
-            "Round {}: the pairing keeps every rule of {} but is not optimal.",
-            a.round, a.system
-        ),
-        Verdict::Unproved => format!(
+            Verdict::NotOptimal => format!(
+                "Round {}: the pairing keeps every rule of {} but is not optimal.",
+                a.round, a.system
+            ),
+            Verdict::Unproved => format!(
             "Round {}: the pairing keeps every rule of {} and is no worse than the best pairing \
              found, but the solver did not prove that pairing optimal ({}).",
             a.round, a.system, a.optimum_summary
         ),
-        Verdict::BreaksRule if !a.violations.is_empty() => format!(
-            "Round {}: the pairing breaks the rules of {}: {} of the independent verifier.",
-            a.round,
-            a.system,
-            plural(a.violations.len() as i64, "finding", "findings"),
-        ),
-        Verdict::BreaksRule => format!(
-            "Round {}: the pairing uses {} that the round's hard rules exclude in the pairing \
+            Verdict::BreaksRule if !a.violations.is_empty() => format!(
+                "Round {}: the pairing breaks the rules of {}: {} of the independent verifier.",
+                a.round,
+                a.system,
+                plural(a.violations.len() as i64, "finding", "findings"),
+            ),
+            Verdict::BreaksRule => format!(
+                "Round {}: the pairing uses {} that the round's hard rules exclude in the pairing \
              model of {}, though the verifier finds no rule broken (model and verifier \
              disagree; treated as breaking a rule).",
-            a.round,
-            plural(a.excluded.len() as i64, "pair or bye", "pairs or byes"),
-            a.system
-        ),
+                a.round,
+                plural(a.excluded.len() as i64, "pair or bye", "pairs or byes"),
+                a.system
+            ),
         }
     });
     if let Some(rows) = &a.tiers {
@@ -1068,7 +1068,10 @@ tr.decides td {{ font-weight: bold; }}
         let _ = writeln!(s, "</table>");
     }
     if let Some(d) = &a.dutch {
-        let _ = writeln!(s, "<h2>Compared with the FIDE Dutch 2025 pairing, bracket by bracket</h2>");
+        let _ = writeln!(
+            s,
+            "<h2>Compared with the FIDE Dutch 2025 pairing, bracket by bracket</h2>"
+        );
         let _ = writeln!(s, "<p class=\"decides\">{}</p>", e(d));
     } else {
         let _ = writeln!(s, "<h2>Compared with the optimum, tier by tier</h2>");

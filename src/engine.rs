@@ -141,10 +141,24 @@ fn attempt(
     system: SystemKind,
     opts: &Options,
 ) -> Result<Attempt> {
-    let exact_dutch = dutch_based(system)
-        && systems::dutch::field_size(base, round) <= systems::dutch::EXACT_MAX;
+    let exact_dutch =
+        dutch_based(system) && systems::dutch::field_size(base, round) <= systems::dutch::EXACT_MAX;
     if !opts.greedy_only && exact_dutch {
-        return dutch_attempt(sys, base, round, system);
+        if let Some(a) = dutch_attempt(sys, base, round, system, opts)? {
+            return Ok(a);
+        }
+        // The deadline passed: the legal fallback pairs the round, and says why.
+        let greedy = Options {
+            greedy_only: true,
+            ..opts.clone()
+        };
+        let mut a = attempt(sys, base, round, system, &greedy)?;
+        let c = &mut a.paired.pairing.certificate;
+        c.summary = format!(
+            "the FIDE Dutch procedure ran past the time limit; {}",
+            c.summary
+        );
+        return Ok(a);
     }
     // Large fields come as a sparse specification when the system can price its pairs lazily.
     let (spec, pairing) = match sys.sparse_spec(base, round, opts.sparse_from)? {
@@ -218,7 +232,10 @@ fn finish(
 
 /// Systems paired by the FIDE Dutch procedure itself (bracket by bracket, exact matchings).
 pub fn dutch_based(system: SystemKind) -> bool {
-    matches!(system, SystemKind::Swiss | SystemKind::Prog | SystemKind::Baku)
+    matches!(
+        system,
+        SystemKind::Swiss | SystemKind::Prog | SystemKind::Baku
+    )
 }
 
 /// `t` with the virtual points of rounds `1..=round` that an acceleration on the Dutch
@@ -249,8 +266,13 @@ fn dutch_attempt(
     base: &Tournament,
     round: u32,
     system: SystemKind,
-) -> Result<Attempt> {
+    opts: &Options,
+) -> Result<Option<Attempt>> {
     let started = std::time::Instant::now();
+    let deadline = opts
+        .time_limit
+        .and_then(|s| started.checked_add(std::time::Duration::from_secs_f64(s)));
+    let should_cancel = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
     // The accelerations' own checks (groups, rounds planned) and notes come from their
     // specification; the standard Swiss has nothing to add.
     let spec_notes = if system == SystemKind::Swiss {
@@ -260,15 +282,52 @@ fn dutch_attempt(
     };
     let field = accelerated(base, round, system)?;
     let mut matcher = solve::bracket::DutchMatchers::default();
-    let d = systems::dutch::pair(&field, round, systems::dutch::READINGS, &mut matcher);
+    let d = systems::dutch::pair(
+        &field,
+        round,
+        systems::dutch::READINGS,
+        &should_cancel,
+        &mut matcher,
+    );
+    if d.cancelled {
+        return Ok(None);
+    }
     let (solves, edges) = matcher.counts();
+    // One line per bracket: what was proved there and how ("FIDE Dutch 2025 C.5"–"C.21" by
+    // exact matching, then the first candidate in the order of 4.2–4.3).
+    let tiers = d
+        .brackets
+        .iter()
+        .enumerate()
+        .map(|(k, b)| solve::TierValue {
+            name: format!(
+                "bracket {} (score {}{}): {} pairs, {} down",
+                k + 1,
+                crate::tournament::show_points(b.score as f64 / 1000.0),
+                if b.moved_down > 0 {
+                    format!(", {} moved down", b.moved_down)
+                } else {
+                    String::new()
+                },
+                b.pairs,
+                b.floaters
+            ),
+            rule: format!(
+                "FIDE Dutch 2025 C.5–C.21 optimal by exact matching ({} matchings), then the first candidate in the order of 4.2–4.3",
+                b.matchings
+            ),
+            value: b.pairs as i64,
+            bound: Some(b.pairs as f64),
+            proved: true,
+        })
+        .collect();
     let certificate = solve::Certificate {
         status: if d.unpaired.is_empty() {
             Status::Optimal
         } else {
             Status::Feasible
         },
-        tiers: Vec::new(),
+        tiers,
         gap: 0.0,
         model: solve::ModelSize {
             players: d.players,
@@ -292,7 +351,7 @@ fn dutch_attempt(
         unpaired: d.unpaired.clone(),
         certificate,
     };
-    finish(base, round, system, pairing, spec_notes, d.players)
+    finish(base, round, system, pairing, spec_notes, d.players).map(Some)
 }
 
 /// The refusal of a round no pairing can complete: who is left over, whom each has not met

@@ -100,10 +100,19 @@ fn a_needless_float_is_legal_but_not_optimal_exit_1_naming_the_dutch_criterion()
     assert_eq!(v["exit_code"], 1);
     assert_eq!(a["violations"].as_array().unwrap().len(), 0);
     let dutch = a["dutch"].as_str().unwrap();
-    assert!(dutch.starts_with("bracket 1: FIDE Dutch 2025 C.6"), "{dutch}");
-    assert!(a["tiers"].is_null(), "the old tiers do not judge a Dutch pairing");
+    assert!(
+        dutch.starts_with("bracket 1: FIDE Dutch 2025 C.6"),
+        "{dutch}"
+    );
+    assert!(
+        a["tiers"].is_null(),
+        "the old tiers do not judge a Dutch pairing"
+    );
     let summary = a["summary"][0].as_str().unwrap();
-    assert!(summary.contains("is not the FIDE Dutch 2025 pairing"), "{summary}");
+    assert!(
+        summary.contains("is not the FIDE Dutch 2025 pairing"),
+        "{summary}"
+    );
     // Both boards differ; the Dutch pairing's boards are listed.
     let d = &a["differences"];
     assert_eq!(d["only_yours"].as_array().unwrap().len(), 2);

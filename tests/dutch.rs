@@ -45,7 +45,11 @@ fn engine(t: &Tournament, k: u32) -> (BTreeSet<(u32, u32)>, Option<u32>, Status)
     let p = pair_round(&base, k, SystemKind::Swiss, &Options::default())
         .unwrap_or_else(|e| panic!("round {k}: {e}"));
     let games = p.pairing.games.iter().copied().collect();
-    (games, p.pairing.byes.first().copied(), p.pairing.certificate.status)
+    (
+        games,
+        p.pairing.byes.first().copied(),
+        p.pairing.certificate.status,
+    )
 }
 
 fn reference_files(max_players: usize) -> Vec<PathBuf> {
@@ -73,7 +77,11 @@ fn reference_files(max_players: usize) -> Vec<PathBuf> {
 #[test]
 fn every_reference_round_is_the_dutch_pairing() {
     let files = reference_files(250);
-    assert!(files.len() >= 24, "reference tournaments missing: {}", files.len());
+    assert!(
+        files.len() >= 24,
+        "reference tournaments missing: {}",
+        files.len()
+    );
     let mut rounds = 0;
     let mut differ = Vec::new();
     for f in &files {
@@ -84,7 +92,10 @@ fn every_reference_round_is_the_dutch_pairing() {
             let (got, got_bye, status) = engine(&t, k);
             assert_eq!(status, Status::Optimal, "{} round {k}", f.display());
             if got != want || got_bye != want_bye {
-                differ.push(format!("{} round {k}", f.file_name().unwrap().to_string_lossy()));
+                differ.push(format!(
+                    "{} round {k}",
+                    f.file_name().unwrap().to_string_lossy()
+                ));
             }
         }
     }
@@ -98,7 +109,10 @@ fn expected(path: &Path) -> (BTreeSet<(u32, u32)>, Option<u32>) {
     let mut games = BTreeSet::new();
     let mut bye = None;
     for line in text.lines().skip(1) {
-        let v: Vec<u32> = line.split_whitespace().map(|x| x.parse().unwrap()).collect();
+        let v: Vec<u32> = line
+            .split_whitespace()
+            .map(|x| x.parse().unwrap())
+            .collect();
         match v.as_slice() {
             [b, 0] => bye = Some(*b),
             [w, b] => {
@@ -121,7 +135,11 @@ fn golden_rounds_by_article() {
         .filter(|p| p.extension().is_some_and(|x| x == "expected"))
         .collect();
     names.sort();
-    assert!(names.len() >= 20, "golden fixtures missing: {}", names.len());
+    assert!(
+        names.len() >= 20,
+        "golden fixtures missing: {}",
+        names.len()
+    );
     for exp in names {
         let trf = exp.with_extension("trf");
         let t = load(&trf);
@@ -164,6 +182,12 @@ fn engine_agrees_with_the_brute_force_on_small_rounds() {
             }
         }
     }
-    assert!(compared >= 100, "only {compared} rounds small enough for the brute force");
-    assert!(differ.is_empty(), "engine and brute force differ: {differ:?}");
+    assert!(
+        compared >= 100,
+        "only {compared} rounds small enough for the brute force"
+    );
+    assert!(
+        differ.is_empty(),
+        "engine and brute force differ: {differ:?}"
+    );
 }

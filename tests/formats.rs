@@ -13,7 +13,11 @@ fn reference_files() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(REF_DIR)
         .expect("reference directory")
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "trf"))
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "trf")
+                && p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("rtg_"))
+        })
         .collect();
     files.sort();
     assert!(!files.is_empty(), "no reference files in {REF_DIR}");

@@ -552,7 +552,11 @@ fn reference_tournaments_are_clean() {
     let mut files: Vec<_> = std::fs::read_dir(reference_dir())
         .expect("reference directory")
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "trf"))
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "trf")
+                && p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("rtg_"))
+        })
         .collect();
     files.sort();
     assert!(!files.is_empty());

@@ -72,8 +72,18 @@ pub struct DutchMatchers {
 impl DutchMatchers {
     /// Matchings solved and edges in the graph, over all widths used.
     pub fn counts(&self) -> (usize, usize) {
-        let s = self.w128.solves + self.w256.solves + self.w512.solves + self.w1024.solves + self.w4096.solves;
-        let e = self.w128.edges.max(self.w256.edges).max(self.w512.edges).max(self.w1024.edges).max(self.w4096.edges);
+        let s = self.w128.solves
+            + self.w256.solves
+            + self.w512.solves
+            + self.w1024.solves
+            + self.w4096.solves;
+        let e = self
+            .w128
+            .edges
+            .max(self.w256.edges)
+            .max(self.w512.edges)
+            .max(self.w1024.edges)
+            .max(self.w4096.edges);
         (s, e)
     }
 }

@@ -49,6 +49,8 @@ pub struct DutchPairing {
     /// Bits of the widest packed weight.
     pub weight_bits: u32,
     pub players: usize,
+    /// The deadline passed before every bracket was paired: no pairing.
+    pub cancelled: bool,
 }
 
 /// Largest field paired by the exact procedure: every matching is over all pairs of the
@@ -75,7 +77,13 @@ pub const READINGS: Readings = Readings {
 
 /// Pairs round `round` of `t` (the rounds before it are the history; virtual points of the
 /// round, if any, are added to the scores).
-pub fn pair(t: &Tournament, round: u32, readings: Readings, m: &mut dyn Matchers) -> DutchPairing {
+pub fn pair(
+    t: &Tournament,
+    round: u32,
+    readings: Readings,
+    should_cancel: &dyn Fn() -> bool,
+    m: &mut dyn Matchers,
+) -> DutchPairing {
     let numbers = crate::systems::swiss::entered_numbers(
         t,
         round,
@@ -86,6 +94,7 @@ pub fn pair(t: &Tournament, round: u32, readings: Readings, m: &mut dyn Matchers
     let players = state::field(t, round, &numbers);
     let ctx = procedure::Context {
         players: &players,
+        should_cancel,
         last_round: t.rounds_planned == Some(round),
         played_rounds: round.saturating_sub(1),
         readings,
@@ -118,7 +127,11 @@ pub fn pair(t: &Tournament, round: u32, readings: Readings, m: &mut dyn Matchers
     // Board order: the higher player's score, the lower player's score, the higher rank.
     games.sort_by_key(|&(w, b)| {
         let (hi, lo) = (w.min(b), w.max(b));
-        (std::cmp::Reverse(players[hi].score), std::cmp::Reverse(players[lo].score), hi)
+        (
+            std::cmp::Reverse(players[hi].score),
+            std::cmp::Reverse(players[lo].score),
+            hi,
+        )
     });
     DutchPairing {
         games: games
@@ -130,6 +143,7 @@ pub fn pair(t: &Tournament, round: u32, readings: Readings, m: &mut dyn Matchers
         brackets: outcome.brackets,
         weight_bits: outcome.weight_bits,
         players: players.len(),
+        cancelled: outcome.cancelled,
     }
 }
 
@@ -146,7 +160,8 @@ fn width_bound(players: &[DutchPlayer]) -> u32 {
         }
     }
     let per_score: u32 = scores.iter().map(|&(_, c)| weight::bits_for(c) + 1).sum();
-    let fixed = weight::bits_for(3 * n) + 1 + 2 * wb + 2 * wb + 4 * wb + 2 * (2 * wb + 1) + 3 * wb + 2;
+    let fixed =
+        weight::bits_for(3 * n) + 1 + 2 * wb + 2 * wb + 4 * wb + 2 * (2 * wb + 1) + 3 * wb + 2;
     // The matching doubles weights and sums duals: a few bits of headroom.
     fixed + 6 * per_score + 4
 }

@@ -53,6 +53,8 @@ pub struct Outcome {
     pub unpaired: Vec<usize>,
     pub brackets: Vec<BracketLog>,
     pub weight_bits: u32,
+    /// Stopped by [`Context::should_cancel`] before every bracket was paired.
+    pub cancelled: bool,
 }
 
 /// Settings of the procedure that are readings of the text rather than the text itself.
@@ -65,6 +67,8 @@ pub struct Readings {
 
 pub struct Context<'a> {
     pub players: &'a [DutchPlayer],
+    /// Asked between brackets: true stops the procedure (a deadline passed).
+    pub should_cancel: &'a dyn Fn() -> bool,
     /// The last round is being paired (topscorers' exemptions apply).
     pub last_round: bool,
     pub played_rounds: u32,
@@ -233,7 +237,6 @@ impl<W: Packed> State<'_, W> {
         self.alive[v] = false;
         self.matcher.remove_vertex(v);
     }
-
 }
 
 /// Pairs the field (players in rank order). `Err` only from the matcher's side; a field no
@@ -275,7 +278,8 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
     let mut bye_score = 0i64;
     let mut single_bye_bracket;
     let distinct: Vec<i64> = groups.iter().map(|g| players[g.start].score).collect();
-    let rank_from_bottom = |s: i64| (distinct.len() - 1 - distinct.iter().position(|&x| x == s).unwrap()) as i64;
+    let rank_from_bottom =
+        |s: i64| (distinct.len() - 1 - distinct.iter().position(|&x| x == s).unwrap()) as i64;
     {
         let mut l = Layout::default();
         let t = l.push(bits_for(3 * n as u64) + 1);
@@ -291,7 +295,10 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 1 + i64::from(!players[a].bye_eligible) + i64::from(!players[b].bye_eligible),
             );
             if odd {
-                w.set(s, rank_from_bottom(players[a].score) + rank_from_bottom(players[b].score));
+                w.set(
+                    s,
+                    rank_from_bottom(players[a].score) + rank_from_bottom(players[b].score),
+                );
                 w.set(top, i64::from(players[b].score >= players[0].score));
             }
             st.weights.push(w.done());
@@ -349,13 +356,29 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
     let mut mdps: Vec<usize> = Vec::new();
     let mut gi = 0usize;
     loop {
-        let residents: Vec<usize> = groups.get(gi).cloned().map(|r| r.collect()).unwrap_or_default();
-        let cur: Vec<usize> = mdps.iter().copied().chain(residents.iter().copied()).collect();
+        let residents: Vec<usize> = groups
+            .get(gi)
+            .cloned()
+            .map(|r| r.collect())
+            .unwrap_or_default();
+        let cur: Vec<usize> = mdps
+            .iter()
+            .copied()
+            .chain(residents.iter().copied())
+            .collect();
         if cur.len() <= 1 && gi >= groups.len() {
             break;
         }
+        if (ctx.should_cancel)() {
+            out.cancelled = true;
+            return out;
+        }
         gi += 1;
-        let nxt: Vec<usize> = groups.get(gi).cloned().map(|r| r.collect()).unwrap_or_default();
+        let nxt: Vec<usize> = groups
+            .get(gi)
+            .cloned()
+            .map(|r| r.collect())
+            .unwrap_or_default();
         let curnext: Vec<usize> = cur.iter().chain(nxt.iter()).copied().collect();
         let solves_before = st.solves;
         let (layout, f) = layout_for(ctx, n, &cur, &curnext);
@@ -370,7 +393,8 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         }
         let is_resident = |i: usize, in_cur: &[bool]| in_cur[i] && !mdps.contains(&i);
         // Residents' places, for the hint (S1 v S2 at half the group apart).
-        let rpos0: HashMap<usize, usize> = residents.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+        let rpos0: HashMap<usize, usize> =
+            residents.iter().enumerate().map(|(k, &i)| (i, k)).collect();
         let half = (residents.len() / 2) as i64;
         let hint_of = |a: usize, b: usize| -> i64 {
             match (rpos0.get(&a), rpos0.get(&b)) {
@@ -395,7 +419,20 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             }
             let w = if in_cur[b] || in_next[b] {
                 let hint = hint_of(a, b);
-                let w = base_weight(ctx, &st, &layout, &f, a, b, in_cur[b], in_next[b], single_bye_bracket, bye_score, &unplayed_rank, hint);
+                let w = base_weight(
+                    ctx,
+                    &st,
+                    &layout,
+                    &f,
+                    a,
+                    b,
+                    in_cur[b],
+                    in_next[b],
+                    single_bye_bracket,
+                    bye_score,
+                    &unplayed_rank,
+                    hint,
+                );
                 base.insert((a, b), w.clone());
                 w
             } else {
@@ -410,14 +447,19 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         let mut finalized: Vec<(usize, usize)> = Vec::new();
         let mut matched = vec![false; n];
         let res_set: Vec<bool> = (0..n).map(|i| is_resident(i, &in_cur)).collect();
-        let mate_is_resident = |mate: &[Option<usize>], i: usize| mate[i].is_some_and(|m| res_set[m]);
+        let mate_is_resident =
+            |mate: &[Option<usize>], i: usize| mate[i].is_some_and(|m| res_set[m]);
 
         // Which moved-down players are paired: the highest ranked of each score first
         // ("FIDE Dutch 2025 4.2").
         let mut k = 0;
         while k < mdps.len() {
             let s = players[mdps[k]].score;
-            let same: Vec<usize> = mdps[k..].iter().copied().take_while(|&x| players[x].score == s).collect();
+            let same: Vec<usize> = mdps[k..]
+                .iter()
+                .copied()
+                .take_while(|&x| players[x].score == s)
+                .collect();
             k += same.len();
             let mut remaining = same.len();
             let mut can = same.iter().filter(|&&x| mate_is_resident(&mate, x)).count();
@@ -492,12 +534,9 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         }
 
         // The remainder: residents paired among themselves or floating ("FIDE Dutch 2025 4.3").
-        let remainder: Vec<usize> = residents
-            .iter()
-            .copied()
-            .filter(|&i| st.alive[i])
-            .collect();
-        let rpos: HashMap<usize, usize> = remainder.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+        let remainder: Vec<usize> = residents.iter().copied().filter(|&i| st.alive[i]).collect();
+        let rpos: HashMap<usize, usize> =
+            remainder.iter().enumerate().map(|(k, &i)| (i, k)).collect();
         let pairs_in = remainder
             .iter()
             .filter(|&&i| mate[i].is_some_and(|m| m < i && rpos.contains_key(&m)))
@@ -505,12 +544,13 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         let ob = f.ob;
         // Exchanges: fewest players moved between S1 and S2, then the smallest difference of
         // their numbers in the bracket ("FIDE Dutch 2025 4.3.3").
-        let exchange_weight = |base: &HashMap<(usize, usize), W>, a: usize, b: usize| -> Option<W> {
-            let w = base.get(&(a, b))?;
-            let ia = rpos[&a] as i64;
-            let add = (i64::from(ia < pairs_in as i64) << (2 * ob + 1)) - (ia << 1);
-            Some(w.add(&ord(add)))
-        };
+        let exchange_weight =
+            |base: &HashMap<(usize, usize), W>, a: usize, b: usize| -> Option<W> {
+                let w = base.get(&(a, b))?;
+                let ia = rpos[&a] as i64;
+                let add = (i64::from(ia < pairs_in as i64) << (2 * ob + 1)) - (ia << 1);
+                Some(w.add(&ord(add)))
+            };
         for (x, &a) in remainder.iter().enumerate() {
             for &b in &remainder[x + 1..] {
                 if let Some(w) = exchange_weight(&base, a, b) {
@@ -519,8 +559,13 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             }
         }
         mate = st.solve();
-        let is_top = |mate: &[Option<usize>], i: usize| mate[i].is_some_and(|m| m > i && rpos.contains_key(&m));
-        let exchanges = remainder[..pairs_in].iter().filter(|&&i| !is_top(&mate, i)).count();
+        let is_top = |mate: &[Option<usize>], i: usize| {
+            mate[i].is_some_and(|m| m > i && rpos.contains_key(&m))
+        };
+        let exchanges = remainder[..pairs_in]
+            .iter()
+            .filter(|&&i| !is_top(&mate, i))
+            .count();
         // S1 players to move: the lowest first.
         let mut left = exchanges;
         let mut p = pairs_in;
@@ -584,8 +629,16 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         }
         // Fix S1 and S2 as chosen: a top meets only a non-top below it. The hint now points
         // each S1 player at the S2 player of his own place.
-        let s1: Vec<usize> = remainder.iter().copied().filter(|&i| is_top(&mate, i)).collect();
-        let s2: Vec<usize> = remainder.iter().copied().filter(|&i| !is_top(&mate, i)).collect();
+        let s1: Vec<usize> = remainder
+            .iter()
+            .copied()
+            .filter(|&i| is_top(&mate, i))
+            .collect();
+        let s2: Vec<usize> = remainder
+            .iter()
+            .copied()
+            .filter(|&i| !is_top(&mate, i))
+            .collect();
         let place = |v: &[usize], i: usize| v.iter().position(|&x| x == i).unwrap_or(0) as i64;
         for (x, &a) in remainder.iter().enumerate() {
             for &b in &remainder[x + 1..] {
@@ -608,10 +661,9 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 continue;
             }
             // As for the moved-down players: no solve when the optimum already agrees.
-            let best = remainder
-                .iter()
-                .copied()
-                .find(|&b| b > a && !matched[b] && base.get(&(a, b)).is_some_and(|w| *w > W::zero()));
+            let best = remainder.iter().copied().find(|&b| {
+                b > a && !matched[b] && base.get(&(a, b)).is_some_and(|w| *w > W::zero())
+            });
             if st.clean && best.is_some() && mate[a] == best {
                 let m = best.unwrap();
                 matched[a] = true;
@@ -654,7 +706,10 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             }
         }
         out.brackets.push(BracketLog {
-            score: residents.first().map(|&i| players[i].score).unwrap_or(players[cur[0]].score),
+            score: residents
+                .first()
+                .map(|&i| players[i].score)
+                .unwrap_or(players[cur[0]].score),
             residents: residents.len(),
             moved_down: mdps.len(),
             pairs: finalized.len(),
@@ -733,7 +788,10 @@ fn base_weight<W: Packed>(
             };
             smaller.repeated.is_some() && smaller.repeated == lo.preference.map(Colour::opposite)
         };
-        w.set(f.colours[1], i64::from(!(lo.absolute && hi.absolute && same && third)));
+        w.set(
+            f.colours[1],
+            i64::from(!(lo.absolute && hi.absolute && same && third)),
+        );
         // "FIDE Dutch 2025 C.12": colour preferences granted.
         w.set(f.colours[2], i64::from(!same));
         // "FIDE Dutch 2025 C.13": strong colour preferences granted.
@@ -802,7 +860,8 @@ pub fn colour_of(a: &DutchPlayer, b: &DutchPlayer, a_higher: bool, initial: Colo
 
 /// The colour rules that do not depend on rank (E.1–E.4), if they decide.
 fn neutral_colour(a: &DutchPlayer, b: &DutchPlayer) -> Option<Colour> {
-    let compatible = a.preference != b.preference || a.preference.is_none() || b.preference.is_none();
+    let compatible =
+        a.preference != b.preference || a.preference.is_none() || b.preference.is_none();
     if compatible {
         return match (a.preference, b.preference) {
             (Some(p), _) => Some(p),

@@ -59,7 +59,11 @@ pub fn milli(points: f64) -> i64 {
 
 /// The players to pair in round `round` of `t` (the rounds before it as history), ranked by
 /// pairing score then pairing number ("FIDE Dutch 2025 1.2").
-pub fn field(t: &Tournament, round: u32, numbers: &std::collections::BTreeMap<u32, u32>) -> Vec<DutchPlayer> {
+pub fn field(
+    t: &Tournament,
+    round: u32,
+    numbers: &std::collections::BTreeMap<u32, u32>,
+) -> Vec<DutchPlayer> {
     let st = Standings::before(t, round);
     let absent: BTreeSet<u32> = t
         .round(round)
