@@ -12,7 +12,11 @@ fn files(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut v: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "trf"))
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "trf")
+                && p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("rtg_"))
+        })
         .collect();
     v.sort();
     v
