@@ -5,20 +5,15 @@
 //! * Memory is O(n + m): adjacency lists, one record per edge, blossoms as child lists.
 //! * Weights are exact integers of any width through [`Weight`] (`i64`, `i128`, [`Wide`]).
 //!   Internally every weight is doubled so that all dual values stay integers.
-//! * The search grows alternating trees from the exposed vertices; after an augmentation
-//!   only the two trees it ran through are dissolved (their vertices become free, keeping
-//!   their duals) and the others go on, so a solve from scratch is usually one stage. The
-//!   duals start from a greedy jump start (each vertex's dual lowered as far as feasibility
-//!   allows, a tight edge to an exposed neighbour matched at once, then tight paths of three
-//!   edges), so the augmentations left are few. Exposed vertices then carry different duals:
-//!   only those at the highest dual grow trees ("roots"), the others wait until the roots'
-//!   dual comes down to theirs (or a tree reaches them, an augmentation). An S-vertex whose
-//!   dual would go below what the certificate allows (0, or in maximum-cardinality mode the
-//!   roots' dual) becomes exposed instead: the alternating path from its root is flipped (a
-//!   "rotation", which ends the stage).
-//! * A dual step costs O(log m): duals are stored relative to the stage's total step (S
-//!   vertices follow it down, T vertices up), and the candidate steps — S-to-free edges,
-//!   S-to-S edges, T-blossom duals, S-vertex duals — wait in heaps, cleaned lazily.
+//! * Every search grows alternating trees from all exposed vertices at once; a stage ends at
+//!   an augmentation. The duals start from a greedy jump start (each vertex's dual lowered as
+//!   far as feasibility allows, a tight edge to an exposed neighbour matched at once), so the
+//!   number of stages is the number of vertices the greedy pass leaves exposed, not n/2.
+//!   Exposed vertices then carry different duals: only those at the highest dual grow trees
+//!   ("roots"), the others wait until the roots' dual comes down to theirs (or a tree reaches
+//!   them, an augmentation). An S-vertex whose dual would go below what the certificate allows
+//!   (0, or in maximum-cardinality mode the roots' dual) becomes exposed instead: the
+//!   alternating path from its root is flipped (a "rotation", which ends the stage).
 //! * The result carries the dual solution ([`Duals`]) that proves it optimal; it is checked
 //!   independently by [`is_proved_optimal`].
 //! * [`Solver`] keeps matching and duals between solves: after edges are added, removed or
@@ -100,10 +95,9 @@ pub fn maximum_weight_matching<W: Weight>(
 /// [`Solver::matching`]; then change edges or remove vertices and call `solve` again. Each
 /// change dissolves the blossoms holding the vertices it touches and leaves those vertices
 /// exposed (at most two per change, plus the bases of the dissolved blossoms whose matched edge
-/// loses its tightness); the next solve searches from the vertices left exposed only, at a
-/// cost of O(n) to start plus about the part of the graph their trees explore (measured in
-/// BENCHMARKS.md: 0.1 s per removed vertex on a 9,812-vertex, 78,000-edge graph, against
-/// 0.34 s from scratch). Edges added before the first solve are free.
+/// loses its tightness); the next solve runs one search stage per vertex left exposed, each
+/// costing about the part of the graph its trees explore. Edges added before the first
+/// solve are free.
 pub struct Solver<W: Weight> {
     n: usize,
     max_card: bool,
@@ -137,19 +131,16 @@ pub struct Solver<W: Weight> {
     level: W,
     waiting: Vec<usize>,
     mark: Vec<bool>,
-    /// The tree (its root's blossom) holding each top-level blossom this stage, and each
-    /// tree's blossoms (dissolved after an augmentation while the other trees go on).
+    /// The root of the tree holding each top-level blossom this stage, and the trees whose
+    /// paths were augmented (left alone until the stage ends).
     treeid: Vec<usize>,
-    members: Vec<Vec<usize>>,
-    /// Tight edges (S-vertex, edge) to follow once a dissolved tree's vertices are free.
-    pending: Vec<(usize, usize)>,
-    recompute: Vec<bool>,
+    dead: Vec<bool>,
     /// Which label each vertex's (blossom's) stored dual follows, and the total step.
     ylab: Vec<u8>,
     zlab: Vec<u8>,
     offset: W,
-    /// S-vertices by stored dual (lazily cleaned).
-    heap1: BinaryHeap<Reverse<(W, usize)>>,
+    /// The least stored dual of an S-vertex.
+    min_s: Option<(W, usize)>,
     /// Candidate steps: S-to-free edges, S-to-S edges, T-blossoms (lazily cleaned).
     heap2: BinaryHeap<Reverse<(W, usize, usize)>>,
     heap3: BinaryHeap<Reverse<(W, usize)>>,
@@ -232,13 +223,11 @@ impl<W: Weight> Solver<W> {
             waiting: Vec::new(),
             mark: vec![false; nn],
             treeid: vec![NONE; nn],
-            members: vec![Vec::new(); nn],
-            pending: Vec::new(),
-            recompute: vec![false; n],
+            dead: vec![false; nn],
             ylab: vec![FREE; n],
             zlab: vec![FREE; nn],
             offset: W::zero(),
-            heap1: BinaryHeap::new(),
+            min_s: None,
             heap2: BinaryHeap::new(),
             heap3: BinaryHeap::new(),
             heap4: BinaryHeap::new(),
@@ -391,12 +380,10 @@ impl<W: Weight> Solver<W> {
         }
     }
 
-    #[inline]
     fn ends(&self, e: usize) -> (usize, usize) {
         (self.eu[e] as usize, self.ev[e] as usize)
     }
 
-    #[inline]
     fn other(&self, e: usize, v: usize) -> usize {
         let (a, b) = self.ends(e);
         if a == v {
@@ -407,7 +394,6 @@ impl<W: Weight> Solver<W> {
     }
 
     /// Slack of an edge between two different top-level blossoms.
-    #[inline]
     fn slack(&self, e: usize) -> W {
         let (u, v) = self.ends(e);
         self.y(u).add(&self.y(v)).sub(&self.w2[e])
@@ -506,15 +492,14 @@ impl<W: Weight> Solver<W> {
             self.labeledge[b] = NONE;
             self.bestedge[b] = NONE;
             self.treeid[b] = NONE;
-            self.members[b].clear();
+            self.dead[b] = false;
         }
-        self.pending.clear();
         self.queue.clear();
         self.inner.clear();
         self.heap2.clear();
         self.heap3.clear();
         self.heap4.clear();
-        self.heap1.clear();
+        self.min_s = None;
         self.offset = W::zero();
         self.stats.stages += 1;
         // Roots: the exposed vertices at the highest dual; the others wait.
@@ -538,37 +523,31 @@ impl<W: Weight> Solver<W> {
             self.assign_label(v, S, NONE, NONE);
         }
         self.waiting = exposed;
-        // After an augmentation only its two trees are dissolved; the others go on growing.
-        let mut steps = 0usize;
-        let mut augs = self.stats.augmentations;
-        let mut restart = false;
+        // Once a path is augmented, its trees are left alone and the others keep growing on
+        // tight edges with no further dual step: many augmentations per stage.
+        let mut augmented = false;
         let done = loop {
-            // Grow from the S-vertices queued and the tight edges pending.
-            loop {
-                if let Some((v, e)) = self.pending.pop() {
-                    if self.label[self.inblossom[v]] == S {
-                        self.scan(v, e);
-                    }
-                    continue;
-                }
-                let Some(v) = self.queue.pop() else { break };
-                if self.label[self.inblossom[v]] != S {
+            // Grow from the S-vertices queued.
+            while let Some(v) = self.queue.pop() {
+                if self.is_dead(v) {
                     continue;
                 }
                 if self.max_card && self.y(v) < self.level {
                     self.stats.rotations += 1;
+                    self.kill(v);
                     self.augment_side(v, NONE);
-                    restart = true;
-                    break;
+                    augmented = true;
+                    continue;
                 }
                 for i in 0..self.adj[v].len() {
                     let e = self.adj[v][i] as usize;
                     if let Found::Augmented = self.scan(v, e) {
+                        augmented = true;
                         break;
                     }
                 }
             }
-            if restart {
+            if augmented {
                 break false;
             }
             // The dual step: the smallest that makes something happen.
@@ -578,10 +557,8 @@ impl<W: Weight> Solver<W> {
                     step = Some((d, kind, arg));
                 }
             };
-            if !self.max_card {
-                if let Some((base, v)) = self.top1() {
-                    consider(base.sub(&self.offset), 1, v);
-                }
+            if let Some((base, v)) = self.min_s.as_ref().filter(|_| !self.max_card) {
+                consider(base.sub(&self.offset), 1, *v);
             }
             if let Some((key, e)) = self.top2() {
                 consider(key.sub(&self.offset), 2, e);
@@ -591,9 +568,6 @@ impl<W: Weight> Solver<W> {
             }
             if let Some((key, b)) = self.top4() {
                 consider(key.sub(&self.offset.double()).half(), 4, b);
-            }
-            while self.waiting.last().is_some_and(|&w| self.mate[w] != NONE) {
-                self.waiting.pop();
             }
             if let Some(&w) = self.waiting.last() {
                 consider(self.level.sub(&self.dual[w]), 5, w);
@@ -605,17 +579,6 @@ impl<W: Weight> Solver<W> {
                 return false;
             };
             self.stats.steps += 1;
-            if self.stats.augmentations != augs {
-                augs = self.stats.augmentations;
-                steps = 0;
-            }
-            steps += 1;
-            // O(n) steps lead to an augmentation (each labels, forms, expands or activates);
-            // more means a broken invariant: stop loudly rather than loop.
-            assert!(
-                steps <= 50 * n + 1000,
-                "blossom: stage without progress (step {d:?}, kind {kind})"
-            );
             self.offset = self.offset.add(&d);
             self.level = self.level.sub(&d);
             match kind {
@@ -636,7 +599,9 @@ impl<W: Weight> Solver<W> {
                     } else {
                         v
                     };
-                    self.scan(s, arg);
+                    if let Found::Augmented = self.scan(s, arg) {
+                        augmented = true;
+                    }
                 }
                 4 => {
                     self.stats.expanded_t += 1;
@@ -648,9 +613,7 @@ impl<W: Weight> Solver<W> {
                             break;
                         }
                         self.waiting.pop();
-                        if self.mate[w] == NONE {
-                            self.assign_label(w, S, NONE, NONE);
-                        }
+                        self.assign_label(w, S, NONE, NONE);
                     }
                 }
             }
@@ -673,119 +636,20 @@ impl<W: Weight> Solver<W> {
         true
     }
 
-    /// Frees every blossom of the given trees (after an augmentation along them): their
-    /// vertices keep their duals as plain values, and the edges from them to the remaining
-    /// S-vertices become candidate steps again (or are followed at once when tight).
-    fn dissolve(&mut self, trees: &[usize]) {
-        let n = self.n;
-        let mut freed = Vec::new();
-        for &t in trees {
-            if t == NONE {
-                continue;
-            }
-            for b in std::mem::take(&mut self.members[t]) {
-                if self.parent[b] != NONE || self.treeid[b] != t || self.base[b] == NONE {
-                    continue;
-                }
-                let at = freed.len();
-                self.leaves(b, &mut freed);
-                for i in at..freed.len() {
-                    let x = freed[i];
-                    self.set_ylab(x, FREE);
-                    self.label[x] = FREE;
-                    self.labelend[x] = NONE;
-                    self.labeledge[x] = NONE;
-                    self.bestedge[x] = NONE;
-                }
-                if b >= n {
-                    self.set_zlab(b, FREE);
-                }
-                self.label[b] = FREE;
-                self.labelend[b] = NONE;
-                self.labeledge[b] = NONE;
-                self.bestedge[b] = NONE;
-                self.treeid[b] = NONE;
-            }
-        }
-        let mut again = Vec::new();
-        for &x in &freed {
-            for i in 0..self.adj[x].len() {
-                let e = self.adj[x][i] as usize;
-                // Tightness is read again from the duals (an edge once tight to a T-vertex
-                // that has moved since may not be any more).
-                self.allowed[e] = 0;
-                let y = self.other(e, x);
-                let by = self.inblossom[y];
-                if by == self.inblossom[x] {
-                    continue;
-                }
-                if self.label[by] == S {
-                    let s = self.slack(e);
-                    if s <= W::zero() {
-                        self.pending.push((y, e));
-                    } else if self.bestedge[x] == NONE || s < self.slack(self.bestedge[x]) {
-                        self.bestedge[x] = e;
-                    }
-                } else if self.label[y] == FREE && !self.recompute[y] {
-                    // Its least-slack edge may have led into a dissolved tree.
-                    self.recompute[y] = true;
-                    again.push(y);
-                }
-            }
-        }
-        for &x in &freed {
-            self.push2(x);
-        }
-        for y in again {
-            self.recompute[y] = false;
-            self.best_again(y);
-        }
+    /// Whether v's top-level blossom is in a tree augmented this stage.
+    fn is_dead(&self, v: usize) -> bool {
+        let t = self.treeid[self.inblossom[v]];
+        t != NONE && self.dead[t]
     }
 
-    /// Vertex x's least-slack edge to an S-vertex, found again from its edges (followed at
-    /// once when tight and x is in a free blossom).
-    fn best_again(&mut self, x: usize) {
-        self.bestedge[x] = NONE;
-        let bx = self.inblossom[x];
-        let mut best: Option<W> = None;
-        for i in 0..self.adj[x].len() {
-            let e = self.adj[x][i] as usize;
-            let y = self.other(e, x);
-            let by = self.inblossom[y];
-            if by == bx || self.label[by] != S {
-                continue;
-            }
-            let s = self.slack(e);
-            if s <= W::zero() && self.label[bx] == FREE {
-                self.pending.push((y, e));
-            }
-            if best.as_ref().is_none_or(|b| s < *b) {
-                best = Some(s);
-                self.bestedge[x] = e;
-            }
+    /// Marks the tree of v (or v's free blossom) as augmented.
+    fn kill(&mut self, v: usize) {
+        let b = self.inblossom[v];
+        if self.treeid[b] == NONE {
+            self.treeid[b] = b;
         }
-        self.push2(x);
-    }
-
-    /// Vertex x's least-slack edge as a candidate step, when x is free.
-    fn push2(&mut self, x: usize) {
-        let e = self.bestedge[x];
-        if e != NONE && self.label[self.inblossom[x]] == FREE && self.label[x] == FREE {
-            let key = self.slack(e).add(&self.offset);
-            self.heap2.push(Reverse((key, x, e)));
-        }
-    }
-
-    /// The S-vertex of least dual: (stored dual, vertex).
-    fn top1(&mut self) -> Option<(W, usize)> {
-        while let Some(Reverse((key, v))) = self.heap1.peek() {
-            let v = *v;
-            if self.ylab[v] == S && self.dual[v] == *key {
-                return Some((key.clone(), v));
-            }
-            self.heap1.pop();
-        }
-        None
+        let t = self.treeid[b];
+        self.dead[t] = true;
     }
 
     fn record_inner(&mut self) {
@@ -796,7 +660,6 @@ impl<W: Weight> Solver<W> {
 
     /// A vertex's dual. During a stage duals are kept relative to the total step `offset`
     /// (S-vertices follow it down, T-vertices up), so a step costs O(1).
-    #[inline]
     fn y(&self, v: usize) -> W {
         match self.ylab[v] {
             S => self.dual[v].sub(&self.offset),
@@ -823,8 +686,8 @@ impl<W: Weight> Solver<W> {
             T => y.sub(&self.offset),
             _ => y,
         };
-        if t == S {
-            self.heap1.push(Reverse((self.dual[v].clone(), v)));
+        if t == S && self.min_s.as_ref().is_none_or(|(m, _)| self.dual[v] < *m) {
+            self.min_s = Some((self.dual[v].clone(), v));
         }
     }
 
@@ -861,7 +724,6 @@ impl<W: Weight> Solver<W> {
             let valid = self.label[self.inblossom[w]] == FREE
                 && self.label[w] == FREE
                 && self.bestedge[w] == e
-                && self.label[self.inblossom[self.other(e, w)]] == S
                 && self.slack(e).add(&self.offset) == *key;
             if valid {
                 return Some((key.clone(), e));
@@ -912,7 +774,7 @@ impl<W: Weight> Solver<W> {
         let w = self.other(e, v);
         let bv = self.inblossom[v];
         let bw = self.inblossom[w];
-        if bv == bw {
+        if bv == bw || self.is_dead(w) || self.is_dead(v) {
             return Found::Nothing;
         }
         let mut slack = None;
@@ -929,9 +791,9 @@ impl<W: Weight> Solver<W> {
                 if self.label[bw] == FREE {
                     if self.mate[self.base[bw]] == NONE {
                         // A waiting exposed vertex.
-                        let tv = self.treeid[bv];
+                        self.kill(v);
+                        self.kill(w);
                         self.augment(e);
-                        self.dissolve(&[tv]);
                         return Found::Augmented;
                     }
                     self.assign_label(w, T, v, e);
@@ -940,9 +802,9 @@ impl<W: Weight> Solver<W> {
                     if base != NONE {
                         self.add_blossom(base, v, w, e);
                     } else {
-                        let trees = [self.treeid[bv], self.treeid[bw]];
+                        self.kill(v);
+                        self.kill(w);
                         self.augment(e);
-                        self.dissolve(&trees);
                         return Found::Augmented;
                     }
                 } else if self.label[w] == FREE {
@@ -971,10 +833,6 @@ impl<W: Weight> Solver<W> {
     }
 
     fn leaves(&self, b: usize, out: &mut Vec<usize>) {
-        if b < self.n {
-            out.push(b);
-            return;
-        }
         let mut stack = vec![b];
         while let Some(x) = stack.pop() {
             if x < self.n {
@@ -1001,8 +859,6 @@ impl<W: Weight> Solver<W> {
         } else {
             self.treeid[self.inblossom[p]]
         };
-        let tree = self.treeid[b];
-        self.members[tree].push(b);
         let mut leaves = Vec::new();
         self.leaves(b, &mut leaves);
         for &x in &leaves {
@@ -1102,7 +958,6 @@ impl<W: Weight> Solver<W> {
         self.endps[b] = ends;
         self.label[b] = S;
         self.treeid[b] = self.treeid[bb];
-        self.members[self.treeid[b]].push(b);
         self.labelend[b] = self.labelend[bb];
         self.labeledge[b] = self.labeledge[bb];
         self.zlab[b] = FREE;
@@ -1150,14 +1005,6 @@ impl<W: Weight> Solver<W> {
             self.leaves_of(&childs, &mut all);
             for &x in &all {
                 self.set_ylab(x, FREE);
-                self.label[x] = FREE;
-            }
-            // Labels the children had earlier in the stage (b may have formed as an S-blossom
-            // of a tree dissolved since) mean nothing now.
-            for &c in &childs {
-                self.label[c] = FREE;
-                self.labelend[c] = NONE;
-                self.labeledge[c] = NONE;
             }
             let k = childs.len();
             let entry_vertex = self.other(self.labeledge[b], self.labelend[b]);
@@ -1202,7 +1049,6 @@ impl<W: Weight> Solver<W> {
             self.labeledge[bv] = pe;
             self.bestedge[bv] = NONE;
             self.treeid[bv] = self.treeid[b];
-            self.members[self.treeid[b]].push(bv);
             let mut lv = Vec::new();
             self.leaves(bv, &mut lv);
             for x in lv {
@@ -1212,43 +1058,31 @@ impl<W: Weight> Solver<W> {
                 self.set_zlab(bv, T);
                 self.heap4.push(Reverse((self.dual[bv].clone(), bv)));
             }
-            // The children off the path: T if a tight edge joins one of their vertices to an
-            // S-vertex (read from the duals: a tree it came from may have been dissolved),
-            // else free, their least-slack edges to S-vertices candidate steps.
+            // The children off the path: free, unless one of their vertices was reached.
             let mut j = if forward { 1 } else { k - 1 };
             while childs[j] != entry {
                 let c = childs[j];
                 if self.label[c] != S {
                     let mut lv = Vec::new();
                     self.leaves(c, &mut lv);
-                    let mut reached = None;
-                    'find: for &x in &lv {
-                        for &e in &self.adj[x] {
-                            let e = e as usize;
-                            let y = self.other(e, x);
-                            let by = self.inblossom[y];
-                            if by != c && self.label[by] == S && self.slack(e) <= W::zero() {
-                                reached = Some((x, y, e));
-                                break 'find;
-                            }
-                        }
-                    }
-                    for &x in &lv {
-                        self.label[x] = FREE;
-                    }
-                    match reached {
-                        Some((x, y, e)) => {
-                            self.allowed[e] = self.stamp;
-                            self.assign_label(x, T, y, e);
-                        }
-                        None => {
-                            for &x in &lv {
-                                self.best_again(x);
-                            }
+                    if let Some(&x) = lv.iter().find(|&&x| self.label[x] != FREE) {
+                        if self.label[x] == T {
+                            let (p, e) = (self.labelend[x], self.labeledge[x]);
+                            self.label[x] = FREE;
+                            self.assign_label(x, T, p, e);
                         }
                     }
                 }
                 j = if forward { j + 1 } else { j - 1 };
+            }
+            // Vertices left free: their least-slack edges to S-vertices enter the queue of
+            // candidate steps.
+            for &x in &all {
+                let e = self.bestedge[x];
+                if e != NONE && self.label[self.inblossom[x]] == FREE && self.label[x] == FREE {
+                    let key = self.slack(e).add(&self.offset);
+                    self.heap2.push(Reverse((key, x, e)));
+                }
             }
         }
         self.label[b] = FREE;

@@ -19,23 +19,18 @@ pub trait Weight: Clone + Ord + std::fmt::Debug + Send + Sync + 'static {
 macro_rules! primitive {
     ($t:ty) => {
         impl Weight for $t {
-            #[inline]
             fn zero() -> Self {
                 0
             }
-            #[inline]
             fn add(&self, other: &Self) -> Self {
                 self.checked_add(*other).expect("matching weight overflow")
             }
-            #[inline]
             fn sub(&self, other: &Self) -> Self {
                 self.checked_sub(*other).expect("matching weight overflow")
             }
-            #[inline]
             fn double(&self) -> Self {
                 self.checked_mul(2).expect("matching weight overflow")
             }
-            #[inline]
             fn half(&self) -> Self {
                 debug_assert!(self % 2 == 0, "halving an odd weight");
                 self / 2
@@ -57,11 +52,9 @@ impl Weight for Wide {
     fn zero() -> Self {
         Wide::try_from(0i128).expect("zero fits")
     }
-    #[inline]
     fn add(&self, other: &Self) -> Self {
         self.checked_add(*other).expect("matching weight overflow")
     }
-    #[inline]
     fn sub(&self, other: &Self) -> Self {
         self.checked_sub(*other).expect("matching weight overflow")
     }
