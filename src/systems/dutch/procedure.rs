@@ -115,7 +115,7 @@ fn score_counts(players: &[DutchPlayer], set: &[usize]) -> Vec<(i64, usize)> {
             None => out.push((s, 1)),
         }
     }
-    out.sort_by(|a, b| b.0.cmp(&a.0));
+    out.sort_by_key(|e| std::cmp::Reverse(e.0));
     out
 }
 
@@ -319,8 +319,8 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         if odd {
             bye_score = players[left[0]].score;
         }
-        for i in 0..n {
-            st.bye_candidate[i] = players[i].bye_eligible && players[i].score <= bye_score;
+        for (c, p) in st.bye_candidate.iter_mut().zip(players) {
+            *c = p.bye_eligible && p.score <= bye_score;
         }
         // The bye comes from the top bracket when nobody of it must be paired below it.
         let top = players[0].score;
@@ -433,7 +433,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                     &unplayed_rank,
                     hint,
                 );
-                base.insert((a, b), w.clone());
+                base.insert((a, b), w);
                 w
             } else {
                 completion_only(&st, &layout, f.completion, a, b)
@@ -505,8 +505,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 .iter()
                 .copied()
                 .find(|&r| !matched[r] && base.get(&(x, r)).is_some_and(|w| *w > W::zero()));
-            if st.clean && best.is_some() && mate[x] == best {
-                let m = best.unwrap();
+            if let Some(m) = best.filter(|_| st.clean && mate[x] == best) {
                 matched[m] = true;
                 finalized.push((x, m));
                 st.kill(x);
@@ -664,8 +663,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             let best = remainder.iter().copied().find(|&b| {
                 b > a && !matched[b] && base.get(&(a, b)).is_some_and(|w| *w > W::zero())
             });
-            if st.clean && best.is_some() && mate[a] == best {
-                let m = best.unwrap();
+            if let Some(m) = best.filter(|_| st.clean && mate[a] == best) {
                 matched[a] = true;
                 matched[m] = true;
                 finalized.push((a, m));
