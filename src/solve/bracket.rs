@@ -111,28 +111,3 @@ delegate!(bnum::types::I256, w256);
 delegate!(bnum::types::I512, w512);
 delegate!(bnum::types::I1024, w1024);
 delegate!(bnum::types::I4096, w4096);
-
-macro_rules! wide_weight {
-    ($t:ty) => {
-        impl Weight for $t {
-            fn zero() -> Self {
-                <$t as Packed>::ZERO
-            }
-            fn add(&self, other: &Self) -> Self {
-                self.checked_add(*other).expect("matching weight overflow")
-            }
-            fn sub(&self, other: &Self) -> Self {
-                self.checked_sub(*other).expect("matching weight overflow")
-            }
-            fn double(&self) -> Self {
-                self.checked_add(*self).expect("matching weight overflow")
-            }
-            fn half(&self) -> Self {
-                *self >> 1u32
-            }
-        }
-    };
-}
-wide_weight!(bnum::types::I256);
-wide_weight!(bnum::types::I1024);
-wide_weight!(bnum::types::I4096);

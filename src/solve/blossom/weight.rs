@@ -48,24 +48,37 @@ primitive!(i128);
 /// an arbitrary-precision integer would not.
 pub type Wide = bnum::types::I512;
 
-impl Weight for Wide {
-    fn zero() -> Self {
-        Wide::try_from(0i128).expect("zero fits")
-    }
-    fn add(&self, other: &Self) -> Self {
-        self.checked_add(*other).expect("matching weight overflow")
-    }
-    fn sub(&self, other: &Self) -> Self {
-        self.checked_sub(*other).expect("matching weight overflow")
-    }
-    fn double(&self) -> Self {
-        self.checked_add(*self).expect("matching weight overflow")
-    }
-    fn half(&self) -> Self {
-        // An arithmetic shift is exact on even values, negative ones included.
-        *self >> 1u32
-    }
+/// The fixed-width integers (`bnum`) weights are packed into, 512 bits for the solver's own
+/// tiers and 256 to 4,096 bits for the Dutch procedure's brackets.
+macro_rules! fixed_width {
+    ($($t:ty),*) => {$(
+        impl Weight for $t {
+            fn zero() -> Self {
+                <$t>::try_from(0i128).expect("zero fits")
+            }
+            fn add(&self, other: &Self) -> Self {
+                self.checked_add(*other).expect("matching weight overflow")
+            }
+            fn sub(&self, other: &Self) -> Self {
+                self.checked_sub(*other).expect("matching weight overflow")
+            }
+            fn double(&self) -> Self {
+                self.checked_add(*self).expect("matching weight overflow")
+            }
+            fn half(&self) -> Self {
+                // An arithmetic shift is exact on even values, negative ones included.
+                *self >> 1u32
+            }
+        }
+    )*};
 }
+
+fixed_width!(
+    bnum::types::I256,
+    Wide,
+    bnum::types::I1024,
+    bnum::types::I4096
+);
 
 /// An `i128` as a [`Wide`].
 pub fn wide(x: i128) -> Wide {
