@@ -102,7 +102,7 @@ pub enum Strength {
 }
 
 impl Strength {
-    fn word(self) -> &'static str {
+    pub fn word(self) -> &'static str {
         match self {
             Strength::Mild => "mild",
             Strength::Strong => "strong",

@@ -25,29 +25,10 @@ pub fn show(p: Points) -> String {
     }
 }
 
-/// How strongly a player wants a colour (FIDE Dutch 2025 1.7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Strength {
-    Mild,
-    Strong,
-    Absolute,
-}
-
-impl Strength {
-    pub fn word(self) -> &'static str {
-        match self {
-            Strength::Mild => "mild",
-            Strength::Strong => "strong",
-            Strength::Absolute => "absolute",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Preference {
-    pub colour: Colour,
-    pub strength: Strength,
-}
+// Colour preferences ("FIDE Dutch 2025 1.7": absolute beyond a colour difference of ±1 or
+// after the same colour in the two latest games played; strong at ±1; mild at 0; none before
+// any game) are the Swiss verifier's: the 2025 text defines them as A.6 did.
+pub use crate::verify::swiss::{preference, Preference, Strength};
 
 /// A float received in one round (FIDE Dutch 2025 1.4.2-1.4.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,29 +36,6 @@ pub enum Float {
     None,
     Down,
     Up,
-}
-
-/// Colour preference after the played colours `h`, oldest first (FIDE Dutch 2025 1.7):
-/// absolute beyond a colour difference of ±1 or after the same colour in the two latest
-/// games played; strong at ±1; mild at 0 (alternate); none before any game.
-pub fn preference(h: &[Colour]) -> Option<Preference> {
-    let last = *h.last()?;
-    let cd: i32 = h.iter().map(|c| c.sign()).sum();
-    let twice = h.len() >= 2 && h[h.len() - 2] == last;
-    let (colour, strength) = if cd > 1 {
-        (Colour::Black, Strength::Absolute)
-    } else if cd < -1 {
-        (Colour::White, Strength::Absolute)
-    } else if twice {
-        (last.opposite(), Strength::Absolute)
-    } else if cd == 1 {
-        (Colour::Black, Strength::Strong)
-    } else if cd == -1 {
-        (Colour::White, Strength::Strong)
-    } else {
-        (last.opposite(), Strength::Mild)
-    };
-    Some(Preference { colour, strength })
 }
 
 /// One player as the Dutch rules see him before the round.
