@@ -199,16 +199,7 @@ pub(crate) fn entered_numbers(
     round: u32,
     absent: &[u32],
 ) -> std::collections::BTreeMap<u32, u32> {
-    let mut paired = std::collections::BTreeSet::new();
-    for rd in t.rounds.iter().filter(|r| r.number < round) {
-        for g in &rd.games {
-            paired.insert(g.white);
-            paired.insert(g.black);
-        }
-        for b in rd.byes.iter().filter(|b| !b.kind.is_requested()) {
-            paired.insert(b.player);
-        }
-    }
+    let paired = t.paired_before(round);
     let mut ids: Vec<&Player> = t.players.iter().collect();
     ids.sort_by_key(|p| p.number());
     let mut out = std::collections::BTreeMap::new();

@@ -665,6 +665,22 @@ impl Tournament {
 
     /// The tournament as it stood before round `round` was paired: later rounds dropped, and
     /// round `round` reduced to its requested byes (absences known in advance).
+    /// Players paired in some round before `round` (a game, forfeited or not, or the
+    /// pairing-allocated bye): those who have entered play, whatever their absences since.
+    pub fn paired_before(&self, round: u32) -> std::collections::BTreeSet<u32> {
+        let mut out = std::collections::BTreeSet::new();
+        for rd in self.rounds.iter().filter(|r| r.number < round) {
+            for g in &rd.games {
+                out.insert(g.white);
+                out.insert(g.black);
+            }
+            for b in rd.byes.iter().filter(|b| !b.kind.is_requested()) {
+                out.insert(b.player);
+            }
+        }
+        out
+    }
+
     pub fn before_round(&self, round: u32) -> Tournament {
         let mut t = self.clone();
         t.rounds.retain(|r| r.number <= round);

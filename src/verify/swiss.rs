@@ -911,20 +911,7 @@ fn float_history(t: &Tournament, id: u32, round: u32, st: &Standings) -> Vec<Flo
 /// entry would be (C.04.2 initial order and late entries; it is also how the reference Dutch
 /// engine numbers). Without such players this is the pairing number itself.
 fn effective_numbers(t: &Tournament, round: u32, info: &BTreeMap<u32, Info>) -> BTreeMap<u32, u32> {
-    let mut paired_before: BTreeSet<u32> = BTreeSet::new();
-    for rd in t.rounds.iter().filter(|rd| rd.number < round) {
-        for g in &rd.games {
-            paired_before.insert(g.white);
-            paired_before.insert(g.black);
-        }
-        for b in rd
-            .byes
-            .iter()
-            .filter(|b| b.kind == ByeKind::PairingAllocated)
-        {
-            paired_before.insert(b.player);
-        }
-    }
+    let paired_before = t.paired_before(round);
     let mut ids: Vec<u32> = t.players.iter().map(|p| p.id).collect();
     ids.sort_unstable_by_key(|&id| t.number_of(id));
     let mut out = BTreeMap::new();

@@ -164,20 +164,7 @@ impl RoundState {
         let forbidden = t.forbidden_in(round);
         let mut players = Vec::new();
         let mut absent = Vec::new();
-        let mut paired_before: BTreeSet<u32> = BTreeSet::new();
-        for rd in &earlier {
-            for g in &rd.games {
-                paired_before.insert(g.white);
-                paired_before.insert(g.black);
-            }
-            for b in rd
-                .byes
-                .iter()
-                .filter(|b| b.kind == ByeKind::PairingAllocated)
-            {
-                paired_before.insert(b.player);
-            }
-        }
+        let paired_before = t.paired_before(round);
         for p in &t.players {
             let id = p.id;
             let mut colours = Vec::new();
