@@ -313,8 +313,13 @@ fn dutch_attempt(
                 b.floaters
             ),
             rule: format!(
-                "FIDE Dutch 2025 C.5–C.21 optimal by exact matching ({} matchings), then the first candidate in the order of 4.2–4.3",
-                b.matchings
+                "FIDE Dutch 2025 C.5–C.21 optimal by exact matching ({} matchings, {}), then the first candidate in the order of 4.2–4.3",
+                b.matchings,
+                if b.dense {
+                    "every pair of the unpaired players"
+                } else {
+                    "the bracket and the next, the players below completed to the bound"
+                }
             ),
             value: b.pairs as i64,
             bound: Some(b.pairs as f64),

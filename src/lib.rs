@@ -14,6 +14,7 @@
 pub mod audit;
 pub mod engine;
 pub mod error;
+pub mod fixed;
 pub mod formats;
 pub mod fuzzing;
 pub mod generate;

@@ -47,6 +47,14 @@ impl<W: Weight + Packed> Matcher<W> for ExactMatcher<W> {
         }
     }
 
+    fn side(&mut self, n: usize, edges: &[(usize, usize, i64)]) -> Vec<Option<usize>> {
+        super::blossom::maximum_weight_matching(n, edges, false).mate
+    }
+
+    fn reduced_cost(&self, edge: usize) -> Option<W> {
+        self.solver.as_ref().map(|s| s.reduced_cost(edge))
+    }
+
     fn solve(&mut self) -> Vec<Option<usize>> {
         self.solves += 1;
         match self.solver.as_mut() {
@@ -63,10 +71,10 @@ impl<W: Weight + Packed> Matcher<W> for ExactMatcher<W> {
 #[derive(Default)]
 pub struct DutchMatchers {
     pub w128: ExactMatcher<i128>,
-    pub w256: ExactMatcher<bnum::types::I256>,
-    pub w512: ExactMatcher<bnum::types::I512>,
-    pub w1024: ExactMatcher<bnum::types::I1024>,
-    pub w4096: ExactMatcher<bnum::types::I4096>,
+    pub w256: ExactMatcher<crate::fixed::F256>,
+    pub w512: ExactMatcher<crate::fixed::F512>,
+    pub w1024: ExactMatcher<crate::fixed::F1024>,
+    pub w4096: ExactMatcher<crate::fixed::F4096>,
 }
 
 impl DutchMatchers {
@@ -97,6 +105,12 @@ macro_rules! delegate {
             fn set_weight(&mut self, edge: usize, w: $t) {
                 self.$f.set_weight(edge, w)
             }
+            fn side(&mut self, n: usize, edges: &[(usize, usize, i64)]) -> Vec<Option<usize>> {
+                self.$f.side(n, edges)
+            }
+            fn reduced_cost(&self, edge: usize) -> Option<$t> {
+                self.$f.reduced_cost(edge)
+            }
             fn remove_vertex(&mut self, v: usize) {
                 self.$f.remove_vertex(v)
             }
@@ -107,7 +121,7 @@ macro_rules! delegate {
     };
 }
 delegate!(i128, w128);
-delegate!(bnum::types::I256, w256);
-delegate!(bnum::types::I512, w512);
-delegate!(bnum::types::I1024, w1024);
-delegate!(bnum::types::I4096, w4096);
+delegate!(crate::fixed::F256, w256);
+delegate!(crate::fixed::F512, w512);
+delegate!(crate::fixed::F1024, w1024);
+delegate!(crate::fixed::F4096, w4096);

@@ -106,7 +106,10 @@ pub struct Solver<W: Weight> {
     ev: Vec<u32>,
     w2: Vec<W>,
     gone: Vec<bool>,
+    /// Edge ids at each vertex; a removed vertex's edges stay in its neighbours' lists
+    /// (flagged `gone`) until half a list is stale, so removing a vertex costs its degree.
     adj: Vec<Vec<u32>>,
+    stale: Vec<u32>,
     vertex_gone: Vec<bool>,
     /// Matched edge of each vertex.
     mate: Vec<usize>,
@@ -203,6 +206,7 @@ impl<W: Weight> Solver<W> {
             w2: Vec::new(),
             gone: Vec::new(),
             adj: vec![Vec::new(); n],
+            stale: vec![0; n],
             vertex_gone: vec![false; n],
             mate: vec![NONE; n],
             dual: vec![W::zero(); nn],
@@ -313,7 +317,12 @@ impl<W: Weight> Solver<W> {
             self.gone[e] = true;
             let (a, b) = self.ends(e);
             let other = if a == v { b } else { a };
-            self.adj[other].retain(|&x| x as usize != e);
+            self.stale[other] += 1;
+            if 2 * self.stale[other] as usize > self.adj[other].len() {
+                let gone = &self.gone;
+                self.adj[other].retain(|&x| !gone[x as usize]);
+                self.stale[other] = 0;
+            }
         }
         self.vertex_gone[v] = true;
         self.dual[v] = W::zero();
@@ -331,6 +340,29 @@ impl<W: Weight> Solver<W> {
     /// What the solver did so far.
     pub fn stats(&self) -> Stats {
         self.stats.clone()
+    }
+
+    /// After a solve: the reduced cost of edge e under the optimal duals (vertex duals plus
+    /// those of the blossoms holding both ends, minus twice the weight). Every optimal
+    /// matching uses only edges of reduced cost 0 (complementary slackness), so an edge with
+    /// a positive one is in none.
+    pub fn reduced_cost(&self, e: usize) -> W {
+        let (u, v) = self.ends(e);
+        let mut r = self.y(u).add(&self.y(v)).sub(&self.w2[e]);
+        let mut up = Vec::new();
+        let mut b = self.parent[u];
+        while b != NONE {
+            up.push(b);
+            b = self.parent[b];
+        }
+        let mut b = self.parent[v];
+        while b != NONE {
+            if up.contains(&b) {
+                r = r.add(&self.z(b));
+            }
+            b = self.parent[b];
+        }
+        r
     }
 
     /// The current matching with its duals.
@@ -411,6 +443,9 @@ impl<W: Weight> Solver<W> {
         for v in 0..n {
             let mut most: Option<W> = self.floor();
             for &e in &self.adj[v] {
+                if self.gone[e as usize] {
+                    continue;
+                }
                 let w = self.w2[e as usize].half();
                 if most.as_ref().is_none_or(|m| w > *m) {
                     most = Some(w);
@@ -425,6 +460,9 @@ impl<W: Weight> Solver<W> {
             let mut most: Option<W> = self.floor();
             for &e in &self.adj[v] {
                 let e = e as usize;
+                if self.gone[e] {
+                    continue;
+                }
                 let need = self.w2[e].sub(&self.dual[self.other(e, v)]);
                 if most.as_ref().is_none_or(|m| need > *m) {
                     most = Some(need);
@@ -433,6 +471,9 @@ impl<W: Weight> Solver<W> {
             let Some(y) = most else { continue };
             // An exposed neighbour across an edge that is now tight.
             let partner = self.adj[v].iter().map(|&e| e as usize).find(|&e| {
+                if self.gone[e] {
+                    return false;
+                }
                 let u = self.other(e, v);
                 self.mate[u] == NONE && self.w2[e].sub(&self.dual[u]) == y
             });
@@ -456,6 +497,9 @@ impl<W: Weight> Solver<W> {
             }
             'path: for i in 0..self.adj[v].len() {
                 let e1 = self.adj[v][i] as usize;
+                if self.gone[e1] {
+                    continue;
+                }
                 let u = self.other(e1, v);
                 let m = self.mate[u];
                 if m == NONE || !tight(self, e1) {
@@ -464,6 +508,9 @@ impl<W: Weight> Solver<W> {
                 let u2 = self.other(m, u);
                 for j in 0..self.adj[u2].len() {
                     let e3 = self.adj[u2][j] as usize;
+                    if self.gone[e3] {
+                        continue;
+                    }
                     let x = self.other(e3, u2);
                     if x != v && self.mate[x] == NONE && tight(self, e3) {
                         self.mate[v] = e1;
@@ -770,6 +817,9 @@ impl<W: Weight> Solver<W> {
 
     /// Edge e seen from S-vertex v.
     fn scan(&mut self, v: usize, e: usize) -> Found {
+        if self.gone[e] {
+            return Found::Nothing;
+        }
         self.stats.scans += 1;
         let w = self.other(e, v);
         let bv = self.inblossom[v];

@@ -1,4 +1,5 @@
-//! Exact weights: `i64`, `i128` and [`Wide`], a 512-bit signed integer.
+//! Exact weights: `i64`, `i128`, [`Wide`] (a 512-bit signed integer with multiplication, for
+//! the tier model) and [`crate::fixed::Fixed`] (the Dutch procedure's widths).
 //!
 //! Every operation checks for overflow and panics rather than wrap: a matching computed on a
 //! wrapped weight would be silently wrong, and the callers size their weights so that overflow
@@ -48,37 +49,44 @@ primitive!(i128);
 /// an arbitrary-precision integer would not.
 pub type Wide = bnum::types::I512;
 
-/// The fixed-width integers (`bnum`) weights are packed into, 512 bits for the solver's own
-/// tiers and 256 to 4,096 bits for the Dutch procedure's brackets.
-macro_rules! fixed_width {
-    ($($t:ty),*) => {$(
-        impl Weight for $t {
-            fn zero() -> Self {
-                <$t>::try_from(0i128).expect("zero fits")
-            }
-            fn add(&self, other: &Self) -> Self {
-                self.checked_add(*other).expect("matching weight overflow")
-            }
-            fn sub(&self, other: &Self) -> Self {
-                self.checked_sub(*other).expect("matching weight overflow")
-            }
-            fn double(&self) -> Self {
-                self.checked_add(*self).expect("matching weight overflow")
-            }
-            fn half(&self) -> Self {
-                // An arithmetic shift is exact on even values, negative ones included.
-                *self >> 1u32
-            }
-        }
-    )*};
+impl Weight for Wide {
+    fn zero() -> Self {
+        Wide::try_from(0i128).expect("zero fits")
+    }
+    fn add(&self, other: &Self) -> Self {
+        self.checked_add(*other).expect("matching weight overflow")
+    }
+    fn sub(&self, other: &Self) -> Self {
+        self.checked_sub(*other).expect("matching weight overflow")
+    }
+    fn double(&self) -> Self {
+        self.checked_add(*self).expect("matching weight overflow")
+    }
+    fn half(&self) -> Self {
+        // An arithmetic shift is exact on even values, negative ones included.
+        *self >> 1u32
+    }
 }
 
-fixed_width!(
-    bnum::types::I256,
-    Wide,
-    bnum::types::I1024,
-    bnum::types::I4096
-);
+/// The Dutch procedure's widths ([`crate::fixed::Fixed`]).
+impl<const L: usize> Weight for crate::fixed::Fixed<L> {
+    fn zero() -> Self {
+        Self::ZERO
+    }
+    fn add(&self, other: &Self) -> Self {
+        crate::fixed::Fixed::add(self, other)
+    }
+    fn sub(&self, other: &Self) -> Self {
+        crate::fixed::Fixed::sub(self, other)
+    }
+    fn double(&self) -> Self {
+        crate::fixed::Fixed::add(self, self)
+    }
+    fn half(&self) -> Self {
+        // An arithmetic shift is exact on even values, negative ones included.
+        self.shr(1)
+    }
+}
 
 /// An `i128` as a [`Wide`].
 pub fn wide(x: i128) -> Wide {

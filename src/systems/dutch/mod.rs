@@ -14,25 +14,24 @@ pub mod weight;
 pub use procedure::{BracketLog, Matcher, Readings};
 
 use crate::tournament::{Colour, Tournament};
-use state::DutchPlayer;
 use weight::Packed;
 
 /// Every integer width the procedure may pack a bracket's criteria into: the solver provides
 /// a matching for each.
 pub trait Matchers:
     Matcher<i128>
-    + Matcher<bnum::types::I256>
-    + Matcher<bnum::types::I512>
-    + Matcher<bnum::types::I1024>
-    + Matcher<bnum::types::I4096>
+    + Matcher<crate::fixed::F256>
+    + Matcher<crate::fixed::F512>
+    + Matcher<crate::fixed::F1024>
+    + Matcher<crate::fixed::F4096>
 {
 }
 impl<T> Matchers for T where
     T: Matcher<i128>
-        + Matcher<bnum::types::I256>
-        + Matcher<bnum::types::I512>
-        + Matcher<bnum::types::I1024>
-        + Matcher<bnum::types::I4096>
+        + Matcher<crate::fixed::F256>
+        + Matcher<crate::fixed::F512>
+        + Matcher<crate::fixed::F1024>
+        + Matcher<crate::fixed::F4096>
 {
 }
 
@@ -53,9 +52,10 @@ pub struct DutchPairing {
     pub cancelled: bool,
 }
 
-/// Largest field paired by the exact procedure: every matching is over all pairs of the
-/// unpaired players (O(n²) edges), about 15 s and 0.5 GB at 1,000 players. Larger fields are
-/// paired by the tier model of `models/swiss.md`, and the certificate says so.
+/// Largest field paired by the exact procedure: its first matching (completion and the bye's
+/// score) is over every allowed pair (O(n²) edges), about 0.5 s and 0.2 GB at 1,000
+/// players. Larger fields are paired by the tier model of `models/swiss.md`, and the
+/// certificate says so.
 pub const EXACT_MAX: usize = 1500;
 
 /// Players to pair in round `round`: active, without a requested bye or known absence.
@@ -99,18 +99,25 @@ pub fn pair(
         played_rounds: round.saturating_sub(1),
         readings,
     };
-    // The narrowest integer that holds every bracket's packed criteria.
-    let bound = width_bound(&players);
-    let outcome = if bound <= <i128 as Packed>::BITS {
-        procedure::run::<i128>(&ctx, m)
-    } else if bound <= <bnum::types::I256 as Packed>::BITS {
-        procedure::run::<bnum::types::I256>(&ctx, m)
-    } else if bound <= <bnum::types::I512 as Packed>::BITS {
-        procedure::run::<bnum::types::I512>(&ctx, m)
-    } else if bound <= <bnum::types::I1024 as Packed>::BITS {
-        procedure::run::<bnum::types::I1024>(&ctx, m)
-    } else {
-        procedure::run::<bnum::types::I4096>(&ctx, m)
+    // The narrowest integer that holds every bracket's packed criteria: guessed from the
+    // score groups, and widened when a bracket (with more moved-down scores) needs more.
+    let mut bits = width_guess(&ctx);
+    let outcome = loop {
+        let o = if bits <= <i128 as Packed>::BITS {
+            procedure::run::<i128>(&ctx, m)
+        } else if bits <= <crate::fixed::F256 as Packed>::BITS {
+            procedure::run::<crate::fixed::F256>(&ctx, m)
+        } else if bits <= <crate::fixed::F512 as Packed>::BITS {
+            procedure::run::<crate::fixed::F512>(&ctx, m)
+        } else if bits <= <crate::fixed::F1024 as Packed>::BITS {
+            procedure::run::<crate::fixed::F1024>(&ctx, m)
+        } else {
+            procedure::run::<crate::fixed::F4096>(&ctx, m)
+        };
+        match o.needs_bits {
+            Some(b) if b > bits && bits <= <crate::fixed::F1024 as Packed>::BITS => bits = b,
+            _ => break o,
+        }
     };
     let initial = t.initial_colour.unwrap_or(Colour::White);
     let mut games: Vec<(usize, usize)> = outcome
@@ -147,21 +154,26 @@ pub fn pair(
     }
 }
 
-/// Bits the widest bracket layout can need: fixed fields plus one sub-field per score in six
-/// per-score criteria.
-fn width_bound(players: &[DutchPlayer]) -> u32 {
-    let n = players.len() as u64;
-    let wb = weight::bits_for(n) + 1;
-    let mut scores: Vec<(i64, u64)> = Vec::new();
-    for p in players {
-        match scores.iter_mut().find(|(s, _)| *s == p.score) {
-            Some(e) => e.1 += 1,
-            None => scores.push((p.score, 1)),
+/// Bits the widest bracket is likely to need: each score group as a bracket with the next
+/// as its look-ahead, plus room for two moved-down scores.
+fn width_guess(ctx: &procedure::Context) -> u32 {
+    let players = ctx.players;
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, p) in players.iter().enumerate() {
+        match groups.last_mut() {
+            Some(g) if players[g[0]].score == p.score => g.push(i),
+            _ => groups.push(vec![i]),
         }
     }
-    let per_score: u32 = scores.iter().map(|&(_, c)| weight::bits_for(c) + 1).sum();
-    let fixed =
-        weight::bits_for(3 * n) + 1 + 2 * wb + 2 * wb + 4 * wb + 2 * (2 * wb + 1) + 3 * wb + 2;
-    // The matching doubles weights and sums duals: a few bits of headroom.
-    fixed + 6 * per_score + 4
+    let n = players.len() as u64;
+    let mut most = weight::bits_for(3 * n) + 2 * weight::bits_for(2 * n * groups.len() as u64);
+    for (k, g) in groups.iter().enumerate() {
+        let curnext: Vec<usize> = g
+            .iter()
+            .chain(groups.get(k + 1).into_iter().flatten())
+            .copied()
+            .collect();
+        most = most.max(procedure::layout_bits(ctx, g, &curnext));
+    }
+    most + 6 * 2 * 2
 }

@@ -29,6 +29,12 @@ pub trait Matcher<W> {
     fn remove_vertex(&mut self, v: usize);
     /// An optimal matching of the current graph: `mate[v]`.
     fn solve(&mut self) -> Vec<Option<usize>>;
+    /// A maximum-weight matching of a separate graph, solved on its own (the completion of
+    /// the players below a bracket).
+    fn side(&mut self, n: usize, edges: &[(usize, usize, i64)]) -> Vec<Option<usize>>;
+    /// After a solve: the edge's reduced cost under the optimal duals, in units of twice its
+    /// weight (vertex duals plus the duals of the blossoms holding both ends, minus 2·w).
+    fn reduced_cost(&self, edge: usize) -> Option<W>;
 }
 
 /// What one bracket did, for the certificate.
@@ -42,6 +48,9 @@ pub struct BracketLog {
     pub floaters: usize,
     /// Exact matchings solved for this bracket (criteria, then the Dutch order).
     pub matchings: usize,
+    /// Solved over every pair of the unpaired players, rather than over the bracket and its
+    /// look-ahead with the players below completed apart (see `models/dutch.md`).
+    pub dense: bool,
 }
 
 /// The round as the procedure leaves it: pairs of player indices (higher-ranked first), the
@@ -55,6 +64,8 @@ pub struct Outcome {
     pub weight_bits: u32,
     /// Stopped by [`Context::should_cancel`] before every bracket was paired.
     pub cancelled: bool,
+    /// Stopped because a bracket's criteria need more bits than `W` holds: pair again wider.
+    pub needs_bits: Option<u32>,
 }
 
 /// Settings of the procedure that are readings of the text rather than the text itself.
@@ -93,8 +104,11 @@ struct Fields {
     scores: HashMap<i64, Field>,
     next: Field,
     next_scores: HashMap<i64, Field>,
-    bye: Field,
-    colours: [Field; 4],
+    /// Only where the bye comes from this bracket ("FIDE Dutch 2025 C.9").
+    bye: Option<Field>,
+    /// C.10 and C.11 only in the last round: before it two players with the same absolute
+    /// preference never meet, so those fields would count every pair alike.
+    colours: [Option<Field>; 4],
     floats: Vec<Field>,
     float_scores: Vec<HashMap<i64, Field>>,
     order: Field,
@@ -119,8 +133,26 @@ fn score_counts(players: &[DutchPlayer], set: &[usize]) -> Vec<(i64, usize)> {
     out
 }
 
-fn layout_for(ctx: &Context, n: usize, cur: &[usize], curnext: &[usize]) -> (Layout, Fields) {
-    let wb = bits_for(n as u64) + 1;
+/// Bits of the layout of a bracket of `cur` with `curnext` as its look-ahead.
+pub fn layout_bits(ctx: &Context, cur: &[usize], curnext: &[usize]) -> u32 {
+    layout_for(ctx, ctx.players.len(), cur, curnext, false)
+        .0
+        .total_bits()
+}
+
+/// Only pairs inside the bracket and its look-ahead carry more than completion, and a
+/// matching holds at most `curnext.len() / 2` of them: the criteria fields are sized by that
+/// (completion and the bye's ranks by the whole field).
+fn layout_for(
+    ctx: &Context,
+    n: usize,
+    cur: &[usize],
+    curnext: &[usize],
+    bye_here: bool,
+) -> (Layout, Fields) {
+    let m = curnext.len().max(2) as u64;
+    let wb = bits_for(m) + 1;
+    let wbn = bits_for(n as u64) + 1;
     let mut l = Layout::default();
     let completion = l.push(bits_for(3 * n as u64) + 1);
     let in_bracket = l.push(wb);
@@ -133,8 +165,14 @@ fn layout_for(ctx: &Context, n: usize, cur: &[usize], curnext: &[usize]) -> (Lay
     let scores = per_score(&mut l, cur);
     let next = l.push(wb);
     let next_scores = per_score(&mut l, curnext);
-    let bye = l.push(2 * wb);
-    let colours = [l.push(wb), l.push(wb), l.push(wb), l.push(wb)];
+    let bye = (bye_here && ctx.readings.bye_unplayed_games).then(|| l.push(wb + wbn));
+    let last = ctx.last_round;
+    let colours = [
+        last.then(|| l.push(wb)),
+        last.then(|| l.push(wb)),
+        Some(l.push(wb)),
+        Some(l.push(wb)),
+    ];
     let mut floats = Vec::new();
     for back in 1..=2u32 {
         if ctx.played_rounds >= back {
@@ -150,7 +188,7 @@ fn layout_for(ctx: &Context, n: usize, cur: &[usize], curnext: &[usize]) -> (Lay
         }
     }
     let order = l.push(3 * wb + 2);
-    let hint = l.push(bits_for((n as u64).pow(3)) + 2);
+    let hint = l.push(bits_for(m.pow(3)) + 2);
     l.finish();
     (
         l,
@@ -171,26 +209,272 @@ fn layout_for(ctx: &Context, n: usize, cur: &[usize], curnext: &[usize]) -> (Lay
     )
 }
 
+/// The weights of pairs with a player below the bracket's look-ahead (all pairs, in the
+/// first matching): they depend on little but the two players' bye eligibility.
+enum Outer {
+    /// The first matching (completion, the bye's score).
+    Field {
+        layout: Layout,
+        t: Field,
+        s: Field,
+        top: Field,
+        odd: bool,
+        /// Each player's score counted from the lowest score group.
+        rank: Vec<i64>,
+    },
+    /// A bracket: pairs with a player below the look-ahead bracket carry completion only.
+    Bracket { layout: Layout, completion: Field },
+}
+
+/// How a bracket's matchings are solved.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mode {
+    /// Every allowed pair of unpaired players in one graph.
+    Dense,
+    /// The bracket and its look-ahead only, each of their players with a private "goes down"
+    /// vertex and, in an odd field, a shared "takes the bye" vertex; the players below are
+    /// completed apart. Exact when the completion reaches the bound (see [`State::solve`]),
+    /// else the bracket goes on in [`Mode::Dense`].
+    Reduced,
+}
+
+const NONE: usize = usize::MAX;
+
 /// The pairing state shared by the bracket steps.
 struct State<'m, W: Packed> {
     matcher: &'m mut dyn Matcher<W>,
     alive: Vec<bool>,
-    /// Every allowed pair `(a, b)`, `a < b`, by edge id, and its current weight.
+    /// Pairs, `(a, b)` with `a < b`, and their current weights.
     edges: Vec<(usize, usize)>,
     id: HashMap<(usize, usize), usize>,
     weights: Vec<W>,
+    /// Each pair's edge id in the matcher's graph, or `NONE`.
+    mid: Vec<usize>,
     bye_candidate: Vec<bool>,
+    outer: Outer,
+    mode: Mode,
+    /// Players of the bracket and its look-ahead (reduced mode's graph).
+    inside: Vec<bool>,
+    /// The completion of the players below for the last set of players going down.
+    completion: Option<(Vec<usize>, Vec<Option<usize>>)>,
     solves: usize,
+    /// Brackets that needed the dense graph.
+    dense_brackets: usize,
     /// No weight changed since the last solve: its matching is optimal for the weights now.
     clean: bool,
 }
 
+/// Completion candidates per player (the next ones in rank order), tried before more.
+const COMPLETION_DEGREES: [usize; 2] = [8, 48];
+
 impl<W: Packed> State<'_, W> {
-    /// A maximum-weight matching over the alive players: `mate[i]` by player index.
-    fn solve(&mut self) -> Vec<Option<usize>> {
+    fn n(&self) -> usize {
+        self.alive.len()
+    }
+
+    /// A maximum-weight matching over the alive players (`mate[i]` by player index), optimal
+    /// over every allowed pair.
+    fn solve(&mut self, ctx: &Context) -> Vec<Option<usize>> {
         self.solves += 1;
         self.clean = true;
-        self.matcher.solve()
+        let r = self.matcher.solve();
+        if self.mode == Mode::Dense {
+            return r;
+        }
+        match self.complete(ctx, &r) {
+            Some(mate) => mate,
+            None => {
+                self.densify(ctx);
+                self.clean = true;
+                self.matcher.solve()
+            }
+        }
+    }
+
+    /// Twice the share of a player in any pair's completion field ("φ"): a pair with a player
+    /// below the look-ahead weighs exactly the sum of the two shares.
+    fn share2(&self, v: usize) -> W {
+        match &self.outer {
+            Outer::Bracket { layout, completion } => {
+                layout.unit::<W>(*completion, 1 + 2 * i64::from(!self.bye_candidate[v]))
+            }
+            Outer::Field { .. } => unreachable!("the first matching is dense"),
+        }
+    }
+
+    fn unit_completion(&self) -> W {
+        match &self.outer {
+            Outer::Bracket { layout, completion } => layout.unit::<W>(*completion, 1),
+            Outer::Field { .. } => unreachable!("the first matching is dense"),
+        }
+    }
+
+    /// Completes a reduced solution: the players going down and those below are matched
+    /// apart. Let R be the reduced graph's optimum (doubled weights), B the players below:
+    /// every matching of the field weighs at most (R + Σ_B 2φ − T·[odd field]) / 2, T the
+    /// completion unit (a player of the bracket left unpaired forgoes his φ and at most gains
+    /// the bye vertex's T; a player below left unpaired loses 2φ ≥ T). A completion reaching
+    /// that bound makes the whole matching optimal; `None` when none is found.
+    fn complete(&mut self, ctx: &Context, r: &[Option<usize>]) -> Option<Vec<Option<usize>>> {
+        let n = self.n();
+        let alive: Vec<usize> = (0..n).filter(|&v| self.alive[v]).collect();
+        let odd = alive.len() % 2 == 1;
+        let down: Vec<usize> = alive
+            .iter()
+            .copied()
+            .filter(|&a| self.inside[a] && r[a] == Some(n + a))
+            .collect();
+        let mut bound = W::zero();
+        let mut value = W::zero();
+        for &a in &alive {
+            if !self.inside[a] {
+                bound = bound.add(&self.share2(a));
+                continue;
+            }
+            match r[a] {
+                Some(b) if b < n => {
+                    if a < b {
+                        let w = self.weights[self.id[&(a, b)]];
+                        let w2 = w.add(&w);
+                        bound = bound.add(&w2);
+                        value = value.add(&w2);
+                    }
+                }
+                Some(d) if d == n + a => bound = bound.add(&self.share2(a)),
+                Some(_) => bound = bound.add(&self.unit_completion()),
+                None => {}
+            }
+        }
+        if odd {
+            bound = bound.sub(&self.unit_completion());
+        }
+        let mate_below = match &self.completion {
+            Some((d, m)) if *d == down => m.clone(),
+            _ => {
+                let m = self.complete_below(ctx, &down)?;
+                self.completion = Some((down.clone(), m.clone()));
+                m
+            }
+        };
+        let mut mate = vec![None; n];
+        for &a in &alive {
+            if self.inside[a] {
+                mate[a] = match r[a] {
+                    Some(b) if b < n => Some(b),
+                    _ => None,
+                };
+            }
+        }
+        for &v in &alive {
+            if let Some(u) = mate_below[v] {
+                mate[v] = Some(u);
+                if v < u {
+                    let w = self.outer_weight(ctx, v, u);
+                    value = value.add(&w.add(&w));
+                }
+            }
+        }
+        (value == bound).then_some(mate)
+    }
+
+    /// The players below the bracket and those going down, matched among themselves (not
+    /// two going down together): as many pairs as can be, any player left over a bye
+    /// candidate. Sparse first (the next few players in rank order), then wider.
+    fn complete_below(&mut self, ctx: &Context, down: &[usize]) -> Option<Vec<Option<usize>>> {
+        let n = self.n();
+        let set: Vec<usize> = (0..n)
+            .filter(|&v| self.alive[v] && (!self.inside[v] || down.contains(&v)))
+            .collect();
+        let need = set.len() % 2;
+        for k in COMPLETION_DEGREES {
+            let mut edges: Vec<(usize, usize, i64)> = Vec::new();
+            for (x, &a) in set.iter().enumerate() {
+                let mut got = 0;
+                for &b in &set[x + 1..] {
+                    if got == k {
+                        break;
+                    }
+                    if (self.inside[a] && self.inside[b]) || !compatible(ctx, a, b) {
+                        continue;
+                    }
+                    let w = 4 + i64::from(!self.bye_candidate[a]) + i64::from(!self.bye_candidate[b]);
+                    edges.push((a, b, w));
+                    got += 1;
+                }
+            }
+            let mate = self.matcher.side(n, &edges);
+            let left: Vec<usize> = set.iter().copied().filter(|&v| mate[v].is_none()).collect();
+            if left.len() == need && left.iter().all(|&v| self.bye_candidate[v]) {
+                return Some(mate);
+            }
+            if edges.len() >= set.len() * set.len() / 2 {
+                break;
+            }
+        }
+        None
+    }
+
+    /// The bracket goes on with every allowed pair in the graph.
+    fn densify(&mut self, ctx: &Context) {
+        self.dense_brackets += 1;
+        self.mode = Mode::Dense;
+        let n = self.n();
+        for a in 0..n {
+            for b in a + 1..n {
+                if self.alive[a]
+                    && self.alive[b]
+                    && !self.id.contains_key(&(a, b))
+                    && compatible(ctx, a, b)
+                {
+                    self.id.insert((a, b), self.edges.len());
+                    self.edges.push((a, b));
+                    self.weights.push(W::zero());
+                    self.mid.push(NONE);
+                }
+            }
+        }
+        for e in 0..self.edges.len() {
+            let (a, b) = self.edges[e];
+            if self.alive[a] && self.alive[b] && !(self.inside[a] && self.inside[b]) {
+                self.weights[e] = self.outer_weight(ctx, a, b);
+            }
+        }
+        self.restart(ctx);
+    }
+
+    /// The weight of a pair with a player below the look-ahead (any pair, at first).
+    fn outer_weight(&self, ctx: &Context, a: usize, b: usize) -> W {
+        let (a, b) = (a.min(b), a.max(b));
+        match &self.outer {
+            Outer::Field {
+                layout,
+                t,
+                s,
+                top,
+                odd,
+                rank,
+            } => {
+                let p = ctx.players;
+                let mut w = Builder::<W>::new(layout);
+                w.set(
+                    *t,
+                    1 + i64::from(!p[a].bye_eligible) + i64::from(!p[b].bye_eligible),
+                );
+                if *odd {
+                    w.set(*s, rank[a] + rank[b]);
+                    w.set(*top, i64::from(p[b].score >= p[0].score));
+                }
+                w.done()
+            }
+            Outer::Bracket { layout, completion } => {
+                let mut w = Builder::<W>::new(layout);
+                w.set(
+                    *completion,
+                    1 + i64::from(!self.bye_candidate[a]) + i64::from(!self.bye_candidate[b]),
+                );
+                w.done()
+            }
+        }
     }
 
     fn set(&mut self, a: usize, b: usize, w: W) {
@@ -198,44 +482,90 @@ impl<W: Packed> State<'_, W> {
             if self.weights[e] != w {
                 self.clean = false;
                 self.weights[e] = w;
-                self.matcher.set_weight(e, w);
+                if self.mid[e] != NONE {
+                    let w = if self.mode == Mode::Reduced { w.add(&w) } else { w };
+                    self.matcher.set_weight(self.mid[e], w);
+                }
             }
         }
     }
 
     /// Starts the matcher again on the current weights (paired players removed).
-    fn restart(&mut self) {
-        let edges: Vec<(usize, usize, W)> = self
-            .edges
-            .iter()
-            .zip(&self.weights)
-            .filter(|((a, b), _)| self.alive[*a] && self.alive[*b])
-            .map(|(&(a, b), &w)| (a, b, w))
-            .collect();
-        // Edge ids stay the positions in `self.edges`: removed pairs keep a slot of weight 0.
-        let mut all: Vec<(usize, usize, W)> = Vec::with_capacity(self.edges.len());
-        let mut k = 0;
+    fn restart(&mut self, ctx: &Context) {
+        let n = self.n();
+        let mut all: Vec<(usize, usize, W)> = Vec::new();
+        self.mid.iter_mut().for_each(|m| *m = NONE);
         for (e, &(a, b)) in self.edges.iter().enumerate() {
-            if k < edges.len() && edges[k].0 == a && edges[k].1 == b {
-                all.push((a, b, self.weights[e]));
-                k += 1;
-            } else {
-                all.push((a, b, W::zero()));
+            if !self.alive[a] || !self.alive[b] {
+                continue;
             }
+            let w = self.weights[e];
+            match self.mode {
+                Mode::Dense => {}
+                Mode::Reduced if self.inside[a] && self.inside[b] => {}
+                Mode::Reduced => continue,
+            }
+            self.mid[e] = all.len();
+            let w = if self.mode == Mode::Reduced { w.add(&w) } else { w };
+            all.push((a, b, w));
         }
-        self.matcher.start(self.alive.len(), &all);
-        for v in 0..self.alive.len() {
-            if !self.alive[v] {
-                self.matcher.remove_vertex(v);
+        self.completion = None;
+        if self.mode == Mode::Dense {
+            self.matcher.start(n, &all);
+        } else {
+            // Each player of the bracket may go down (if someone below may meet him), or in
+            // an odd field take the bye vertex 2n.
+            let below: Vec<usize> = (0..n)
+                .filter(|&v| self.alive[v] && !self.inside[v])
+                .collect();
+            let odd = (0..n).filter(|&v| self.alive[v]).count() % 2 == 1;
+            for a in 0..n {
+                if !self.alive[a] || !self.inside[a] {
+                    continue;
+                }
+                if below.iter().any(|&b| compatible(ctx, a, b)) {
+                    all.push((a, n + a, self.share2(a)));
+                }
+                if odd {
+                    all.push((a, 2 * n, self.unit_completion()));
+                }
             }
+            self.matcher.start(2 * n + 1, &all);
         }
         self.clean = false;
+    }
+
+    /// After a clean solve: no matching optimal on the fields at or above `unit` pairs `a`
+    /// with `b`, when the fields below `unit` add up to less than one `unit` over any
+    /// matching. For matchings M (the optimum) and M', 2·(w(M) − w(M')) is at least the sum
+    /// of the reduced costs of M''s pairs (LP duality); if M' is as good as M on the upper
+    /// fields, w(M) − w(M') < unit, so no pair of M' has a reduced cost of 2·unit or more.
+    fn excluded(&self, a: usize, b: usize, unit: W) -> bool {
+        let Some(&e) = self.id.get(&(a.min(b), a.max(b))) else {
+            return true;
+        };
+        if !self.clean || self.mid[e] == NONE {
+            return false;
+        }
+        // The matcher's weights are doubled in reduced mode.
+        let two = unit.add(&unit);
+        let bound = if self.mode == Mode::Reduced {
+            two.add(&two)
+        } else {
+            two
+        };
+        self.matcher
+            .reduced_cost(self.mid[e])
+            .is_some_and(|r| r >= bound)
     }
 
     /// A player paired for good leaves the graph.
     fn kill(&mut self, v: usize) {
         self.alive[v] = false;
         self.matcher.remove_vertex(v);
+        if self.mode == Mode::Reduced {
+            self.matcher.remove_vertex(self.n() + v);
+        }
     }
 }
 
@@ -257,20 +587,15 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             start = i;
         }
     }
-    let allowed: Vec<(usize, usize)> = (0..n)
-        .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
-        .filter(|&(a, b)| compatible(ctx, a, b))
-        .collect();
-    let mut st: State<W> = State {
-        matcher,
-        alive: vec![true; n],
-        id: allowed.iter().enumerate().map(|(e, &p)| (p, e)).collect(),
-        edges: allowed,
-        weights: Vec::new(),
-        bye_candidate: players.iter().map(|p| p.bye_eligible).collect(),
-        solves: 0,
-        clean: false,
-    };
+    // The first matching is over every allowed pair.
+    let mut edges: Vec<(usize, usize)> = Vec::new();
+    for a in 0..n {
+        for b in a + 1..n {
+            if compatible(ctx, a, b) {
+                edges.push((a, b));
+            }
+        }
+    }
 
     // Completion and the bye's score group: one matching over the whole field, pairs first,
     // every ineligible player paired, then the bye as low as it can go ("C.04.1 c",
@@ -280,29 +605,47 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
     let distinct: Vec<i64> = groups.iter().map(|g| players[g.start].score).collect();
     let rank_from_bottom =
         |s: i64| (distinct.len() - 1 - distinct.iter().position(|&x| x == s).unwrap()) as i64;
-    {
+    let mut st: State<W> = {
         let mut l = Layout::default();
         let t = l.push(bits_for(3 * n as u64) + 1);
         let s = l.push(bits_for(2 * distinct.len() as u64 * n as u64) + 1);
         let top = l.push(bits_for(n as u64) + 1);
         l.finish();
         out.weight_bits = l.total_bits();
-        let odd = n % 2 == 1;
-        for &(a, b) in &st.edges {
-            let mut w = Builder::<W>::new(&l);
-            w.set(
-                t,
-                1 + i64::from(!players[a].bye_eligible) + i64::from(!players[b].bye_eligible),
-            );
-            if odd {
-                w.set(
-                    s,
-                    rank_from_bottom(players[a].score) + rank_from_bottom(players[b].score),
-                );
-                w.set(top, i64::from(players[b].score >= players[0].score));
-            }
-            st.weights.push(w.done());
+        if l.total_bits() > W::BITS {
+            out.needs_bits = Some(l.total_bits());
+            return out;
         }
+        State {
+            matcher,
+            alive: vec![true; n],
+            id: edges.iter().enumerate().map(|(e, &p)| (p, e)).collect(),
+            mid: (0..edges.len()).collect(),
+            edges,
+            weights: Vec::new(),
+            bye_candidate: players.iter().map(|p| p.bye_eligible).collect(),
+            outer: Outer::Field {
+                layout: l,
+                t,
+                s,
+                top,
+                odd: n % 2 == 1,
+                rank: players.iter().map(|p| rank_from_bottom(p.score)).collect(),
+            },
+            mode: Mode::Dense,
+            inside: vec![true; n],
+            completion: None,
+            solves: 0,
+            dense_brackets: 0,
+            clean: false,
+        }
+    };
+    {
+        st.weights = st
+            .edges
+            .iter()
+            .map(|&(a, b)| st.outer_weight(ctx, a, b))
+            .collect();
         let edges: Vec<(usize, usize, W)> = st
             .edges
             .iter()
@@ -310,7 +653,8 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             .map(|(&(a, b), &w)| (a, b, w))
             .collect();
         st.matcher.start(n, &edges);
-        let mate = st.solve();
+        let odd = n % 2 == 1;
+        let mate = st.solve(ctx);
         let left: Vec<usize> = (0..n).filter(|&i| mate[i].is_none()).collect();
         if left.len() > 1 || left.iter().any(|&i| !players[i].bye_eligible) {
             out.unpaired = left;
@@ -331,27 +675,22 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 .all(|i| mate[i].is_none_or(|m| players[m].score >= top));
     }
     let odd = n % 2 == 1;
-    // Edges to players below the next bracket carry completion only.
-    let completion_only = |st: &State<W>, l: &Layout, f: Field, a: usize, b: usize| -> W {
-        let mut w = Builder::<W>::new(l);
-        w.set(
-            f,
-            1 + i64::from(!st.bye_candidate[a]) + i64::from(!st.bye_candidate[b]),
-        );
-        w.done()
-    };
     // C.9 ranks: among players at the bye's score, more games played ranks lower.
-    let unplayed_rank = |i: usize| -> i64 {
-        let g = players[i].played_games;
-        let at: Vec<u32> = players
-            .iter()
-            .filter(|p| p.score == bye_score)
-            .map(|p| p.played_games)
-            .collect();
-        let more = at.iter().filter(|&&x| x > g).count();
-        let same = at.iter().filter(|&&x| x == g).count();
-        (more + same) as i64 - 1
-    };
+    let at_bye_score: Vec<u32> = players
+        .iter()
+        .filter(|p| p.score == bye_score)
+        .map(|p| p.played_games)
+        .collect();
+    let unplayed_ranks: Vec<i64> = players
+        .iter()
+        .map(|p| {
+            let g = p.played_games;
+            let more = at_bye_score.iter().filter(|&&x| x > g).count();
+            let same = at_bye_score.iter().filter(|&&x| x == g).count();
+            (more + same) as i64 - 1
+        })
+        .collect();
+    let unplayed_rank = |i: usize| -> i64 { unplayed_ranks[i] };
 
     let mut mdps: Vec<usize> = Vec::new();
     let mut gi = 0usize;
@@ -381,8 +720,13 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             .unwrap_or_default();
         let curnext: Vec<usize> = cur.iter().chain(nxt.iter()).copied().collect();
         let solves_before = st.solves;
-        let (layout, f) = layout_for(ctx, n, &cur, &curnext);
+        let dense_before = st.dense_brackets;
+        let (layout, f) = layout_for(ctx, n, &cur, &curnext, single_bye_bracket);
         out.weight_bits = out.weight_bits.max(layout.total_bits());
+        if layout.total_bits() > W::BITS {
+            out.needs_bits = Some(layout.total_bits());
+            return out;
+        }
         let mut in_cur = vec![false; n];
         let mut in_next = vec![false; n];
         for &i in &cur {
@@ -396,15 +740,43 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         let rpos0: HashMap<usize, usize> =
             residents.iter().enumerate().map(|(k, &i)| (i, k)).collect();
         let half = (residents.len() / 2) as i64;
+        // The hint's top value: no deviation in the bracket reaches it.
+        let m = curnext.len().max(2) as i64;
+        let hk = m * m;
         let hint_of = |a: usize, b: usize| -> i64 {
             match (rpos0.get(&a), rpos0.get(&b)) {
                 (Some(&i), Some(&j)) => {
                     let dev = j as i64 - i as i64 - half;
-                    (n * n) as i64 - dev * dev
+                    hk - dev * dev
                 }
                 _ => 0,
             }
         };
+        // The bracket and its look-ahead are solved with every pair among them; the players
+        // below only through their completion (reduced mode).
+        st.outer = Outer::Bracket {
+            layout: layout.clone(),
+            completion: f.completion,
+        };
+        st.mode = Mode::Reduced;
+        for v in 0..n {
+            st.inside[v] = in_cur[v] || in_next[v];
+        }
+        for (x, &a) in curnext.iter().enumerate() {
+            for &b in &curnext[x + 1..] {
+                let (a, b) = (a.min(b), a.max(b));
+                if st.alive[a]
+                    && st.alive[b]
+                    && !st.id.contains_key(&(a, b))
+                    && compatible(ctx, a, b)
+                {
+                    st.id.insert((a, b), st.edges.len());
+                    st.edges.push((a, b));
+                    st.weights.push(W::zero());
+                    st.mid.push(NONE);
+                }
+            }
+        }
         // Base weights of pairs whose lower player is in this bracket or the next.
         let mut base: HashMap<(usize, usize), W> = HashMap::new();
         for e in 0..st.edges.len() {
@@ -417,7 +789,11 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 // Two players the previous bracket kept apart stay apart.
                 continue;
             }
-            let w = if in_cur[b] || in_next[b] {
+            if !(in_cur[b] || in_next[b]) {
+                // Outer pairs are weighed when the bracket needs the dense graph.
+                continue;
+            }
+            let w = {
                 let hint = hint_of(a, b);
                 let w = base_weight(
                     ctx,
@@ -435,15 +811,15 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 );
                 base.insert((a, b), w);
                 w
-            } else {
-                completion_only(&st, &layout, f.completion, a, b)
             };
             st.weights[e] = w;
         }
         // Every pair of the bracket changed weight: a fresh solve costs less than re-weighting.
-        st.restart();
+        st.restart(ctx);
         let ord = |v: i64| layout.unit::<W>(f.order, v);
-        let mut mate = st.solve();
+        // The unit of the lowest criterion: the order and hint fields add up to less.
+        let above = layout.above::<W>(f.order);
+        let mut mate = st.solve(ctx);
         let mut finalized: Vec<(usize, usize)> = Vec::new();
         let mut matched = vec![false; n];
         let res_set: Vec<bool> = (0..n).map(|i| is_resident(i, &in_cur)).collect();
@@ -479,7 +855,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                             st.set(x, r, w);
                         }
                     }
-                    mate = st.solve();
+                    mate = st.solve(ctx);
                 }
                 if mate_is_resident(&mate, x) {
                     matched[x] = true;
@@ -501,11 +877,18 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             // The current optimum already gives x the highest resident it may have: the
             // preference below could not change it (a matching optimal without it and best
             // on it stays optimal with it).
-            let best = residents
+            // Also when every higher resident's pair is in no optimum of the criteria
+            // (see `State::excluded`).
+            let candidates: Vec<usize> = residents
                 .iter()
                 .copied()
-                .find(|&r| !matched[r] && base.get(&(x, r)).is_some_and(|w| *w > W::zero()));
-            if let Some(m) = best.filter(|_| st.clean && mate[x] == best) {
+                .filter(|&r| !matched[r] && base.get(&(x, r)).is_some_and(|w| *w > W::zero()))
+                .collect();
+            let best = mate[x]
+                .and_then(|m| candidates.iter().position(|&r| r == m))
+                .filter(|&k| st.clean && candidates[..k].iter().all(|&r| st.excluded(x, r, above)))
+                .map(|k| candidates[k]);
+            if let Some(m) = best {
                 matched[m] = true;
                 finalized.push((x, m));
                 st.kill(x);
@@ -523,7 +906,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                     bonus += 1;
                 }
             }
-            mate = st.solve();
+            mate = st.solve(ctx);
             if let Some(m) = mate[x] {
                 matched[m] = true;
                 finalized.push((x, m));
@@ -557,7 +940,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 }
             }
         }
-        mate = st.solve();
+        mate = st.solve(ctx);
         let is_top = |mate: &[Option<usize>], i: usize| {
             mate[i].is_some_and(|m| m > i && rpos.contains_key(&m))
         };
@@ -577,7 +960,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                         st.set(a, b, w.sub(&ord(1)));
                     }
                 }
-                mate = st.solve();
+                mate = st.solve(ctx);
             }
             let exchange = !is_top(&mate, a);
             if exchange {
@@ -604,7 +987,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                         st.set(a, b, w.add(&ord(1)));
                     }
                 }
-                mate = st.solve();
+                mate = st.solve(ctx);
             }
             if is_top(&mate, a) {
                 left -= 1;
@@ -647,7 +1030,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 if let Some(w) = base.get_mut(&(a, b)) {
                     let dev = place(&s2, b) - place(&s1, a);
                     let old = hint_of(a, b);
-                    let new = (n * n) as i64 - dev * dev;
+                    let new = hk - dev * dev;
                     *w = w.add(&layout.unit::<W>(f.hint, new - old));
                 }
                 let w = base.get(&(a, b)).cloned().unwrap_or_else(W::zero);
@@ -660,10 +1043,18 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 continue;
             }
             // As for the moved-down players: no solve when the optimum already agrees.
-            let best = remainder.iter().copied().find(|&b| {
-                b > a && !matched[b] && base.get(&(a, b)).is_some_and(|w| *w > W::zero())
-            });
-            if let Some(m) = best.filter(|_| st.clean && mate[a] == best) {
+            let candidates: Vec<usize> = remainder
+                .iter()
+                .copied()
+                .filter(|&b| {
+                    b > a && !matched[b] && base.get(&(a, b)).is_some_and(|w| *w > W::zero())
+                })
+                .collect();
+            let best = mate[a]
+                .and_then(|m| candidates.iter().position(|&b| b == m))
+                .filter(|&k| st.clean && candidates[..k].iter().all(|&b| st.excluded(a, b, above)))
+                .map(|k| candidates[k]);
+            if let Some(m) = best {
                 matched[a] = true;
                 matched[m] = true;
                 finalized.push((a, m));
@@ -682,7 +1073,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 }
                 bonus += 1;
             }
-            mate = st.solve();
+            mate = st.solve(ctx);
             if let Some(m) = mate[a] {
                 matched[a] = true;
                 matched[m] = true;
@@ -713,6 +1104,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             pairs: finalized.len(),
             floaters: down.len(),
             matchings: st.solves - solves_before,
+            dense: st.dense_brackets > dense_before,
         });
         out.pairs.extend(finalized);
         mdps = down;
@@ -766,12 +1158,12 @@ fn base_weight<W: Packed>(
         if lo.score == bye_score {
             v += unplayed_rank(b);
         }
-        w.set(f.bye, v);
+        w.set_opt(f.bye, v);
     }
     if b_in_cur {
         let same = hi.preference.is_some() && hi.preference == lo.preference;
         // "FIDE Dutch 2025 C.10": topscorers (or opponents) beyond a colour difference of 2.
-        w.set(
+        w.set_opt(
             f.colours[0],
             i64::from(!(lo.absolute_imbalance() && hi.absolute_imbalance() && same)),
         );
@@ -786,15 +1178,15 @@ fn base_weight<W: Packed>(
             };
             smaller.repeated.is_some() && smaller.repeated == lo.preference.map(Colour::opposite)
         };
-        w.set(
+        w.set_opt(
             f.colours[1],
             i64::from(!(lo.absolute && hi.absolute && same && third)),
         );
         // "FIDE Dutch 2025 C.12": colour preferences granted.
-        w.set(f.colours[2], i64::from(!same));
+        w.set_opt(f.colours[2], i64::from(!same));
         // "FIDE Dutch 2025 C.13": strong colour preferences granted.
         let strongish = |p: &DutchPlayer| p.strong || p.absolute;
-        w.set(
+        w.set_opt(
             f.colours[3],
             i64::from(!(strongish(lo) && strongish(hi) && !(lo.absolute && hi.absolute) && same)),
         );

@@ -42,38 +42,27 @@ impl Packed for i128 {
     const BITS: u32 = 100;
 }
 
-macro_rules! packed_bnum {
-    ($t:ty, $bits:expr) => {
-        impl Packed for $t {
-            const ZERO: Self = <$t>::from_le_bytes([0; std::mem::size_of::<$t>()]);
-            const ONE: Self = {
-                let mut b = [0; std::mem::size_of::<$t>()];
-                b[0] = 1;
-                <$t>::from_le_bytes(b)
-            };
-            fn from_i64(v: i64) -> Self {
-                <$t as bnum::cast::CastFrom<i64>>::cast_from(v)
-            }
-            fn shl(&self, bits: u32) -> Self {
-                *self << bits
-            }
-            fn add(&self, o: &Self) -> Self {
-                *self + *o
-            }
-            fn sub(&self, o: &Self) -> Self {
-                *self - *o
-            }
-            fn half(&self) -> Self {
-                *self >> 1u32
-            }
-            const BITS: u32 = $bits;
-        }
-    };
+/// The wide widths: [`crate::fixed::Fixed`] of `64·L` bits, 16 of them kept as headroom.
+impl<const L: usize> Packed for crate::fixed::Fixed<L> {
+    const ZERO: Self = Self::ZERO;
+    const ONE: Self = Self::ONE;
+    fn from_i64(v: i64) -> Self {
+        Self::from_i64(v)
+    }
+    fn shl(&self, bits: u32) -> Self {
+        crate::fixed::Fixed::shl(self, bits)
+    }
+    fn add(&self, o: &Self) -> Self {
+        crate::fixed::Fixed::add(self, o)
+    }
+    fn sub(&self, o: &Self) -> Self {
+        crate::fixed::Fixed::sub(self, o)
+    }
+    fn half(&self) -> Self {
+        self.shr(1)
+    }
+    const BITS: u32 = 64 * L as u32 - 16;
 }
-packed_bnum!(bnum::types::I256, 240);
-packed_bnum!(bnum::types::I512, 496);
-packed_bnum!(bnum::types::I1024, 1008);
-packed_bnum!(bnum::types::I4096, 4080);
 
 /// Bits needed for values up to `v`.
 pub fn bits_for(v: u64) -> u32 {
@@ -114,6 +103,11 @@ impl Layout {
         self.total
     }
 
+    /// One unit of the field above `f` (the fields from `f` down add up to less).
+    pub fn above<W: Packed>(&self, f: Field) -> W {
+        W::ONE.shl(self.offsets[f.0] + self.widths[f.0])
+    }
+
     /// `v` units of field `f`.
     pub fn unit<W: Packed>(&self, f: Field, v: i64) -> W {
         W::from_i64(v).shl(self.offsets[f.0])
@@ -136,6 +130,12 @@ impl<'a, W: Packed> Builder<'a, W> {
     pub fn set(&mut self, f: Field, v: i64) {
         if v != 0 {
             self.value = self.value.add(&self.layout.unit(f, v));
+        }
+    }
+    /// Sets a field the layout may leave out (then the value must not matter).
+    pub fn set_opt(&mut self, f: Option<Field>, v: i64) {
+        if let Some(f) = f {
+            self.set(f, v);
         }
     }
     pub fn done(self) -> W {

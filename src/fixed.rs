@@ -1,0 +1,198 @@
+//! Exact fixed-width signed integers of `64·L` bits (two's complement, little-endian `u64`
+//! limbs) for the packed criteria of the Dutch procedure and the matchings that read them.
+//!
+//! Why not `bnum`: its integers store bytes, and a matching on several hundred bits spent a
+//! third of its time in their additions and comparisons; limb-wise loops over 4–64 words are
+//! several times faster. Every operation checks for overflow and panics rather than wrap: a
+//! matching on a wrapped weight would be silently wrong, and the callers size their integers
+//! so that it never happens.
+
+use std::cmp::Ordering;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Fixed<const L: usize>([u64; L]);
+
+pub type F256 = Fixed<4>;
+pub type F512 = Fixed<8>;
+pub type F1024 = Fixed<16>;
+pub type F4096 = Fixed<64>;
+
+impl<const L: usize> Fixed<L> {
+    pub const ZERO: Self = Fixed([0; L]);
+    pub const ONE: Self = {
+        let mut l = [0; L];
+        l[0] = 1;
+        Fixed(l)
+    };
+
+    fn negative(&self) -> bool {
+        (self.0[L - 1] as i64) < 0
+    }
+
+    pub fn from_i64(v: i64) -> Self {
+        let fill = if v < 0 { u64::MAX } else { 0 };
+        let mut l = [fill; L];
+        l[0] = v as u64;
+        Fixed(l)
+    }
+
+    /// `self + o`, panicking on overflow.
+    pub fn add(&self, o: &Self) -> Self {
+        let mut r = [0u64; L];
+        let mut carry = false;
+        for i in 0..L {
+            let (s, c1) = self.0[i].overflowing_add(o.0[i]);
+            let (s, c2) = s.overflowing_add(u64::from(carry));
+            r[i] = s;
+            carry = c1 || c2;
+        }
+        let r = Fixed(r);
+        assert!(
+            self.negative() != o.negative() || r.negative() == self.negative(),
+            "fixed-width integer overflow"
+        );
+        r
+    }
+
+    /// `self - o`, panicking on overflow.
+    pub fn sub(&self, o: &Self) -> Self {
+        let mut r = [0u64; L];
+        let mut borrow = false;
+        for i in 0..L {
+            let (s, b1) = self.0[i].overflowing_sub(o.0[i]);
+            let (s, b2) = s.overflowing_sub(u64::from(borrow));
+            r[i] = s;
+            borrow = b1 || b2;
+        }
+        let r = Fixed(r);
+        assert!(
+            self.negative() == o.negative() || r.negative() == self.negative(),
+            "fixed-width integer overflow"
+        );
+        r
+    }
+
+    /// `self · 2^bits`, panicking when bits would be lost or the sign change.
+    pub fn shl(&self, bits: u32) -> Self {
+        let (words, rest) = ((bits / 64) as usize, bits % 64);
+        let mut r = [0u64; L];
+        for i in (words..L).rev() {
+            let lo = self.0[i - words];
+            r[i] = lo << rest;
+            if rest > 0 && i > words {
+                r[i] |= self.0[i - words - 1] >> (64 - rest);
+            }
+        }
+        let r = Fixed(r);
+        assert!(r.shr(bits) == *self, "fixed-width integer overflow");
+        r
+    }
+
+    /// `self / 2^bits` rounded down (an arithmetic shift).
+    pub fn shr(&self, bits: u32) -> Self {
+        let (words, rest) = ((bits / 64) as usize, bits % 64);
+        let fill = if self.negative() { u64::MAX } else { 0 };
+        let mut r = [fill; L];
+        for i in 0..L {
+            let src = i + words;
+            if src >= L {
+                break;
+            }
+            let hi = if src + 1 < L { self.0[src + 1] } else { fill };
+            r[i] = if rest == 0 {
+                self.0[src]
+            } else {
+                (self.0[src] >> rest) | (hi << (64 - rest))
+            };
+        }
+        Fixed(r)
+    }
+}
+
+impl<const L: usize> Ord for Fixed<L> {
+    fn cmp(&self, o: &Self) -> Ordering {
+        match (self.negative(), o.negative()) {
+            (true, false) => return Ordering::Less,
+            (false, true) => return Ordering::Greater,
+            _ => {}
+        }
+        // Same sign: two's complement orders as unsigned.
+        for i in (0..L).rev() {
+            match self.0[i].cmp(&o.0[i]) {
+                Ordering::Equal => continue,
+                ord => return ord,
+            }
+        }
+        Ordering::Equal
+    }
+}
+
+impl<const L: usize> PartialOrd for Fixed<L> {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl<const L: usize> std::fmt::Debug for Fixed<L> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Hexadecimal of the magnitude, most significant limb first.
+        let (sign, mag) = if self.negative() {
+            ("-", Fixed::<L>::ZERO.sub(self))
+        } else {
+            ("", *self)
+        };
+        let top = (0..L).rev().find(|&i| mag.0[i] != 0).unwrap_or(0);
+        write!(f, "{sign}0x{:x}", mag.0[top])?;
+        for i in (0..top).rev() {
+            write!(f, "{:016x}", mag.0[i])?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn to_i128(x: Fixed<4>) -> i128 {
+        // The low two limbs, valid while the value fits in an i128.
+        (x.0[0] as u128 | (x.0[1] as u128) << 64) as i128
+    }
+
+    #[test]
+    fn agrees_with_i128_arithmetic() {
+        let vals: [i64; 9] = [0, 1, -1, 7, -7, i64::MAX, i64::MIN, 1 << 40, -(1 << 40)];
+        for &a in &vals {
+            for &b in &vals {
+                let (x, y) = (F256::from_i64(a), F256::from_i64(b));
+                assert_eq!(to_i128(x.add(&y)), a as i128 + b as i128);
+                assert_eq!(to_i128(x.sub(&y)), a as i128 - b as i128);
+                assert_eq!(x.cmp(&y), a.cmp(&b), "{a} vs {b}");
+                for s in [0u32, 1, 13, 63] {
+                    assert_eq!(to_i128(x.shl(s)), (a as i128) << s);
+                    assert_eq!(to_i128(x.shl(s).shr(s)), a as i128);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shifts_across_limbs_and_order_of_wide_values() {
+        let one = F1024::ONE;
+        let big = one.shl(700);
+        assert!(big > one.shl(699).add(&one.shl(699)).sub(&one));
+        assert_eq!(big.shr(700), one);
+        assert_eq!(big.shr(1).add(&big.shr(1)), big);
+        let neg = F1024::ZERO.sub(&big);
+        assert!(neg < F1024::ZERO && neg < F1024::from_i64(-1));
+        assert_eq!(neg.shr(1).add(&neg.shr(1)), neg);
+        assert_eq!(F1024::from_i64(-3).shr(1), F1024::from_i64(-2));
+    }
+
+    #[test]
+    #[should_panic(expected = "overflow")]
+    fn overflow_panics() {
+        let top = F256::ONE.shl(254);
+        let _ = top.add(&top);
+    }
+}
