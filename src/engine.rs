@@ -344,6 +344,8 @@ fn dutch_attempt(
             solves,
             d.weight_bits
         ),
+        fallback: None,
+        solver: None,
     };
     let pairing = Pairing {
         games: d.games.clone(),
