@@ -349,6 +349,8 @@ fn dutch_attempt(
             solves,
             d.weight_bits
         ),
+        fallback: None,
+        solver: None,
     };
     let pairing = Pairing {
         games: d.games.clone(),

@@ -404,3 +404,138 @@ fn partner_exchanges_keep_the_optimum_in_fewer_pricing_rounds() {
         "{with} pricing rounds against {without}"
     );
 }
+
+#[test]
+fn the_summary_is_written_from_the_solver_counts_the_certificate_carries() {
+    let t = field(120, 4, 3);
+    let spec = systems::model(SystemKind::Swiss, &optipair::solve::PROGRAMS)
+        .spec(&t, 5)
+        .unwrap();
+    let p = solve::solve(&spec, &Options::default());
+    let c = &p.certificate;
+    let stats = c.solver.as_ref().expect("the tier program's counts");
+    assert_eq!(c.summary, stats.summary(c.status, &c.model, c.gap));
+    assert_eq!(stats.groups_closed, stats.tier_groups);
+    assert_eq!(
+        stats.from_source, None,
+        "a full specification has no pair source"
+    );
+    assert!(stats.simplex_iterations > 0 || c.model.solves == 0);
+    let json = serde_json::to_value(c).unwrap();
+    assert_eq!(json["solver"]["tier_groups"], stats.tier_groups);
+    assert!(json.get("fallback").is_none(), "no fallback, no reason");
+}
+
+#[test]
+fn a_fallback_says_why_in_type_and_in_the_summary() {
+    use optipair::solve::{Fallback, FallbackCause, SolveError, TimeLimitAt};
+    let t = field(300, 3, 7);
+    let spec = systems::model(SystemKind::Swiss, &optipair::solve::PROGRAMS)
+        .spec(&t, 4)
+        .unwrap();
+    let greedy = solve::solve(
+        &spec,
+        &Options {
+            greedy_only: true,
+            ..Options::default()
+        },
+    );
+    let c = &greedy.certificate;
+    assert_eq!(
+        c.fallback,
+        Some(Fallback {
+            cause: FallbackCause::Requested,
+            rows: None
+        })
+    );
+    assert_eq!(
+        c.summary,
+        "greedy fallback, optimality not proved (greedy pass requested)"
+    );
+    assert!(c.solver.is_none());
+    let json = serde_json::to_value(c).unwrap();
+    assert_eq!(json["fallback"], "greedy pass requested");
+
+    let late = solve::solve(
+        &spec,
+        &Options {
+            time_limit: Some(0.0),
+            ..Options::default()
+        },
+    );
+    let why = late.certificate.fallback.expect("a fallback");
+    assert!(
+        matches!(
+            why.cause,
+            FallbackCause::Solver(SolveError::TimeLimit(TimeLimitAt::Solving))
+        ),
+        "{why:?}"
+    );
+    assert_eq!(
+        late.certificate.summary,
+        "greedy fallback, optimality not proved (time limit reached before HiGHS finished)"
+    );
+}
+
+/// The words of every solver error, as certificates have always shown them.
+#[test]
+fn solver_errors_read_as_before() {
+    use highs::{HighsModelStatus, HighsStatus};
+    use optipair::solve::{
+        Fallback, FallbackCause, HighsStep, RowsRepair, SolveError, TimeLimitAt,
+    };
+    let cases = [
+        (
+            SolveError::TimeLimit(TimeLimitAt::Solving),
+            "time limit reached before HiGHS finished",
+        ),
+        (
+            SolveError::TimeLimit(TimeLimitAt::FirstGroup),
+            "time limit reached before the first tier group was solved",
+        ),
+        (
+            SolveError::highs(HighsStep::Solve, HighsStatus::Error),
+            "HiGHS failed: Error",
+        ),
+        (
+            SolveError::highs(HighsStep::Cut, HighsStatus::Error),
+            "HiGHS refused an odd-set cut",
+        ),
+        (
+            SolveError::highs(HighsStep::Column, HighsStatus::Error),
+            "HiGHS refused a priced column",
+        ),
+        (
+            SolveError::LpNotSolved(HighsModelStatus::Infeasible),
+            "LP relaxation not solved (status Infeasible)",
+        ),
+        (
+            SolveError::NoPairing(HighsModelStatus::ReachedTimeLimit),
+            "HiGHS found no pairing (status ReachedTimeLimit)",
+        ),
+        (
+            SolveError::WorkerLost(None),
+            "the solver stopped without an answer",
+        ),
+        (SolveError::RowBroken, "HiGHS answer breaks a hard row"),
+    ];
+    for (e, words) in cases {
+        assert_eq!(e.to_string(), words);
+    }
+    let fb = Fallback {
+        cause: FallbackCause::Solver(SolveError::TimeLimit(TimeLimitAt::Solving)),
+        rows: Some(RowsRepair::Solved),
+    };
+    assert_eq!(
+        fb.to_string(),
+        "time limit reached before HiGHS finished; the system's rows solved as a feasibility program"
+    );
+    let fb = Fallback {
+        cause: FallbackCause::Requested,
+        rows: Some(RowsRepair::NotFound),
+    };
+    assert_eq!(
+        fb.to_string(),
+        "greedy pass requested; no pairing found that keeps the system's rows"
+    );
+}

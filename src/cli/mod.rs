@@ -89,8 +89,9 @@ pub fn seconds(text: &str) -> std::result::Result<f64, String> {
     Ok(v)
 }
 
-/// The solver's options as the environment sets them: `OPTIPAIR_SPARSE_FROM` (a number of
-/// players) moves [`Options::sparse_from`], for benchmarks; the library reads no environment.
+/// The solver's options as the environment sets them, for benchmarks and debugging (the
+/// library reads no environment): `OPTIPAIR_SPARSE_FROM` (a number of players) moves
+/// [`Options::sparse_from`]; `OPTIPAIR_DUMP_MATCHING=FILE` sets [`Options::dump_matching`].
 pub fn options() -> Options {
     let mut opts = Options::default();
     if let Some(n) = std::env::var("OPTIPAIR_SPARSE_FROM")
@@ -99,7 +100,31 @@ pub fn options() -> Options {
     {
         opts.sparse_from = n;
     }
+    opts.dump_matching = std::env::var_os("OPTIPAIR_DUMP_MATCHING").map(Into::into);
     opts
+}
+
+/// The solver's trace: with `OPTIPAIR_TRACE` set (to anything), optipair's `log` records of
+/// level debug and above go to standard error as `trace: …` lines (one per HiGHS solve,
+/// pricing round, matching and closed tier group); other crates' records are left out.
+struct Trace;
+
+impl log::Log for Trace {
+    fn enabled(&self, m: &log::Metadata) -> bool {
+        m.target().starts_with("optipair")
+    }
+    fn log(&self, r: &log::Record) {
+        if self.enabled(r.metadata()) {
+            errln!("trace: {}", r.args());
+        }
+    }
+    fn flush(&self) {}
+}
+
+fn install_trace() {
+    if std::env::var_os("OPTIPAIR_TRACE").is_some() && log::set_logger(&Trace).is_ok() {
+        log::set_max_level(log::LevelFilter::Debug);
+    }
 }
 
 /// Writes to standard output and flushes, so that a closed pipe or a full disk is an error
@@ -183,6 +208,7 @@ pub enum OutFormat {
 }
 
 pub fn run() -> ExitCode {
+    install_trace();
     // The managers' engine command line (`--dutch IN.trf -p OUT`) before clap.
     let argv: Vec<String> = std::env::args_os()
         .skip(1)

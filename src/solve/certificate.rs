@@ -1,5 +1,7 @@
-//! The certificate that goes with every pairing: what was solved, what was proved.
+//! The certificate that goes with every pairing: what was solved, what was proved, and, for
+//! the tier program, what the solver did ([`SolverStats`], from which the summary is written).
 
+use super::error::Fallback;
 use crate::spec::RoundSpec;
 use serde::Serialize;
 
@@ -56,10 +58,89 @@ pub struct Certificate {
     pub seconds: f64,
     /// One sentence on what was proved, or why not.
     pub summary: String,
+    /// Why the legal fallback paired the round (status `fallback`), in the summary's words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<Fallback>,
+    /// What the exact solve of the tier program did (absent for other ways of pairing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solver: Option<SolverStats>,
+}
+
+/// What the exact solve of a tier program did, as counts.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct SolverStats {
+    /// Groups of tiers solved in turn, and those closed (proved optimal).
+    pub tier_groups: usize,
+    pub groups_closed: usize,
+    /// Candidate pairs the specification lists.
+    pub listed: usize,
+    /// With a pair source: pairs taken from it (priced in by LP duals, or in an incumbent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_source: Option<usize>,
+    /// Pair columns in the final programs.
+    pub final_columns: usize,
+    /// LP solves followed by pairs priced in.
+    pub pricing_rounds: usize,
+    /// Parity-set rows from the start, and odd-set cuts separated later.
+    pub odd_set_rows: usize,
+    pub odd_set_cuts: usize,
+    /// Incumbents improved by partner exchanges before a group's first LP.
+    pub exchanged: usize,
+    /// Groups closed without a MIP: by a pairing on the LP optimum's face, at zero cost, by
+    /// an exact weighted matching.
+    pub closed_on_lp_face: usize,
+    pub closed_at_zero_cost: usize,
+    pub closed_by_matching: usize,
+    /// Pairs ruled out of every later program by reduced cost.
+    pub pairs_fixed_by_reduced_cost: usize,
+    /// Simplex iterations over all HiGHS solves.
+    pub simplex_iterations: u64,
+}
+
+impl SolverStats {
+    /// The certificate's one-line summary of a solve with these counts.
+    pub fn summary(&self, status: Status, model: &ModelSize, gap: f64) -> String {
+        match (status, self.from_source) {
+            (Status::Optimal, Some(from_source)) => format!(
+                "optimal over all {} pairs ({} candidates: {} listed, {} from the pair source (priced in by LP duals, or in an incumbent pairing); {} in the final programs, {} pricing rounds, {} odd-set rows + {} odd-set cuts, {} incumbents improved by partner exchange, {} closed on the LP face, {} at zero cost, {} by weighted matching (sparse blossom, proved by its duals, pairs left out priced by LP duals), {} HiGHS solves)",
+                model.all_pairs,
+                model.candidates,
+                self.listed,
+                from_source,
+                self.final_columns,
+                self.pricing_rounds,
+                self.odd_set_rows,
+                self.odd_set_cuts,
+                self.exchanged,
+                self.closed_on_lp_face,
+                self.closed_at_zero_cost,
+                self.closed_by_matching,
+                model.solves,
+            ),
+            (Status::Optimal, None) => format!(
+                "optimal over all {} pairs ({} allowed by the rules; {} in the final programs, {} pricing round{}, {} odd-set rows + {} odd-set cuts, {} closed on the LP face, {} at zero cost, {} by weighted matching (sparse blossom, proved by its duals, pairs left out priced by LP duals), {} HiGHS solves)",
+                model.all_pairs,
+                model.candidates,
+                self.final_columns,
+                self.pricing_rounds,
+                if self.pricing_rounds == 1 { "" } else { "s" },
+                self.odd_set_rows,
+                self.odd_set_cuts,
+                self.closed_on_lp_face,
+                self.closed_at_zero_cost,
+                self.closed_by_matching,
+                model.solves,
+            ),
+            _ => format!(
+                "feasible, not proved optimal: stopped after {} of {} tier groups (gap {:.2e})",
+                self.groups_closed, self.tier_groups, gap
+            ),
+        }
+    }
 }
 
 impl Certificate {
-    pub fn fallback(spec: &RoundSpec, values: &[i64], why: String) -> Certificate {
+    pub fn fallback(spec: &RoundSpec, values: &[i64], why: Fallback) -> Certificate {
         Certificate {
             status: Status::Fallback,
             tiers: tier_values(spec, values, None),
@@ -72,6 +153,8 @@ impl Certificate {
             },
             seconds: 0.0,
             summary: format!("greedy fallback, optimality not proved ({why})"),
+            fallback: Some(why),
+            solver: None,
         }
     }
 }

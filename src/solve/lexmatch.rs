@@ -16,7 +16,7 @@
 //!
 //! Each matching is returned only when its dual solution proves it optimal over the columns
 //! given ([`blossom::is_proved_optimal`]); the solver then prices every pair left out against
-//! the LP's duals (`complete` in `ilp.rs`), so the optimum holds over all pairs.
+//! the LP's duals (`complete` in `ilp/pricing.rs`), so the optimum holds over all pairs.
 //!
 //! The graph splits into connected components, each matched on its own.
 
@@ -44,6 +44,8 @@ pub struct Restricted<'a> {
     /// Pair columns (sorted) kept among equal optima: the incumbent's, so that a group whose
     /// optimum the incumbent already reaches on some brackets leaves them as they are.
     pub prefer: &'a [usize],
+    /// Where to write the largest component's graph ([`super::Options::dump_matching`]).
+    pub dump: Option<&'a std::path::Path>,
 }
 
 /// The selection minimising `tiers` lexicographically (in the order given) over the
@@ -194,7 +196,7 @@ pub fn lexicographic(r: &Restricted, tiers: &[usize]) -> Option<Selection> {
                     .map(|((a, b), (w, _))| (*a, *b, i128::try_from(*w).expect("checked above")))
                     .collect();
                 if size == largest {
-                    dump(size, &e);
+                    dump(r.dump, size, &e);
                 }
                 matched(size, &e)?
             }
@@ -235,10 +237,10 @@ pub fn lexicographic(r: &Restricted, tiers: &[usize]) -> Option<Selection> {
     Some(sel)
 }
 
-/// With OPTIPAIR_DUMP_MATCHING=FILE, the largest component's graph goes to FILE (`n`, then
-/// `u v weight` lines) for `cargo bench --bench blossom -- file FILE`.
-fn dump(size: usize, edges: &[(usize, usize, i128)]) {
-    if let Some(path) = std::env::var_os("OPTIPAIR_DUMP_MATCHING") {
+/// With a path, the largest component's graph goes to it (`n`, then `u v weight` lines) for
+/// `cargo bench --bench blossom -- file FILE`.
+fn dump(path: Option<&std::path::Path>, size: usize, edges: &[(usize, usize, i128)]) {
+    if let Some(path) = path {
         let mut text = format!("{size}\n");
         for (a, b, w) in edges {
             text.push_str(&format!("{a} {b} {w}\n"));
@@ -264,14 +266,12 @@ fn times(w: &Wide, c: i64) -> Wide {
         .expect("tier weights stay below 2^480")
 }
 
-/// With OPTIPAIR_TRACE set, one line on standard error per matching.
+/// One trace line per matching (`log` level debug).
 fn trace(edges: usize, largest: usize, started: std::time::Instant, what: &str) {
-    if std::env::var_os("OPTIPAIR_TRACE").is_some() {
-        eprintln!(
-            "trace: weighted matching over {edges} columns, largest component {largest}: {what} in {:.3} s",
-            started.elapsed().as_secs_f64()
-        );
-    }
+    log::debug!(
+        "weighted matching over {edges} columns, largest component {largest}: {what} in {:.3} s",
+        started.elapsed().as_secs_f64()
+    );
 }
 
 /// Each tier's multiplier in one component: the last tier's is 1, and each one above is the
@@ -457,6 +457,7 @@ mod tests {
                 dead_bye: &dead_bye,
                 dead_unpaired: &dead_unpaired,
                 prefer: &[],
+                dump: None,
             };
             let order: Vec<usize> = (0..=tiers).collect();
             let got = lexicographic(&r, &order).map(|s| s.tier_values(&spec));

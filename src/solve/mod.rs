@@ -10,6 +10,7 @@
 pub mod blossom;
 pub mod bracket;
 mod certificate;
+mod error;
 mod exchange;
 mod greedy;
 mod ilp;
@@ -23,9 +24,12 @@ pub const PROGRAMS: crate::spec::Programs = crate::spec::Programs {
     quads: quads::solve,
 };
 
-pub use certificate::{Certificate, ModelSize, Status, TierValue};
+pub use certificate::{Certificate, ModelSize, SolverStats, Status, TierValue};
+pub use error::{Fallback, FallbackCause, RowsRepair, SolveError, TimeLimitAt};
+pub use ilp::HighsStep;
 
 use crate::spec::{RoundSpec, SparseSpec, Var};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// How to solve.
@@ -71,6 +75,10 @@ pub struct Options {
     /// little and keeps the program whole). Default [`SPARSE_FROM`]; the command line reads
     /// `OPTIPAIR_SPARSE_FROM` into it (benchmarks comparing the two ways of building).
     pub sparse_from: usize,
+    /// Write the largest component of each exact weighted matching to this file (`n`, then
+    /// `u v weight` lines), for `cargo bench --bench blossom -- file FILE`; the command line
+    /// sets it from `OPTIPAIR_DUMP_MATCHING`.
+    pub dump_matching: Option<PathBuf>,
 }
 
 /// The default [`Options::sparse_from`].
@@ -91,6 +99,7 @@ impl Default for Options {
             priced_per_player: 4,
             warm_lp: true,
             sparse_from: SPARSE_FROM,
+            dump_matching: None,
         }
     }
 }
@@ -193,25 +202,17 @@ fn solve_with(
 ) -> Pairing {
     let start = Instant::now();
     let deadline = opts.time_limit.and_then(|s| deadline_after(start, s));
-    let mut notes = Vec::new();
     let exact = if opts.greedy_only {
-        notes.push("greedy pass requested".to_string());
-        None
+        Err(FallbackCause::Requested)
     } else {
-        match ilp::solve(spec, source.clone(), opts, deadline) {
-            Ok(outcome) => Some(outcome),
-            Err(why) => {
-                notes.push(why);
-                None
-            }
-        }
+        ilp::solve(spec, source.clone(), opts, deadline).map_err(FallbackCause::Solver)
     };
     let (selection, mut cert, extended) = match exact {
-        Some(o) => (o.selection, o.certificate, o.extended),
-        None => {
-            let (sel, extended) = fallback(spec, source.as_deref(), opts, &mut notes);
+        Ok(o) => (o.selection, o.certificate, o.extended),
+        Err(cause) => {
+            let (sel, extended, rows) = fallback(spec, source.as_deref(), opts);
             let values = sel.tier_values(extended.as_ref().unwrap_or(spec));
-            let cert = Certificate::fallback(spec, &values, notes.join("; "));
+            let cert = Certificate::fallback(spec, &values, Fallback { cause, rows });
             (sel, cert, extended)
         }
     };
@@ -231,17 +232,17 @@ const ROWS_SECONDS: f64 = 10.0;
 
 /// The fallback pairing: the maximum matching of [`greedy`], and when it breaks one of the
 /// specification's rows (rules a matching cannot express), the rows solved as a feasibility
-/// program (every tier but "players left unpaired" dropped) under a short limit of its own.
+/// program (every tier but "players left unpaired" dropped) under a short limit of its own;
+/// with what became of the rows.
 fn fallback(
     spec: &RoundSpec,
     source: Option<&dyn crate::spec::PairSource>,
     opts: &Options,
-    notes: &mut Vec<String>,
-) -> (Selection, Option<RoundSpec>) {
+) -> (Selection, Option<RoundSpec>, Option<RowsRepair>) {
     let fb = greedy::pair(spec, source);
     let on = fb.extended.as_ref().unwrap_or(spec);
     if fb.selection.satisfies_rows(on) {
-        return (fb.selection, fb.extended);
+        return (fb.selection, fb.extended, None);
     }
     let mut plain = on.clone();
     plain.tiers.clear();
@@ -259,13 +260,9 @@ fn fallback(
     let deadline = deadline_after(Instant::now(), ROWS_SECONDS);
     match ilp::solve(&plain, None, &short, deadline) {
         Ok(o) if o.selection.satisfies_rows(on) => {
-            notes.push("the system's rows solved as a feasibility program".to_string());
-            (o.selection, fb.extended)
+            (o.selection, fb.extended, Some(RowsRepair::Solved))
         }
-        Ok(_) | Err(_) => {
-            notes.push("no pairing found that keeps the system's rows".to_string());
-            (fb.selection, fb.extended)
-        }
+        Ok(_) | Err(_) => (fb.selection, fb.extended, Some(RowsRepair::NotFound)),
     }
 }
 
