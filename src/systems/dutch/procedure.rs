@@ -264,6 +264,50 @@ struct State<'m, W: Packed> {
     clean: bool,
 }
 
+/// The first matching's candidates per player (the next ones in rank order), tried before
+/// every allowed pair.
+const FIELD_DEGREES: [usize; 2] = [8, 48];
+
+/// Twice the largest weight a matching of the whole field can have in the first matching:
+/// a pair weighs the two players' shares φ (completion, eligibility, score) plus the top
+/// field when both have the top score; in an odd field the player left over loses his share
+/// (at least the least one), and at most ⌊top/2⌋ pairs are both of the top score.
+fn field_bound<W: Packed>(ctx: &Context, st: &State<W>) -> W {
+    let Outer::Field {
+        layout,
+        t,
+        s,
+        top,
+        odd,
+        rank,
+    } = &st.outer
+    else {
+        unreachable!("the first matching's weights")
+    };
+    let p = ctx.players;
+    let share2 = |v: usize| -> W {
+        let mut w = Builder::<W>::new(layout);
+        w.set(*t, 1 + 2 * i64::from(!p[v].bye_eligible));
+        if *odd {
+            w.set(*s, 2 * rank[v]);
+        }
+        w.done()
+    };
+    let mut total = W::zero();
+    let mut least: Option<W> = None;
+    for v in 0..p.len() {
+        let x = share2(v);
+        total = total.add(&x);
+        least = Some(least.map_or(x, |l| l.min(x)));
+    }
+    if *odd {
+        total = total.sub(&least.unwrap_or_else(W::zero));
+        let tops = p.iter().filter(|q| q.score >= p[0].score).count() as i64;
+        total = total.add(&layout.unit::<W>(*top, 2 * (tops / 2)));
+    }
+    total
+}
+
 /// Completion candidates per player (the next ones in rank order), tried before more.
 const COMPLETION_DEGREES: [usize; 2] = [8, 48];
 
@@ -587,16 +631,6 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             start = i;
         }
     }
-    // The first matching is over every allowed pair.
-    let mut edges: Vec<(usize, usize)> = Vec::new();
-    for a in 0..n {
-        for b in a + 1..n {
-            if compatible(ctx, a, b) {
-                edges.push((a, b));
-            }
-        }
-    }
-
     // Completion and the bye's score group: one matching over the whole field, pairs first,
     // every ineligible player paired, then the bye as low as it can go ("C.04.1 c",
     // "FIDE Dutch 2025 C.2", "FIDE Dutch 2025 C.4").
@@ -619,9 +653,9 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         State {
             matcher,
             alive: vec![true; n],
-            id: edges.iter().enumerate().map(|(e, &p)| (p, e)).collect(),
-            mid: (0..edges.len()).collect(),
-            edges,
+            id: HashMap::new(),
+            mid: Vec::new(),
+            edges: Vec::new(),
             weights: Vec::new(),
             bye_candidate: players.iter().map(|p| p.bye_eligible).collect(),
             outer: Outer::Field {
@@ -641,20 +675,51 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         }
     };
     {
-        st.weights = st
-            .edges
-            .iter()
-            .map(|&(a, b)| st.outer_weight(ctx, a, b))
-            .collect();
-        let edges: Vec<(usize, usize, W)> = st
-            .edges
-            .iter()
-            .zip(&st.weights)
-            .map(|(&(a, b), &w)| (a, b, w))
-            .collect();
-        st.matcher.start(n, &edges);
         let odd = n % 2 == 1;
-        let mate = st.solve(ctx);
+        // Sparse first (each player with the next few he may meet in rank order), then
+        // wider, then every allowed pair: a matching reaching the bound below is optimal.
+        let bound = field_bound(ctx, &st);
+        let mut mate = Vec::new();
+        for k in FIELD_DEGREES.into_iter().chain([n]) {
+            st.edges.clear();
+            for a in 0..n {
+                let mut got = 0;
+                for b in a + 1..n {
+                    if got == k {
+                        break;
+                    }
+                    if compatible(ctx, a, b) {
+                        st.edges.push((a, b));
+                        got += 1;
+                    }
+                }
+            }
+            st.id = st.edges.iter().enumerate().map(|(e, &p)| (p, e)).collect();
+            st.mid = (0..st.edges.len()).collect();
+            st.weights = st
+                .edges
+                .iter()
+                .map(|&(a, b)| st.outer_weight(ctx, a, b))
+                .collect();
+            let edges: Vec<(usize, usize, W)> = st
+                .edges
+                .iter()
+                .zip(&st.weights)
+                .map(|(&(a, b), &w)| (a, b, w))
+                .collect();
+            st.matcher.start(n, &edges);
+            mate = st.solve(ctx);
+            let mut got = W::zero();
+            for a in 0..n {
+                if let Some(b) = mate[a].filter(|&b| a < b) {
+                    let w = st.outer_weight(ctx, a, b);
+                    got = got.add(&w.add(&w));
+                }
+            }
+            if got == bound || k == n {
+                break;
+            }
+        }
         let left: Vec<usize> = (0..n).filter(|&i| mate[i].is_none()).collect();
         if left.len() > 1 || left.iter().any(|&i| !players[i].bye_eligible) {
             out.unpaired = left;
