@@ -7,6 +7,8 @@
 //! matching on a wrapped weight would be silently wrong, and the callers size their integers
 //! so that it never happens.
 
+#![allow(clippy::needless_range_loop)] // limb loops index several arrays in step
+
 use std::cmp::Ordering;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]

@@ -53,10 +53,11 @@ pub struct DutchPairing {
 }
 
 /// Largest field paired by the exact procedure: its first matching (completion and the bye's
-/// score) is over every allowed pair (O(n²) edges), about 0.5 s and 0.2 GB at 1,000
-/// players. Larger fields are paired by the tier model of `models/swiss.md`, and the
-/// certificate says so.
-pub const EXACT_MAX: usize = 1500;
+/// score) is sparse, but a bracket's graph holds every pair of the bracket and the next,
+/// most of the field in the first rounds: a round of 2,000 players took 14 s and 0.3 GB
+/// here (BENCHMARKS.md). Larger fields are paired by the tier model of `models/swiss.md`,
+/// and the certificate says so.
+pub const EXACT_MAX: usize = 2000;
 
 /// Players to pair in round `round`: active, without a requested bye or known absence.
 pub fn field_size(t: &Tournament, round: u32) -> usize {

@@ -376,14 +376,13 @@ impl<W: Packed> State<'_, W> {
                 continue;
             }
             match r[a] {
-                Some(b) if b < n => {
-                    if a < b {
-                        let w = self.weights[self.id[&(a, b)]];
-                        let w2 = w.add(&w);
-                        bound = bound.add(&w2);
-                        value = value.add(&w2);
-                    }
+                Some(b) if b < n && a < b => {
+                    let w = self.weights[self.id[&(a, b)]];
+                    let w2 = w.add(&w);
+                    bound = bound.add(&w2);
+                    value = value.add(&w2);
                 }
+                Some(b) if b < n => {}
                 Some(d) if d == n + a => bound = bound.add(&self.share2(a)),
                 Some(_) => bound = bound.add(&self.unit_completion()),
                 None => {}
@@ -441,7 +440,8 @@ impl<W: Packed> State<'_, W> {
                     if (self.inside[a] && self.inside[b]) || !compatible(ctx, a, b) {
                         continue;
                     }
-                    let w = 4 + i64::from(!self.bye_candidate[a]) + i64::from(!self.bye_candidate[b]);
+                    let w =
+                        4 + i64::from(!self.bye_candidate[a]) + i64::from(!self.bye_candidate[b]);
                     edges.push((a, b, w));
                     got += 1;
                 }
@@ -527,7 +527,11 @@ impl<W: Packed> State<'_, W> {
                 self.clean = false;
                 self.weights[e] = w;
                 if self.mid[e] != NONE {
-                    let w = if self.mode == Mode::Reduced { w.add(&w) } else { w };
+                    let w = if self.mode == Mode::Reduced {
+                        w.add(&w)
+                    } else {
+                        w
+                    };
                     self.matcher.set_weight(self.mid[e], w);
                 }
             }
@@ -550,7 +554,11 @@ impl<W: Packed> State<'_, W> {
                 Mode::Reduced => continue,
             }
             self.mid[e] = all.len();
-            let w = if self.mode == Mode::Reduced { w.add(&w) } else { w };
+            let w = if self.mode == Mode::Reduced {
+                w.add(&w)
+            } else {
+                w
+            };
             all.push((a, b, w));
         }
         self.completion = None;
@@ -710,8 +718,8 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             st.matcher.start(n, &edges);
             mate = st.solve(ctx);
             let mut got = W::zero();
-            for a in 0..n {
-                if let Some(b) = mate[a].filter(|&b| a < b) {
+            for (a, m) in mate.iter().enumerate() {
+                if let Some(b) = m.filter(|&b| a < b) {
                     let w = st.outer_weight(ctx, a, b);
                     got = got.add(&w.add(&w));
                 }
