@@ -395,7 +395,8 @@ fn headers_and_extensions() {
     let again = trf::parse(&trf::write(&t).unwrap()).unwrap();
     assert_eq!(again, t);
 
-    // "0000 - -" is a zero bye; a blank slot records nothing; W/D/L count as played.
+    // "0000 - -" is a zero bye; a blank slot inside the played rounds is one too (TRF-2026:
+    // blank is Z); W/D/L count as played.
     let text = [
         player_line(1, "Ann", &["   2 w W", "0000 - -", "        ", "   2 b D"]),
         player_line(2, "Bob", &["   1 b L", "0000 - Z", "        ", "   1 w D"]),
@@ -404,10 +405,12 @@ fn headers_and_extensions() {
     let t = trf::parse(&text).unwrap();
     assert_eq!(
         t.rounds.iter().map(|r| r.number).collect::<Vec<_>>(),
-        [1, 2, 4]
+        [1, 2, 3, 4]
     );
     assert_eq!(game(&t, 1, 1, 2).result, GameResult::WhiteWins);
     assert_eq!(bye(&t, 2, 1), Some(ByeKind::Zero));
+    assert_eq!(bye(&t, 3, 1), Some(ByeKind::Zero));
+    assert_eq!(bye(&t, 3, 2), Some(ByeKind::Zero));
     assert_eq!(bye(&t, 2, 2), Some(ByeKind::Zero));
     assert_eq!(game(&t, 4, 1, 2).white, 2);
     assert_eq!(game(&t, 4, 1, 2).result, GameResult::Draw);
@@ -505,6 +508,13 @@ fn rich_tournament() -> Tournament {
                 },
                 Bye {
                     player: 2,
+                    kind: ByeKind::Zero,
+                    ..Default::default()
+                },
+                // TRF has no "not in the round": a player without a game in a paired round
+                // is absent (TRF-2026 reads the blank slot as Z).
+                Bye {
+                    player: 5,
                     kind: ByeKind::Zero,
                     ..Default::default()
                 },

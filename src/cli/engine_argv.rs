@@ -22,6 +22,7 @@
 use optipair::engine;
 use optipair::formats;
 use optipair::solve::Status;
+use optipair::tournament::standings::Standings;
 use optipair::tournament::{ByeKind, GameResult, Tournament};
 use optipair::{Error, SystemKind};
 use std::path::{Path, PathBuf};
@@ -269,13 +270,28 @@ fn load_trf(path: &Path) -> optipair::Result<Tournament> {
 }
 
 /// The `-p` text: the number of pairs (the bye counted), `WHITE BLACK` per board, then the
-/// pairing-allocated bye as `ID 0`.
-pub fn pairs_text(round: &optipair::tournament::Round) -> String {
-    let mut lines: Vec<String> = round
-        .games
-        .iter()
-        .map(|g| format!("{} {}", g.white, g.black))
-        .collect();
+/// pairing-allocated bye as `ID 0`. Boards in the order bbpPairings publishes them: by the
+/// real score (without acceleration) of the pair's higher player, then of the lower one, then
+/// by the higher player's pairing number — the Dutch engine's own order, except where
+/// acceleration (XXA, TRF-2026 250) puts a pair's pairing scores in another order.
+pub fn pairs_text(t: &Tournament, round: &optipair::tournament::Round) -> String {
+    let st = Standings::before(t, round.number);
+    let score = |id: u32| st.get(id).map_or(0.0, |s| s.score);
+    let key = |w: u32, b: u32| {
+        // The higher player: the better real score, then the better pairing number.
+        let above = |a: u32, b: u32| {
+            score(a) > score(b) || (score(a) == score(b) && t.number_of(a) < t.number_of(b))
+        };
+        let (hi, lo) = if above(w, b) { (w, b) } else { (b, w) };
+        (
+            -(score(hi) * 1000.0).round() as i64,
+            -(score(lo) * 1000.0).round() as i64,
+            t.number_of(hi),
+        )
+    };
+    let mut games: Vec<(u32, u32)> = round.games.iter().map(|g| (g.white, g.black)).collect();
+    games.sort_by_key(|&(w, b)| key(w, b));
+    let mut lines: Vec<String> = games.iter().map(|(w, b)| format!("{w} {b}")).collect();
     for b in &round.byes {
         if b.kind == ByeKind::PairingAllocated {
             lines.push(format!("{} 0", b.player));
@@ -289,22 +305,42 @@ pub fn pairs_text(round: &optipair::tournament::Round) -> String {
     s
 }
 
+/// The line number (1-based) of player `id`'s 001 line in a TRF text.
+fn player_line(text: &str, id: u32) -> Option<usize> {
+    text.replace("\r\n", "\n")
+        .split(['\r', '\n'])
+        .position(|l| {
+            l.starts_with("001") && l.get(4..8).and_then(|s| s.trim().parse().ok()) == Some(id)
+        })
+        .map(|i| i + 1)
+}
+
 fn pair(system: SystemKind, input: &Path, output: Option<&Path>) -> optipair::Result<u8> {
+    let (text, _) = formats::read_trf_text(input)?;
     let t = load_trf(input)?;
     let last = t.last_paired_round();
+    // A round paired but not played (an opponent without a result, as `optipair pair
+    // --write` stores it): no TRF code says "not played yet", and the engine pairs the next
+    // round from complete results, so the file is refused, naming the first such game.
     if let Some(prev) = t.round(last) {
-        let pending = prev
+        let pending: Vec<_> = prev
             .games
             .iter()
             .filter(|g| g.result == GameResult::Pending)
-            .count();
-        if pending > 0 {
-            return Err(Error::field(
-                "result",
+            .collect();
+        if let Some(g) = pending.first() {
+            let line = player_line(&text, g.white.min(g.black)).unwrap_or(0);
+            return Err(Error::at(
+                line,
+                &format!("round {last} result"),
                 format!(
-                    "round {last} has {pending} game{} without a result: the next round is paired \
-                     from complete results",
-                    if pending == 1 { "" } else { "s" }
+                    "round {last} is paired but {} of its games {} no result yet (first: {} v \
+                     {}): the next round is paired from complete results; record round \
+                     {last}'s results first",
+                    pending.len(),
+                    if pending.len() == 1 { "has" } else { "have" },
+                    g.white,
+                    g.black
                 ),
             )
             .in_file(input));
@@ -324,7 +360,7 @@ fn pair(system: SystemKind, input: &Path, output: Option<&Path>) -> optipair::Re
         );
         return Ok(UNEXPECTED);
     }
-    let text = pairs_text(&paired.round);
+    let text = pairs_text(&t, &paired.round);
     match output {
         Some(path) => formats::write_atomic(path, text.as_bytes())?,
         None => out!("{text}"),

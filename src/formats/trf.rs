@@ -1,38 +1,39 @@
-//! FIDE TRF (TRF16 layout; CR, LF or CRLF line endings).
+//! FIDE TRF: TRF16, TRF-2026 and the TRF(x) extensions of JaVaFo and bbpPairings (CR, LF or
+//! CRLF line endings; a leading byte-order mark is kept).
 //!
-//! Lines read:
+//! Records read into the event:
 //!
-//! * `012` tournament name;
-//! * `XXR` (or `142`) number of rounds planned;
-//! * `XXC` words: `white1` / `black1` set the initial colour (other words such as `rank` are
-//!   ignored); `152 W` / `152 B` also set it;
-//! * `XXA NNNN p1 p2 …` acceleration: virtual points per round for player `NNNN`;
-//! * `BBW` `BBD` `BBL` `BBZ` `BBF` `BBU` point values (bbpPairings extension): win (also
-//!   forfeit win and full-point bye), draw (also half-point bye), loss, zero-point bye, forfeit
-//!   loss, pairing-allocated bye (defaults to the win value);
-//! * `001` player lines (fixed columns, see below).
+//! * `012` name, `022`-`052`, `102`-`132` the event's own data;
+//! * `XXR` / `142` rounds planned; `XXC white1|black1` / `152 W|B` initial colour (other XXC
+//!   words such as `rank` are kept as read and not used);
+//! * scoring: TRF-2026 `162` (the code at column 6, 15, …, its points in the four columns
+//!   after it; a space-separated line is read too), bbpPairings' `BBW BBD BBL BBZ BBF BBU`,
+//!   JaVaFo's `XXS CODE=VALUE` (advanced user manual: applied in order, `W` standing for WW BW
+//!   FW FPB, `D` for WD BD HPB);
+//! * TRF-2026 `240 T RRR ID…` requested byes; `260 RRR RRR ID ID…` and JaVaFo's `XXP ID ID…`
+//!   (every round) forbidden pairs; TRF-2026 `250` accelerated rounds and JaVaFo's `XXA`
+//!   virtual points; `192` a Dutch tournament type;
+//! * `001` player lines: 5-8 start rank (the player id), 10 sex, 11-13 title, 15-47 name,
+//!   49-52 rating, 54-56 federation, 58-68 FIDE id, 70-79 birth date, 81-84 points (checked
+//!   against the results), 86-89 rank (kept), then one slot per round from column 92, every 10
+//!   columns: opponent (4), colour (`w`, `b`, `-`), result.
 //!
-//! Every other line (`092`, `022`, …) is ignored.
+//! A blank slot inside the rounds paired is an absence (TRF-2026: blank is Z); after them it is
+//! a player still to pair. A slot with an opponent and colour but no result (`  12 w  `) is a
+//! game paired and not yet played ([`GameResult::Pending`]): TRF-2026 has no result code for
+//! it and bbpPairings reads no such slot, but it is where the format puts the scheduled
+//! opponent and colour, and `pair --write` stores a new round that way.
 //!
-//! Player line columns (1-based): 5–8 start rank (the player id), 11–13 title, 15–47 name,
-//! 49–52 rating, 54–56 federation, 58–68 FIDE id, 81–84 points (not read: scores are derived),
-//! then one 8-column slot per round from column 92, every 10 columns: opponent (4), colour
-//! (`w`, `b`, `-`), result. A game is written on both players' lines; the two must agree.
-//!
-//! Extension: a slot with an opponent and a blank result (`  12 w  `) is a game paired but not
-//! yet played ([`GameResult::Pending`]); the result column must be present (a line that ends
-//! before it is truncated).
-//!
-//! A field renumbered by late entries (`pairing_number`) is written by pairing number: the
-//! start rank is the pairing number, and read back it becomes the id.
+//! Every line optipair does not own is kept as read, in its place, and so is every owned
+//! record group whose content has not changed ([`write`]).
 //!
 //! What TRF cannot hold: the order of boards (games are listed in the order their first player
-//! appears in the file), `system`, `settings`, player `group` / `joined` / `withdrawn`, empty
-//! rounds, names longer than 33 characters (cut), outer spaces and control characters in text
-//! (trimmed, flattened). What would change scores or shift columns is refused by [`write`]
-//! with an error naming the player or field: point values outside the `BB*` set, game scores,
-//! start ranks or ratings above 9999, points that do not fit columns 81-84, more than
-//! [`MAX_ROUNDS`] rounds.
+//! appears in the file), `system`, `settings` other than forbidden pairs, player `group` /
+//! `joined` / `withdrawn`, game scores, names longer than 33 characters (cut), outer spaces and
+//! control characters in text (trimmed, flattened); a player without a game in a paired round
+//! reads back absent. What would shift columns is refused by [`write`] with an error naming the
+//! player or field: start ranks or ratings above 9999, points that do not fit columns 81-84,
+//! more than [`MAX_ROUNDS`] rounds.
 
 use crate::tournament::{
     Bye, ByeKind, Colour, ForbiddenPairs, Game, GameResult, Player, Round, Scoring, Tournament,
@@ -379,6 +380,292 @@ fn parse_points(line_no: usize, field: &str, s: &str) -> Result<f64> {
     }
 }
 
+/// The record codes optipair reads into the event (every other line is kept as read).
+const OWNED_CODES: [&str; 26] = [
+    "001", "012", "022", "032", "042", "052", "102", "112", "122", "132", "142", "152", "162",
+    "XXR", "XXC", "XXS", "BBW", "BBD", "BBL", "BBZ", "BBF", "BBU", "240", "250", "260", "XXA",
+];
+
+/// The group a line is written from: one per player line (`001:ID`), per event record, and
+/// one each for rounds planned, initial colour, scoring, requested byes, acceleration and
+/// forbidden pairs, whichever codes the file used; `""` for a line optipair does not own.
+fn group_of(kind: &str, line: &str) -> String {
+    match kind {
+        // By the start rank's value (`0250` and ` 250` are player 250).
+        "001" => {
+            let chars: Vec<char> = line.chars().collect();
+            let rank = cols(&chars, 5, 8);
+            match rank.trim().parse::<u32>() {
+                Ok(id) => format!("001:{id}"),
+                Err(_) => format!("001:{}", rank.trim()),
+            }
+        }
+        "012" | "022" | "032" | "042" | "052" | "102" | "112" | "122" | "132" | "240" => {
+            kind.to_string()
+        }
+        "XXR" | "142" => "rounds".into(),
+        "XXC" | "152" => "colour".into(),
+        "162" | "XXS" | "BBW" | "BBD" | "BBL" | "BBZ" | "BBF" | "BBU" => "scoring".into(),
+        "250" | "XXA" => "accel".into(),
+        "260" | "XXP" => "forbidden".into(),
+        _ => String::new(),
+    }
+}
+
+/// One TRF-2026 250 line: `points` added in rounds `first_round..=last_round` to the players
+/// whose start ranks are `first_player..=last_player`.
+struct Accel250 {
+    line: usize,
+    points: f64,
+    first_round: u32,
+    last_round: u32,
+    first_player: u32,
+    last_player: u32,
+}
+
+/// TRF-2026 250 (accelerated rounds), fixed columns: 5-8 fictitious match points (empty for
+/// individual competitions), 10-13 fictitious game points (not 0.0), 15-17 first round, 19-21
+/// last round, 23-26 first player, 28-31 last player.
+fn parse_250(n: usize, line: &str) -> Result<Accel250> {
+    let chars: Vec<char> = line.chars().collect();
+    let field = |from: usize, to: usize| cols(&chars, from, to).trim().to_string();
+    let bad = |what: &str, from: usize, to: usize| {
+        Error::at(
+            n,
+            "250",
+            format!(
+                "TRF-2026 250: {what} (columns {from}-{to}) is '{}'; the layout is \
+                 `250 MMMM GGGG RRF RRL PPPF PPPL`",
+                field(from, to)
+            ),
+        )
+    };
+    if chars.len() < 31 {
+        return Err(Error::at(
+            n,
+            "250",
+            format!(
+                "TRF-2026 250: the line has {} characters; it runs to column 31 (last player)",
+                chars.len()
+            ),
+        ));
+    }
+    for c in [9usize, 14, 18, 22, 27] {
+        if chars[c - 1] != ' ' {
+            return Err(Error::at(
+                n,
+                "250",
+                format!("TRF-2026 250: column {c} must be blank: the fields are misaligned"),
+            ));
+        }
+    }
+    let match_points = field(5, 8);
+    if !match_points.is_empty() && match_points.parse::<f64>().ok() != Some(0.0) {
+        return Err(bad(
+            "fictitious match points, empty in an individual competition,",
+            5,
+            8,
+        ));
+    }
+    let points = match field(10, 13).parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => v,
+        _ => return Err(bad("fictitious game points, a number above 0.0,", 10, 13)),
+    };
+    let number = |from, to, what: &str| -> Result<u32> {
+        match field(from, to).parse::<u32>() {
+            Ok(v) if v > 0 => Ok(v),
+            _ => Err(bad(what, from, to)),
+        }
+    };
+    let first_round = number(15, 17, "the first round")?;
+    let last_round = number(19, 21, "the last round")?;
+    let first_player = number(23, 26, "the first player")?;
+    let last_player = number(28, 31, "the last player")?;
+    if first_round > last_round || last_round > MAX_ROUNDS {
+        return Err(bad("the last round, from the first round to 999,", 19, 21));
+    }
+    if first_player > last_player {
+        return Err(bad("the last player, not below the first,", 28, 31));
+    }
+    if !field(32, usize::MAX).is_empty() {
+        return Err(Error::at(
+            n,
+            "250",
+            format!(
+                "TRF-2026 250: '{}' after column 31: one range of rounds and players a line",
+                field(32, usize::MAX)
+            ),
+        ));
+    }
+    Ok(Accel250 {
+        line: n,
+        points,
+        first_round,
+        last_round,
+        first_player,
+        last_player,
+    })
+}
+
+/// JaVaFo's `XXA NNNN pp.p pp.p …`: the start rank at columns 5-8 and round r's points at
+/// column 10+5(r-1), a blank field being 0 (as bbpPairings reads it); a line that does not
+/// follow the columns (`XXA 3 1`) is read word by word.
+fn parse_xxa(n: usize, line: &str) -> Result<(u32, Vec<f64>)> {
+    let chars: Vec<char> = line.chars().collect();
+    let fixed = cols(&chars, 5, 8).trim().parse::<u32>().ok().filter(|&id| {
+        id > 0
+            && chars.get(3) == Some(&' ')
+            && (9..=chars.len()).step_by(5).all(|c| chars[c - 1] == ' ')
+    });
+    if let Some(id) = fixed {
+        let mut pts = Vec::new();
+        let mut c = 10;
+        while c <= chars.len() {
+            let f = cols(&chars, c, c + 3);
+            pts.push(if f.trim().is_empty() {
+                0.0
+            } else {
+                parse_points(n, "XXA points", f.trim())?
+            });
+            c += 5;
+        }
+        return Ok((id, pts));
+    }
+    let mut words = line.get(3..).unwrap_or("").split_whitespace();
+    let id_text = words.next().unwrap_or("");
+    let id: u32 = match id_text.parse() {
+        Ok(v) if v > 0 => v,
+        _ => {
+            return Err(Error::at(
+                n,
+                "XXA start rank",
+                format!("acceleration start rank '{id_text}' is not a number"),
+            ))
+        }
+    };
+    let pts = words
+        .map(|w| parse_points(n, "XXA points", w))
+        .collect::<Result<Vec<f64>>>()?;
+    Ok((id, pts))
+}
+
+/// JaVaFo's XXS (advanced user manual, "Scoring point system"): `CODE=VALUE` pairs, in one or
+/// more lines, applied in order (left to right, top to bottom: a later code overrides an
+/// earlier one); `W` stands for WW, BW, FW and FPB, `D` for WD, BD and HPB; codes not given
+/// keep their value. optipair scores both colours alike, so a value that differs by colour is
+/// refused, naming the line.
+fn apply_xxs(s: &mut Scoring, xxs: &[(usize, String, f64)]) -> Result<()> {
+    // (value, line) of the colour-specific codes, to compare once all are read.
+    let mut by_colour: [(f64, usize); 6] = [
+        (s.win, 0),
+        (s.win, 0),
+        (s.draw, 0),
+        (s.draw, 0),
+        (s.loss, 0),
+        (s.loss, 0),
+    ];
+    const WW: usize = 0;
+    const BW: usize = 1;
+    const WD: usize = 2;
+    const BD: usize = 3;
+    const WL: usize = 4;
+    const BL: usize = 5;
+    for &(n, ref code, v) in xxs {
+        let mut set = |i: usize| by_colour[i] = (v, n);
+        match code.as_str() {
+            "WW" => set(WW),
+            "BW" => set(BW),
+            "WD" => set(WD),
+            "BD" => set(BD),
+            "WL" => set(WL),
+            "BL" => set(BL),
+            "W" => {
+                set(WW);
+                set(BW);
+                s.forfeit_win = v;
+                s.full_bye = v;
+            }
+            "D" => {
+                set(WD);
+                set(BD);
+                s.half_bye = v;
+            }
+            "ZPB" => s.zero_bye = v,
+            "HPB" => s.half_bye = v,
+            "FPB" => s.full_bye = v,
+            "PAB" => s.pairing_bye = v,
+            "FW" => s.forfeit_win = v,
+            "FL" => s.forfeit_loss = v,
+            c => {
+                return Err(Error::at(
+                    n,
+                    "XXS",
+                    format!(
+                        "XXS: unknown code '{c}' (JaVaFo's codes: WW BW WD BD WL BL ZPB HPB FPB \
+                         PAB FW FL, and W, D)"
+                    ),
+                ))
+            }
+        }
+    }
+    for (what, w, b) in [("a win", WW, BW), ("a draw", WD, BD), ("a loss", WL, BL)] {
+        let ((vw, lw), (vb, lb)) = (by_colour[w], by_colour[b]);
+        if vw != vb {
+            return Err(Error::at(
+                lw.max(lb),
+                "XXS",
+                format!(
+                    "XXS: {what} is worth {} with white and {} with black: optipair scores both \
+                     colours alike",
+                    pts(vw),
+                    pts(vb)
+                ),
+            ));
+        }
+    }
+    s.win = by_colour[WW].0;
+    s.draw = by_colour[WD].0;
+    s.loss = by_colour[WL].0;
+    Ok(())
+}
+
+/// The words of a TRF-2026 162 line: the spec's columns (a result code at column 6, 15, 24,
+/// …, its points in the four columns after it: `162  W 3.0    D 1.0`), or, for a line that
+/// does not keep them, its space-separated words (`162 W 3.0 D 1.0`).
+fn words_162(line: &str) -> Vec<String> {
+    let chars: Vec<char> = line.chars().collect();
+    let mut out = Vec::new();
+    let mut c = 6;
+    while c <= chars.len() {
+        let code = chars[c - 1];
+        let before = cols(&chars, c - 2, c - 1);
+        let points = cols(&chars, c + 1, c + 4);
+        if !code.is_ascii_alphabetic()
+            || !before.trim().is_empty()
+            || points.trim().parse::<f64>().is_err()
+        {
+            return line
+                .get(3..)
+                .unwrap_or("")
+                .split_whitespace()
+                .map(String::from)
+                .collect();
+        }
+        out.push(code.to_string());
+        out.push(points.trim().to_string());
+        if !cols(&chars, c + 5, c + 8).trim().is_empty() {
+            return line
+                .get(3..)
+                .unwrap_or("")
+                .split_whitespace()
+                .map(String::from)
+                .collect();
+        }
+        c += 9;
+    }
+    out
+}
+
 /// Parses a TRF16 file.
 pub fn parse(text: &str) -> Result<Tournament> {
     let mut t = Tournament::new("", Vec::new());
@@ -391,10 +678,16 @@ pub fn parse(text: &str) -> Result<Tournament> {
     let mut xxs: Vec<(usize, String, f64)> = Vec::new();
     let mut forbidden: Vec<(usize, ForbiddenPairs)> = Vec::new();
     let mut requested: Vec<(usize, ByeKind, u32, u32)> = Vec::new();
+    let mut accel250: Vec<Accel250> = Vec::new();
+    let mut baku_192: Option<(usize, String)> = None;
 
     for (n, line) in split_lines(text) {
         let kind: String = line.chars().take(3).collect();
         let rest = line.get(3..).unwrap_or("");
+        t.trf.lines.push((group_of(&kind, line), line.to_string()));
+        if OWNED_CODES.contains(&kind.as_str()) {
+            t.trf.codes.insert(kind.clone());
+        }
         match kind.as_str() {
             "001" => {
                 let rec = parse_player(n, line)?;
@@ -476,23 +769,10 @@ pub fn parse(text: &str) -> Result<Tournament> {
                     ))
                 }
             },
+            // JaVaFo's XXA (advanced user manual, "Accelerated rounds"): `XXA NNNN pp.p pp.p
+            // …`, the points of round r at column 10+5(r-1); a blank field is 0.
             "XXA" => {
-                let mut words = rest.split_whitespace();
-                let id_text = words.next().unwrap_or("");
-                let id: u32 = match id_text.parse() {
-                    Ok(v) if v > 0 => v,
-                    _ => {
-                        return Err(Error::at(
-                            n,
-                            "XXA start rank",
-                            format!("acceleration start rank '{id_text}' is not a number"),
-                        ))
-                    }
-                };
-                let mut pts = Vec::new();
-                for w in words {
-                    pts.push(parse_points(n, "XXA points", w)?);
-                }
+                let (id, pts) = parse_xxa(n, line)?;
                 if let Some((prev, _, _)) = accel.iter().find(|(_, p, _)| *p == id) {
                     return Err(Error::at(
                         n,
@@ -516,7 +796,8 @@ pub fn parse(text: &str) -> Result<Tournament> {
             }
             // TRF-2026 162: `W 1.0 D 0.5 L 0.0 A 0.0 P 1.0 X 0.5`, code then points.
             "162" => {
-                let words: Vec<&str> = rest.split_whitespace().collect();
+                let words = words_162(line);
+                let words: Vec<&str> = words.iter().map(String::as_str).collect();
                 if words.is_empty() || !words.len().is_multiple_of(2) {
                     return Err(Error::at(
                         n,
@@ -531,7 +812,8 @@ pub fn parse(text: &str) -> Result<Tournament> {
                         "W" => win_points = Some(v),
                         "D" => draw_points = Some(v),
                         "L" => s.loss = v,
-                        "A" => {
+                        // TRF-2026 names absences A; bbpPairings 6.0 reads the same value as Z.
+                        "A" | "Z" => {
                             s.zero_bye = v;
                             s.forfeit_loss = v;
                         }
@@ -610,31 +892,30 @@ pub fn parse(text: &str) -> Result<Tournament> {
                     }
                 }
             }
-            // TRF-2026 192: the encoded tournament type. A Dutch type pairs with `swiss`.
+            // TRF-2026 192: the encoded tournament type. A Dutch type pairs with `swiss`; a
+            // Dutch type with Baku acceleration only when the file gives the acceleration
+            // itself (250 or XXA lines, which TRF-2026 says override the 192 method).
             "192" => {
                 let code = rest.trim();
                 let up = code.to_ascii_uppercase();
-                if up.contains("DUTCH") && !up.contains("ACC") && !up.contains("BAKU") {
+                if up == "FIDE_DUTCH_2025" || up == "FIDE_DUTCH" {
                     t.system = Some("swiss".to_string());
+                } else if up == "FIDE_DUTCH_2025_BAKU" || up == "FIDE_DUTCH_BAKU" {
+                    t.system = Some("swiss".to_string());
+                    baku_192 = Some((n, code.to_string()));
                 } else {
                     return Err(Error::at(
                         n,
                         "192",
                         format!(
                             "TRF-2026 192: tournament type '{code}' is not one optipair pairs \
-                             from a TRF file (a FIDE Dutch type is); remove the line to pair by \
+                             from a TRF file (FIDE_DUTCH_2025 is); remove the line to pair by \
                              the Dutch system"
                         ),
                     ));
                 }
             }
-            "250" => return Err(Error::at(
-                n,
-                "250",
-                "TRF-2026 250 (accelerated rounds) is not applied by optipair's Dutch pairing: \
-                     remove the line (optipair --baku computes the Baku acceleration itself); \
-                     not ignored silently",
-            )),
+            "250" => accel250.push(parse_250(n, line)?),
             // TRF-2026 260: `260 RRR RRR PPPP PPPP …`, players who must not meet each
             // other in rounds first..=last. SwissSys XXP: `XXP P1 P2 …`, for every round.
             "260" | "XXP" => {
@@ -683,16 +964,7 @@ pub fn parse(text: &str) -> Result<Tournament> {
                 }
                 forbidden.push((n, ForbiddenPairs { from, to, players }));
             }
-            _ => {
-                if recs.is_empty() {
-                    t.trf.head.push(line.to_string());
-                } else {
-                    t.trf.tail.push(line.to_string());
-                }
-            }
-        }
-        if kind == "192" {
-            t.trf.head.push(line.to_string());
+            _ => {}
         }
         match kind.as_str() {
             "142" | "152" | "162" => t.trf.trf2026 = true,
@@ -723,58 +995,9 @@ pub fn parse(text: &str) -> Result<Tournament> {
         t.scoring.pairing_bye = v;
     }
 
-    let mut xxs_win: Option<(usize, f64)> = None;
-    // Results first (a win also sets the forfeit win and the byes worth a win, a draw the
-    // half-point bye, as BBW/BBD do), then the codes for one kind of bye or forfeit.
-    let generic = |c: &str| matches!(c, "WW" | "BW" | "W" | "WD" | "BD" | "D" | "WL" | "BL" | "L");
-    xxs.sort_by_key(|(_, code, _)| !generic(code));
-    for (n, code, v) in xxs {
-        let s = &mut t.scoring;
-        let same = |slot: &mut Option<(usize, f64)>, what: &str| -> Result<()> {
-            match *slot {
-                Some((m, w)) if w != v => Err(Error::at(
-                    n,
-                    "XXS",
-                    format!(
-                        "XXS: {what} is worth {w} (line {m}) for one colour and {v} for the \
-                         other: optipair scores both colours alike"
-                    ),
-                )),
-                _ => {
-                    *slot = Some((n, v));
-                    Ok(())
-                }
-            }
-        };
-        match code.as_str() {
-            "WW" | "BW" | "W" => {
-                same(&mut xxs_win, "a win")?;
-                s.win = v;
-                s.forfeit_win = v;
-                s.full_bye = v;
-                s.pairing_bye = v;
-            }
-            "WD" | "BD" | "D" => {
-                s.draw = v;
-                s.half_bye = v;
-            }
-            "WL" | "BL" | "L" => s.loss = v,
-            "ZPB" => s.zero_bye = v,
-            "HPB" => s.half_bye = v,
-            "FPB" => s.full_bye = v,
-            "PAB" => s.pairing_bye = v,
-            "FW" => s.forfeit_win = v,
-            "FL" => s.forfeit_loss = v,
-            c => {
-                return Err(Error::at(
-                    n,
-                    "XXS",
-                    format!("XXS: unknown code '{c}' (WW BW WD BD WL BL ZPB HPB FPB PAB FW FL)"),
-                ))
-            }
-        }
-    }
+    apply_xxs(&mut t.scoring, &xxs)?;
 
+    // Acceleration: JaVaFo's XXA per player, TRF-2026 250 per range of players and rounds.
     for (n, id, pts) in accel {
         match index.get(&id) {
             Some(&i) => recs[i].player.virtual_points = pts,
@@ -785,6 +1008,53 @@ pub fn parse(text: &str) -> Result<Tournament> {
                     format!("acceleration for player {id}, who has no 001 line"),
                 ))
             }
+        }
+    }
+    let mut by_250: HashSet<u32> = HashSet::new();
+    for a in &accel250 {
+        for id in a.first_player..=a.last_player {
+            let Some(&i) = index.get(&id) else {
+                return Err(Error::at(
+                    a.line,
+                    "250",
+                    format!(
+                        "TRF-2026 250: players {}-{} include {id}, who has no 001 line",
+                        a.first_player, a.last_player
+                    ),
+                ));
+            };
+            let vp = &mut recs[i].player.virtual_points;
+            if !by_250.contains(&id) && !vp.is_empty() {
+                return Err(Error::at(
+                    a.line,
+                    "250",
+                    format!(
+                        "TRF-2026 250: player {id} also has an XXA line: give his acceleration \
+                         one way"
+                    ),
+                ));
+            }
+            by_250.insert(id);
+            if vp.len() < a.last_round as usize {
+                vp.resize(a.last_round as usize, 0.0);
+            }
+            for r in a.first_round..=a.last_round {
+                vp[r as usize - 1] = a.points;
+            }
+        }
+    }
+    if let Some((n, code)) = baku_192 {
+        if !recs.iter().any(|r| !r.player.virtual_points.is_empty()) {
+            return Err(Error::at(
+                n,
+                "192",
+                format!(
+                    "TRF-2026 192: tournament type '{code}' asks the engine to compute the Baku \
+                     acceleration; optipair applies it from 250 or XXA lines, or computes it \
+                     itself with --system baku (engine line: --baku): add those lines or \
+                     remove this one"
+                ),
+            ));
         }
     }
 
@@ -799,6 +1069,76 @@ pub fn parse(text: &str) -> Result<Tournament> {
                     rec.player.id, rec.player.name
                 ),
             ));
+        }
+    }
+    // TRF-2026 240: requested byes, in the player's slot of that round.
+    for &(n, kind, round, id) in &requested {
+        let Some(&i) = index.get(&id) else {
+            return Err(Error::at(
+                n,
+                "240",
+                format!("TRF-2026 240: player {id} has no 001 line"),
+            ));
+        };
+        let rec = &mut recs[i];
+        let k = round as usize - 1;
+        if rec.entries.len() <= k {
+            rec.entries.resize(k + 1, Entry::Empty);
+        }
+        match rec.entries[k] {
+            Entry::Empty => rec.entries[k] = Entry::Bye(kind),
+            Entry::Bye(k2) if k2 == kind && !t.trf.byes_240.contains(&(round, id)) => {}
+            Entry::Bye(_) if t.trf.byes_240.contains(&(round, id)) => {
+                return Err(Error::at(
+                    n,
+                    "240",
+                    format!("TRF-2026 240: player {id} has two byes requested for round {round}"),
+                ))
+            }
+            _ => {
+                return Err(Error::at(
+                    n,
+                    "240",
+                    format!(
+                        "TRF-2026 240: player {id} has a bye requested for round {round}, but \
+                         his line {} records something else in that round",
+                        rec.line
+                    ),
+                ))
+            }
+        }
+        t.trf.byes_240.insert((round, id));
+    }
+    // The rounds paired so far: those where someone has a game or the pairing-allocated bye.
+    // TRF-2026 reads a blank slot as Z; inside those rounds a blank slot is an absence (a
+    // zero-point bye), as bbpPairings reads it too. After them a blank slot is a player still
+    // to pair, and a bye there is one requested for a round not yet paired.
+    let paired = recs
+        .iter()
+        .filter_map(|r| {
+            r.entries.iter().rposition(|e| {
+                matches!(
+                    e,
+                    Entry::Game { .. } | Entry::Bye(ByeKind::PairingAllocated)
+                )
+            })
+        })
+        .max()
+        .map_or(0, |k| k + 1);
+    for rec in &mut recs {
+        if rec.entries.len() < paired {
+            rec.entries.resize(paired, Entry::Empty);
+        }
+        for e in &mut rec.entries[..paired] {
+            if *e == Entry::Empty {
+                *e = Entry::Bye(ByeKind::Zero);
+            }
+        }
+        for (k, e) in rec.entries.iter().enumerate().skip(paired) {
+            let round = k as u32 + 1;
+            if matches!(e, Entry::Bye(_)) && !t.trf.byes_240.contains(&(round, rec.player.id)) {
+                t.trf.byes_slot.insert((round, rec.player.id));
+            }
         }
     }
     t.rounds = build_rounds(&recs, &index)?;
@@ -819,69 +1159,18 @@ pub fn parse(text: &str) -> Result<Tournament> {
             serde_json::to_value(list).expect("json"),
         );
     }
-    // TRF-2026 240: requested byes, beside the slots of the 001 lines.
-    for (n, kind, round, id) in requested {
-        let Some(&i) = index.get(&id) else {
-            return Err(Error::at(
-                n,
-                "240",
-                format!("TRF-2026 240: player {id} has no 001 line"),
-            ));
-        };
-        match recs[i].entries.get(round as usize - 1).copied() {
-            None | Some(Entry::Empty) => {}
-            Some(Entry::Bye(k)) if k == kind => continue,
-            Some(_) => {
-                return Err(Error::at(
-                    n,
-                    "240",
-                    format!(
-                        "TRF-2026 240: player {id} has a bye requested for round {round}, but \
-                         his line {} records something else in that round",
-                        recs[i].line
-                    ),
-                ))
-            }
-        }
-        let pos = match t.rounds.iter().position(|r| r.number >= round) {
-            Some(p) if t.rounds[p].number == round => p,
-            Some(p) => {
-                t.rounds.insert(
-                    p,
-                    Round {
-                        number: round,
-                        ..Round::default()
-                    },
-                );
-                p
-            }
-            None => {
-                t.rounds.push(Round {
-                    number: round,
-                    ..Round::default()
-                });
-                t.rounds.len() - 1
-            }
-        };
-        let r = &mut t.rounds[pos];
-        if r.byes.iter().any(|b| b.player == id) {
-            return Err(Error::at(
-                n,
-                "240",
-                format!("TRF-2026 240: player {id} has two byes requested for round {round}"),
-            ));
-        }
-        r.byes.push(Bye {
-            player: id,
-            kind,
-            ..Default::default()
-        });
-    }
     t.players = recs.into_iter().map(|r| r.player).collect();
     t.format = FORMAT.to_string();
     if t.initial_colour.is_none() {
         t.initial_colour = infer_initial_colour(&t);
     }
+    t.trf.bom = text.starts_with('\u{feff}');
+    t.trf.final_newline = text.ends_with(['\r', '\n']);
+    // What optipair would write for each group now: a group still the same when the event
+    // is written is written as read.
+    t.trf.canonical = groups(&t)
+        .map(|g| g.into_iter().map(|(k, v)| (k, v.join("\n"))).collect())
+        .unwrap_or_default();
     Ok(t)
 }
 
@@ -914,13 +1203,20 @@ fn check_points(t: &Tournament, recs: &[Rec]) -> Result<()> {
     }
     let last = t.last_paired_round();
     let s = &t.scoring;
+    // The points through the rounds whose results are all in, through the rounds paired, and
+    // with the byes requested for later rounds.
+    let mut done: HashMap<u32, f64> = HashMap::new();
     let mut upto: HashMap<u32, f64> = HashMap::new();
     let mut all: HashMap<u32, f64> = HashMap::new();
     for r in &t.rounds {
+        let complete = r.games.iter().all(|g| g.result != GameResult::Pending);
         let mut add = |id: u32, v: f64| {
             *all.entry(id).or_default() += v;
             if r.number <= last {
                 *upto.entry(id).or_default() += v;
+                if complete {
+                    *done.entry(id).or_default() += v;
+                }
             }
         };
         for g in &r.games {
@@ -937,11 +1233,23 @@ fn check_points(t: &Tournament, recs: &[Rec]) -> Result<()> {
             continue;
         };
         let id = rec.player.id;
-        let (a, b) = (
-            upto.get(&id).copied().unwrap_or(0.0),
-            all.get(&id).copied().unwrap_or(0.0),
-        );
-        if (written - a).abs() > 1e-6 && (written - b).abs() > 1e-6 {
+        let get = |m: &HashMap<u32, f64>| m.get(&id).copied().unwrap_or(0.0);
+        let (a, b) = (get(&upto), get(&all));
+        // A manager may write the acceleration of the round to pair (or of the last one)
+        // into the points, as bbpPairings accepts.
+        let vp = &rec.player.virtual_points;
+        let accel = [last, last + 1].map(|r| {
+            r.checked_sub(1)
+                .and_then(|i| vp.get(i as usize))
+                .copied()
+                .unwrap_or(0.0)
+        });
+        let agrees = [get(&done), a, b].iter().any(|&real| {
+            [0.0, accel[0], accel[1]]
+                .iter()
+                .any(|&x| (written - real - x).abs() <= 1e-6)
+        });
+        if !agrees {
             let msg = format!(
                 "player {id} ({}): the points column says {text} but the results give {} \
                  under the file's scoring (win {}, draw {}, loss {}): check the results or the \
@@ -1214,15 +1522,180 @@ fn pts_in(v: f64, width: usize) -> Option<String> {
     (v.fract() == 0.0 && whole.len() <= width).then_some(whole)
 }
 
-/// Writes TRF16 with LF line endings. What the fixed columns cannot hold is refused with the
-/// player it concerns rather than written misaligned: a start rank (or opponent) above 9999,
-/// a rating above 9999, points that do not fit columns 81-84 exactly, round numbers above
-/// [`MAX_ROUNDS`]. A renumbered field is written by pairing number (see
+/// Writes a TRF. A file read from TRF is written back as read: every line in its place, and
+/// each record group whose content has not changed — the event records, rounds planned, the
+/// initial colour, the scoring, requested byes, acceleration, forbidden pairs, each player
+/// line — byte for byte; a group that changed is written afresh in its place in the codes the
+/// file used (TRF-2026 142 152 162 240 250 260, or TRF(x) XXR XXC BB* XXS XXA XXP), and a
+/// player line that only gained rounds keeps its columns as read. An event not read from TRF
+/// is written with LF line endings, TRF(x) codes. What the fixed columns cannot hold is
+/// refused with the player it concerns rather than written misaligned: a start rank (or
+/// opponent) above 9999, a rating above 9999, points that do not fit columns 81-84 exactly,
+/// round numbers above [`MAX_ROUNDS`]. A renumbered field is written by pairing number (see
 /// [`by_pairing_number`]).
 pub fn write(t: &Tournament) -> Result<String> {
     if t.renumbered() {
         return write(&by_pairing_number(t));
     }
+    let groups = groups(t)?;
+    Ok(merge(t, &groups))
+}
+
+/// Which of two codes a group is written with: the one the file used, else the TRF-2026 one
+/// for a TRF-2026 file, else the TRF(x) one.
+fn code<'a>(t: &Tournament, trf2026: &'a str, trfx: &'a str) -> &'a str {
+    let c = &t.trf.codes;
+    if c.contains(trf2026) {
+        trf2026
+    } else if c.contains(trfx) || !t.trf.trf2026 {
+        trfx
+    } else {
+        trf2026
+    }
+}
+
+/// The scoring lines: `162` (TRF-2026), bbpPairings' `BB*`, or JaVaFo's `XXS`, as the file
+/// had them; a scoring the first two cannot hold (a forfeit win or a bye worth other than the
+/// result it stands for) is written as XXS, which holds every value.
+fn scoring_lines(t: &Tournament) -> Vec<String> {
+    let s = &t.scoring;
+    let d = Scoring::default();
+    let codes = &t.trf.codes;
+    let plain = s.forfeit_win == s.win && s.full_bye == s.win && s.half_bye == s.draw;
+    let bb = ["BBW", "BBD", "BBL", "BBZ", "BBF", "BBU"]
+        .iter()
+        .any(|c| codes.contains(*c));
+    let family = if codes.contains("XXS") || !plain {
+        "XXS"
+    } else if codes.contains("162") || (t.trf.trf2026 && !bb) {
+        let fit = [s.win, s.draw, s.loss, s.zero_bye, s.pairing_bye]
+            .iter()
+            .all(|v| pts(*v).len() <= 4);
+        if s.zero_bye == s.forfeit_loss && fit {
+            "162"
+        } else {
+            "BB"
+        }
+    } else {
+        "BB"
+    };
+    let mut out = Vec::new();
+    match family {
+        "XXS" => {
+            let mut line = String::from("XXS");
+            for (code, v, dv) in [
+                ("WW", s.win, d.win),
+                ("BW", s.win, d.win),
+                ("WD", s.draw, d.draw),
+                ("BD", s.draw, d.draw),
+                ("WL", s.loss, d.loss),
+                ("BL", s.loss, d.loss),
+                ("ZPB", s.zero_bye, d.zero_bye),
+                ("HPB", s.half_bye, d.half_bye),
+                ("FPB", s.full_bye, d.full_bye),
+                ("PAB", s.pairing_bye, d.pairing_bye),
+                ("FW", s.forfeit_win, d.forfeit_win),
+                ("FL", s.forfeit_loss, d.forfeit_loss),
+            ] {
+                if v != dv {
+                    line.push_str(&format!(" {code}={}", pts(v)));
+                }
+            }
+            if line.len() > 3 {
+                out.push(line);
+            }
+        }
+        "162" => {
+            // TRF-2026 162: the values that differ from the defaults, the result code at
+            // column 6 and its points at 7-10, the next pair 9 columns on.
+            let mut line = String::from("162");
+            for (code, v, dv) in [
+                ("W", s.win, d.win),
+                ("D", s.draw, d.draw),
+                ("L", s.loss, d.loss),
+                ("A", s.zero_bye, d.zero_bye),
+                ("P", s.pairing_bye, s.win),
+            ] {
+                if v != dv {
+                    let at = if line.len() == 3 { 5 } else { line.len() + 4 };
+                    line = format!("{line:<at$}{code}{:>4}", pts(v));
+                }
+            }
+            if line.len() > 3 {
+                out.push(line);
+            }
+        }
+        _ => {
+            for (code, v, dv) in [
+                ("BBW", s.win, d.win),
+                ("BBD", s.draw, d.draw),
+                ("BBL", s.loss, d.loss),
+                ("BBZ", s.zero_bye, d.zero_bye),
+                ("BBF", s.forfeit_loss, d.forfeit_loss),
+                ("BBU", s.pairing_bye, s.win),
+            ] {
+                if v != dv {
+                    out.push(format!("{code} {:>4}", pts(v)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Virtual points as TRF-2026 250 lines: one line per run of rounds with the same points and
+/// per run of consecutive start ranks with the same runs. `None` when a value does not fit
+/// the record (negative, or wider than its four columns).
+fn lines_250(t: &Tournament) -> Option<Vec<String>> {
+    // (first round, last round, points) of one player; (first, last player, their runs).
+    type Runs = Vec<(u32, u32, f64)>;
+    let mut ranges: Vec<(u32, u32, Runs)> = Vec::new();
+    let mut players: Vec<&Player> = t.players.iter().collect();
+    players.sort_by_key(|p| p.id);
+    for p in players {
+        let mut runs: Runs = Vec::new();
+        for (i, &v) in p.virtual_points.iter().enumerate() {
+            let r = i as u32 + 1;
+            if v == 0.0 {
+                continue;
+            }
+            if v < 0.0 || pts(v).len() > 4 {
+                return None;
+            }
+            match runs.last_mut() {
+                Some(run) if run.1 + 1 == r && run.2 == v => run.1 = r,
+                _ => runs.push((r, r, v)),
+            }
+        }
+        if runs.is_empty() {
+            continue;
+        }
+        match ranges.last_mut() {
+            Some(g) if g.1 + 1 == p.id && g.2 == runs => g.1 = p.id,
+            _ => ranges.push((p.id, p.id, runs)),
+        }
+    }
+    let mut lines: Vec<(u32, u32, String)> = Vec::new();
+    for (first, last, runs) in &ranges {
+        for &(r1, r2, v) in runs {
+            lines.push((
+                r1,
+                *first,
+                format!(
+                    "250 {:4} {:>4} {r1:03} {r2:03} {first:04} {last:04}",
+                    "",
+                    pts(v)
+                ),
+            ));
+        }
+    }
+    lines.sort_by_key(|l| (l.0, l.1));
+    Some(lines.into_iter().map(|l| l.2).collect())
+}
+
+/// Each record group's lines as optipair writes them, in the order of a new file (see
+/// [`group_of`]); a group with nothing to say is left out.
+fn groups(t: &Tournament) -> Result<Vec<(String, Vec<String>)>> {
     let refuse = |field: String, msg: String| Err(Error::field(&field, msg));
     for (i, p) in t.players.iter().enumerate() {
         if p.id > 9999 {
@@ -1243,6 +1716,17 @@ pub fn write(t: &Tournament) -> Result<String> {
                 ),
             );
         }
+        for v in &p.virtual_points {
+            if !v.is_finite() {
+                return refuse(
+                    format!("players[{i}].virtual_points"),
+                    format!(
+                        "player {} ({}): virtual points {v} are not a number",
+                        p.id, p.name
+                    ),
+                );
+            }
+        }
     }
     if let Some(r) = t.rounds.iter().find(|r| r.number > MAX_ROUNDS) {
         return refuse(
@@ -1261,82 +1745,38 @@ pub fn write(t: &Tournament) -> Result<String> {
                 .into(),
         );
     }
-    // BBW sets the win, forfeit-win and full-bye values, BBD the draw and half-bye values:
-    // a scoring that tells them apart cannot be written without changing every score.
-    let sc = &t.scoring;
-    for (field, v, of, base) in [
-        ("forfeit_win", sc.forfeit_win, "win", sc.win),
-        ("full_bye", sc.full_bye, "win", sc.win),
-        ("half_bye", sc.half_bye, "draw", sc.draw),
-    ] {
-        if v != base {
-            return refuse(
-                format!("scoring.{field}"),
-                format!(
-                    "{field} is {v} but {of} is {base}: TRF gives both one value \
-                     (BB{}); write the event as .json",
-                    if of == "win" { 'W' } else { 'D' }
-                ),
-            );
-        }
-    }
-    for (i, p) in t.players.iter().enumerate() {
-        for v in &p.virtual_points {
-            if !v.is_finite() {
-                return refuse(
-                    format!("players[{i}].virtual_points"),
-                    format!(
-                        "player {} ({}): virtual points {v} are not a number",
-                        p.id, p.name
-                    ),
-                );
-            }
-        }
-    }
-    let mut out = String::new();
-    out.push_str(&format!("012 {}\n", fit(&t.name, 200).trim()));
+    let src = &t.trf;
+    let mut g: Vec<(String, Vec<String>)> = Vec::new();
+    let line = |code: &str, v: &str| format!("{code} {}", fit(v, 200));
+    g.push((
+        "012".into(),
+        vec![format!("012 {}", fit(&t.name, 200).trim())],
+    ));
     let ev = &t.event;
-    let mut head_lines = String::new();
-    let mut head = |code: &str, v: &Option<String>| {
+    for (code, v) in [
+        ("022", &ev.city),
+        ("032", &ev.federation),
+        ("042", &ev.start_date),
+        ("052", &ev.end_date),
+        ("102", &ev.chief_arbiter),
+    ] {
         if let Some(v) = v {
-            out.push_str(&format!("{code} {}\n", fit(v, 200)));
+            g.push((code.into(), vec![line(code, v)]));
         }
-    };
-    head("022", &ev.city);
-    head("032", &ev.federation);
-    head("042", &ev.start_date);
-    head("052", &ev.end_date);
-    // Unowned header records numbered below 102 (062-092) keep their place in the numbering.
-    let early = |l: &str| {
-        l.get(..3)
-            .is_some_and(|c| c.bytes().all(|b| b.is_ascii_digit()) && c < "102")
-    };
-    for l in t.trf.head.iter().filter(|l| early(l)) {
-        head_lines.push_str(l);
-        head_lines.push('\n');
     }
-    out.push_str(&head_lines);
-    let mut head = |code: &str, v: &Option<String>| {
-        if let Some(v) = v {
-            out.push_str(&format!("{code} {}\n", fit(v, 200)));
-        }
-    };
-    head("102", &ev.chief_arbiter);
-    for a in &ev.deputy_arbiters {
-        head("112", &Some(a.clone()));
+    if !ev.deputy_arbiters.is_empty() {
+        let v = ev.deputy_arbiters.iter().map(|a| line("112", a)).collect();
+        g.push(("112".into(), v));
     }
-    head("122", &ev.time_control);
+    if let Some(v) = &ev.time_control {
+        g.push(("122".into(), vec![line("122", v)]));
+    }
     if !ev.round_dates.is_empty() {
-        let mut line = format!("{:<89}", "132");
+        let mut l = format!("{:<89}", "132");
         for d in &ev.round_dates {
-            line.push_str(&format!("  {:>8}", fit(d, 8)));
+            l.push_str(&format!("  {:>8}", fit(d, 8)));
         }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    for l in t.trf.head.iter().filter(|l| !early(l)) {
-        out.push_str(l);
-        out.push('\n');
+        g.push(("132".into(), vec![l.trim_end().to_string()]));
     }
     if let Some(n) = t.rounds_planned {
         if n == 0 {
@@ -1345,59 +1785,36 @@ pub fn write(t: &Tournament) -> Result<String> {
                 "rounds planned must be 1 or more".into(),
             );
         }
-        out.push_str(&format!(
-            "{} {n}\n",
-            if t.trf.trf2026 { "142" } else { "XXR" }
+        g.push((
+            "rounds".into(),
+            vec![format!("{} {n}", code(t, "142", "XXR"))],
         ));
     }
-    // Always written: without it a reader infers the colour from round 1, which may not be
-    // the unset default (white).
-    // A file read without one is written without one: the reader infers the same colour
-    // from the same round 1.
-    if !t.trf.read || t.trf.colour_line {
+    // A file read without an initial-colour line is written without one: the reader infers
+    // the same colour from the same round 1. Otherwise always written: without it a reader
+    // infers the colour from round 1, which may not be the unset default (white).
+    if !src.read || src.colour_line {
         let black = t.initial_colour == Some(Colour::Black);
-        out.push_str(match (t.trf.trf2026, black) {
-            (true, true) => "152 B\n",
-            (true, false) => "152 W\n",
-            (false, true) => "XXC black1\n",
-            (false, false) => "XXC white1\n",
-        });
+        let l = match (code(t, "152", "XXC"), black) {
+            ("152", true) => "152 B",
+            ("152", false) => "152 W",
+            (_, true) => "XXC black1",
+            (_, false) => "XXC white1",
+        };
+        g.push(("colour".into(), vec![l.into()]));
     }
-    let s = &t.scoring;
-    let d = Scoring::default();
-    let mut bb = |code: &str, v: f64, dv: f64| {
-        if v != dv {
-            out.push_str(&format!("{code} {:>4}\n", pts(v)));
-        }
-    };
-    if t.trf.trf2026 && s.zero_bye == s.forfeit_loss {
-        // TRF-2026 162: the values that differ from the defaults.
-        let mut line = String::from("162");
-        for (code, v, dv) in [
-            ("W", s.win, d.win),
-            ("D", s.draw, d.draw),
-            ("L", s.loss, d.loss),
-            ("A", s.zero_bye, d.zero_bye),
-            ("P", s.pairing_bye, s.win),
-        ] {
-            if v != dv {
-                line.push_str(&format!(" {code} {:>4}", pts(v)));
-            }
-        }
-        if line.len() > 3 {
-            out.push_str(&line);
-            out.push('\n');
-        }
-    } else {
-        bb("BBW", s.win, d.win);
-        bb("BBD", s.draw, d.draw);
-        bb("BBL", s.loss, d.loss);
-        bb("BBZ", s.zero_bye, d.zero_bye);
-        bb("BBF", s.forfeit_loss, d.forfeit_loss);
-        bb("BBU", s.pairing_bye, s.win);
+    let scoring = scoring_lines(t);
+    if !scoring.is_empty() {
+        g.push(("scoring".into(), scoring));
     }
 
-    // Each player's slot per round, and their score.
+    // Each player's slot per round, and their score. A requested bye of a round not yet
+    // paired is written as the file had it (a TRF-2026 240 line or the slot, `0000 - H`), a
+    // new one as a 240 line in a TRF-2026 file and in the slot otherwise; in a paired round
+    // every bye is in its slot.
+    let s = &t.scoring;
+    let prefer_240 = src.trf2026 || src.codes.contains("240");
+    let mut requests: std::collections::BTreeMap<(u32, char), Vec<u32>> = Default::default();
     let max_round = t.rounds.iter().map(|r| r.number).max().unwrap_or(0) as usize;
     let mut slots: HashMap<u32, Vec<String>> = HashMap::new();
     let mut score: HashMap<u32, f64> = HashMap::new();
@@ -1406,8 +1823,8 @@ pub fn write(t: &Tournament) -> Result<String> {
         slots.insert(p.id, vec![blank.clone(); max_round]);
         score.insert(p.id, 0.0);
     }
-    let mut put = |id: u32, r: u32, text: String, points: f64| {
-        if let Some(v) = slots.get_mut(&id) {
+    let mut put = |id: u32, r: u32, text: Option<String>, points: f64| {
+        if let (Some(v), Some(text)) = (slots.get_mut(&id), text) {
             if r >= 1 {
                 v[r as usize - 1] = text;
             }
@@ -1428,9 +1845,20 @@ pub fn write(t: &Tournament) -> Result<String> {
                 GameResult::DoubleForfeit => ('-', '-'),
             };
             let (wp, bp) = g.result.points(s);
-            put(g.white, round.number, format!("{:>4} w {wc}", g.black), wp);
-            put(g.black, round.number, format!("{:>4} b {bc}", g.white), bp);
+            put(
+                g.white,
+                round.number,
+                Some(format!("{:>4} w {wc}", g.black)),
+                wp,
+            );
+            put(
+                g.black,
+                round.number,
+                Some(format!("{:>4} b {bc}", g.white)),
+                bp,
+            );
         }
+        let paired = round.is_paired();
         for b in &round.byes {
             let c = match b.kind {
                 ByeKind::PairingAllocated => 'U',
@@ -1438,11 +1866,25 @@ pub fn write(t: &Tournament) -> Result<String> {
                 ByeKind::Half => 'H',
                 ByeKind::Zero => 'Z',
             };
+            let key = (round.number, b.player);
+            let requested = b.kind.is_requested();
+            let in_slot = src.byes_slot.contains(&key);
+            let to_240 =
+                requested && (src.byes_240.contains(&key) || (!paired && !in_slot && prefer_240));
+            if to_240 {
+                requests
+                    .entry((round.number, c))
+                    .or_default()
+                    .push(b.player);
+            }
+            // The points column counts a bye of a round not yet paired when it is in the slot
+            // (JaVaFo's manual asks it then), not when a 240 line carries it.
+            let to_slot = paired || in_slot || !to_240;
             put(
                 b.player,
                 round.number,
-                format!("0000 - {c}"),
-                b.kind.points(s),
+                to_slot.then(|| format!("0000 - {c}")),
+                if to_slot { b.kind.points(s) } else { 0.0 },
             );
         }
     }
@@ -1482,7 +1924,7 @@ pub fn write(t: &Tournament) -> Result<String> {
             fit(p.birth_date.as_deref().unwrap_or(""), 10),
             points_text,
             // The rank as read (a manager's, ties as it breaks them), else computed.
-            match t.trf.ranks.get(&p.id) {
+            match src.ranks.get(&p.id) {
                 Some(r) => fit(r, 4),
                 None => rank.get(&p.id).copied().unwrap_or(0).to_string(),
             },
@@ -1493,34 +1935,171 @@ pub fn write(t: &Tournament) -> Result<String> {
             line.push_str("  ");
             line.push_str(s);
         }
-        out.push_str(&line);
-        out.push('\n');
+        g.push((format!("001:{}", p.id), vec![line]));
     }
-    // TRF-2026 260: forbidden pairs.
+    // TRF-2026 240: requested byes.
+    if !requests.is_empty() {
+        let lines = requests
+            .iter()
+            .map(|((round, c), ids)| {
+                let mut l = format!("240 {c} {round:03}");
+                for id in ids {
+                    l.push_str(&format!(" {id:>4}"));
+                }
+                l
+            })
+            .collect();
+        g.push(("240".into(), lines));
+    }
+    // Forbidden pairs: JaVaFo's XXP (every round) where the file used it or a TRF(x) file
+    // has one for every round, else TRF-2026 260.
+    let mut forbidden = Vec::new();
     for fp in t.forbidden_pairs()? {
-        let mut line = format!("260 {:03} {:03}", fp.from, fp.to.min(MAX_ROUNDS));
+        let every_round = fp.from == 1 && fp.to >= MAX_ROUNDS;
+        let xxp = every_round
+            && (src.codes.contains("XXP") || (!src.trf2026 && !src.codes.contains("260")));
+        let mut l = if xxp {
+            String::from("XXP")
+        } else {
+            format!("260 {:03} {:03}", fp.from, fp.to.min(MAX_ROUNDS))
+        };
         for id in &fp.players {
-            line.push_str(&format!(" {id:>4}"));
+            l.push_str(&if xxp {
+                format!(" {id}")
+            } else {
+                format!(" {id:>4}")
+            });
         }
-        out.push_str(&line);
-        out.push('\n');
+        forbidden.push(l);
     }
-    for p in &t.players {
-        if !p.virtual_points.is_empty() {
-            let mut line = format!("XXA {:>4}", p.id);
-            for v in &p.virtual_points {
-                line.push_str(&format!(" {:>4}", pts(*v)));
+    if !forbidden.is_empty() {
+        g.push(("forbidden".into(), forbidden));
+    }
+    // Acceleration: TRF-2026 250 where the file used it, else XXA.
+    let accel = match src.codes.contains("250") {
+        true => lines_250(t),
+        false => None,
+    };
+    let accel = accel.unwrap_or_else(|| {
+        t.players
+            .iter()
+            .filter(|p| !p.virtual_points.is_empty())
+            .map(|p| {
+                let mut l = format!("XXA {:>4}", p.id);
+                for v in &p.virtual_points {
+                    l.push_str(&format!(" {:>4}", pts(*v)));
+                }
+                l
+            })
+            .collect()
+    });
+    if !accel.is_empty() {
+        g.push(("accel".into(), accel));
+    }
+    Ok(g)
+}
+
+/// A player line that changed: when the only change is rounds added after those read (and
+/// the points, 81-84, for a pairing-allocated bye), the line as read keeps every column and
+/// gains the new rounds; otherwise the line as optipair writes it.
+fn patch(read: &str, was: &str, now: &str) -> String {
+    if now == was {
+        return read.to_string();
+    }
+    let (o, a, b): (Vec<char>, Vec<char>, Vec<char>) = (
+        read.trim_end().chars().collect(),
+        was.chars().collect(),
+        now.chars().collect(),
+    );
+    let extends = b.len() >= a.len()
+        && a.len() >= 84
+        && o.len() >= 84
+        && o.len() <= a.len()
+        && a[..80] == b[..80]
+        && a[84..] == b[84..a.len()];
+    if !extends {
+        return now.to_string();
+    }
+    let mut out = o.clone();
+    out.resize(a.len(), ' ');
+    if a[80..84] != b[80..84] {
+        out[80..84].copy_from_slice(&b[80..84]);
+    }
+    out.extend_from_slice(&b[a.len()..]);
+    out.into_iter().collect()
+}
+
+/// The file's lines in their places, each owned group as read when it has not changed and
+/// written afresh where it stood when it has; groups the file did not have go after the
+/// group before them in the order of a new file.
+fn merge(t: &Tournament, groups: &[(String, Vec<String>)]) -> String {
+    let src = &t.trf;
+    let now: HashMap<&str, String> = groups
+        .iter()
+        .map(|(g, l)| (g.as_str(), l.join("\n")))
+        .collect();
+    let same = |g: &str| {
+        src.read && src.canonical.get(g).map(String::as_str) == now.get(g).map(String::as_str)
+    };
+    let lines_of: HashMap<&str, &Vec<String>> =
+        groups.iter().map(|(g, l)| (g.as_str(), l)).collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut span: HashMap<&str, (usize, usize)> = HashMap::new();
+    let mut written: HashSet<&str> = HashSet::new();
+    for (g, line) in &src.lines {
+        let g = g.as_str();
+        if g.is_empty() {
+            out.push(line.clone());
+            continue;
+        }
+        let start = out.len();
+        if g.starts_with("001:") {
+            if let Some(l) = lines_of.get(g) {
+                out.push(match src.canonical.get(g) {
+                    Some(was) => patch(line, was, &l[0]),
+                    None => l[0].clone(),
+                });
             }
-            out.push_str(&line);
-            out.push('\n');
+        } else if same(g) {
+            out.push(line.clone());
+        } else if written.insert(g) {
+            if let Some(l) = lines_of.get(g) {
+                out.extend(l.iter().cloned());
+            }
         }
+        span.entry(g).or_insert((start, start)).1 = out.len();
     }
-    for l in &t.trf.tail {
-        out.push_str(l);
-        out.push('\n');
+    let mut inserts: Vec<(usize, usize, &Vec<String>)> = Vec::new();
+    for (k, (g, lines)) in groups.iter().enumerate() {
+        // A group the file did not have and that has not changed stays out; a player line
+        // is always written.
+        if span.contains_key(g.as_str()) || (same(g) && !g.starts_with("001:")) {
+            continue;
+        }
+        let pos = groups[..k]
+            .iter()
+            .rev()
+            .find_map(|(p, _)| span.get(p.as_str()).map(|s| s.1))
+            .or_else(|| {
+                groups[k + 1..]
+                    .iter()
+                    .find_map(|(p, _)| span.get(p.as_str()).map(|s| s.0))
+            })
+            .unwrap_or(out.len());
+        inserts.push((pos, k, lines));
     }
-    match t.trf.line_ending.as_deref() {
-        Some(nl) if nl != "\n" => Ok(out.replace('\n', nl)),
-        _ => Ok(out),
+    inserts.sort_by_key(|i| (i.0, i.1));
+    for (pos, _, lines) in inserts.into_iter().rev() {
+        out.splice(pos..pos, lines.iter().cloned());
     }
+    let nl = src.line_ending.as_deref().unwrap_or("\n");
+    let mut text = String::new();
+    if src.bom {
+        text.push('\u{feff}');
+    }
+    text.push_str(&out.join(nl));
+    if !out.is_empty() && (!src.read || src.final_newline) {
+        text.push_str(nl);
+    }
+    text
 }

@@ -521,17 +521,30 @@ impl Event {
     }
 }
 
-/// The lines of a TRF file optipair does not own (other header records, `###` comments, team
-/// and unknown records) and how it was written, so that a TRF is written back as read. Not
-/// part of the event: any two compare equal (the same event read from CR and LF files is the
-/// same event).
+/// How a TRF file was written, so that it is written back as read: every line in its place,
+/// a record group whose content has not changed as read (`formats::trf` owns the groups).
+/// Not part of the event: any two compare equal (the same event read from CR and LF files is
+/// the same event).
 #[derive(Debug, Clone, Default)]
 pub struct TrfSource {
-    /// Unowned lines before the first player line, and after it, as read.
-    pub head: Vec<String>,
-    pub tail: Vec<String>,
+    /// Every line as read, in order, with the record group optipair writes it from (`""` for
+    /// a line it does not own: other header records, `###` comments, team and unknown
+    /// records).
+    pub lines: Vec<(String, String)>,
+    /// Each owned group's text as optipair writes it, computed from what was read: a group
+    /// whose text is still this is written back as read.
+    pub canonical: std::collections::BTreeMap<String, String>,
+    /// The record codes read (`142` or `XXR`, `XXS`, `250`, `XXP`, `240`, …): a group written
+    /// afresh uses the codes the file used.
+    pub codes: std::collections::BTreeSet<String>,
+    /// Requested byes `(round, player)` read from TRF-2026 240 lines, and from round slots.
+    pub byes_240: std::collections::BTreeSet<(u32, u32)>,
+    pub byes_slot: std::collections::BTreeSet<(u32, u32)>,
     /// The line ending read (`\r`, `\n` or `\r\n`); `\n` when none.
     pub line_ending: Option<String>,
+    /// Whether the text began with a byte-order mark, and ended with a line ending.
+    pub bom: bool,
+    pub final_newline: bool,
     /// TRF-2026 codes (142, 152, 162) read rather than TRF(x) ones (XXR, XXC, BB*).
     pub trf2026: bool,
     /// Whether the file had an initial-colour line (XXC, 152).
