@@ -649,9 +649,9 @@ fn fewest_leaders_within_the_minimum_repeats_even_when_the_bound_is_below_it() {
     let p = pair(&t, 5);
     assert!(p.violations.is_empty(), "{:?}", p.violations);
     assert!(
-        p.notes
-            .iter()
-            .any(|n| n.contains("the solver sets the limit")),
+        p.notes.iter().any(|n| n.contains(
+            "minimum repeats: 1 for contenders [1, 2, 3, 4, 5, 6]; TSH07 leaders: the top 2"
+        )),
         "{:?}",
         p.notes
     );
