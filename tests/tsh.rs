@@ -20,7 +20,14 @@ fn field(n: u32, planned: u32) -> Tournament {
     t.rounds_planned = Some(planned);
     t.scoring.game_scores = true;
     t.system = Some("tsh-cp".into());
+    contention_from_round_1(&mut t);
     t
+}
+
+/// No initial round robin: these fields test the contention rounds from round 1.
+fn contention_from_round_1(t: &mut Tournament) {
+    t.settings
+        .insert("initial_round_robin".into(), serde_json::json!(0));
 }
 
 fn bye(player: u32, spread: i32) -> Bye {
@@ -452,6 +459,7 @@ fn contenders_are_capped_at_four_per_round_left_minus_one_and_two_in_the_final_r
     let mut t = Tournament::new("c", generate::scrabble_players(300, &mut rng));
     t.rounds_planned = Some(24);
     t.scoring.game_scores = true;
+    contention_from_round_1(&mut t);
     let plan = Plan::build(&t, 1, &Settings::default()).unwrap();
     assert_eq!(plan.groups[0].kind, GroupKind::Flight);
     assert_eq!(plan.groups[0].players.len(), 92);
@@ -520,6 +528,7 @@ fn leaders_as_few_as_possible_top_v_lowest_and_nonleaders_swiss() {
     let mut t = Tournament::new("c", generate::scrabble_players(300, &mut rng));
     t.rounds_planned = Some(24);
     t.scoring.game_scores = true;
+    contention_from_round_1(&mut t);
     let p = pair(&t, 1);
     assert!(p.violations.is_empty(), "{:?}", p.violations);
     assert_eq!(opponent(&p, 1), Some(2));
@@ -677,6 +686,7 @@ fn minimum_repeats_are_not_exceeded() {
     let mut t = Tournament::new("c", generate::scrabble_players(300, &mut rng));
     t.rounds_planned = Some(24);
     t.scoring.game_scores = true;
+    contention_from_round_1(&mut t);
     let p = pair(&t, 1);
     t = engine::store(&t, &p);
     generate::play(&mut t, 1, 0.0, &mut rng);
@@ -771,6 +781,7 @@ fn swiss_order_and_group_boundaries_are_checked() {
     let mut t = Tournament::new("c", generate::scrabble_players(300, &mut rng));
     t.rounds_planned = Some(24);
     t.scoring.game_scores = true;
+    contention_from_round_1(&mut t);
     let p = pair(&t, 1);
     let base: Vec<(u32, u32)> = p.round.games.iter().map(|g| (g.white, g.black)).collect();
     let swap = |games: &[(u32, u32)], a: u32, b: u32, c: u32, d: u32| {

@@ -61,7 +61,8 @@ pub struct Settings {
     pub based_on_rounds: BTreeMap<u32, u32>,
     /// `initial_round_robin`: rounds 1..=N are a round robin in groups of four by rating,
     /// paired in advance (TSH07: "after the initial three-round round robin" — 3). 0: none.
-    pub initial_round_robin: u32,
+    /// Not set: the document's 3, see [`Settings::round_robin_rounds`].
+    pub initial_round_robin: Option<u32>,
 }
 
 impl Default for Settings {
@@ -75,7 +76,7 @@ impl Default for Settings {
             cap_per_round: 4,
             cap_final: 2,
             based_on_rounds: BTreeMap::new(),
-            initial_round_robin: 0,
+            initial_round_robin: None,
         }
     }
 }
@@ -158,7 +159,7 @@ impl Settings {
                     "a group of four plays a round robin in 3 rounds: 0 to 3",
                 ));
             }
-            s.initial_round_robin = n;
+            s.initial_round_robin = Some(n);
         }
         match t.settings.get("based_on") {
             None | Some(serde_json::Value::Null) => {}
@@ -185,6 +186,31 @@ impl Settings {
             }
         }
         Ok(s)
+    }
+
+    /// How many rounds of `t` the initial round robin pairs: the setting when given; else
+    /// TSH07's "initial three-round round robin", unless round 1 is already paired otherwise
+    /// (an event paired before this default, or by other means): such an event did not start
+    /// with the round robin, and its rounds are contention rounds.
+    pub fn round_robin_rounds(&self, t: &Tournament) -> u32 {
+        if let Some(n) = self.initial_round_robin {
+            return n;
+        }
+        let scheduled: Vec<(u32, u32)> = round_robin_round(t, 1)
+            .0
+            .into_iter()
+            .map(|(a, b)| key(a, b))
+            .collect();
+        let departs = t.round(1).is_some_and(|rd| {
+            rd.games
+                .iter()
+                .any(|g| !scheduled.contains(&key(g.white, g.black)))
+        });
+        if departs {
+            0
+        } else {
+            3
+        }
     }
 
     /// The round whose standings pair round `round` (TSH07 intro).
@@ -654,7 +680,13 @@ impl System for TshCp {
 
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
         let s = Settings::from(t)?;
-        if round <= s.initial_round_robin {
+        if t.rounds_planned.is_none() {
+            return Err(Error::field(
+                "rounds_planned",
+                "tsh-cp needs the number of rounds planned (tsh max_rounds)",
+            ));
+        }
+        if round <= s.round_robin_rounds(t) {
             return Ok(round_robin_spec(t, round));
         }
         let plan = Plan::build(t, round, &s)?;
@@ -677,7 +709,8 @@ impl System for TshCp {
 /// group's extra place is the bye). Fixed from the entry list, as tsh pairs them in advance.
 /// Returns round `round`'s pairs and byes.
 pub fn round_robin_round(t: &Tournament, round: u32) -> (Vec<(u32, u32)>, Vec<u32>) {
-    let mut players: Vec<&crate::tournament::Player> = t.players.iter().collect();
+    let mut players: Vec<&crate::tournament::Player> =
+        t.players.iter().filter(|p| p.active_in(1)).collect();
     players.sort_by_key(|p| (std::cmp::Reverse(p.rating), p.id));
     let ids: Vec<u32> = players.iter().map(|p| p.id).collect();
     let mut groups: Vec<Vec<u32>> = ids.chunks(4).map(|c| c.to_vec()).collect();
@@ -720,6 +753,7 @@ fn round_robin_spec(t: &Tournament, round: u32) -> RoundSpec {
         "TSH07: round {round} of the initial round robin (groups of four by rating)"
     )];
     let mut candidates = Vec::new();
+    let mut byes: Vec<usize> = byes.iter().filter_map(|b| index.get(b).copied()).collect();
     for (a, b) in pairs {
         match (index.get(&a), index.get(&b)) {
             (Some(&i), Some(&j)) => candidates.push(Candidate {
@@ -729,17 +763,32 @@ fn round_robin_spec(t: &Tournament, round: u32) -> RoundSpec {
                 white: if round % 2 == 1 { i.min(j) } else { i.max(j) },
                 costs: vec![0],
             }),
-            (Some(&i), None) | (None, Some(&i)) => notes.push(format!(
-                "TSH07 initial round robin: {}'s opponent is absent: not paired",
-                players[i]
-            )),
+            // The schedule is fixed in advance: a player whose opponent is absent sits out,
+            // as an odd group's free seat does.
+            (Some(&i), None) | (None, Some(&i)) => {
+                notes.push(format!(
+                    "TSH07 initial round robin: {}'s opponent is absent: the bye",
+                    players[i]
+                ));
+                byes.push(i);
+            }
             _ => {}
+        }
+    }
+    // A player outside the schedule (entered after round 1) has nobody scheduled either.
+    let scheduled: Vec<usize> = candidates.iter().flat_map(|c| [c.a, c.b]).collect();
+    for i in 0..players.len() {
+        if !scheduled.contains(&i) && !byes.contains(&i) {
+            notes.push(format!(
+                "TSH07 initial round robin: {} is not in the schedule: the bye",
+                players[i]
+            ));
+            byes.push(i);
         }
     }
     let byes: Vec<ByeOption> = byes
         .into_iter()
-        .filter_map(|b| index.get(&b))
-        .map(|&i| ByeOption {
+        .map(|i| ByeOption {
             player: i,
             costs: vec![0],
         })

@@ -102,11 +102,28 @@ pub fn check(t: &Tournament, round: u32) -> Vec<Violation> {
             message: format!("round {round}: rounds planned unknown, TSH07 cannot be checked"),
         }];
     };
-    let rr = t
+    // TSH07: "after the initial three-round round robin" — three rounds unless the setting
+    // says otherwise; an event whose round 1 was paired otherwise did not start with it.
+    let rr = match t
         .settings
         .get("initial_round_robin")
         .and_then(|v| v.as_u64())
-        .unwrap_or(0);
+    {
+        Some(n) => n,
+        None => {
+            let first = round_robin_pairs(t, 1);
+            let departs = t.round(1).is_some_and(|rd| {
+                rd.games
+                    .iter()
+                    .any(|g| !first.contains(&pair(g.white, g.black)))
+            });
+            if departs {
+                0
+            } else {
+                3
+            }
+        }
+    };
     if u64::from(round) <= rr {
         return initial_round_robin(t, round);
     }
@@ -632,12 +649,17 @@ impl Check<'_> {
     }
 }
 
-/// `TSH07 initial round robin`: rounds 1–3 are the round robins of groups of four by rating
-/// (then id), the last group taking the 1–3 left over; each group's round `r` as in a Berger
-/// round robin of its size (player 1 meets the last in round 1, and so on); an odd group's
-/// player without an opponent has the bye.
-fn initial_round_robin(t: &Tournament, round: u32) -> Vec<Violation> {
-    let mut ids: Vec<(u32, u32)> = t.players.iter().map(|p| (p.rating, p.id)).collect();
+/// The games of round `round` of TSH07's initial round robin: the players entered for round 1
+/// by rating (then id) in groups of four, the last group taking the 1–3 left over; each group's
+/// round `r` as in a Berger round robin of its size (player 1 meets the last in round 1, and so
+/// on); an odd group's player without an opponent sits out.
+fn round_robin_pairs(t: &Tournament, round: u32) -> BTreeSet<(u32, u32)> {
+    let mut ids: Vec<(u32, u32)> = t
+        .players
+        .iter()
+        .filter(|p| p.active_in(1))
+        .map(|p| (p.rating, p.id))
+        .collect();
     ids.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let ids: Vec<u32> = ids.into_iter().map(|x| x.1).collect();
     let mut groups: Vec<Vec<u32>> = Vec::new();
@@ -663,21 +685,50 @@ fn initial_round_robin(t: &Tournament, round: u32) -> Vec<Violation> {
             }
         }
     }
+    expected
+}
+
+/// `TSH07 initial round robin`: every game of the round is one of the round robin's, and a
+/// player sits out only when his scheduled opponent is absent or he has none.
+fn initial_round_robin(t: &Tournament, round: u32) -> Vec<Violation> {
+    let expected = round_robin_pairs(t, round);
     let Some(rd) = t.round(round) else {
         return Vec::new();
     };
     let mut out = Vec::new();
+    let mut flag = |players: Vec<u32>, what: String| {
+        out.push(Violation {
+            round,
+            rule: "TSH07 initial round robin".into(),
+            players,
+            message: format!(
+                "round {round}: {what} — TSH07 initial three-round round robin (groups of four by rating)"
+            ),
+        })
+    };
     for g in &rd.games {
         if !expected.contains(&pair(g.white, g.black)) {
-            out.push(Violation {
-                round,
-                rule: "TSH07 initial round robin".into(),
-                players: vec![g.white, g.black],
-                message: format!(
-                    "round {round}: {} v {} is not a game of the initial round robin in groups of four by rating — TSH07 initial three-round round robin",
+            flag(
+                vec![g.white, g.black],
+                format!(
+                    "{} v {} is not a game of the initial round robin",
                     g.white, g.black
                 ),
-            });
+            );
+        }
+    }
+    let absent: BTreeSet<u32> = rd.requested_byes().map(|b| b.player).collect();
+    let present =
+        |id: u32| !absent.contains(&id) && t.player(id).is_some_and(|p| p.active_in(round));
+    for &(a, b) in &expected {
+        let played = rd.games.iter().any(|g| pair(g.white, g.black) == (a, b));
+        if present(a) && present(b) && !played {
+            flag(
+                vec![a, b],
+                format!(
+                    "{a} v {b} of the initial round robin is not played, though both are present"
+                ),
+            );
         }
     }
     out
