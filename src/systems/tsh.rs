@@ -777,11 +777,10 @@ fn round_robin_spec(t: &Tournament, round: u32) -> RoundSpec {
     }
     // A player outside the schedule (entered after round 1) has nobody scheduled either.
     let scheduled: Vec<usize> = candidates.iter().flat_map(|c| [c.a, c.b]).collect();
-    for i in 0..players.len() {
+    for (i, p) in players.iter().enumerate() {
         if !scheduled.contains(&i) && !byes.contains(&i) {
             notes.push(format!(
-                "TSH07 initial round robin: {} is not in the schedule: the bye",
-                players[i]
+                "TSH07 initial round robin: {p} is not in the schedule: the bye"
             ));
             byes.push(i);
         }
