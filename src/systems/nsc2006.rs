@@ -473,10 +473,58 @@ pub fn cross_couples(pods: &[Vec<u32>], rank: &BTreeMap<u32, usize>) -> Vec<Vec<
     out
 }
 
-/// Planned round: candidate pairs with costs [letters, repeats], and the players to get a bye.
+/// The NSC06 specification's tiers by name, in priority order ([`NscTier::ALL`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NscTier {
+    /// Fourth round of a session: letters apart (0 for A v A1).
+    Letters,
+    /// Earlier meetings of the two.
+    Repeats,
+}
+
+impl NscTier {
+    /// The tiers in priority order: the order of a cost vector.
+    pub const ALL: [NscTier; 2] = [NscTier::Letters, NscTier::Repeats];
+
+    /// The tier as certificates show it, with its rule.
+    pub fn tier(self) -> Tier {
+        match self {
+            NscTier::Letters => Tier::new(
+                "A v A1 letters",
+                "NSC06 session 3: A vs. A1, B vs. B1, C vs. C1, D vs. D1",
+            ),
+            NscTier::Repeats => Tier::new("repeats", "NSC06: no repeat pairings until Round 15"),
+        }
+    }
+}
+
+/// A scheduled pair's cost on each NSC06 tier, by name (every other pair of the schedule is
+/// fixed: cost 0).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NscCosts {
+    pub letters: i64,
+    pub repeats: i64,
+}
+
+impl NscCosts {
+    /// The cost on tier `t`.
+    pub fn get(&self, t: NscTier) -> i64 {
+        match t {
+            NscTier::Letters => self.letters,
+            NscTier::Repeats => self.repeats,
+        }
+    }
+
+    /// The costs as the specification holds them, in the order of [`NscTier::ALL`].
+    pub fn to_vec(self) -> Vec<i64> {
+        NscTier::ALL.map(|t| self.get(t)).to_vec()
+    }
+}
+
+/// Planned round: candidate pairs with their costs, and the players to get a bye.
 #[derive(Debug, Default)]
 struct Plan {
-    pairs: Vec<(u32, u32, [i64; 2])>,
+    pairs: Vec<(u32, u32, NscCosts)>,
     notes: Vec<String>,
 }
 
@@ -805,8 +853,11 @@ fn plan_round(
             two.groups[1].len(),
             two.last
         ));
-        plan.pairs
-            .extend(two.round(round).into_iter().map(|(a, b)| (a, b, [0, 0])));
+        plan.pairs.extend(
+            two.round(round)
+                .into_iter()
+                .map(|(a, b)| (a, b, NscCosts::default())),
+        );
         return Ok(plan);
     }
     let entrants = present(t, sess.first)
@@ -819,7 +870,7 @@ fn plan_round(
             check_size(sess, &groups)?;
             for g in &groups {
                 for (a, b) in rr_round(g.len(), j).0 {
-                    plan.pairs.push((g[a], g[b], [0, 0]));
+                    plan.pairs.push((g[a], g[b], NscCosts::default()));
                 }
             }
         }
@@ -843,7 +894,14 @@ fn plan_round(
                                     if k < limit {
                                         any = true;
                                         let letters = la.abs_diff(lb) as i64;
-                                        plan.pairs.push((a, b, [letters, i64::from(k)]));
+                                        plan.pairs.push((
+                                            a,
+                                            b,
+                                            NscCosts {
+                                                letters,
+                                                repeats: i64::from(k),
+                                            },
+                                        ));
                                     }
                                 }
                             }
@@ -872,13 +930,13 @@ fn plan_round(
                 }
                 for pod in pods.iter().filter(|p| p.len() != 4) {
                     for (a, b) in pod_round(pod.len(), j).0 {
-                        plan.pairs.push((pod[a], pod[b], [0, 0]));
+                        plan.pairs.push((pod[a], pod[b], NscCosts::default()));
                     }
                 }
             } else {
                 for pod in &pods {
                     for (a, b) in pod_round(pod.len(), j).0 {
-                        plan.pairs.push((pod[a], pod[b], [0, 0]));
+                        plan.pairs.push((pod[a], pod[b], NscCosts::default()));
                     }
                 }
             }
@@ -897,7 +955,7 @@ fn plan_round(
                 plan.notes.extend(note);
                 for pod in &pods {
                     for (a, b) in pod_round(pod.len(), j).0 {
-                        plan.pairs.push((pod[a], pod[b], [0, 0]));
+                        plan.pairs.push((pod[a], pod[b], NscCosts::default()));
                     }
                 }
             }
@@ -922,7 +980,7 @@ fn plan_round(
                 top_pairs(set, j, games_left(&set.schedule, round), &top_now, &all);
             plan.notes.extend(notes);
             plan.pairs
-                .extend(pairs.into_iter().map(|(a, b)| (a, b, [0, 0])));
+                .extend(pairs.into_iter().map(|(a, b)| (a, b, NscCosts::default())));
         }
     }
     Ok(plan)
@@ -966,7 +1024,7 @@ pub fn spec(t: &Tournament, round: u32, programs: &Programs) -> Result<RoundSpec
         .filter(|&i| !has[i])
         .map(|player| ByeOption {
             player,
-            costs: vec![0, 0],
+            costs: NscCosts::default().to_vec(),
         })
         .collect();
     let scores = players
@@ -986,13 +1044,7 @@ pub fn spec(t: &Tournament, round: u32, programs: &Programs) -> Result<RoundSpec
         round,
         players,
         scores,
-        tiers: vec![
-            Tier::new(
-                "A v A1 letters",
-                "NSC06 session 3: A vs. A1, B vs. B1, C vs. C1, D vs. D1",
-            ),
-            Tier::new("repeats", "NSC06: no repeat pairings until Round 15"),
-        ],
+        tiers: NscTier::ALL.map(NscTier::tier).to_vec(),
         candidates,
         max_byes: byes.len(),
         byes,
