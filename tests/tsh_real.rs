@@ -618,3 +618,26 @@ fn an_event_whose_round_1_was_paired_otherwise_keeps_contention_pairing() {
         p.notes
     );
 }
+
+#[test]
+fn a_round_config_tsh_autopairs_ends_the_initial_round_robin() {
+    // `autopair a 1 2 ChewPair 2 a`: tsh pairs round 2 automatically (from round 1's
+    // standings), so the round robin pairs round 1 only; round 2 is a contention round.
+    let mut t = ten_players();
+    t.settings
+        .insert("based_on".into(), serde_json::json!({"2": 1}));
+    let mut rng = optipair::generate::Rng::new(2);
+    for r in 1..=2 {
+        let p = engine::pair_round(&t, r, SystemKind::TshCp, &Options::default()).unwrap();
+        assert!(p.violations.is_empty(), "round {r}: {:?}", p.violations);
+        assert_eq!(
+            p.notes.iter().any(|n| n.contains("initial round robin")),
+            r == 1,
+            "round {r}: {:?}",
+            p.notes
+        );
+        t = engine::store(&t, &p);
+        optipair::generate::play(&mut t, r, 0.0, &mut rng);
+    }
+    assert_eq!(verify::check(&t, None, SystemKind::TshCp).unwrap(), vec![]);
+}

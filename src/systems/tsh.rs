@@ -191,11 +191,18 @@ impl Settings {
     /// How many rounds of `t` the initial round robin pairs: the setting when given; else
     /// TSH07's "initial three-round round robin", unless round 1 is already paired otherwise
     /// (an event paired before this default, or by other means): such an event did not start
-    /// with the round robin, and its rounds are contention rounds.
+    /// with the round robin, and its rounds are contention rounds. A round config.tsh names in
+    /// an `autopair` line (`based_on`) is tsh's automatic pairing, not the round robin, which
+    /// then ends before it.
     pub fn round_robin_rounds(&self, t: &Tournament) -> u32 {
         if let Some(n) = self.initial_round_robin {
             return n;
         }
+        let rounds = self
+            .based_on_rounds
+            .keys()
+            .next()
+            .map_or(3, |&r| (r - 1).min(3));
         let scheduled: Vec<(u32, u32)> = round_robin_round(t, 1)
             .0
             .into_iter()
@@ -209,7 +216,7 @@ impl Settings {
         if departs {
             0
         } else {
-            3
+            rounds
         }
     }
 

@@ -103,7 +103,8 @@ pub fn check(t: &Tournament, round: u32) -> Vec<Violation> {
         }];
     };
     // TSH07: "after the initial three-round round robin" — three rounds unless the setting
-    // says otherwise; an event whose round 1 was paired otherwise did not start with it.
+    // says otherwise; an event whose round 1 was paired otherwise did not start with it, and
+    // a round config.tsh's `autopair` names (`based_on`) is tsh's automatic pairing.
     let rr = match t
         .settings
         .get("initial_round_robin")
@@ -111,6 +112,12 @@ pub fn check(t: &Tournament, round: u32) -> Vec<Violation> {
     {
         Some(n) => n,
         None => {
+            let autopaired = t
+                .settings
+                .get("based_on")
+                .and_then(|m| m.as_object())
+                .and_then(|m| m.keys().filter_map(|k| k.parse::<u64>().ok()).min());
+            let rounds = autopaired.map_or(3, |r| r.saturating_sub(1).min(3));
             let first = round_robin_pairs(t, 1);
             let departs = t.round(1).is_some_and(|rd| {
                 rd.games
@@ -120,7 +127,7 @@ pub fn check(t: &Tournament, round: u32) -> Vec<Violation> {
             if departs {
                 0
             } else {
-                3
+                rounds
             }
         }
     };
