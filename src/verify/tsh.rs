@@ -16,8 +16,10 @@
 //! * `TSH07 leaders: top v lowest catcher`: the leaders' pairing replays the document's loop
 //!   (top unpaired leader v the lowest ranked who can catch him, within the minimum repeats,
 //!   avoiding a consecutive repeat where possible).
-//! * `TSH07 initial round robin`: with `initial_round_robin` N, rounds 1..N are the round
-//!   robins of groups of four by rating, paired in advance (reading in `models/tsh-cp.md`).
+//! * `TSH07 initial round robin`: rounds 1..N (N = `initial_round_robin`, else 3 — none when
+//!   round 1 was paired otherwise, fewer when config.tsh's `autopair` names an earlier round)
+//!   are the round robins of groups of four by rating, paired in advance (reading in
+//!   `models/tsh-cp.md`).
 //! * `TSH07 Swiss`: all remaining contenders, or a flight's nonleaders, are paired tsh's Swiss
 //!   unless that pairing exceeds the minimum repeats or has more repeats, consecutive repeats
 //!   or starter-v-starter games than the pairing made: tsh's Swiss,
