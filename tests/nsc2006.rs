@@ -574,11 +574,141 @@ fn verifier_flags_first_to_the_player_with_more_firsts() {
     assert!(v.iter().any(|x| x.rule == "NSC06 firsts balanced"), "{v:?}");
 }
 
+/// Times each pair met in rounds `rounds`.
+fn met_counts(
+    t: &Tournament,
+    rounds: std::ops::RangeInclusive<u32>,
+) -> std::collections::BTreeMap<(u32, u32), u32> {
+    let mut m = std::collections::BTreeMap::new();
+    for r in rounds {
+        for p in pairs(t, r) {
+            *m.entry(p).or_insert(0) += 1;
+        }
+    }
+    m
+}
+
 #[test]
-fn too_small_a_division_is_a_clear_error() {
-    let t = event(12, 1);
-    let e = engine::pair_round(&t, 1, SystemKind::Nsc2006, &Options::default()).unwrap_err();
-    assert!(e.to_string().contains("too small"), "{e}");
+fn too_small_a_division_plays_one_round_robin_in_two_groups_then_the_final_session() {
+    // 12 players: snaked groups of 8 would be two groups of 6, which cannot play rounds 1-7
+    // without a repeat. NSC06 footnote: "the whole division divided into two separate groups
+    // ... avoiding repeat pairings as much as possible": groups by the snake (ratings 1, 4,
+    // 5, 8, 9, 12 and 2, 3, 6, 7, 10, 11), first inside themselves (5 rounds), then across
+    // (6 rounds): everyone meets everyone once in rounds 1-11, again in 12-22; the final
+    // session (26-28) as scheduled. Paired to the end and verified clean.
+    let mut t = event(12, 1);
+    let mut rng = Rng::new(1);
+    let notes = run(&mut t, 28, &mut rng);
+    assert!(
+        notes.iter().any(|n| n.contains("NSC06 footnote")),
+        "{notes:?}"
+    );
+    let mut by_rating: Vec<&optipair::tournament::Player> = t.players.iter().collect();
+    by_rating.sort_by(|a, b| b.rating.cmp(&a.rating).then(a.id.cmp(&b.id)));
+    let group = |id: u32| {
+        let k = by_rating.iter().position(|p| p.id == id).unwrap();
+        matches!(k % 4, 1 | 2)
+    };
+    for r in 1..=5 {
+        assert!(
+            pairs(&t, r).iter().all(|&(a, b)| group(a) == group(b)),
+            "round {r}"
+        );
+    }
+    for r in 6..=11 {
+        assert!(
+            pairs(&t, r).iter().all(|&(a, b)| group(a) != group(b)),
+            "round {r}"
+        );
+    }
+    let once = met_counts(&t, 1..=11);
+    assert_eq!(once.len(), 66, "every pair of 12 meets in rounds 1-11");
+    assert!(once.values().all(|&k| k == 1));
+    let twice = met_counts(&t, 1..=22);
+    assert!(twice.values().all(|&k| k == 2), "{twice:?}");
+    assert_eq!(
+        verify::check(&t, None, SystemKind::Nsc2006).unwrap(),
+        vec![]
+    );
+}
+
+#[test]
+fn an_odd_small_division_has_one_player_sitting_out_a_round() {
+    // 13 players: groups of 7 and 6; a round robin of 13 takes 13 rounds, one player out each.
+    let mut t = event(13, 2);
+    let mut rng = Rng::new(2);
+    run(&mut t, 13, &mut rng);
+    for r in 1..=13 {
+        assert_eq!(pairs(&t, r).len(), 6, "round {r}");
+    }
+    let once = met_counts(&t, 1..=13);
+    assert_eq!(once.len(), 78, "every pair of 13 meets in rounds 1-13");
+    assert!(once.values().all(|&k| k == 1));
+    assert_eq!(
+        verify::check(&t, None, SystemKind::Nsc2006).unwrap(),
+        vec![]
+    );
+}
+
+#[test]
+fn the_two_group_round_robin_covers_every_pair_once_per_pass() {
+    // For divisions of 2 to 25 players too small for the schedule or not, the construction
+    // pairs every pair exactly once in 2g − 1 rounds (g the larger group), each player at
+    // most once a round.
+    for n in 2..=25u32 {
+        let ids: Vec<u32> = (1..=n).collect();
+        let two = nsc2006::TwoGroups::new(&ids, 100);
+        let g = two.groups[0].len() as u32;
+        let mut seen = BTreeSet::new();
+        for r in 1..=2 * g - 1 {
+            let mut busy = BTreeSet::new();
+            for (a, b) in two.round(r) {
+                assert!(busy.insert(a) && busy.insert(b), "n {n} round {r}");
+                assert!(seen.insert((a.min(b), a.max(b))), "n {n}: {a} v {b} twice");
+            }
+        }
+        assert_eq!(seen.len() as u32, n * (n - 1) / 2, "n {n}");
+    }
+}
+
+#[test]
+fn verifier_flags_a_two_group_round_that_repeats_or_mixes_the_groups() {
+    let mut t = event(12, 3);
+    let mut rng = Rng::new(3);
+    run(&mut t, 7, &mut rng);
+    // Round 7 (across): two games' players re-paired inside their groups.
+    let mut by_rating: Vec<&optipair::tournament::Player> = t.players.iter().collect();
+    by_rating.sort_by(|a, b| b.rating.cmp(&a.rating).then(a.id.cmp(&b.id)));
+    let second = |id: u32| {
+        let k = by_rating.iter().position(|p| p.id == id).unwrap();
+        matches!(k % 4, 1 | 2)
+    };
+    let mut inside = t.clone();
+    let rd = inside.rounds.iter_mut().find(|r| r.number == 7).unwrap();
+    let ends = |g: &optipair::tournament::Game| {
+        if second(g.white) {
+            (g.black, g.white)
+        } else {
+            (g.white, g.black)
+        }
+    };
+    let ((a0, b0), (a1, b1)) = (ends(&rd.games[0]), ends(&rd.games[1]));
+    assert!(!second(a0) && second(b0), "round 7 is played across");
+    (rd.games[0].white, rd.games[0].black) = (a0, a1);
+    (rd.games[1].white, rd.games[1].black) = (b0, b1);
+    let v = verify::check_round(&inside, 7, SystemKind::Nsc2006).unwrap();
+    assert!(v.iter().any(|x| x.rule == "NSC06 footnote"), "{v:?}");
+    // Round 7 replaced by round 1's games: repeats inside the first pass.
+    let mut again = t.clone();
+    let first = again.rounds[0].games.clone();
+    let rd = again.rounds.iter_mut().find(|r| r.number == 7).unwrap();
+    rd.games = first;
+    let v = verify::check_round(&again, 7, SystemKind::Nsc2006).unwrap();
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "NSC06 footnote" && x.message.contains("2nd time")),
+        "{v:?}"
+    );
 }
 
 #[test]

@@ -20,7 +20,14 @@ fn field(n: u32, planned: u32) -> Tournament {
     t.rounds_planned = Some(planned);
     t.scoring.game_scores = true;
     t.system = Some("tsh-cp".into());
+    contention_from_round_1(&mut t);
     t
+}
+
+/// No initial round robin: these fields test the contention rounds from round 1.
+fn contention_from_round_1(t: &mut Tournament) {
+    t.settings
+        .insert("initial_round_robin".into(), serde_json::json!(0));
 }
 
 fn bye(player: u32, spread: i32) -> Bye {
@@ -452,6 +459,7 @@ fn contenders_are_capped_at_four_per_round_left_minus_one_and_two_in_the_final_r
     let mut t = Tournament::new("c", generate::scrabble_players(300, &mut rng));
     t.rounds_planned = Some(24);
     t.scoring.game_scores = true;
+    contention_from_round_1(&mut t);
     let plan = Plan::build(&t, 1, &Settings::default()).unwrap();
     assert_eq!(plan.groups[0].kind, GroupKind::Flight);
     assert_eq!(plan.groups[0].players.len(), 92);
@@ -520,6 +528,7 @@ fn leaders_as_few_as_possible_top_v_lowest_and_nonleaders_swiss() {
     let mut t = Tournament::new("c", generate::scrabble_players(300, &mut rng));
     t.rounds_planned = Some(24);
     t.scoring.game_scores = true;
+    contention_from_round_1(&mut t);
     let p = pair(&t, 1);
     assert!(p.violations.is_empty(), "{:?}", p.violations);
     assert_eq!(opponent(&p, 1), Some(2));
@@ -649,9 +658,9 @@ fn fewest_leaders_within_the_minimum_repeats_even_when_the_bound_is_below_it() {
     let p = pair(&t, 5);
     assert!(p.violations.is_empty(), "{:?}", p.violations);
     assert!(
-        p.notes
-            .iter()
-            .any(|n| n.contains("the solver sets the limit")),
+        p.notes.iter().any(|n| n.contains(
+            "minimum repeats: 1 for contenders [1, 2, 3, 4, 5, 6]; TSH07 leaders: the top 2"
+        )),
         "{:?}",
         p.notes
     );
@@ -677,6 +686,7 @@ fn minimum_repeats_are_not_exceeded() {
     let mut t = Tournament::new("c", generate::scrabble_players(300, &mut rng));
     t.rounds_planned = Some(24);
     t.scoring.game_scores = true;
+    contention_from_round_1(&mut t);
     let p = pair(&t, 1);
     t = engine::store(&t, &p);
     generate::play(&mut t, 1, 0.0, &mut rng);
@@ -771,6 +781,7 @@ fn swiss_order_and_group_boundaries_are_checked() {
     let mut t = Tournament::new("c", generate::scrabble_players(300, &mut rng));
     t.rounds_planned = Some(24);
     t.scoring.game_scores = true;
+    contention_from_round_1(&mut t);
     let p = pair(&t, 1);
     let base: Vec<(u32, u32)> = p.round.games.iter().map(|g| (g.white, g.black)).collect();
     let swap = |games: &[(u32, u32)], a: u32, b: u32, c: u32, d: u32| {
@@ -787,4 +798,57 @@ fn swiss_order_and_group_boundaries_are_checked() {
     assert_eq!(rules(&v), vec!["TSH07 Swiss"], "{v:?}");
     let v = check_with(&t, 1, &swap(&base, 47, 92, 93, 197), &[]);
     assert!(rules(&v).contains(&"TSH07 contenders"), "{v:?}");
+}
+
+#[test]
+fn nonleaders_are_paired_swiss_inside_win_groups() {
+    // 16 players, 12 rounds planned, lag 1, prize band [1], cap 1 × (11 − 1) = 10. Round 1:
+    // i beats i + 8 by 100 + i, so the standings are 8, 7, …, 1 (one win), then 9, 10, …, 16.
+    // Round 2: the flight is the top ten. Leaders: 8 v 7 (two suffice: both sides pair
+    // without a repeat). TSH07: "Pair the nonleaders Swiss" — tsh's Swiss, inside win groups:
+    // the winners 6 5 4 3 2 1 top half v bottom half (6 v 3, 5 v 2, 4 v 1), the losers 9 v 10;
+    // the other six, all remaining, Swiss: 11 v 14, 12 v 15, 13 v 16.
+    let mut t = field(16, 12);
+    t.settings.insert("lag".into(), 1.into());
+    t.settings
+        .insert("prize_bands".into(), serde_json::json!([1]));
+    t.settings.insert("flight_cap_per_round".into(), 1.into());
+    t.rounds.push(Round {
+        number: 1,
+        games: (1..=8)
+            .map(|i| Game::scored(i, i + 8, 400 + i as i32, 300))
+            .collect(),
+        byes: vec![],
+    });
+    let plan = Plan::build(&t, 2, &Settings::from(&t).unwrap()).unwrap();
+    assert_eq!(plan.groups[0].kind, GroupKind::Flight);
+    assert_eq!(plan.groups[0].players, vec![8, 7, 6, 5, 4, 3, 2, 1, 9, 10]);
+    let p = pair(&t, 2);
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    for (a, b) in [
+        (8, 7),
+        (6, 3),
+        (5, 2),
+        (4, 1),
+        (9, 10),
+        (11, 14),
+        (12, 15),
+        (13, 16),
+    ] {
+        assert_eq!(opponent(&p, a), Some(b), "{a} v {b}: {:?}", p.round.games);
+    }
+    // The earlier reading, one fold of the nonleaders' block (6 v 2, 5 v 1, 4 v 9, 3 v 10),
+    // sends winners against losers though the win groups pair without a repeat: flagged.
+    let folded = [
+        (8, 7),
+        (6, 2),
+        (5, 1),
+        (4, 9),
+        (3, 10),
+        (11, 14),
+        (12, 15),
+        (13, 16),
+    ];
+    let v = check_with(&t, 2, &folded, &[]);
+    assert_eq!(rules(&v), vec!["TSH07 Swiss"], "{v:?}");
 }

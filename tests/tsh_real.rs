@@ -470,9 +470,9 @@ fn cli_pairs_a_tsh_event_directory_through_its_config() {
 
 // ---------------------------------------------------------------- TSH07's initial round robin
 
-#[test]
-fn initial_round_robin_in_groups_of_four_by_rating_then_contention() {
-    // 10 players: groups {1..4} and {5..10} (the two left over join the last group of four).
+/// Ten players rated 1990, 1980, … (1 highest), eight rounds planned, no setting: TSH07's
+/// initial round robin is the default.
+fn ten_players() -> optipair::tournament::Tournament {
     let players: Vec<optipair::tournament::Player> = (1..=10)
         .map(|i| optipair::tournament::Player::new(i, format!("P{i:02}"), 2000 - 10 * i))
         .collect();
@@ -480,23 +480,48 @@ fn initial_round_robin_in_groups_of_four_by_rating_then_contention() {
     t.rounds_planned = Some(8);
     t.scoring.game_scores = true;
     t.system = Some("tsh-cp".into());
-    t.settings.insert("initial_round_robin".into(), 3.into());
+    t
+}
+
+fn met_in(
+    t: &optipair::tournament::Tournament,
+    rounds: std::ops::Range<usize>,
+    a: u32,
+    b: u32,
+) -> bool {
+    t.rounds[rounds]
+        .iter()
+        .flat_map(|rd| &rd.games)
+        .any(|g| (g.white, g.black) == (a, b) || (g.white, g.black) == (b, a))
+}
+
+#[test]
+fn initial_round_robin_in_groups_of_four_by_rating_then_contention() {
+    // TSH07: the pairing algorithm is "used after the initial three-round round robin" — by
+    // default. 10 players: groups {1..4} and {5..10} (the two left over join the last group of
+    // four); round 4 is a contention round.
+    let mut t = ten_players();
     let mut rng = optipair::generate::Rng::new(2);
     for r in 1..=4 {
         let p = engine::pair_round(&t, r, SystemKind::TshCp, &Options::default()).unwrap();
         assert!(p.violations.is_empty(), "round {r}: {:?}", p.violations);
         assert_eq!(p.round.games.len(), 5, "round {r}");
+        assert_eq!(
+            p.notes.iter().any(|n| n.contains("initial round robin")),
+            r <= 3,
+            "round {r}: {:?}",
+            p.notes
+        );
         t = engine::store(&t, &p);
         optipair::generate::play(&mut t, r, 0.0, &mut rng);
     }
     // After three rounds each of the top four has met the other three.
     for a in 1..=4u32 {
         for b in a + 1..=4 {
-            let met = t.rounds[..3]
-                .iter()
-                .flat_map(|rd| &rd.games)
-                .any(|g| (g.white, g.black) == (a, b) || (g.white, g.black) == (b, a));
-            assert!(met, "{a} and {b} never met in rounds 1-3");
+            assert!(
+                met_in(&t, 0..3, a, b),
+                "{a} and {b} never met in rounds 1-3"
+            );
         }
     }
     assert!(t.rounds[..3]
@@ -504,9 +529,10 @@ fn initial_round_robin_in_groups_of_four_by_rating_then_contention() {
         .flat_map(|rd| &rd.games)
         .all(|g| (g.white <= 4) == (g.black <= 4)));
     assert_eq!(verify::check(&t, None, SystemKind::TshCp).unwrap(), vec![]);
-    // A round robin game swapped between groups is flagged.
+    // Round 2 with a game swapped between the groups, after a round 1 that followed the round
+    // robin, is flagged.
     let mut broken = t.clone();
-    let g = &mut broken.rounds[0].games;
+    let g = &mut broken.rounds[1].games;
     let (i, j) = (
         g.iter().position(|x| x.white <= 4).unwrap(),
         g.iter().position(|x| x.white > 4).unwrap(),
@@ -514,9 +540,104 @@ fn initial_round_robin_in_groups_of_four_by_rating_then_contention() {
     let (b1, b2) = (g[i].black, g[j].black);
     g[i].black = b2;
     g[j].black = b1;
-    let v = verify::check(&broken, Some(1), SystemKind::TshCp).unwrap();
+    let v = verify::check(&broken, Some(2), SystemKind::TshCp).unwrap();
     assert!(
         v.iter().any(|x| x.rule == "TSH07 initial round robin"),
         "{v:?}"
     );
+}
+
+#[test]
+fn an_absent_players_round_robin_opponent_sits_out() {
+    // Player 3 is away in round 2: his scheduled opponent has nobody (the schedule is fixed in
+    // advance) and takes the bye; everyone else plays his round robin game.
+    let mut t = ten_players();
+    let mut rng = optipair::generate::Rng::new(4);
+    for r in 1..=3 {
+        if r == 2 {
+            t.rounds.push(optipair::tournament::Round {
+                number: 2,
+                games: vec![],
+                byes: vec![optipair::tournament::Bye {
+                    player: 3,
+                    kind: optipair::tournament::ByeKind::Zero,
+                    spread: None,
+                }],
+            });
+        }
+        let p = engine::pair_round(&t, r, SystemKind::TshCp, &Options::default()).unwrap();
+        assert!(p.violations.is_empty(), "round {r}: {:?}", p.violations);
+        t = engine::store(&t, &p);
+        optipair::generate::play(&mut t, r, 0.0, &mut rng);
+    }
+    let r2 = t.round(2).unwrap();
+    assert_eq!(r2.games.len(), 4);
+    let sitting: Vec<u32> = r2
+        .byes
+        .iter()
+        .filter(|b| b.kind == optipair::tournament::ByeKind::PairingAllocated)
+        .map(|b| b.player)
+        .collect();
+    assert_eq!(sitting.len(), 1);
+    assert!(!met_in(&t, 0..1, 3, sitting[0]) && !met_in(&t, 2..3, 3, sitting[0]));
+    assert!((1..=4).contains(&sitting[0]), "{sitting:?}");
+    assert_eq!(verify::check(&t, None, SystemKind::TshCp).unwrap(), vec![]);
+    // The round robin games of round 2 are all there: leaving one out is flagged.
+    let mut broken = t.clone();
+    broken.rounds[1].games.pop();
+    let v = verify::check(&broken, Some(2), SystemKind::TshCp).unwrap();
+    assert!(
+        v.iter().any(|x| x.rule == "TSH07 initial round robin"),
+        "{v:?}"
+    );
+}
+
+#[test]
+fn an_event_whose_round_1_was_paired_otherwise_keeps_contention_pairing() {
+    // Rounds 1–2 paired by contention (the setting 0, as before the round robin was the
+    // default), then the setting removed: the event did not start with the round robin, so
+    // its rounds check clean as contention rounds and round 3 is a contention round too.
+    let mut t = ten_players();
+    t.settings
+        .insert("initial_round_robin".into(), serde_json::json!(0));
+    let mut rng = optipair::generate::Rng::new(2);
+    for r in 1..=2 {
+        let p = engine::pair_round(&t, r, SystemKind::TshCp, &Options::default()).unwrap();
+        t = engine::store(&t, &p);
+        optipair::generate::play(&mut t, r, 0.0, &mut rng);
+    }
+    // The round robin's round 1 has 1 v 4; contention round 1 does not: it departs.
+    assert!(!met_in(&t, 0..1, 1, 4));
+    t.settings.remove("initial_round_robin");
+    assert_eq!(verify::check(&t, None, SystemKind::TshCp).unwrap(), vec![]);
+    let p = engine::pair_round(&t, 3, SystemKind::TshCp, &Options::default()).unwrap();
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    assert!(
+        p.notes.iter().all(|n| !n.contains("initial round robin")),
+        "{:?}",
+        p.notes
+    );
+}
+
+#[test]
+fn a_round_config_tsh_autopairs_ends_the_initial_round_robin() {
+    // `autopair a 1 2 ChewPair 2 a`: tsh pairs round 2 automatically (from round 1's
+    // standings), so the round robin pairs round 1 only; round 2 is a contention round.
+    let mut t = ten_players();
+    t.settings
+        .insert("based_on".into(), serde_json::json!({"2": 1}));
+    let mut rng = optipair::generate::Rng::new(2);
+    for r in 1..=2 {
+        let p = engine::pair_round(&t, r, SystemKind::TshCp, &Options::default()).unwrap();
+        assert!(p.violations.is_empty(), "round {r}: {:?}", p.violations);
+        assert_eq!(
+            p.notes.iter().any(|n| n.contains("initial round robin")),
+            r == 1,
+            "round {r}: {:?}",
+            p.notes
+        );
+        t = engine::store(&t, &p);
+        optipair::generate::play(&mut t, r, 0.0, &mut rng);
+    }
+    assert_eq!(verify::check(&t, None, SystemKind::TshCp).unwrap(), vec![]);
 }

@@ -22,6 +22,7 @@ mod warm;
 /// The programs a system may need answered while it states a round, solved here.
 pub const PROGRAMS: crate::spec::Programs = crate::spec::Programs {
     quads: quads::solve,
+    perfect_matching,
 };
 
 pub use certificate::{Certificate, ModelSize, SolverStats, Status, TierValue};
@@ -31,6 +32,19 @@ pub use ilp::HighsStep;
 use crate::spec::{RoundSpec, SparseSpec, Var};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+
+/// Whether vertices `0..n` have a perfect matching over `edges`: a maximum-cardinality
+/// matching (the blossom) covers them all.
+fn perfect_matching(n: usize, edges: &[(usize, usize)]) -> bool {
+    if n % 2 == 1 {
+        return false;
+    }
+    let e: Vec<(usize, usize, i64)> = edges.iter().map(|&(u, v)| (u, v, 1)).collect();
+    blossom::maximum_weight_matching(n, &e, true)
+        .mate
+        .iter()
+        .all(Option::is_some)
+}
 
 /// How to solve.
 #[derive(Debug, Clone)]

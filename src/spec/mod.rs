@@ -268,4 +268,7 @@ impl std::fmt::Debug for SparseSpec {
 pub struct Programs {
     /// NSC06 quad membership: the adjusted slots, or why none keeps the barred pairs apart.
     pub quads: fn(&quads::QuadProblem) -> Result<quads::QuadSolution, String>,
+    /// Whether vertices `0..n` have a perfect matching over the edges given (TSH07's minimum
+    /// repeats and leader split, which depend on whether a group can be paired at all).
+    pub perfect_matching: fn(usize, &[(usize, usize)]) -> bool,
 }

@@ -1,6 +1,6 @@
 //! Pairing systems: tournament state → [`RoundSpec`] (the contract in [`crate::spec`]). One
 //! module per system; no system imports the solver: a small program a system needs answered
-//! while it states a round (NSC06's quad membership) comes in as [`Programs`].
+//! while it states a round (NSC06's quad membership, TSH07's perfect matchings) comes in as [`Programs`].
 
 pub mod baku;
 pub mod colour;
@@ -103,7 +103,9 @@ pub fn model(kind: SystemKind, programs: &Programs) -> Box<dyn System> {
         SystemKind::Nsc2006 => Box::new(nsc2006::Nsc2006 {
             programs: *programs,
         }),
-        SystemKind::TshCp => Box::new(tsh::TshCp),
+        SystemKind::TshCp => Box::new(tsh::TshCp {
+            programs: *programs,
+        }),
     }
 }
 

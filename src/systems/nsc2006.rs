@@ -473,10 +473,58 @@ pub fn cross_couples(pods: &[Vec<u32>], rank: &BTreeMap<u32, usize>) -> Vec<Vec<
     out
 }
 
-/// Planned round: candidate pairs with costs [letters, repeats], and the players to get a bye.
+/// The NSC06 specification's tiers by name, in priority order ([`NscTier::ALL`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NscTier {
+    /// Fourth round of a session: letters apart (0 for A v A1).
+    Letters,
+    /// Earlier meetings of the two.
+    Repeats,
+}
+
+impl NscTier {
+    /// The tiers in priority order: the order of a cost vector.
+    pub const ALL: [NscTier; 2] = [NscTier::Letters, NscTier::Repeats];
+
+    /// The tier as certificates show it, with its rule.
+    pub fn tier(self) -> Tier {
+        match self {
+            NscTier::Letters => Tier::new(
+                "A v A1 letters",
+                "NSC06 session 3: A vs. A1, B vs. B1, C vs. C1, D vs. D1",
+            ),
+            NscTier::Repeats => Tier::new("repeats", "NSC06: no repeat pairings until Round 15"),
+        }
+    }
+}
+
+/// A scheduled pair's cost on each NSC06 tier, by name (every other pair of the schedule is
+/// fixed: cost 0).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NscCosts {
+    pub letters: i64,
+    pub repeats: i64,
+}
+
+impl NscCosts {
+    /// The cost on tier `t`.
+    pub fn get(&self, t: NscTier) -> i64 {
+        match t {
+            NscTier::Letters => self.letters,
+            NscTier::Repeats => self.repeats,
+        }
+    }
+
+    /// The costs as the specification holds them, in the order of [`NscTier::ALL`].
+    pub fn to_vec(self) -> Vec<i64> {
+        NscTier::ALL.map(|t| self.get(t)).to_vec()
+    }
+}
+
+/// Planned round: candidate pairs with their costs, and the players to get a bye.
 #[derive(Debug, Default)]
 struct Plan {
-    pairs: Vec<(u32, u32, [i64; 2])>,
+    pairs: Vec<(u32, u32, NscCosts)>,
     notes: Vec<String>,
 }
 
@@ -665,32 +713,128 @@ pub fn first_player(st: &Standings, a: u32, b: u32, rank: &BTreeMap<u32, usize>)
     }
 }
 
-/// Checks that the snake groups can play the session's rounds without a repeat (NSC06
-/// footnote: a division too small is re-paired by the director).
-fn check_size(sess: &Session, groups: &[Vec<u32>]) -> Result<()> {
+/// The first snake group that cannot play the session's rounds without a repeat (an even
+/// group of g has g − 1 rounds, an odd one g): its size and its rounds.
+fn too_small(sess: &Session, groups: &[Vec<u32>]) -> Option<(usize, usize)> {
     let rounds = (sess.last - sess.first + 1) as usize;
-    for g in groups {
+    groups.iter().find_map(|g| {
         let cycle = if g.len() % 2 == 0 {
             g.len().saturating_sub(1)
         } else {
             g.len()
         };
-        if cycle < rounds {
-            return Err(Error::field(
-                "players",
-                format!(
-                    "NSC06 footnote: the division ({} players) is too small for round robins of {} over rounds {}-{} (a group of {} has only {} rounds); the document's fallback (two groups over 19-20 rounds) is the director's call: pair this division with another system",
-                    groups.iter().map(Vec::len).sum::<usize>(),
-                    sess.group,
-                    sess.first,
-                    sess.last,
-                    g.len(),
-                    cycle
-                ),
-            ));
-        }
+        (cycle < rounds).then_some((g.len(), cycle))
+    })
+}
+
+/// Checks that the snake groups of a round-robin session after the first can play its rounds
+/// without a repeat (a too-small division is caught at the first session: [`two_groups`]).
+fn check_size(sess: &Session, groups: &[Vec<u32>]) -> Result<()> {
+    match too_small(sess, groups) {
+        None => Ok(()),
+        Some((size, cycle)) => Err(Error::field(
+            "players",
+            format!(
+                "NSC06: the division ({} players) is too small for round robins of {} over rounds {}-{} (a group of {size} has only {cycle} rounds)",
+                groups.iter().map(Vec::len).sum::<usize>(),
+                sess.group,
+                sess.first,
+                sess.last,
+            ),
+        )),
     }
-    Ok(())
+}
+
+/// NSC06 footnote's fallback for a division too small for the schedule: "the initial RR
+/// pairings will be adjusted to last closer to 19–20 rds., with the whole division divided
+/// into two separate groups. This change will have the advantage over the current system of
+/// avoiding repeat pairings as much as possible."
+#[derive(Debug, Clone, PartialEq)]
+pub struct TwoGroups {
+    /// The two groups by the snake over the ratings (1, 4, 5, 8, … and 2, 3, 6, 7, …), the
+    /// larger first when the division is odd.
+    pub groups: [Vec<u32>; 2],
+    /// The last round the round robin pairs: the round before the final session (or the
+    /// schedule's last round when it has none).
+    pub last: u32,
+}
+
+/// The fallback when the division (players entered for round 1) is too small for the first
+/// session's round robins without a repeat; `None` when the schedule applies as written.
+pub fn two_groups(t: &Tournament, sched: &Schedule) -> Option<TwoGroups> {
+    let first = sched.sessions.first()?;
+    if first.scheme != Scheme::RoundRobin {
+        return None;
+    }
+    let division: BTreeSet<u32> = t
+        .players
+        .iter()
+        .filter(|p| p.active_in(1))
+        .map(|p| p.id)
+        .collect();
+    let ids = by_rating(t, &division);
+    if ids.len() < 2 || too_small(first, &snake_groups(&ids, first.group)).is_none() {
+        return None;
+    }
+    let last = sched
+        .sessions
+        .iter()
+        .find(|s| s.scheme == Scheme::Final)
+        .map_or(sched.rounds, |s| s.first - 1);
+    Some(TwoGroups::new(&ids, last))
+}
+
+impl TwoGroups {
+    /// The two groups of `ids` (in rating order) by the snake, the larger first.
+    pub fn new(ids: &[u32], last: u32) -> TwoGroups {
+        let mut g = snake_groups(ids, ids.len().div_ceil(2));
+        g.resize(2, Vec::new());
+        let (b, a) = (g.pop().expect("two"), g.pop().expect("two"));
+        let groups = if b.len() > a.len() { [b, a] } else { [a, b] };
+        TwoGroups { groups, last }
+    }
+
+    /// Round `round`'s pairs. Reading (models/nsc2006.md): each group first plays its own
+    /// round robin (the circle method; for groups of about 20 this alone lasts the footnote's
+    /// 19–20 rounds), then the two groups play each other (each player every player of the
+    /// other group), which completes one round robin of the whole division: no pair meets
+    /// twice before every pair has met once. Then it starts again until the final session.
+    /// With groups of odd size g the two players the circle leaves free in a round meet
+    /// across, so the division's round robin still takes 2g − 1 rounds; a division of odd
+    /// size has a free seat in the second group, whose opponent sits out.
+    pub fn round(&self, round: u32) -> Vec<(u32, u32)> {
+        let [a, b] = &self.groups;
+        let g = a.len();
+        if g == 0 {
+            return Vec::new();
+        }
+        let j = (round as usize - 1) % (2 * g - 1);
+        let within = if g % 2 == 0 { g - 1 } else { g };
+        let mut pairs = Vec::new();
+        let mut add = |x: Option<&u32>, y: Option<&u32>| {
+            if let (Some(&x), Some(&y)) = (x, y) {
+                pairs.push((x, y));
+            }
+        };
+        if j < within {
+            let (rr, free) = rr_round(g, j);
+            for &(x, y) in &rr {
+                add(a.get(x), a.get(y));
+                add(b.get(x), b.get(y));
+            }
+            if let Some(i) = free {
+                add(a.get(i), b.get(i));
+            }
+        } else {
+            // Across: a_i v b_(i + shift); shifts 0 … g − 1 (the odd case's 0 was played
+            // by the free seats above).
+            let shift = j - within + g % 2;
+            for i in 0..g {
+                add(a.get(i), b.get((i + shift) % g));
+            }
+        }
+        pairs
+    }
 }
 
 fn plan_round(
@@ -702,6 +846,20 @@ fn plan_round(
 ) -> Result<Plan> {
     let j = (round - sess.first) as usize;
     let mut plan = Plan::default();
+    if let Some(two) = two_groups(t, &set.schedule).filter(|two| round <= two.last) {
+        plan.notes.push(format!(
+            "NSC06 footnote: the division is too small for the schedule; round robin of the whole division in two groups ({} and {} players) until round {}",
+            two.groups[0].len(),
+            two.groups[1].len(),
+            two.last
+        ));
+        plan.pairs.extend(
+            two.round(round)
+                .into_iter()
+                .map(|(a, b)| (a, b, NscCosts::default())),
+        );
+        return Ok(plan);
+    }
     let entrants = present(t, sess.first)
         .union(&present(t, round))
         .copied()
@@ -712,7 +870,7 @@ fn plan_round(
             check_size(sess, &groups)?;
             for g in &groups {
                 for (a, b) in rr_round(g.len(), j).0 {
-                    plan.pairs.push((g[a], g[b], [0, 0]));
+                    plan.pairs.push((g[a], g[b], NscCosts::default()));
                 }
             }
         }
@@ -736,7 +894,14 @@ fn plan_round(
                                     if k < limit {
                                         any = true;
                                         let letters = la.abs_diff(lb) as i64;
-                                        plan.pairs.push((a, b, [letters, i64::from(k)]));
+                                        plan.pairs.push((
+                                            a,
+                                            b,
+                                            NscCosts {
+                                                letters,
+                                                repeats: i64::from(k),
+                                            },
+                                        ));
                                     }
                                 }
                             }
@@ -765,13 +930,13 @@ fn plan_round(
                 }
                 for pod in pods.iter().filter(|p| p.len() != 4) {
                     for (a, b) in pod_round(pod.len(), j).0 {
-                        plan.pairs.push((pod[a], pod[b], [0, 0]));
+                        plan.pairs.push((pod[a], pod[b], NscCosts::default()));
                     }
                 }
             } else {
                 for pod in &pods {
                     for (a, b) in pod_round(pod.len(), j).0 {
-                        plan.pairs.push((pod[a], pod[b], [0, 0]));
+                        plan.pairs.push((pod[a], pod[b], NscCosts::default()));
                     }
                 }
             }
@@ -790,7 +955,7 @@ fn plan_round(
                 plan.notes.extend(note);
                 for pod in &pods {
                     for (a, b) in pod_round(pod.len(), j).0 {
-                        plan.pairs.push((pod[a], pod[b], [0, 0]));
+                        plan.pairs.push((pod[a], pod[b], NscCosts::default()));
                     }
                 }
             }
@@ -815,7 +980,7 @@ fn plan_round(
                 top_pairs(set, j, games_left(&set.schedule, round), &top_now, &all);
             plan.notes.extend(notes);
             plan.pairs
-                .extend(pairs.into_iter().map(|(a, b)| (a, b, [0, 0])));
+                .extend(pairs.into_iter().map(|(a, b)| (a, b, NscCosts::default())));
         }
     }
     Ok(plan)
@@ -859,7 +1024,7 @@ pub fn spec(t: &Tournament, round: u32, programs: &Programs) -> Result<RoundSpec
         .filter(|&i| !has[i])
         .map(|player| ByeOption {
             player,
-            costs: vec![0, 0],
+            costs: NscCosts::default().to_vec(),
         })
         .collect();
     let scores = players
@@ -879,13 +1044,7 @@ pub fn spec(t: &Tournament, round: u32, programs: &Programs) -> Result<RoundSpec
         round,
         players,
         scores,
-        tiers: vec![
-            Tier::new(
-                "A v A1 letters",
-                "NSC06 session 3: A vs. A1, B vs. B1, C vs. C1, D vs. D1",
-            ),
-            Tier::new("repeats", "NSC06: no repeat pairings until Round 15"),
-        ],
+        tiers: NscTier::ALL.map(NscTier::tier).to_vec(),
         candidates,
         max_byes: byes.len(),
         byes,

@@ -5,9 +5,11 @@
 //! The document's loop ("Repeat while players remain unpaired") is followed to split the field
 //! into groups — Gibsons, an odd Gibson and the player chosen to meet him, the bye, and one
 //! contention flight per pass — because each group's membership follows from the standings
-//! alone. Everything that needs a pairing to decide (the minimum repeats of a flight, the
-//! leader/nonleader split, KOTH and Swiss placement, repeats, first/second) is left to the
-//! solver as candidate pairs, rows and tiers of one round specification; no trial pairings.
+//! alone. A contender group's minimum repeats and its leader/nonleader split follow from the
+//! history too (whether a set of players can be paired at all), and are found by exact perfect
+//! matchings ([`Split`], through the [`Programs`] the system is given). Everything else (who
+//! meets whom: KOTH, the leaders' catchers, tsh's Swiss inside win groups, repeats,
+//! first/second) is one round specification's candidate pairs and lexicographic tiers.
 //!
 //! Readings taken where the text leaves room (also in the model document):
 //! * Standings (TSH07 intro): wins, then spread, then rating, then id, after the based-on round;
@@ -24,16 +26,17 @@
 //!   a consecutive repeat is a pair that met in the previous round.
 
 use super::System;
-use crate::spec::{ByeOption, Candidate, Linear, RoundSpec, Tier, Var};
+use crate::spec::{ByeOption, Candidate, Programs, RoundSpec, Tier};
 use crate::tournament::{Colour, Standings, Tournament};
 use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;
 
 const EPS: f64 = 1e-9;
 
-/// `--system tsh-cp`.
-#[derive(Debug, Default)]
-pub struct TshCp;
+/// `--system tsh-cp`, with the programs that answer its perfect matchings.
+pub struct TshCp {
+    pub programs: Programs,
+}
 
 /// Director's settings (`Tournament.settings`; for a `.t` file, the sidecar `X.tsh.json`).
 #[derive(Debug, Clone, PartialEq)]
@@ -58,7 +61,8 @@ pub struct Settings {
     pub based_on_rounds: BTreeMap<u32, u32>,
     /// `initial_round_robin`: rounds 1..=N are a round robin in groups of four by rating,
     /// paired in advance (TSH07: "after the initial three-round round robin" — 3). 0: none.
-    pub initial_round_robin: u32,
+    /// Not set: the document's 3, see [`Settings::round_robin_rounds`].
+    pub initial_round_robin: Option<u32>,
 }
 
 impl Default for Settings {
@@ -72,7 +76,7 @@ impl Default for Settings {
             cap_per_round: 4,
             cap_final: 2,
             based_on_rounds: BTreeMap::new(),
-            initial_round_robin: 0,
+            initial_round_robin: None,
         }
     }
 }
@@ -155,7 +159,7 @@ impl Settings {
                     "a group of four plays a round robin in 3 rounds: 0 to 3",
                 ));
             }
-            s.initial_round_robin = n;
+            s.initial_round_robin = Some(n);
         }
         match t.settings.get("based_on") {
             None | Some(serde_json::Value::Null) => {}
@@ -182,6 +186,38 @@ impl Settings {
             }
         }
         Ok(s)
+    }
+
+    /// How many rounds of `t` the initial round robin pairs: the setting when given; else
+    /// TSH07's "initial three-round round robin", unless round 1 is already paired otherwise
+    /// (an event paired before this default, or by other means): such an event did not start
+    /// with the round robin, and its rounds are contention rounds. A round config.tsh names in
+    /// an `autopair` line (`based_on`) is tsh's automatic pairing, not the round robin, which
+    /// then ends before it.
+    pub fn round_robin_rounds(&self, t: &Tournament) -> u32 {
+        if let Some(n) = self.initial_round_robin {
+            return n;
+        }
+        let rounds = self
+            .based_on_rounds
+            .keys()
+            .next()
+            .map_or(3, |&r| (r - 1).min(3));
+        let scheduled: Vec<(u32, u32)> = round_robin_round(t, 1)
+            .0
+            .into_iter()
+            .map(|(a, b)| key(a, b))
+            .collect();
+        let departs = t.round(1).is_some_and(|rd| {
+            rd.games
+                .iter()
+                .any(|g| !scheduled.contains(&key(g.white, g.black)))
+        });
+        if departs {
+            0
+        } else {
+            rounds
+        }
     }
 
     /// The round whose standings pair round `round` (TSH07 intro).
@@ -487,137 +523,154 @@ impl Plan {
     }
 }
 
-/// Tier layout of the TSH07 specification, in priority order (`k` = number of leader-position
-/// tiers this round). Groups are disjoint, so one tier can carry different groups' criteria:
-/// placement is KOTH for Gibsons and top half v bottom half for Swiss groups and nonleaders;
-/// the order tier breaks the nonleaders' remaining ties (in order) and repeats the Swiss
-/// groups' and Gibsons' placement so that every pair has a cost there.
-struct Layout {
-    k: usize,
+/// The TSH07 specification's tiers by name, in priority order: one "leader partner" tier per
+/// flight position that can be the upper member of a leader pair (top first), then the rest.
+/// Groups are disjoint, so one tier can carry different groups' criteria: placement is KOTH
+/// for Gibsons and top half v bottom half for Swiss groups and nonleaders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TshTier {
+    /// The partner of the leader at this flight position (0 = the top), in his list.
+    LeaderPartner(usize),
+    WinGroups,
+    Repeats,
+    ConsecutiveRepeats,
+    StartersVStarters,
+    Placement,
+    Order,
 }
 
-const T_LIMIT: usize = 0;
-const T_LEAD: usize = 1;
-const T_POS: usize = 2;
+impl TshTier {
+    /// The tiers after the leader-partner ones, in priority order.
+    pub const AFTER_LEADERS: [TshTier; 6] = [
+        TshTier::WinGroups,
+        TshTier::Repeats,
+        TshTier::ConsecutiveRepeats,
+        TshTier::StartersVStarters,
+        TshTier::Placement,
+        TshTier::Order,
+    ];
 
-impl Layout {
-    fn len(&self) -> usize {
-        T_POS + self.k + 6
+    /// Every tier of a round with `k` leader-partner tiers, in priority order.
+    pub fn all(k: usize) -> Vec<TshTier> {
+        (0..k)
+            .map(TshTier::LeaderPartner)
+            .chain(TshTier::AFTER_LEADERS)
+            .collect()
     }
-    fn wins(&self) -> usize {
-        T_POS + self.k
-    }
-    fn rep(&self) -> usize {
-        self.wins() + 1
-    }
-    fn cons(&self) -> usize {
-        self.rep() + 1
-    }
-    fn fs(&self) -> usize {
-        self.rep() + 2
-    }
-    fn place(&self) -> usize {
-        self.rep() + 3
-    }
-    fn order(&self) -> usize {
-        self.rep() + 4
-    }
-    fn tiers(&self) -> Vec<Tier> {
-        let mut v = vec![
-            Tier::new(
-                "repeat limit: largest repeat in a contender group over its bound",
-                "TSH07 minimum repeats",
-            ),
-            Tier::new("leaders", "TSH07 leaders: as few as possible"),
-        ];
-        for i in 0..self.k {
-            v.push(Tier::new(
+
+    /// The tier's name (as certificates show it) and the rule it encodes.
+    pub fn tier(self) -> Tier {
+        match self {
+            TshTier::LeaderPartner(p) => Tier::new(
                 &format!(
                     "leader partner of flight position {} (lowest catcher first)",
-                    i + 1
+                    p + 1
                 ),
                 "TSH07 leaders: the top player v the lowest ranked who can catch him",
-            ));
-        }
-        v.extend([
-            Tier::new(
-                "win groups: groups apart in all-contender Swiss pairs",
+            ),
+            TshTier::WinGroups => Tier::new(
+                "win groups: groups apart in Swiss pairs",
                 "TSH07 Swiss: within win groups, floaters to the adjacent group",
             ),
-            Tier::new("repeats", "TSH07 minimising repeats"),
-            Tier::new("consecutive repeats", "TSH07 avoiding consecutive repeats"),
-            Tier::new("starters v starters", "TSH07 first/second"),
-            Tier::new(
+            TshTier::Repeats => Tier::new("repeats", "TSH07 minimising repeats"),
+            TshTier::ConsecutiveRepeats => {
+                Tier::new("consecutive repeats", "TSH07 avoiding consecutive repeats")
+            }
+            TshTier::StartersVStarters => Tier::new("starters v starters", "TSH07 first/second"),
+            TshTier::Placement => Tier::new(
                 "placement (KOTH, top half v bottom half)",
                 "TSH07 Gibsons KOTH; Swiss",
             ),
-            Tier::new("Swiss order", "TSH07 Swiss: in order"),
-        ]);
-        v
+            TshTier::Order => Tier::new("Swiss order", "TSH07 Swiss: in order"),
+        }
     }
 }
 
-/// Whether the players `0..n` can all be paired using only pairs `ok` accepts, by a greedy
-/// pass (fewest admissible partners first). `true` is a proof (the pairing exists); `false`
-/// proves nothing. Used only to size the integer program (see `GroupShape`).
-fn greedy_pairs(n: usize, ok: impl Fn(usize, usize) -> bool) -> bool {
-    let mut left: Vec<usize> = (0..n).collect();
-    while !left.is_empty() {
-        let deg = |i: usize, left: &[usize]| left.iter().filter(|&&j| j != i && ok(i, j)).count();
-        let &i = left.iter().min_by_key(|&&i| (deg(i, &left), i)).unwrap();
-        let Some(&j) = left
-            .iter()
-            .filter(|&&j| j != i && ok(i, j))
-            .min_by_key(|&&j| (deg(j, &left), j))
-        else {
-            return false;
-        };
-        left.retain(|&x| x != i && x != j);
+/// A pair's cost on each TSH07 tier, by name.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TshCosts {
+    /// A leader pair: the upper member's flight position and the partner's place in his list.
+    pub leader_partner: Option<(usize, i64)>,
+    pub win_groups: i64,
+    pub repeats: i64,
+    pub consecutive_repeats: i64,
+    pub starters_v_starters: i64,
+    pub placement: i64,
+    pub order: i64,
+}
+
+impl TshCosts {
+    /// The cost on tier `t`.
+    pub fn get(&self, t: TshTier) -> i64 {
+        match t {
+            TshTier::LeaderPartner(p) => match self.leader_partner {
+                Some((q, c)) if q == p => c,
+                _ => 0,
+            },
+            TshTier::WinGroups => self.win_groups,
+            TshTier::Repeats => self.repeats,
+            TshTier::ConsecutiveRepeats => self.consecutive_repeats,
+            TshTier::StartersVStarters => self.starters_v_starters,
+            TshTier::Placement => self.placement,
+            TshTier::Order => self.order,
+        }
     }
-    true
+
+    /// The costs as a specification with `k` leader-partner tiers holds them.
+    pub fn to_vec(self, k: usize) -> Vec<i64> {
+        TshTier::all(k).into_iter().map(|t| self.get(t)).collect()
+    }
 }
 
-/// What the specification of one Swiss group or flight needs to know beforehand.
-struct GroupShape {
-    /// Lower bound on the group's minimum repeats: someone must meet his least-met group-mate.
-    bound: i64,
-    /// The group pairs within `bound` (a pairing was found), so the bound is the minimum
-    /// repeats and pairs above it are left out.
-    exact: bool,
-    /// Positions that may lead (flights): the leaders are `0..lead_max` or fewer. A split
-    /// found to pair within the bound is within the minimum repeats, so the fewest leaders
-    /// are at most it; otherwise every position.
-    lead_max: usize,
+/// TSH07's minimum repeats and leader count for one contender group: both follow from the
+/// standings and the history ("the minimum number of repeats necessary to pair all the
+/// contenders"; leaders "minimizing the number of leaders as long as the subgroup of leaders
+/// and the subgroup of nonleaders can each be paired amongst themselves without exceeding the
+/// minimum repeats"), so they are decided before the program, by exact perfect matchings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Split {
+    /// The smallest k such that the group pairs with no pair met more than k times.
+    pub limit: i64,
+    /// Leaders: positions `0..leaders` (0 for an all-contender Swiss group).
+    pub leaders: usize,
 }
 
-fn shape(m: usize, flight: bool, rep: &impl Fn(usize, usize) -> i64) -> GroupShape {
+/// The [`Split`] of a group of `m` players (rank order) whose pair `(i, j)` has met `rep(i, j)`
+/// times; `flight`: some players are out of contention, so leaders are chosen.
+pub fn split(
+    m: usize,
+    flight: bool,
+    rep: &impl Fn(usize, usize) -> i64,
+    programs: &Programs,
+) -> Split {
+    let pairs = |lo: usize, hi: usize, k: i64| {
+        let edges: Vec<(usize, usize)> = (lo..hi)
+            .flat_map(|i| (i + 1..hi).map(move |j| (i, j)))
+            .filter(|&(i, j)| rep(i, j) <= k)
+            .map(|(i, j)| (i - lo, j - lo))
+            .collect();
+        (programs.perfect_matching)(hi - lo, &edges)
+    };
+    // Someone has to meet his least-met group-mate: the limit is at least that.
     let bound = (0..m)
-        .map(|i| {
-            (0..m)
-                .filter(|&j| j != i)
-                .map(|j| rep(i, j))
-                .min()
-                .unwrap_or(0)
-        })
+        .filter_map(|i| (0..m).filter(|&j| j != i).map(|j| rep(i, j)).min())
         .max()
         .unwrap_or(0);
-    let within = |lo: usize, hi: usize| greedy_pairs(hi - lo, |a, b| rep(lo + a, lo + b) <= bound);
-    let exact = within(0, m);
-    let lead_max = if flight && exact {
+    let most = (0..m)
+        .flat_map(|i| (i + 1..m).map(move |j| (i, j)))
+        .map(|(i, j)| rep(i, j))
+        .max()
+        .unwrap_or(0);
+    let limit = (bound..=most).find(|&k| pairs(0, m, k)).unwrap_or(most);
+    let leaders = if flight {
         (2..=m)
             .step_by(2)
-            .find(|&l| within(0, l) && within(l, m))
+            .find(|&l| pairs(0, l, limit) && pairs(l, m, limit))
             .unwrap_or(m)
-    } else if flight {
-        m
     } else {
         0
     };
-    GroupShape {
-        bound,
-        exact,
-        lead_max,
-    }
+    Split { limit, leaders }
 }
 
 impl System for TshCp {
@@ -634,11 +687,17 @@ impl System for TshCp {
 
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
         let s = Settings::from(t)?;
-        if round <= s.initial_round_robin {
+        if t.rounds_planned.is_none() {
+            return Err(Error::field(
+                "rounds_planned",
+                "tsh-cp needs the number of rounds planned (tsh max_rounds)",
+            ));
+        }
+        if round <= s.round_robin_rounds(t) {
             return Ok(round_robin_spec(t, round));
         }
         let plan = Plan::build(t, round, &s)?;
-        Ok(spec_from_plan(t, round, &s, &plan))
+        Ok(spec_from_plan(t, round, &s, &plan, &self.programs))
     }
 
     /// TSH07: round r is paired from the standings after round r − lag (after r − 1 at a
@@ -657,7 +716,8 @@ impl System for TshCp {
 /// group's extra place is the bye). Fixed from the entry list, as tsh pairs them in advance.
 /// Returns round `round`'s pairs and byes.
 pub fn round_robin_round(t: &Tournament, round: u32) -> (Vec<(u32, u32)>, Vec<u32>) {
-    let mut players: Vec<&crate::tournament::Player> = t.players.iter().collect();
+    let mut players: Vec<&crate::tournament::Player> =
+        t.players.iter().filter(|p| p.active_in(1)).collect();
     players.sort_by_key(|p| (std::cmp::Reverse(p.rating), p.id));
     let ids: Vec<u32> = players.iter().map(|p| p.id).collect();
     let mut groups: Vec<Vec<u32>> = ids.chunks(4).map(|c| c.to_vec()).collect();
@@ -700,6 +760,7 @@ fn round_robin_spec(t: &Tournament, round: u32) -> RoundSpec {
         "TSH07: round {round} of the initial round robin (groups of four by rating)"
     )];
     let mut candidates = Vec::new();
+    let mut byes: Vec<usize> = byes.iter().filter_map(|b| index.get(b).copied()).collect();
     for (a, b) in pairs {
         match (index.get(&a), index.get(&b)) {
             (Some(&i), Some(&j)) => candidates.push(Candidate {
@@ -709,17 +770,31 @@ fn round_robin_spec(t: &Tournament, round: u32) -> RoundSpec {
                 white: if round % 2 == 1 { i.min(j) } else { i.max(j) },
                 costs: vec![0],
             }),
-            (Some(&i), None) | (None, Some(&i)) => notes.push(format!(
-                "TSH07 initial round robin: {}'s opponent is absent: not paired",
-                players[i]
-            )),
+            // The schedule is fixed in advance: a player whose opponent is absent sits out,
+            // as an odd group's free seat does.
+            (Some(&i), None) | (None, Some(&i)) => {
+                notes.push(format!(
+                    "TSH07 initial round robin: {}'s opponent is absent: the bye",
+                    players[i]
+                ));
+                byes.push(i);
+            }
             _ => {}
+        }
+    }
+    // A player outside the schedule (entered after round 1) has nobody scheduled either.
+    let scheduled: Vec<usize> = candidates.iter().flat_map(|c| [c.a, c.b]).collect();
+    for (i, p) in players.iter().enumerate() {
+        if !scheduled.contains(&i) && !byes.contains(&i) {
+            notes.push(format!(
+                "TSH07 initial round robin: {p} is not in the schedule: the bye"
+            ));
+            byes.push(i);
         }
     }
     let byes: Vec<ByeOption> = byes
         .into_iter()
-        .filter_map(|b| index.get(&b))
-        .map(|&i| ByeOption {
+        .map(|i| ByeOption {
             player: i,
             costs: vec![0],
         })
@@ -783,7 +858,13 @@ pub fn win_groups(
 }
 
 /// The round specification for a plan.
-pub fn spec_from_plan(t: &Tournament, round: u32, s: &Settings, plan: &Plan) -> RoundSpec {
+pub fn spec_from_plan(
+    t: &Tournament,
+    round: u32,
+    s: &Settings,
+    plan: &Plan,
+    programs: &Programs,
+) -> RoundSpec {
     let (met, last) = meetings(t, round);
     let now = Standings::before(t, round);
     // First/second balance: firsts − seconds over games whose order is known.
@@ -800,38 +881,39 @@ pub fn spec_from_plan(t: &Tournament, round: u32, s: &Settings, plan: &Plan) -> 
         .map(|(i, &p)| (p, i))
         .collect();
     let times = |a: u32, b: u32| i64::from(met.get(&key(a, b)).copied().unwrap_or(0));
-    // Shapes of the contender groups first: they fix how many leader-position tiers there are.
-    let shapes: Vec<Option<GroupShape>> = plan
+    // Each contender group's minimum repeats and leaders first: the leaders fix how many
+    // leader-partner tiers there are, and the nonleaders are a Swiss block of their own.
+    let splits: Vec<Option<Split>> = plan
         .groups
         .iter()
         .map(|g| {
             matches!(g.kind, GroupKind::Swiss | GroupKind::Flight).then(|| {
                 let rep = |i: usize, j: usize| times(g.players[i], g.players[j]);
-                shape(g.players.len(), g.kind == GroupKind::Flight, &rep)
+                split(g.players.len(), g.kind == GroupKind::Flight, &rep, programs)
             })
         })
         .collect();
-    let lay = Layout {
-        k: shapes
-            .iter()
-            .flatten()
-            .map(|sh| sh.lead_max.saturating_sub(1))
-            .max()
-            .unwrap_or(0),
-    };
+    let k = splits
+        .iter()
+        .flatten()
+        .map(|sp| sp.leaders.saturating_sub(1))
+        .max()
+        .unwrap_or(0);
     let mut notes = plan.notes.clone();
-    for (g, sh) in plan.groups.iter().zip(&shapes) {
-        if let Some(sh) = sh.as_ref().filter(|sh| !sh.exact) {
+    for (g, sp) in plan.groups.iter().zip(&splits) {
+        if let Some(sp) = sp {
             notes.push(format!(
-                "TSH07 minimum repeats: contenders {:?} do not pair at the bound {} found \
-                 first; the solver sets the limit",
-                g.players, sh.bound
+                "TSH07 minimum repeats: {} for contenders {:?}{}",
+                sp.limit,
+                g.players,
+                if g.kind == GroupKind::Flight {
+                    format!("; TSH07 leaders: the top {}", sp.leaders)
+                } else {
+                    String::new()
+                }
             ));
         }
     }
-    let mut candidates = Vec::new();
-    let mut rows = Vec::new();
-    let zero = || vec![0i64; lay.len()];
     let orient = |a: u32, b: u32| -> usize {
         // Who goes first: the one with fewer firsts than seconds, then the one who went second
         // last, then the higher ranked.
@@ -855,73 +937,56 @@ pub fn spec_from_plan(t: &Tournament, round: u32, s: &Settings, plan: &Plan) -> 
         index[&first]
     };
     let due = |id: u32| balance(id).0.signum();
-    let common = |a: u32, b: u32, costs: &mut Vec<i64>, fs: bool| {
-        let k = key(a, b);
-        costs[lay.rep()] = times(a, b);
-        costs[lay.cons()] = i64::from(last.contains(&k));
-        if fs {
-            costs[lay.fs()] = i64::from(due(a) == due(b) && due(a) != 0);
-        }
+    // Repeats, consecutive repeats and (where the clause names it) starters v starters.
+    let common = |a: u32, b: u32, fs: bool| TshCosts {
+        repeats: times(a, b),
+        consecutive_repeats: i64::from(last.contains(&key(a, b))),
+        starters_v_starters: i64::from(fs && due(a) == due(b) && due(a) != 0),
+        ..TshCosts::default()
     };
-    for (g, sh) in plan.groups.iter().zip(&shapes) {
+    let mut candidates = Vec::new();
+    let mut push = |a: u32, b: u32, costs: TshCosts| {
+        candidates.push(Candidate {
+            a: index[&a],
+            b: index[&b],
+            white: orient(a, b),
+            costs: costs.to_vec(k),
+        })
+    };
+    for (g, sp) in plan.groups.iter().zip(&splits) {
         let m = g.players.len();
         match g.kind {
             GroupKind::GibsonOpponent => {
                 let (a, b) = (g.players[0], g.players[1]);
-                let mut costs = zero();
-                common(a, b, &mut costs, true);
-                candidates.push(Candidate {
-                    a: index[&a],
-                    b: index[&b],
-                    white: orient(a, b),
-                    costs,
-                });
+                push(a, b, common(a, b, true));
             }
             GroupKind::Gibsons => {
                 for i in 0..m {
                     for j in i + 1..m {
                         let (a, b) = (g.players[i], g.players[j]);
-                        let mut costs = zero();
                         // TSH07 names only repeats and consecutive repeats before KOTH here.
-                        common(a, b, &mut costs, false);
-                        costs[lay.place()] = (j - i - 1) as i64;
-                        costs[lay.order()] = costs[lay.place()];
-                        candidates.push(Candidate {
-                            a: index[&a],
-                            b: index[&b],
-                            white: orient(a, b),
-                            costs,
-                        });
+                        let d = (j - i - 1) as i64;
+                        push(
+                            a,
+                            b,
+                            TshCosts {
+                                placement: d,
+                                order: d,
+                                ..common(a, b, false)
+                            },
+                        );
                     }
                 }
             }
             GroupKind::Swiss | GroupKind::Flight => {
-                let sh = sh.as_ref().expect("contender groups have a shape");
-                let rep = |i: usize, j: usize| times(g.players[i], g.players[j]);
-                let flight = g.kind == GroupKind::Flight;
-                let lmax = sh.lead_max;
-                // TSH07 minimum repeats. When the bound is proved attainable, pairs above it
-                // are simply left out. Otherwise the limit is a level chosen by the solver:
-                // the top player's pairs come once per level `L` (from the bound to the
-                // group's largest repeat count, at least their own repeats), costing `L −
-                // bound` on the limit tier, and rows let nobody in the group play a pair met
-                // `L` times or more unless the top player's level is `L` or more. The tier's
-                // value is the largest repeat count itself, not a count of pairs at it, so the
-                // leaders come right after it.
-                let top_level = (0..m)
-                    .flat_map(|i| (i + 1..m).map(move |j| (i, j)))
-                    .map(|(i, j)| rep(i, j))
-                    .max()
-                    .unwrap_or(0);
-                let levels: Vec<i64> = if sh.exact {
-                    vec![sh.bound]
-                } else {
-                    (sh.bound..=top_level).collect()
-                };
-                // Leader-position preference (TSH07 leaders): the top remaining leader plays
-                // the lowest ranked who can catch him, avoiding a consecutive repeat where
-                // possible; failing a catcher, the nearest to catching him. One tier per
-                // position, top first, so the top leader's choice outranks everything after.
+                let sp = sp.expect("contender groups have a split");
+                let lead = sp.leaders;
+                // TSH07 minimum repeats: pairs met more often are not candidates.
+                let ok = |i: usize, j: usize| times(g.players[i], g.players[j]) <= sp.limit;
+                // TSH07 leaders: the top remaining leader plays the lowest ranked who can
+                // catch him, avoiding a consecutive repeat where possible; failing a catcher,
+                // the nearest to catching him. One tier per position, top first, so the top
+                // leader's choice outranks everything after.
                 let pref = |i: usize, j: usize| -> i64 {
                     let hi = g.players[i];
                     let pkey = |q: usize| {
@@ -934,139 +999,53 @@ pub fn spec_from_plan(t: &Tournament, round: u32, s: &Settings, plan: &Plan) -> 
                         )
                     };
                     let kj = pkey(j);
-                    (i + 1..lmax).filter(|&q| pkey(q) < kj).count() as i64
+                    (i + 1..lead).filter(|&q| pkey(q) < kj).count() as i64
                 };
-                // tsh's Swiss (all-contender groups): win groups in rank order; a group left
-                // odd sends its lowest player down to the next group as its top member.
-                let (wgroup, wpos, wsize) = win_groups(&g.players, &plan.wins);
-                let mut leader_at: Vec<Vec<usize>> = vec![Vec::new(); m];
-                // Columns by position with their repeats (for the level rows), and the top
-                // player's columns with their level.
-                let mut at: Vec<Vec<(usize, i64)>> = vec![Vec::new(); m];
-                let mut top: Vec<(usize, i64)> = Vec::new();
-                for i in 0..m {
-                    for j in i + 1..m {
-                        let (a, b) = (g.players[i], g.players[j]);
-                        let r = rep(i, j);
-                        if r > *levels.last().unwrap() {
-                            continue;
-                        }
-                        let tags: Vec<Option<i64>> = if i == 0 && !sh.exact {
-                            levels
-                                .iter()
-                                .filter(|&&l| l >= r)
-                                .map(|&l| Some(l))
-                                .collect()
-                        } else {
-                            vec![None]
-                        };
-                        let d = (j - i) as i64;
-                        let mut variants: Vec<(bool, Vec<i64>)> = Vec::new();
-                        // Nonleader (or all-contender Swiss) variant; a flight's top two
-                        // always lead (leaders are two or more).
-                        if !(flight && i <= 1) {
-                            let mut costs = zero();
-                            common(a, b, &mut costs, true);
-                            if flight {
-                                // The nonleaders' size depends on the split: top half v bottom
-                                // half is the largest total rank distance, in order the
-                                // smallest sum of squares among those.
-                                costs[lay.place()] = m as i64 - d;
-                                costs[lay.order()] = d * d;
-                            } else {
-                                // Top half v bottom half inside each win group; a pair across
-                                // groups (only when a group cannot pair) costs its distance in
-                                // groups first, then how far each is from the boundary.
-                                let (gi, gj) = (wgroup[i], wgroup[j]);
-                                costs[lay.wins()] = (gj - gi) as i64;
-                                costs[lay.place()] = if gi == gj {
-                                    let dd = (wpos[j] - wpos[i]) as i64;
-                                    (dd - (wsize[gi] / 2) as i64).abs()
-                                } else {
-                                    (wsize[gi] - 1 - wpos[i] + wpos[j]) as i64
-                                };
-                                costs[lay.order()] = costs[lay.place()];
-                            }
-                            variants.push((false, costs));
-                        }
-                        if flight && j < lmax {
-                            let mut costs = zero();
-                            common(a, b, &mut costs, false);
-                            costs[T_LEAD] = 1;
-                            costs[T_POS + i] = pref(i, j);
-                            variants.push((true, costs));
-                        }
-                        for (leader, costs) in variants {
-                            for tag in &tags {
-                                let mut costs = costs.clone();
-                                let c = candidates.len();
-                                if let Some(l) = tag {
-                                    costs[T_LIMIT] = l - sh.bound;
-                                    top.push((c, *l));
-                                } else {
-                                    at[i].push((c, r));
-                                    at[j].push((c, r));
-                                }
-                                if leader {
-                                    leader_at[i].push(c);
-                                    leader_at[j].push(c);
-                                }
-                                candidates.push(Candidate {
-                                    a: index[&a],
-                                    b: index[&b],
-                                    white: orient(a, b),
-                                    costs,
-                                });
-                            }
-                        }
-                    }
-                }
-                if !sh.exact {
-                    for (i, cols) in at.iter().enumerate().skip(1) {
-                        for &l in levels.iter().skip(1) {
-                            let mut terms: Vec<(Var, i64)> = cols
-                                .iter()
-                                .filter(|&&(_, r)| r >= l)
-                                .map(|&(c, _)| (Var::Pair(c), 1))
-                                .collect();
-                            if terms.is_empty() {
-                                continue;
-                            }
-                            terms.extend(
-                                top.iter()
-                                    .filter(|&&(_, tag)| tag >= l)
-                                    .map(|&(c, _)| (Var::Pair(c), -1)),
+                for i in 0..lead {
+                    for j in i + 1..lead {
+                        if ok(i, j) {
+                            let (a, b) = (g.players[i], g.players[j]);
+                            push(
+                                a,
+                                b,
+                                TshCosts {
+                                    leader_partner: Some((i, pref(i, j))),
+                                    ..common(a, b, false)
+                                },
                             );
-                            rows.push(Linear {
-                                terms,
-                                min: None,
-                                max: Some(0),
-                                rule: format!(
-                                    "TSH07 minimum repeats: position {} meets someone met {l}+ times only at limit {l}+",
-                                    i + 1
-                                ),
-                            });
                         }
                     }
                 }
-                if flight {
-                    // Leaders are a top block of the flight: nobody leads unless everyone
-                    // above him does (the top two have only leader pairs).
-                    for i in 0..m - 1 {
-                        if leader_at[i].is_empty() && leader_at[i + 1].is_empty() {
+                // TSH07 Swiss, for all contenders or the nonleaders: tsh's win groups in rank
+                // order, a group left odd sending its lowest player down to the next group as
+                // its top member; top half v bottom half inside each group. A pair across
+                // groups (only when a group cannot pair) costs its distance in groups first,
+                // then how far each is from the boundary.
+                let block = &g.players[lead..];
+                let (wgroup, wpos, wsize) = win_groups(block, &plan.wins);
+                for i in 0..block.len() {
+                    for j in i + 1..block.len() {
+                        if !ok(lead + i, lead + j) {
                             continue;
                         }
-                        let mut terms: Vec<(Var, i64)> =
-                            leader_at[i].iter().map(|&c| (Var::Pair(c), 1)).collect();
-                        terms.extend(leader_at[i + 1].iter().map(|&c| (Var::Pair(c), -1)));
-                        // Leaders are an even number: positions 2k and 2k+1 lead together
-                        // (an equality, which also tightens the relaxation).
-                        rows.push(Linear {
-                            terms,
-                            min: Some(0),
-                            max: (i % 2 == 0).then_some(0),
-                            rule: "TSH07 leaders: a prefix of the contenders".into(),
-                        });
+                        let (a, b) = (block[i], block[j]);
+                        let (gi, gj) = (wgroup[i], wgroup[j]);
+                        let place = if gi == gj {
+                            let d = (wpos[j] - wpos[i]) as i64;
+                            (d - (wsize[gi] / 2) as i64).abs()
+                        } else {
+                            (wsize[gi] - 1 - wpos[i] + wpos[j]) as i64
+                        };
+                        push(
+                            a,
+                            b,
+                            TshCosts {
+                                win_groups: (gj - gi) as i64,
+                                placement: place,
+                                order: place,
+                                ..common(a, b, true)
+                            },
+                        );
                     }
                 }
             }
@@ -1076,7 +1055,7 @@ pub fn spec_from_plan(t: &Tournament, round: u32, s: &Settings, plan: &Plan) -> 
         .bye
         .map(|b| ByeOption {
             player: index[&b],
-            costs: zero(),
+            costs: TshCosts::default().to_vec(k),
         })
         .into_iter()
         .collect();
@@ -1088,12 +1067,12 @@ pub fn spec_from_plan(t: &Tournament, round: u32, s: &Settings, plan: &Plan) -> 
         round,
         players: plan.order.clone(),
         scores: plan.order.iter().map(|p| plan.wins[p]).collect(),
-        tiers: lay.tiers(),
+        tiers: TshTier::all(k).into_iter().map(TshTier::tier).collect(),
         candidates,
         max_byes: byes.len(),
         byes,
         odd_sets: Vec::new(),
-        rows,
+        rows: Vec::new(),
         notes,
     }
 }

@@ -12,6 +12,7 @@
 //! | `NSC06 session S fourth round` | A v A1, B v B1 ...: opponents come from adjacent quads (quads ordered by their best-standing member, coupled 1-2, 3-4, ...; the last three together if odd), with the same letter unless that pairing is a barred repeat |
 //! | `NSC06 session S King-of-the-Hill quads` | positions below the top group at the final session's start: as the quads rule, with groups of 4 (41, 42, 43, 44) ... |
 //! | `NSC06 BASIC APPROACH` | the top group (first `top` at the final session's start) is paired as recomputed here: Gibsons, the top-six rule (1 winner), Division 1 flights (2 winners), King-of-the-Hill |
+//! | `NSC06 footnote` | a division too small for the first session's round robins: until the final session, a round robin of the whole division in two snaked groups, inside the groups first, then across; no pair meets again before every pair has met |
 //! | `NSC06 firsts balanced` | the player going first had no more firsts−seconds than the opponent |
 
 use super::Violation;
@@ -259,6 +260,14 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
         }
     }
     let m = count_met(t, r);
+    // NSC06 footnote: a division too small for the schedule plays its own round robin until
+    // the final session (its repeats are checked there, below).
+    let final_first = sched
+        .sessions
+        .iter()
+        .find(|x| x.scheme == "final")
+        .map_or(sched.rounds + 1, |x| x.first);
+    let two = too_small(t, &sched).filter(|_| r < final_first);
     let entrants: BTreeSet<u32> = here(t, s.first).union(&now).copied().collect();
     let start_order = standing_order(t, s.first, &entrants);
     let top_n = {
@@ -271,7 +280,7 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
     let top_set: BTreeSet<u32> = start_order[..top_n].iter().copied().collect();
     // Repeats.
     let no_repeats = s.scheme == "round-robin" || !s.repeats;
-    for &(a, b) in &gs {
+    for &(a, b) in gs.iter().filter(|_| two.is_none()) {
         let k = times(&m, a, b);
         let final_top = s.scheme == "final" && top_set.contains(&a) && top_set.contains(&b);
         if no_repeats && k >= 1 {
@@ -300,6 +309,10 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
                 ),
             );
         }
+    }
+    if let Some(groups) = &two {
+        check_two_groups(&mut c, groups, &gs, &m);
+        return c.out;
     }
     let j = (r - s.first) as usize;
     match s.scheme.as_str() {
@@ -413,6 +426,112 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
         ),
     }
     c.out
+}
+
+/// NSC06 footnote: whether the division (the players entered for round 1) is too small for
+/// the first session's snaked round robins without a repeat (an even group of g has g − 1
+/// rounds, an odd one g); if so its two groups by the snake over the ratings (1, 4, 5, 8, …
+/// and 2, 3, 6, 7, …).
+fn too_small(t: &Tournament, sched: &Sched) -> Option<[BTreeSet<u32>; 2]> {
+    let first = sched.sessions.first()?;
+    if first.scheme != "round-robin" {
+        return None;
+    }
+    let mut v: Vec<_> = t.players.iter().filter(|p| p.active_in(1)).collect();
+    v.sort_by(|x, y| y.rating.cmp(&x.rating).then(x.number().cmp(&y.number())));
+    let n = v.len();
+    let g = n.div_ceil(first.group.max(1)).max(1);
+    let rounds = (first.last - first.first + 1) as usize;
+    let small = (0..g).any(|col| {
+        let size = (0..n)
+            .filter(|k| {
+                let (row, c) = (k / g, k % g);
+                (if row % 2 == 0 { c } else { g - 1 - c }) == col
+            })
+            .count();
+        let cycle = if size % 2 == 0 {
+            size.saturating_sub(1)
+        } else {
+            size
+        };
+        cycle < rounds
+    });
+    if n < 2 || !small {
+        return None;
+    }
+    let mut two = [BTreeSet::new(), BTreeSet::new()];
+    for (k, p) in v.iter().enumerate() {
+        two[usize::from(matches!(k % 4, 1 | 2))].insert(p.id);
+    }
+    Some(two)
+}
+
+/// NSC06 footnote: "the initial RR pairings will be adjusted to last closer to 19–20 rds., with
+/// the whole division divided into two separate groups ... avoiding repeat pairings as much as
+/// possible". Read as a round robin of the whole division that each group first plays inside
+/// itself, then across (models/nsc2006.md). With g the larger group's size, a round robin takes
+/// 2g − 1 rounds: the first g − 1 (g even) or g (g odd) inside the groups — for odd g, one
+/// game a round across, between the two players the groups leave free —, the rest across; and
+/// in its p-th pass (from 0) nobody meets anyone for the (p + 2)-th time.
+fn check_two_groups(
+    c: &mut Ctx,
+    groups: &[BTreeSet<u32>; 2],
+    gs: &[(u32, u32)],
+    m: &BTreeMap<(u32, u32), u32>,
+) {
+    let rule = "NSC06 footnote";
+    let g = groups[0].len().max(groups[1].len());
+    let cycle = 2 * g - 1;
+    let k = (c.r - 1) as usize;
+    let (pass, j) = (k / cycle, k % cycle);
+    let within = if g.is_multiple_of(2) { g - 1 } else { g };
+    let side = |p: u32| groups.iter().position(|x| x.contains(&p));
+    let mut across = 0;
+    for &(a, b) in gs {
+        let (sa, sb) = (side(a), side(b));
+        if sa.is_none() || sb.is_none() {
+            c.flag(
+                rule,
+                vec![a, b],
+                format!("{a} v {b}: a player outside the division's two groups (not entered for round 1) has a game"),
+            );
+            continue;
+        }
+        if sa != sb {
+            across += 1;
+        } else if j >= within {
+            c.flag(
+                rule,
+                vec![a, b],
+                format!("{a} v {b} play inside their group, but round {} of the division's round robin is one of the groups across", j + 1),
+            );
+        }
+        let met = times(m, a, b) as usize;
+        if met > pass {
+            c.flag(
+                rule,
+                vec![a, b],
+                format!("{a} v {b} meet for the {} time in pass {} of the division's round robin: a pair meets again only once every pair has met (avoiding repeat pairings as much as possible)", ordinal(met + 1), pass + 1),
+            );
+        }
+    }
+    let allowed = usize::from(g % 2 == 1);
+    if j < within && across > allowed {
+        c.flag(
+            rule,
+            gs.iter().flat_map(|&(a, b)| [a, b]).collect(),
+            format!("{across} games across the two groups in round {} of the division's round robin, which the groups play inside themselves (at most {allowed})", j + 1),
+        );
+    }
+}
+
+fn ordinal(n: usize) -> String {
+    match n {
+        1 => "1st".into(),
+        2 => "2nd".into(),
+        3 => "3rd".into(),
+        _ => format!("{n}th"),
+    }
 }
 
 fn m_before(t: &Tournament, r: u32) -> BTreeMap<(u32, u32), u32> {

@@ -11,19 +11,21 @@
 //! * `TSH07 contenders`: each pass's contenders (counted, +1 if odd, capped) play each other.
 //! * `TSH07 minimum repeats`: no pair of a contender group has met more often than the
 //!   group's minimum repeats (found here by Edmonds' matching).
-//! * `TSH07 leaders`: the leaders (the smallest top block of a flight paired within itself)
-//!   are as few as the minimum repeats allow.
+//! * `TSH07 leaders`: the leaders are the smallest even top block of a flight such that it and
+//!   the rest each pair within the minimum repeats (Edmonds' matching), and play each other.
 //! * `TSH07 leaders: top v lowest catcher`: the leaders' pairing replays the document's loop
 //!   (top unpaired leader v the lowest ranked who can catch him, within the minimum repeats,
 //!   avoiding a consecutive repeat where possible).
-//! * `TSH07 initial round robin`: with `initial_round_robin` N, rounds 1..N are the round
-//!   robins of groups of four by rating, paired in advance (reading in `models/tsh-cp.md`).
-//! * `TSH07 Swiss`: a Swiss group is paired top half v bottom half in order unless that
-//!   pairing exceeds the minimum repeats or has more repeats, consecutive repeats or
-//!   starter-v-starter games than the pairing made. All remaining contenders: tsh's Swiss,
+//! * `TSH07 initial round robin`: rounds 1..N (N = `initial_round_robin`, else 3 — none when
+//!   round 1 was paired otherwise, fewer when config.tsh's `autopair` names an earlier round)
+//!   are the round robins of groups of four by rating, paired in advance (reading in
+//!   `models/tsh-cp.md`).
+//! * `TSH07 Swiss`: all remaining contenders, or a flight's nonleaders, are paired tsh's Swiss
+//!   unless that pairing exceeds the minimum repeats or has more repeats, consecutive repeats
+//!   or starter-v-starter games than the pairing made: tsh's Swiss,
 //!   folded inside each win group (equal wins, in rank order; a group left odd sends its lowest
 //!   player down to the next group as its top member), and pairs across win groups (group
-//!   distance) count before repeats. The nonleaders of a flight: one fold of the block.
+//!   distance) count before repeats. The nonleaders of a flight are paired the same way.
 //!
 //! The readings (standings, the catch test, Gibsons, byes counted over every earlier bye) are
 //! those documented in `models/tsh-cp.md`.
@@ -102,11 +104,35 @@ pub fn check(t: &Tournament, round: u32) -> Vec<Violation> {
             message: format!("round {round}: rounds planned unknown, TSH07 cannot be checked"),
         }];
     };
-    let rr = t
+    // TSH07: "after the initial three-round round robin" — three rounds unless the setting
+    // says otherwise; an event whose round 1 was paired otherwise did not start with it, and
+    // a round config.tsh's `autopair` names (`based_on`) is tsh's automatic pairing.
+    let rr = match t
         .settings
         .get("initial_round_robin")
         .and_then(|v| v.as_u64())
-        .unwrap_or(0);
+    {
+        Some(n) => n,
+        None => {
+            let autopaired = t
+                .settings
+                .get("based_on")
+                .and_then(|m| m.as_object())
+                .and_then(|m| m.keys().filter_map(|k| k.parse::<u64>().ok()).min());
+            let rounds = autopaired.map_or(3, |r| r.saturating_sub(1).min(3));
+            let first = round_robin_pairs(t, 1);
+            let departs = t.round(1).is_some_and(|rd| {
+                rd.games
+                    .iter()
+                    .any(|g| !first.contains(&pair(g.white, g.black)))
+            });
+            if departs {
+                0
+            } else {
+                rounds
+            }
+        }
+    };
     if u64::from(round) <= rr {
         return initial_round_robin(t, round);
     }
@@ -516,39 +542,44 @@ impl Check<'_> {
         let pos: BTreeMap<u32, usize> = group.iter().enumerate().map(|(i, &p)| (p, i)).collect();
         let mut lead = 0;
         if flight {
-            // Leaders: the smallest even top block (two or more) closed under the pairing.
-            let mut reach = 0;
-            let mut i = 0;
-            loop {
-                reach = reach.max(pos[&self.opp[&group[i]]]);
-                if i >= reach && i % 2 == 1 {
-                    break;
-                }
-                i += 1;
-            }
-            lead = i + 1;
-            for l in (2..lead).step_by(2) {
-                if self.pairable(&group[..l], minrep, |_, _| true)
-                    && self.pairable(&group[l..], minrep, |_, _| true)
-                {
-                    self.flag("TSH07 leaders", group[..lead].to_vec(), format!("{lead} leaders, but {l} leaders and the rest pair within {minrep} repeats"));
-                    break;
-                }
+            // TSH07 leaders: "minimizing the number of leaders as long as the subgroup of
+            // leaders and the subgroup of nonleaders can each be paired amongst themselves
+            // without exceeding the minimum repeats" — the smallest even top block (two or
+            // more) for which both sides pair within the limit; each side plays inside itself.
+            lead = (2..=group.len())
+                .step_by(2)
+                .find(|&l| {
+                    self.pairable(&group[..l], minrep, |_, _| true)
+                        && self.pairable(&group[l..], minrep, |_, _| true)
+                })
+                .unwrap_or(group.len());
+            let leaders: BTreeSet<u32> = group[..lead].iter().copied().collect();
+            if let Some(&p) = group[..lead]
+                .iter()
+                .find(|&&p| !leaders.contains(&self.opp[&p]))
+            {
+                self.flag(
+                    "TSH07 leaders",
+                    vec![p, self.opp[&p]],
+                    format!(
+                        "leader {p} meets nonleader {}: the fewest leaders are the top {lead} \
+                         (both sides pair within {minrep} repeats), and leaders play leaders",
+                        self.opp[&p]
+                    ),
+                );
+                return;
             }
             let leaders = group[..lead].to_vec();
             self.check_leader_pairs(&leaders, &pos, minrep);
         }
-        // Swiss for the rest.
+        // TSH07 Swiss for the rest (all contenders, or the nonleaders): tsh's Swiss by win
+        // groups, each folded in order, a group left odd sending its lowest down to the next
+        // as its top member.
         let swiss = &group[lead..];
         if swiss.is_empty() {
             return;
         }
-        // All contenders (not a flight): tsh's Swiss by win groups, each folded in order, a
-        // group left odd sending its lowest down to the next as its top member. Nonleaders: one
-        // fold of the block.
-        let blocks: Vec<Vec<u32>> = if flight {
-            vec![swiss.to_vec()]
-        } else {
+        let blocks: Vec<Vec<u32>> = {
             let mut blocks: Vec<Vec<u32>> = Vec::new();
             let mut down: Option<u32> = None;
             let mut rest = swiss;
@@ -616,28 +647,28 @@ impl Check<'_> {
                 "TSH07 Swiss",
                 swiss.to_vec(),
                 format!(
-                    "{} players not paired top half v bottom half in order{}, though that \
-                     pairing has no more {}repeats, consecutive repeats or starter-v-starter \
-                     games",
+                    "{} {} not paired top half v bottom half in order within win groups, \
+                     though that pairing has no more pairs across win groups, repeats, \
+                     consecutive repeats or starter-v-starter games",
                     swiss.len(),
-                    if flight { "" } else { " within win groups" },
-                    if flight {
-                        ""
-                    } else {
-                        "pairs across win groups, "
-                    }
+                    if flight { "nonleaders" } else { "contenders" },
                 ),
             );
         }
     }
 }
 
-/// `TSH07 initial round robin`: rounds 1–3 are the round robins of groups of four by rating
-/// (then id), the last group taking the 1–3 left over; each group's round `r` as in a Berger
-/// round robin of its size (player 1 meets the last in round 1, and so on); an odd group's
-/// player without an opponent has the bye.
-fn initial_round_robin(t: &Tournament, round: u32) -> Vec<Violation> {
-    let mut ids: Vec<(u32, u32)> = t.players.iter().map(|p| (p.rating, p.id)).collect();
+/// The games of round `round` of TSH07's initial round robin: the players entered for round 1
+/// by rating (then id) in groups of four, the last group taking the 1–3 left over; each group's
+/// round `r` as in a Berger round robin of its size (player 1 meets the last in round 1, and so
+/// on); an odd group's player without an opponent sits out.
+fn round_robin_pairs(t: &Tournament, round: u32) -> BTreeSet<(u32, u32)> {
+    let mut ids: Vec<(u32, u32)> = t
+        .players
+        .iter()
+        .filter(|p| p.active_in(1))
+        .map(|p| (p.rating, p.id))
+        .collect();
     ids.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let ids: Vec<u32> = ids.into_iter().map(|x| x.1).collect();
     let mut groups: Vec<Vec<u32>> = Vec::new();
@@ -663,21 +694,50 @@ fn initial_round_robin(t: &Tournament, round: u32) -> Vec<Violation> {
             }
         }
     }
+    expected
+}
+
+/// `TSH07 initial round robin`: every game of the round is one of the round robin's, and a
+/// player sits out only when his scheduled opponent is absent or he has none.
+fn initial_round_robin(t: &Tournament, round: u32) -> Vec<Violation> {
+    let expected = round_robin_pairs(t, round);
     let Some(rd) = t.round(round) else {
         return Vec::new();
     };
     let mut out = Vec::new();
+    let mut flag = |players: Vec<u32>, what: String| {
+        out.push(Violation {
+            round,
+            rule: "TSH07 initial round robin".into(),
+            players,
+            message: format!(
+                "round {round}: {what} — TSH07 initial three-round round robin (groups of four by rating)"
+            ),
+        })
+    };
     for g in &rd.games {
         if !expected.contains(&pair(g.white, g.black)) {
-            out.push(Violation {
-                round,
-                rule: "TSH07 initial round robin".into(),
-                players: vec![g.white, g.black],
-                message: format!(
-                    "round {round}: {} v {} is not a game of the initial round robin in groups of four by rating — TSH07 initial three-round round robin",
+            flag(
+                vec![g.white, g.black],
+                format!(
+                    "{} v {} is not a game of the initial round robin",
                     g.white, g.black
                 ),
-            });
+            );
+        }
+    }
+    let absent: BTreeSet<u32> = rd.requested_byes().map(|b| b.player).collect();
+    let present =
+        |id: u32| !absent.contains(&id) && t.player(id).is_some_and(|p| p.active_in(round));
+    for &(a, b) in &expected {
+        let played = rd.games.iter().any(|g| pair(g.white, g.black) == (a, b));
+        if present(a) && present(b) && !played {
+            flag(
+                vec![a, b],
+                format!(
+                    "{a} v {b} of the initial round robin is not played, though both are present"
+                ),
+            );
         }
     }
     out
