@@ -7,6 +7,9 @@
 //! through [`procedure::Matcher`], so this module never calls HiGHS or a matching algorithm
 //! itself. `models/dutch.md` gives the formulation with the articles it encodes.
 
+pub mod colour;
+mod criteria;
+mod graph;
 pub mod procedure;
 pub mod state;
 pub mod weight;
@@ -174,7 +177,7 @@ fn width_guess(ctx: &procedure::Context) -> u32 {
             .chain(groups.get(k + 1).into_iter().flatten())
             .copied()
             .collect();
-        most = most.max(procedure::layout_bits(ctx, g, &curnext));
+        most = most.max(criteria::layout_bits(ctx, g, &curnext));
     }
     most + 6 * 2 * 2
 }

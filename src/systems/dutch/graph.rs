@@ -1,0 +1,428 @@
+//! The graph a bracket's matchings are solved on, and the matcher kept warm between them:
+//! the first matching sparse and proved by a bound, then each bracket either reduced (the
+//! bracket and the next, the players below completed apart to a bound) or dense (every pair
+//! of the unpaired players). See models/dutch.md, "The bracket and the players below".
+
+use super::procedure::{compatible, Context, Matcher};
+use super::weight::{Builder, Field, Layout, Packed};
+use std::collections::HashMap;
+
+/// The weights of pairs with a player below the bracket's look-ahead (all pairs, in the
+/// first matching): they depend on little but the two players' bye eligibility.
+pub(super) enum Outer {
+    /// The first matching (completion, the bye's score).
+    Field {
+        layout: Layout,
+        t: Field,
+        s: Field,
+        top: Field,
+        odd: bool,
+        /// Each player's score counted from the lowest score group.
+        rank: Vec<i64>,
+    },
+    /// A bracket: pairs with a player below the look-ahead bracket carry completion only.
+    Bracket { layout: Layout, completion: Field },
+}
+
+/// How a bracket's matchings are solved.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Mode {
+    /// Every allowed pair of unpaired players in one graph.
+    Dense,
+    /// The bracket and its look-ahead only, each of their players with a private "goes down"
+    /// vertex and, in an odd field, a shared "takes the bye" vertex; the players below are
+    /// completed apart. Exact when the completion reaches the bound (see [`State::solve`]),
+    /// else the bracket goes on in [`Mode::Dense`].
+    Reduced,
+}
+
+pub(super) const NONE: usize = usize::MAX;
+
+/// The pairing state shared by the bracket steps.
+pub(super) struct State<'m, W: Packed> {
+    pub(super) matcher: &'m mut dyn Matcher<W>,
+    pub(super) alive: Vec<bool>,
+    /// Pairs, `(a, b)` with `a < b`, and their current weights.
+    pub(super) edges: Vec<(usize, usize)>,
+    pub(super) id: HashMap<(usize, usize), usize>,
+    pub(super) weights: Vec<W>,
+    /// Each pair's edge id in the matcher's graph, or `NONE`.
+    pub(super) mid: Vec<usize>,
+    pub(super) bye_candidate: Vec<bool>,
+    pub(super) outer: Outer,
+    pub(super) mode: Mode,
+    /// Players of the bracket and its look-ahead (reduced mode's graph).
+    pub(super) inside: Vec<bool>,
+    /// The completion of the players below for the last set of players going down.
+    pub(super) completion: Option<(Vec<usize>, Vec<Option<usize>>)>,
+    pub(super) solves: usize,
+    /// Brackets that needed the dense graph.
+    pub(super) dense_brackets: usize,
+    /// No weight changed since the last solve: its matching is optimal for the weights now.
+    pub(super) clean: bool,
+}
+
+/// The first matching's candidates per player (the next ones in rank order), tried before
+/// every allowed pair.
+pub(super) const FIELD_DEGREES: [usize; 2] = [8, 48];
+
+/// Twice the largest weight a matching of the whole field can have in the first matching:
+/// a pair weighs the two players' shares φ (completion, eligibility, score) plus the top
+/// field when both have the top score; in an odd field the player left over loses his share
+/// (at least the least one), and at most ⌊top/2⌋ pairs are both of the top score.
+pub(super) fn field_bound<W: Packed>(ctx: &Context, st: &State<W>) -> W {
+    let Outer::Field {
+        layout,
+        t,
+        s,
+        top,
+        odd,
+        rank,
+    } = &st.outer
+    else {
+        unreachable!("the first matching's weights")
+    };
+    let p = ctx.players;
+    let share2 = |v: usize| -> W {
+        let mut w = Builder::<W>::new(layout);
+        w.set(*t, 1 + 2 * i64::from(!p[v].bye_eligible));
+        if *odd {
+            w.set(*s, 2 * rank[v]);
+        }
+        w.done()
+    };
+    let mut total = W::zero();
+    let mut least: Option<W> = None;
+    for v in 0..p.len() {
+        let x = share2(v);
+        total = total.add(&x);
+        least = Some(least.map_or(x, |l| l.min(x)));
+    }
+    if *odd {
+        total = total.sub(&least.unwrap_or_else(W::zero));
+        let tops = p.iter().filter(|q| q.score >= p[0].score).count() as i64;
+        total = total.add(&layout.unit::<W>(*top, 2 * (tops / 2)));
+    }
+    total
+}
+
+/// Completion candidates per player (the next ones in rank order), tried before more.
+pub(super) const COMPLETION_DEGREES: [usize; 2] = [8, 48];
+
+impl<W: Packed> State<'_, W> {
+    pub(super) fn n(&self) -> usize {
+        self.alive.len()
+    }
+
+    /// A maximum-weight matching over the alive players (`mate[i]` by player index), optimal
+    /// over every allowed pair.
+    pub(super) fn solve(&mut self, ctx: &Context) -> Vec<Option<usize>> {
+        self.solves += 1;
+        self.clean = true;
+        let r = self.matcher.solve();
+        if self.mode == Mode::Dense {
+            return r;
+        }
+        match self.complete(ctx, &r) {
+            Some(mate) => mate,
+            None => {
+                self.densify(ctx);
+                self.clean = true;
+                self.matcher.solve()
+            }
+        }
+    }
+
+    /// Twice the share of a player in any pair's completion field ("φ"): a pair with a player
+    /// below the look-ahead weighs exactly the sum of the two shares.
+    pub(super) fn share2(&self, v: usize) -> W {
+        match &self.outer {
+            Outer::Bracket { layout, completion } => {
+                layout.unit::<W>(*completion, 1 + 2 * i64::from(!self.bye_candidate[v]))
+            }
+            Outer::Field { .. } => unreachable!("the first matching is dense"),
+        }
+    }
+
+    pub(super) fn unit_completion(&self) -> W {
+        match &self.outer {
+            Outer::Bracket { layout, completion } => layout.unit::<W>(*completion, 1),
+            Outer::Field { .. } => unreachable!("the first matching is dense"),
+        }
+    }
+
+    /// Completes a reduced solution: the players going down and those below are matched
+    /// apart. Let R be the reduced graph's optimum (doubled weights), B the players below:
+    /// every matching of the field weighs at most (R + Σ_B 2φ − T·[odd field]) / 2, T the
+    /// completion unit (a player of the bracket left unpaired forgoes his φ and at most gains
+    /// the bye vertex's T; a player below left unpaired loses 2φ ≥ T). A completion reaching
+    /// that bound makes the whole matching optimal; `None` when none is found.
+    pub(super) fn complete(
+        &mut self,
+        ctx: &Context,
+        r: &[Option<usize>],
+    ) -> Option<Vec<Option<usize>>> {
+        let n = self.n();
+        let alive: Vec<usize> = (0..n).filter(|&v| self.alive[v]).collect();
+        let odd = alive.len() % 2 == 1;
+        let down: Vec<usize> = alive
+            .iter()
+            .copied()
+            .filter(|&a| self.inside[a] && r[a] == Some(n + a))
+            .collect();
+        let mut bound = W::zero();
+        let mut value = W::zero();
+        for &a in &alive {
+            if !self.inside[a] {
+                bound = bound.add(&self.share2(a));
+                continue;
+            }
+            match r[a] {
+                Some(b) if b < n && a < b => {
+                    let w = self.weights[self.id[&(a, b)]];
+                    let w2 = w.add(&w);
+                    bound = bound.add(&w2);
+                    value = value.add(&w2);
+                }
+                Some(b) if b < n => {}
+                Some(d) if d == n + a => bound = bound.add(&self.share2(a)),
+                Some(_) => bound = bound.add(&self.unit_completion()),
+                None => {}
+            }
+        }
+        if odd {
+            bound = bound.sub(&self.unit_completion());
+        }
+        let mate_below = match &self.completion {
+            Some((d, m)) if *d == down => m.clone(),
+            _ => {
+                let m = self.complete_below(ctx, &down)?;
+                self.completion = Some((down.clone(), m.clone()));
+                m
+            }
+        };
+        let mut mate = vec![None; n];
+        for &a in &alive {
+            if self.inside[a] {
+                mate[a] = match r[a] {
+                    Some(b) if b < n => Some(b),
+                    _ => None,
+                };
+            }
+        }
+        for &v in &alive {
+            if let Some(u) = mate_below[v] {
+                mate[v] = Some(u);
+                if v < u {
+                    let w = self.outer_weight(ctx, v, u);
+                    value = value.add(&w.add(&w));
+                }
+            }
+        }
+        (value == bound).then_some(mate)
+    }
+
+    /// The players below the bracket and those going down, matched among themselves (not
+    /// two going down together): as many pairs as can be, any player left over a bye
+    /// candidate. Sparse first (the next few players in rank order), then wider.
+    pub(super) fn complete_below(
+        &mut self,
+        ctx: &Context,
+        down: &[usize],
+    ) -> Option<Vec<Option<usize>>> {
+        let n = self.n();
+        let set: Vec<usize> = (0..n)
+            .filter(|&v| self.alive[v] && (!self.inside[v] || down.contains(&v)))
+            .collect();
+        let need = set.len() % 2;
+        for k in COMPLETION_DEGREES {
+            let mut edges: Vec<(usize, usize, i64)> = Vec::new();
+            for (x, &a) in set.iter().enumerate() {
+                let mut got = 0;
+                for &b in &set[x + 1..] {
+                    if got == k {
+                        break;
+                    }
+                    if (self.inside[a] && self.inside[b]) || !compatible(ctx, a, b) {
+                        continue;
+                    }
+                    let w =
+                        4 + i64::from(!self.bye_candidate[a]) + i64::from(!self.bye_candidate[b]);
+                    edges.push((a, b, w));
+                    got += 1;
+                }
+            }
+            let mate = self.matcher.side(n, &edges);
+            let left: Vec<usize> = set.iter().copied().filter(|&v| mate[v].is_none()).collect();
+            if left.len() == need && left.iter().all(|&v| self.bye_candidate[v]) {
+                return Some(mate);
+            }
+            if edges.len() >= set.len() * set.len() / 2 {
+                break;
+            }
+        }
+        None
+    }
+
+    /// The bracket goes on with every allowed pair in the graph.
+    pub(super) fn densify(&mut self, ctx: &Context) {
+        self.dense_brackets += 1;
+        self.mode = Mode::Dense;
+        let n = self.n();
+        for a in 0..n {
+            for b in a + 1..n {
+                if self.alive[a]
+                    && self.alive[b]
+                    && !self.id.contains_key(&(a, b))
+                    && compatible(ctx, a, b)
+                {
+                    self.id.insert((a, b), self.edges.len());
+                    self.edges.push((a, b));
+                    self.weights.push(W::zero());
+                    self.mid.push(NONE);
+                }
+            }
+        }
+        for e in 0..self.edges.len() {
+            let (a, b) = self.edges[e];
+            if self.alive[a] && self.alive[b] && !(self.inside[a] && self.inside[b]) {
+                self.weights[e] = self.outer_weight(ctx, a, b);
+            }
+        }
+        self.restart(ctx);
+    }
+
+    /// The weight of a pair with a player below the look-ahead (any pair, at first).
+    pub(super) fn outer_weight(&self, ctx: &Context, a: usize, b: usize) -> W {
+        let (a, b) = (a.min(b), a.max(b));
+        match &self.outer {
+            Outer::Field {
+                layout,
+                t,
+                s,
+                top,
+                odd,
+                rank,
+            } => {
+                let p = ctx.players;
+                let mut w = Builder::<W>::new(layout);
+                w.set(
+                    *t,
+                    1 + i64::from(!p[a].bye_eligible) + i64::from(!p[b].bye_eligible),
+                );
+                if *odd {
+                    w.set(*s, rank[a] + rank[b]);
+                    w.set(*top, i64::from(p[b].score >= p[0].score));
+                }
+                w.done()
+            }
+            Outer::Bracket { layout, completion } => {
+                let mut w = Builder::<W>::new(layout);
+                w.set(
+                    *completion,
+                    1 + i64::from(!self.bye_candidate[a]) + i64::from(!self.bye_candidate[b]),
+                );
+                w.done()
+            }
+        }
+    }
+
+    pub(super) fn set(&mut self, a: usize, b: usize, w: W) {
+        if let Some(&e) = self.id.get(&(a.min(b), a.max(b))) {
+            if self.weights[e] != w {
+                self.clean = false;
+                self.weights[e] = w;
+                if self.mid[e] != NONE {
+                    let w = if self.mode == Mode::Reduced {
+                        w.add(&w)
+                    } else {
+                        w
+                    };
+                    self.matcher.set_weight(self.mid[e], w);
+                }
+            }
+        }
+    }
+
+    /// Starts the matcher again on the current weights (paired players removed).
+    pub(super) fn restart(&mut self, ctx: &Context) {
+        let n = self.n();
+        let mut all: Vec<(usize, usize, W)> = Vec::new();
+        self.mid.iter_mut().for_each(|m| *m = NONE);
+        for (e, &(a, b)) in self.edges.iter().enumerate() {
+            if !self.alive[a] || !self.alive[b] {
+                continue;
+            }
+            let w = self.weights[e];
+            match self.mode {
+                Mode::Dense => {}
+                Mode::Reduced if self.inside[a] && self.inside[b] => {}
+                Mode::Reduced => continue,
+            }
+            self.mid[e] = all.len();
+            let w = if self.mode == Mode::Reduced {
+                w.add(&w)
+            } else {
+                w
+            };
+            all.push((a, b, w));
+        }
+        self.completion = None;
+        if self.mode == Mode::Dense {
+            self.matcher.start(n, &all);
+        } else {
+            // Each player of the bracket may go down (if someone below may meet him), or in
+            // an odd field take the bye vertex 2n.
+            let below: Vec<usize> = (0..n)
+                .filter(|&v| self.alive[v] && !self.inside[v])
+                .collect();
+            let odd = (0..n).filter(|&v| self.alive[v]).count() % 2 == 1;
+            for a in 0..n {
+                if !self.alive[a] || !self.inside[a] {
+                    continue;
+                }
+                if below.iter().any(|&b| compatible(ctx, a, b)) {
+                    all.push((a, n + a, self.share2(a)));
+                }
+                if odd {
+                    all.push((a, 2 * n, self.unit_completion()));
+                }
+            }
+            self.matcher.start(2 * n + 1, &all);
+        }
+        self.clean = false;
+    }
+
+    /// After a clean solve: no matching optimal on the fields at or above `unit` pairs `a`
+    /// with `b`, when the fields below `unit` add up to less than one `unit` over any
+    /// matching. For matchings M (the optimum) and M', 2·(w(M) − w(M')) is at least the sum
+    /// of the reduced costs of M''s pairs (LP duality); if M' is as good as M on the upper
+    /// fields, w(M) − w(M') < unit, so no pair of M' has a reduced cost of 2·unit or more.
+    pub(super) fn excluded(&self, a: usize, b: usize, unit: W) -> bool {
+        let Some(&e) = self.id.get(&(a.min(b), a.max(b))) else {
+            return true;
+        };
+        if !self.clean || self.mid[e] == NONE {
+            return false;
+        }
+        // The matcher's weights are doubled in reduced mode.
+        let two = unit.add(&unit);
+        let bound = if self.mode == Mode::Reduced {
+            two.add(&two)
+        } else {
+            two
+        };
+        self.matcher
+            .reduced_cost(self.mid[e])
+            .is_some_and(|r| r >= bound)
+    }
+
+    /// A player paired for good leaves the graph.
+    pub(super) fn kill(&mut self, v: usize) {
+        self.alive[v] = false;
+        self.matcher.remove_vertex(v);
+        if self.mode == Mode::Reduced {
+            self.matcher.remove_vertex(self.n() + v);
+        }
+    }
+}
