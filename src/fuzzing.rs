@@ -15,6 +15,9 @@
 //! * pair + check: [`engine::pair_round`] under each system, then [`verify::check`] on the
 //!   stored round. Refusals (`Err`) are fine; verifier objections, a proof claimed for a
 //!   pairing the verifier rejects, and runs far past the time limit are findings.
+//!
+//! Why one long file: each target is a small function, and the generators of structured inputs
+//! they share (fields, histories, files in every format) sit beside them.
 
 use crate::engine;
 use crate::formats::{self, csv, json, results, trf, tsh, tsh_config};

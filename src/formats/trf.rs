@@ -34,6 +34,10 @@
 //! reads back absent. What would shift columns is refused by [`write`] with an error naming the
 //! player or field: start ranks or ratings above 9999, points that do not fit columns 81-84,
 //! more than [`MAX_ROUNDS`] rounds.
+//!
+//! Why one long file: reading and writing share the record layouts and the line-for-line
+//! round trip (each line kept, or rewritten in the codes the file used), which splitting would
+//! scatter over modules that each need all of them.
 
 use crate::tournament::{
     Bye, ByeKind, Colour, ForbiddenPairs, Game, GameResult, Player, Round, Scoring, Tournament,

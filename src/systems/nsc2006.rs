@@ -11,6 +11,9 @@
 //! session round by round reproduces it. Where the formula's quads would repeat a pairing the
 //! schedule bars, membership is adjusted by a small integer program, stated in `spec::quads` and answered by
 //! the [`Programs`] the system is given (`solve::quads`).
+//!
+//! Why one long file: the schedule's sessions (round robins, quads, KOTH, top six, flights, the
+//! footnote's two groups) are one table of rounds, each stated from the same standings.
 
 use super::System;
 use crate::spec::quads::QuadProblem;

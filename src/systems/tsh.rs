@@ -24,6 +24,10 @@
 //!   the player just above).
 //! * Repeats count every earlier pairing of the two players (pending games included);
 //!   a consecutive repeat is a pair that met in the previous round.
+//!
+//! Why one long file: the steps of TSH07 (Gibsons, byes, prize bands, contenders, leaders,
+//! the Swiss step, the initial round robin) each read the standings the others read, and the
+//! program is stated in one pass over them.
 
 use super::System;
 use crate::spec::{ByeOption, Candidate, Programs, RoundSpec, Tier};

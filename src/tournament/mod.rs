@@ -3,6 +3,9 @@
 //! A [`Tournament`] holds only facts (who entered, who played whom with which colour, what
 //! happened); everything a pairing needs — scores, colour and float histories, bye eligibility —
 //! is derived by [`standings`] so that it can never disagree with the results.
+//!
+//! Why one long file: the domain types and the derivations that must never disagree with the
+//! results (scores, colours, floats, byes) live together; edits and tie-breaks are apart.
 
 pub mod edit;
 pub mod standings;

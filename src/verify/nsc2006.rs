@@ -14,6 +14,9 @@
 //! | `NSC06 BASIC APPROACH` | the top group (first `top` at the final session's start) is paired as recomputed here: Gibsons, the top-six rule (1 winner), Division 1 flights (2 winners), King-of-the-Hill |
 //! | `NSC06 footnote` | a division too small for the first session's round robins: until the final session, a round robin of the whole division in two snaked groups, inside the groups first, then across; no pair meets again before every pair has met |
 //! | `NSC06 firsts balanced` | the player going first had no more firsts−seconds than the opponent |
+//!
+//! Why one long file: one check per row of the table above, recomputing the schedule apart
+//! from model building on purpose.
 
 use super::Violation;
 use crate::tournament::{ByeKind, GameResult, Standings, Tournament};

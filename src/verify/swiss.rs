@@ -73,6 +73,9 @@
 //!   entry) is not counted. Without such absences this is the pairing number itself; with
 //!   them it is how the reference Dutch engine numbers (round 1 of five reference files has
 //!   an absentee, and the colours below him follow the renumbered parity).
+//!
+//! Why one long file: one check per rule, each short, over the same derived history; kept apart
+//! from model building on purpose, so it shares no helpers with it.
 
 use super::matching::Matching;
 use super::Violation;

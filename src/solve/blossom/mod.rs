@@ -23,6 +23,10 @@
 //!
 //! Units: for an edge (u, v) of weight w and the blossoms B containing both ends,
 //! `vertex[u] + vertex[v] + Σ blossom[B] ≥ 2w` (twice the usual LP duals).
+//!
+//! Why one long file: the search, blossom shrinking and expansion, dual steps and the warm-start
+//! repairs all work on the same parallel arrays of [`Solver`]; the checker ([`is_proved_optimal`])
+//! and the tests are apart.
 
 #![allow(clippy::needless_range_loop)] // parallel arrays indexed by vertex or blossom id
 
