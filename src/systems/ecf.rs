@@ -15,6 +15,11 @@
 //!   players a point behind, then promotions; score-group floats are counted only outside those
 //!   accelerated pairs; the choice of the highest-rated partners is a tier after colours.
 //! * After acceleration (ECF basic 5): the standard Swiss specification.
+//!
+//! An accelerated round's tiers are named ([`AccTier`]), a pair's costs are an [`AccCosts`],
+//! and one function gives a pair's costs or every tier's bound, so that the two cannot drift;
+//! round 1 inserts its tier into the standard ones by name. Every clause is cited as a whole
+//! string ("ECF basic 4(b)"), here and in the verifier, so one grep finds both.
 
 use super::colour::preference;
 use super::swiss::{pair_costs, standard_spec, Field, SwissCosts, SwissPairs, SwissTier};
@@ -916,7 +921,7 @@ struct Accelerated<'a> {
     target: Vec<i64>,
     /// The standard Swiss's bound on every pair of the field.
     swiss_bound: SwissCosts,
-    /// Score of the leaders behind which "half a point behind" is measured.
+    /// Half a point (the scoring's draw value): "half a point behind".
     half: f64,
 }
 

@@ -14,6 +14,11 @@
 //!   against B and C winners; the rest by standard methods.
 //! * `uscf-added-score`: the top half (group A above) paired as if it had one more point in
 //!   rounds 1 and 2.
+//!
+//! Round 2's tiers are named ([`RoundTwoTier`]), a pair's costs are a [`RoundTwoCosts`], and
+//! one function gives a pair's costs or every tier's bound; round 1 inserts its tier into the
+//! standard ones by name. Every clause is cited as a whole string ("USCF thirds round 2 (b)"),
+//! here and in the verifier, so one grep finds both.
 
 use super::swiss::{standard_spec, Field, SwissCosts, SwissPairs, SwissTier};
 use super::virtual_points::virtual_spec;
