@@ -7,8 +7,9 @@
 //! pair the round specification leaves out (a hard rule), or a hard row the pairing cannot
 //! meet, also counts as breaking a rule. The comparison scores the given pairs on the round
 //! specification's tiers (the same sums as the certificate's, see `score`) against the
-//! certified optimum. Nothing here knows a pairing system: the system is a [`SystemKind`], so every
-//! system with a round specification and a rule set works unchanged.
+//! certified optimum. Nothing here knows a pairing system: the system is a
+//! [`SystemKind`](crate::SystemKind), so every system with a round specification and a rule
+//! set works unchanged.
 //!
 //! # Pairings file
 //!
@@ -25,8 +26,8 @@
 //!
 //! # Layout
 //!
-//! * [`given`](self::given): the pairing under audit (the recorded round, or a pairings file);
-//! * [`model`](self::model): the audit itself ([`Audit`], its verdict, tiers and differences,
+//! * `given.rs`: the pairing under audit (the recorded round, or a pairings file);
+//! * `model.rs`: the audit itself ([`Audit`], its verdict, tiers and differences,
 //!   and the sentences for the arbiter);
 //! * renderers, each reading an [`Audit`] and nothing else of the model: [`text`](fn@text),
 //!   [`json`](fn@json), [`html`](fn@html) (through `maud`, which escapes every value).

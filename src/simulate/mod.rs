@@ -25,7 +25,7 @@
 //!
 //! # Layout
 //!
-//! * [`model`](self::model): the simulation ([`Config`], [`run`], one [`event`]) and its
+//! * `model.rs`: the simulation ([`Config`], [`run`], one [`event`]) and its
 //!   statistics ([`Summary`], [`Report`], [`merge`] of parts);
 //! * renderers, each reading a [`Report`] and nothing else of the model: [`text`](fn@text),
 //!   [`json`](fn@json), [`svg`](fn@svg).
