@@ -870,3 +870,42 @@ fn uscf_round_two_downfloater_is_the_lowest_rated_a_winner_at_200_players() {
         "the lowest-rated A winner who can float does"
     );
 }
+
+/// Every candidate's cost lies within its tier's bound, from the same function as the costs,
+/// and the specification is well formed: on every round of events paired by each method.
+#[test]
+fn uscf_costs_within_their_tiers_bounds_every_round() {
+    for (system, method) in [
+        (SystemKind::UscfBatches, uscf::Method::Batches),
+        (SystemKind::UscfThirds, uscf::Method::Thirds),
+        (SystemKind::UscfAddedScore, uscf::Method::AddedScore),
+    ] {
+        for (players, seed) in [(31, 5), (60, 9)] {
+            let spec = generate::Spec {
+                players,
+                rounds: 5,
+                played: 4,
+                seed,
+                draw_rate: 0.3,
+                system,
+            };
+            let t = generate::field(&spec, &Options::default()).unwrap();
+            for round in 1..=5 {
+                let (s, bounds) = uscf::Uscf::new(method).spec_with_bounds(&t, round).unwrap();
+                s.validate().unwrap();
+                assert_eq!(bounds.len(), s.tiers.len(), "{system} round {round}");
+                for c in &s.candidates {
+                    for (k, (&cost, &bound)) in c.costs.iter().zip(&bounds).enumerate() {
+                        assert!(
+                            cost <= bound,
+                            "{system} round {round}: {} v {} costs {cost} above the bound {bound} on {:?}",
+                            c.a,
+                            c.b,
+                            s.tiers[k].name
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

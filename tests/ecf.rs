@@ -1300,3 +1300,42 @@ fn advanced_substitutes_beyond_the_shortfall_also_work_up_from_the_bottom() {
         "{v:?}"
     );
 }
+
+/// Every candidate's cost lies within its tier's bound, from the same function as the costs,
+/// and the specification is well formed: on every round of events paired by each variant,
+/// accelerated or not.
+#[test]
+fn costs_within_their_tiers_bounds_every_round() {
+    for (system, advanced) in [
+        (SystemKind::EcfBasic, false),
+        (SystemKind::EcfAdvanced, true),
+    ] {
+        for (players, seed) in [(33, 3), (64, 8)] {
+            let spec = optipair::generate::Spec {
+                players,
+                rounds: 7,
+                played: 6,
+                seed,
+                draw_rate: 0.3,
+                system,
+            };
+            let t = optipair::generate::field(&spec, &Options::default()).unwrap();
+            for round in 1..=7 {
+                let (s, bounds) = ecf::Ecf { advanced }.spec_with_bounds(&t, round).unwrap();
+                s.validate().unwrap();
+                assert_eq!(bounds.len(), s.tiers.len(), "{system} round {round}");
+                for c in &s.candidates {
+                    for (k, (&cost, &bound)) in c.costs.iter().zip(&bounds).enumerate() {
+                        assert!(
+                            cost <= bound,
+                            "{system} round {round}: {} v {} costs {cost} above the bound {bound} on {:?}",
+                            c.a,
+                            c.b,
+                            s.tiers[k].name
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

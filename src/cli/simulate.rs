@@ -154,10 +154,7 @@ fn output(a: &SimulateArgs, report: &simulate::Report, timing: bool) -> Result<u
     }
     match a.format {
         SimFormat::Text => out!("{}", simulate::text(report, timing)),
-        SimFormat::Json => outln!(
-            "{}",
-            serde_json::to_string_pretty(report).expect("json of plain data")
-        ),
+        SimFormat::Json => outln!("{}", simulate::json(report)),
     }
     Ok(0)
 }

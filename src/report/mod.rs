@@ -7,10 +7,9 @@ pub mod standings;
 
 use crate::tournament::{Bye, ByeKind, GameResult, Player, Tournament};
 use crate::SystemKind;
+use maud::{html as markup, Markup, PreEscaped, DOCTYPE};
 use std::collections::BTreeMap;
 use std::fmt::Write;
-
-pub use crate::audit::escape;
 
 /// Scrabble-like events (games keep scores, or a Scrabble system) rank by wins then spread and
 /// say first/second rather than white/black.
@@ -226,55 +225,72 @@ impl Table {
         out
     }
 
-    /// CSV (RFC 4180 quoting).
+    /// CSV through the `csv` crate: a field is quoted only when it holds a comma, a quote or a
+    /// line break (RFC 4180), records end in `\n`.
     pub fn csv(&self) -> String {
-        let field = |c: &str| {
-            if c.contains([',', '"', '\n', '\r']) {
-                format!("\"{}\"", c.replace('"', "\"\""))
-            } else {
-                c.to_string()
-            }
-        };
-        let line = |cells: &[String]| cells.iter().map(|c| field(c)).collect::<Vec<_>>().join(",");
-        let mut out = line(&self.headings) + "\n";
-        for r in &self.rows {
-            out.push_str(&line(r));
-            out.push('\n');
+        let mut w = csv::WriterBuilder::new()
+            // Rows are written as built, as the text and HTML renderers show them.
+            .flexible(true)
+            .terminator(csv::Terminator::Any(b'\n'))
+            .from_writer(Vec::new());
+        for record in std::iter::once(&self.headings).chain(&self.rows) {
+            w.write_record(record).expect("writing to memory");
         }
-        out
+        let bytes = w.into_inner().expect("writing to memory");
+        String::from_utf8(bytes).expect("UTF-8 fields give UTF-8 records")
     }
 
     /// One HTML table of rows `from..to`.
-    fn html_rows(&self, class: &str, from: usize, to: usize) -> String {
-        let mut s = format!("<table class=\"{class}\">\n<thead><tr>");
-        for (h, r) in self.headings.iter().zip(&self.right) {
-            let _ = write!(
-                s,
-                "<th{}>{}</th>",
-                if *r { " class=\"n\"" } else { "" },
-                escape(h)
-            );
-        }
-        s.push_str("</tr></thead>\n<tbody>\n");
-        for row in &self.rows[from..to] {
-            s.push_str("<tr>");
-            for (c, r) in row.iter().zip(&self.right) {
-                let _ = write!(
-                    s,
-                    "<td{}>{}</td>",
-                    if *r { " class=\"n\"" } else { "" },
-                    escape(c)
-                );
+    fn html_rows(&self, class: &str, from: usize, to: usize) -> Markup {
+        let n = |right: bool| right.then_some("n");
+        markup! {
+            table class=(class) {
+                thead {
+                    tr {
+                        @for (h, &r) in self.headings.iter().zip(&self.right) {
+                            th class=[n(r)] { (h) }
+                        }
+                    }
+                }
+                tbody {
+                    @for row in &self.rows[from..to] {
+                        tr {
+                            @for (c, &r) in row.iter().zip(&self.right) {
+                                td class=[n(r)] { (c) }
+                            }
+                        }
+                    }
+                }
             }
-            s.push_str("</tr>\n");
         }
-        s.push_str("</tbody>\n</table>\n");
-        s
     }
 }
 
+const STYLE: &str = r#"
+body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 11pt; margin: 1.5em; color: #000; }
+h1 { font-size: 1.3em; margin: 0 0 0.2em; }
+p.page-no { margin: 0 0 0.6em; color: #444; font-size: 0.9em; }
+table { border-collapse: collapse; }
+table.pairings, table.alpha { width: 100%; }
+th, td { border: 1px solid #888; padding: 0.15em 0.45em; text-align: left; white-space: nowrap; }
+th { background: #e4e4e4; }
+td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+tbody tr:nth-child(even) td { background: #f3f3f3; }
+ul.notes { margin-top: 0.8em; font-size: 0.9em; }
+.page { break-after: page; page-break-after: always; }
+.page:last-of-type { break-after: auto; page-break-after: auto; }
+@media screen { .page + .page { border-top: 2px dashed #999; margin-top: 1.2em; padding-top: 1em; } }
+@media print {
+  @page { size: A4; margin: 12mm; }
+  body { margin: 0; font-size: 10pt; }
+  tr { break-inside: avoid; page-break-inside: avoid; }
+  tbody tr:nth-child(even) td { background: #f3f3f3; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+}
+"#;
+
 /// A printable, self-contained HTML page: `heading` over `table`, split every `per_page` rows
 /// into pages that each repeat the heading and the column titles; `notes` below the last.
+/// Built with `maud`, which escapes every value.
 pub fn html_page(
     title: &str,
     heading: &str,
@@ -285,60 +301,33 @@ pub fn html_page(
 ) -> String {
     let per_page = per_page.max(1);
     let pages = table.rows.len().div_ceil(per_page).max(1);
-    let mut s = String::new();
-    let _ = write!(
-        s,
-        r#"<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>{}</title>
-<style>
-body {{ font-family: "DejaVu Sans", Arial, sans-serif; font-size: 11pt; margin: 1.5em; color: #000; }}
-h1 {{ font-size: 1.3em; margin: 0 0 0.2em; }}
-p.page-no {{ margin: 0 0 0.6em; color: #444; font-size: 0.9em; }}
-table {{ border-collapse: collapse; }}
-table.pairings, table.alpha {{ width: 100%; }}
-th, td {{ border: 1px solid #888; padding: 0.15em 0.45em; text-align: left; white-space: nowrap; }}
-th {{ background: #e4e4e4; }}
-td.n, th.n {{ text-align: right; font-variant-numeric: tabular-nums; }}
-tbody tr:nth-child(even) td {{ background: #f3f3f3; }}
-ul.notes {{ margin-top: 0.8em; font-size: 0.9em; }}
-.page {{ break-after: page; page-break-after: always; }}
-.page:last-of-type {{ break-after: auto; page-break-after: auto; }}
-@media screen {{ .page + .page {{ border-top: 2px dashed #999; margin-top: 1.2em; padding-top: 1em; }} }}
-@media print {{
-  @page {{ size: A4; margin: 12mm; }}
-  body {{ margin: 0; font-size: 10pt; }}
-  tr {{ break-inside: avoid; page-break-inside: avoid; }}
-  tbody tr:nth-child(even) td {{ background: #f3f3f3; -webkit-print-color-adjust: exact; print-color-adjust: exact; }}
-}}
-</style>
-</head>
-<body>
-"#,
-        escape(title)
-    );
-    for p in 0..pages {
-        let from = p * per_page;
-        let to = ((p + 1) * per_page).min(table.rows.len());
-        s.push_str("<section class=\"page\">\n");
-        let _ = writeln!(s, "<h1>{}</h1>", escape(heading));
-        if pages > 1 {
-            let _ = writeln!(s, "<p class=\"page-no\">Page {} of {pages}</p>", p + 1);
-        }
-        s.push_str(&table.html_rows(class, from, to));
-        if p + 1 == pages && !notes.is_empty() {
-            s.push_str("<ul class=\"notes\">\n");
-            for n in notes {
-                let _ = writeln!(s, "<li>{}</li>", escape(n));
+    let page = markup! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                title { (title) }
+                style { (PreEscaped(STYLE)) }
             }
-            s.push_str("</ul>\n");
+            body {
+                @for p in 0..pages {
+                    section.page {
+                        h1 { (heading) }
+                        @if pages > 1 {
+                            p.page-no { "Page " (p + 1) " of " (pages) }
+                        }
+                        (table.html_rows(class, p * per_page, ((p + 1) * per_page).min(table.rows.len())))
+                        @if p + 1 == pages && !notes.is_empty() {
+                            ul.notes {
+                                @for n in notes { li { (n) } }
+                            }
+                        }
+                    }
+                }
+            }
         }
-        s.push_str("</section>\n");
-    }
-    s.push_str("</body>\n</html>\n");
-    s
+    };
+    page.into_string() + "\n"
 }
 
 /// The event's name for headings.

@@ -15,11 +15,16 @@
 //!   players a point behind, then promotions; score-group floats are counted only outside those
 //!   accelerated pairs; the choice of the highest-rated partners is a tier after colours.
 //! * After acceleration (ECF basic 5): the standard Swiss specification.
+//!
+//! An accelerated round's tiers are named ([`AccTier`]), a pair's costs are an [`AccCosts`],
+//! and one function gives a pair's costs or every tier's bound, so that the two cannot drift;
+//! round 1 inserts its tier into the standard ones by name. Every clause is cited as a whole
+//! string ("ECF basic 4(b)"), here and in the verifier, so one grep finds both.
 
 use super::colour::preference;
-use super::swiss::{pair_costs, standard_spec, standard_tiers, Field, SwissCosts, SwissTier};
+use super::swiss::{pair_costs, standard_spec, Field, SwissCosts, SwissPairs, SwissTier};
 use super::System;
-use crate::spec::{ByeOption, Candidate, RoundSpec, Tier};
+use crate::spec::{ByeOption, Candidate, PairSource, RoundSpec, Tier};
 use crate::tournament::{Colour, Player, Tournament};
 use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;
@@ -410,12 +415,20 @@ impl System for Ecf {
     }
 
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
+        Ok(self.spec_with_bounds(t, round)?.0)
+    }
+}
+
+impl Ecf {
+    /// The round's specification and each tier's upper bound over every pair, the bounds from
+    /// the same functions as the costs (the tests check every candidate against them).
+    pub fn spec_with_bounds(&self, t: &Tournament, round: u32) -> Result<(RoundSpec, Vec<i64>)> {
         let set = Settings::of(t)?;
         let g = groups_with(t, &set, self.advanced)?;
         let field = Field::new(t, round, &|_, s| s.score)?;
         let mut notes = field_warnings(t);
         notes.extend(g.notes.iter().cloned());
-        let mut spec = if round == 1 {
+        let (mut spec, bounds) = if round == 1 {
             self.round_one(t, &set, &field, &g, &mut notes)?
         } else {
             let m = t.scoring.max_per_round() * f64::from(round - 1);
@@ -437,17 +450,21 @@ impl System for Ecf {
                     "{}; FIDE C.04.3 C.6-C.7",
                     self.cite("ECF basic 5", "ECF advanced 5")
                 );
-                s
+                (s, SwissPairs::new(t, &field).upper())
             }
         };
         notes.append(&mut spec.notes);
         spec.notes = notes;
-        Ok(spec)
+        Ok((spec, bounds))
     }
-}
 
-impl Ecf {
-    /// ECF basic 2: A v B and C v D, board 1's colour by lot, then alternating.
+    /// Several clauses of this variant in one rule string (see [`clauses`]).
+    fn cite_all(&self, basic: &[&str], advanced: &[&str]) -> String {
+        clauses(if self.advanced { advanced } else { basic })
+    }
+
+    /// ECF basic 2: A v B and C v D, board 1's colour by lot, then alternating. The standard
+    /// Swiss's tiers, with one tier before them all counting the pairs outside that structure.
     fn round_one(
         &self,
         t: &Tournament,
@@ -455,7 +472,7 @@ impl Ecf {
         f: &Field,
         g: &Groups,
         notes: &mut Vec<String>,
-    ) -> Result<RoundSpec> {
+    ) -> Result<(RoundSpec, Vec<i64>)> {
         let (first, lot) = first_board_colour(t, set, self.advanced)?;
         notes.extend(lot);
         let (a, b, c, d) = (
@@ -479,6 +496,10 @@ impl Ecf {
         } else {
             None
         };
+        let key = |i: usize, j: usize| {
+            let (x, y) = (f.ids[i], f.ids[j]);
+            (x.min(y), x.max(y))
+        };
         let initial = t.initial_colour.unwrap_or(Colour::White);
         let groups_ = f.groups();
         let group_of = group_index(f);
@@ -486,44 +507,43 @@ impl Ecf {
         let mut candidates = Vec::new();
         for i in 0..n {
             for j in i + 1..n {
-                let (x, y) = (f.ids[i], f.ids[j]);
-                let key = (x.min(y), x.max(y));
-                let (col_i, off) = match intended.get(&key) {
-                    // the colour of the lower id in `key`
-                    Some(&cl) => (if x < y { cl } else { cl.opposite() }, 0),
+                let col_i = match intended.get(&key(i, j)) {
+                    // the colour of the lower id in the key
+                    Some(&cl) => {
+                        if f.ids[i] < f.ids[j] {
+                            cl
+                        } else {
+                            cl.opposite()
+                        }
+                    }
                     None => match f.colour_for(i, j, initial) {
-                        Some(cl) => (cl, 1),
+                        Some(cl) => cl,
                         None => continue,
                     },
                 };
-                let mut costs = vec![off];
-                costs.extend(pair_costs(f, &groups_, &group_of, i, j, col_i).to_vec());
                 candidates.push(Candidate {
                     a: i,
                     b: j,
                     white: if col_i == Colour::White { i } else { j },
-                    costs,
+                    costs: pair_costs(f, &groups_, &group_of, i, j, col_i).to_vec(),
                 });
             }
         }
-        let base = standard_spec(t, f, self.name());
-        let byes = base
-            .byes
-            .iter()
-            .map(|o| {
-                let mut costs = vec![(Some(f.ids[o.player]) != intended_bye) as i64];
-                costs.extend(o.costs.iter().copied());
-                ByeOption {
-                    player: o.player,
-                    costs,
-                }
-            })
-            .collect();
-        let mut tiers = vec![Tier::new(
-            "pairs outside A v B, C v D",
-            &self.cite("ECF basic 2", "ECF advanced 2"),
-        )];
-        tiers.extend(standard_tiers());
+        let mut spec = RoundSpec {
+            candidates,
+            ..standard_spec(t, f, self.name())
+        };
+        let mut bounds = SwissPairs::new(t, f).upper();
+        spec.insert_tier_before(
+            SwissTier::ByeGroup.name(),
+            Tier::new(
+                "pairs outside A v B, C v D",
+                &self.cite("ECF basic 2", "ECF advanced 2"),
+            ),
+            |c| !intended.contains_key(&key(c.a, c.b)) as i64,
+            |o| (Some(f.ids[o.player]) != intended_bye) as i64,
+        );
+        bounds.insert(SwissTier::ByeGroup.index(), 1);
         notes.push(format!(
             "{}: top half {} players (A {}, B {}), bottom half {} (C {}, D {})",
             self.cite("ECF basic 1", "ECF advanced 1"),
@@ -534,12 +554,7 @@ impl Ecf {
             c.len(),
             d.len()
         ));
-        Ok(RoundSpec {
-            tiers,
-            candidates,
-            byes,
-            ..base
-        })
+        Ok((spec, bounds))
     }
 
     /// ECF basic 3/4/6, advanced 3/4/6/7: an accelerated round.
@@ -550,33 +565,384 @@ impl Ecf {
         g: &Groups,
         m: f64,
         round: u32,
-    ) -> RoundSpec {
+    ) -> (RoundSpec, Vec<i64>) {
+        let acc = Accelerated::new(t, f, g, m, self.advanced);
+        let tiers = AccTier::of(self.advanced);
+        let mut candidates = Vec::new();
+        for i in 0..acc.n {
+            for j in i + 1..acc.n {
+                if f.standings[i].has_met(f.ids[j]) {
+                    continue; // no rematch (FIDE C.04.1 b, the seeded-pairing rules)
+                }
+                let Some(ci) = f.colour_for(i, j, acc.initial) else {
+                    continue; // colour limits (FIDE C.04.1 f/g)
+                };
+                candidates.push(Candidate {
+                    a: i,
+                    b: j,
+                    white: if ci == Colour::White { i } else { j },
+                    costs: acc.costs_or_bound(Some((i, j, ci))).to_vec(&tiers),
+                });
+            }
+        }
+        let base = standard_spec(t, f, self.name());
+        let byes = base
+            .byes
+            .iter()
+            .map(|o| ByeOption {
+                player: o.player,
+                costs: acc.bye_costs(o).to_vec(&tiers),
+            })
+            .collect();
         // The remaining players: 3(c)-(d) in round 2, 4(c) afterwards.
         let rest = if round == 2 {
             self.cite("ECF basic 3(c)-(d)", "ECF advanced 3(c)-(d)")
         } else {
             self.cite("ECF basic 4(c)", "ECF advanced 4(c)")
         };
+        // Group (a) is not a score group (the bottom-half leaders share its score), so its
+        // parity row is named here: an odd group (a) sends one player out, which the LP could
+        // otherwise dodge with half-pairs round a triangle (tier 2 fractional).
+        let ta_set: Vec<usize> = (0..acc.n).filter(|&i| acc.ta[i]).collect();
+        let mut odd_sets = base.odd_sets.clone();
+        if ta_set.len() % 2 == 1 && ta_set.len() > 1 {
+            odd_sets.push(ta_set);
+        }
+        let spec = RoundSpec {
+            tiers: tiers.iter().map(|&k| self.tier(k, &rest)).collect(),
+            candidates,
+            byes,
+            odd_sets,
+            ..base
+        };
+        (spec, acc.costs_or_bound(None).to_vec(&tiers))
+    }
+
+    /// An accelerated round's tier as certificates show it; `rest` cites the clause pairing
+    /// the players outside the accelerated pairs.
+    fn tier(&self, k: AccTier, rest: &str) -> Tier {
+        let six = || self.cite("ECF basic 6", "ECF advanced 6");
+        let b = || {
+            self.cite_all(
+                &["ECF basic 3(b)", "ECF basic 4(b)"],
+                &["ECF advanced 3(b)", "ECF advanced 4(b)"],
+            )
+        };
+        match k {
+            AccTier::ByeGroup => SwissTier::ByeGroup.tier(),
+            AccTier::TopLeadersOut => Tier::new(
+                "top-half leaders floated out beyond an odd group's one floater",
+                &six(),
+            ),
+            AccTier::LeadersUnserved => Tier::new(
+                "bottom-half leaders not paired against top-half players",
+                &b(),
+            ),
+            AccTier::RuleSixBroken => Tier::new(
+                "top-half leaders paired against bottom-half leaders (rule 6 broken)",
+                &six(),
+            ),
+            AccTier::FloaterNotBehind => Tier::new(
+                "floater from the top-half leaders not paired against a top-half player half a point behind",
+                &six(),
+            ),
+            AccTier::HalvesUnserved => Tier::new(
+                "bottom-half players half a point behind not paired against top-half players",
+                &clauses(&["ECF advanced 3(d)", "ECF advanced 7"]),
+            ),
+            AccTier::Promoted => Tier::new(
+                "bottom-half players promoted into the top half",
+                "ECF advanced 7",
+            ),
+            // "promote the highest rated 'bottom halves'": by rating, before colours.
+            AccTier::PromotedNotHighest => Tier::new(
+                "promoted bottom-half players not the highest-rated",
+                "ECF advanced 7",
+            ),
+            AccTier::AcceleratedColour => Tier::new(
+                "colour preferences not granted in the accelerated pairs",
+                &format!(
+                    "{} (due the appropriate colour)",
+                    self.cite_all(
+                        &["ECF basic 3(b)", "ECF basic 4(b)", "ECF basic 6"],
+                        &["ECF advanced 3(b)", "ECF advanced 4(b)", "ECF advanced 6"],
+                    )
+                ),
+            ),
+            AccTier::FloaterNotHighestLeader => Tier::new(
+                "floater not given the highest-rated bottom-half leader",
+                &six(),
+            ),
+            AccTier::FloaterNotHighestBehind => Tier::new(
+                "floater from the top-half leaders not given the highest-rated top-half player half a point behind",
+                &six(),
+            ),
+            AccTier::PartnersNotHighest => Tier::new(
+                "top-half partners of the bottom-half leaders not the highest-rated available",
+                &b(),
+            ),
+            AccTier::FloaterCNotBehind => Tier::new(
+                "floater from the top-half players half a point behind not paired against a top-half player a point behind",
+                "ECF advanced 6",
+            ),
+            AccTier::PartnersCdNotHighest => Tier::new(
+                "floater from the top-half players half a point behind, then the (d) pairs, not given the highest-rated top-half players a point behind",
+                &clauses(&["ECF advanced 6", "ECF advanced 3(d)"]),
+            ),
+            AccTier::GradingOrder => Tier::new(
+                "accelerated pairs not in grading order",
+                &self.cite("ECF basic 3(b)", "ECF advanced 3(b)"),
+            ),
+            AccTier::Float => Tier::new(
+                "float size outside the accelerated pairs (score steps squared)",
+                &format!("{rest}; FIDE C.04.3 C.6-C.7"),
+            ),
+            AccTier::Colour => SwissTier::Colour.tier(),
+            AccTier::StrongColour => SwissTier::StrongColour.tier(),
+            AccTier::RepeatFloat1 => SwissTier::RepeatFloat1.tier(),
+            AccTier::RepeatFloat2 => SwissTier::RepeatFloat2.tier(),
+            AccTier::ByeRank => SwissTier::ByeRank.tier(),
+            AccTier::Order => Tier::new(
+                "in-bracket order (S1 v S2) outside the accelerated pairs",
+                "FIDE C.04.3 B.2-B.3",
+            ),
+        }
+    }
+}
+
+/// Clauses of one document in one rule string, each given whole ("ECF basic 3(b)", "ECF
+/// basic 4(b)", so that a grep for either finds it) and shown as the document writes them
+/// ("ECF basic 3(b), 4(b)").
+fn clauses(list: &[&str]) -> String {
+    let prefix = list[0].rfind(' ').map_or("", |k| &list[0][..=k]);
+    let mut out = list[0].to_string();
+    for c in &list[1..] {
+        debug_assert!(c.starts_with(prefix), "{c:?} is not of {prefix:?}");
+        out.push_str(", ");
+        out.push_str(c.strip_prefix(prefix).unwrap_or(c));
+    }
+    out
+}
+
+/// The tiers of an accelerated round by name, in priority order ([`AccTier::ALL`]; Advanced
+/// only: [`AccTier::advanced_only`]). Colours inside the accelerated pairs come first ("due
+/// the appropriate colour"), then the choice of partners and their grading order, and only
+/// then the score groups of the remaining players (4(c)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccTier {
+    ByeGroup,
+    /// ECF 6: only the floater of an odd top score group leaves it; no further top-half
+    /// leader is sent down, not even against a bottom-half leader.
+    TopLeadersOut,
+    /// 3(b)/4(b): bottom-half leaders without a top-half opponent.
+    LeadersUnserved,
+    RuleSixBroken,
+    /// ECF 6: a floater from (a) (Advanced: also from (c)) not given a top-half player half a
+    /// point behind. Group (a) is paired before (b), (c) before (d), so this comes before (d)
+    /// and rule 7; (b) keeps priority through rule 6's break (tiers above).
+    FloaterNotBehind,
+    /// Advanced 3(d), 7.
+    HalvesUnserved,
+    /// Advanced 7: promotions.
+    Promoted,
+    PromotedNotHighest,
+    AcceleratedColour,
+    /// ECF 6: the floater takes the highest-rated bottom-half leader (colour first).
+    FloaterNotHighestLeader,
+    FloaterNotHighestBehind,
+    PartnersNotHighest,
+    /// The floater from (c) not given a top-half player a point behind: after promotions (a
+    /// promoted bottom-half player joins the top-half ½'s and may leave (c) without a
+    /// floater) and after the choice of (b) partners, (b) being paired before (c).
+    FloaterCNotBehind,
+    PartnersCdNotHighest,
+    GradingOrder,
+    Float,
+    Colour,
+    StrongColour,
+    RepeatFloat1,
+    RepeatFloat2,
+    ByeRank,
+    Order,
+}
+
+impl AccTier {
+    /// Every tier in priority order.
+    pub const ALL: [AccTier; 22] = [
+        AccTier::ByeGroup,
+        AccTier::TopLeadersOut,
+        AccTier::LeadersUnserved,
+        AccTier::RuleSixBroken,
+        AccTier::FloaterNotBehind,
+        AccTier::HalvesUnserved,
+        AccTier::Promoted,
+        AccTier::PromotedNotHighest,
+        AccTier::AcceleratedColour,
+        AccTier::FloaterNotHighestLeader,
+        AccTier::FloaterNotHighestBehind,
+        AccTier::PartnersNotHighest,
+        AccTier::FloaterCNotBehind,
+        AccTier::PartnersCdNotHighest,
+        AccTier::GradingOrder,
+        AccTier::Float,
+        AccTier::Colour,
+        AccTier::StrongColour,
+        AccTier::RepeatFloat1,
+        AccTier::RepeatFloat2,
+        AccTier::ByeRank,
+        AccTier::Order,
+    ];
+
+    /// The tiers only ECF advanced has (groups (c)-(d) and rule 7).
+    pub fn advanced_only(self) -> bool {
+        matches!(
+            self,
+            AccTier::HalvesUnserved
+                | AccTier::Promoted
+                | AccTier::PromotedNotHighest
+                | AccTier::FloaterCNotBehind
+                | AccTier::PartnersCdNotHighest
+        )
+    }
+
+    /// The tiers of a Basic (`advanced == false`) or Advanced accelerated round, in order.
+    pub fn of(advanced: bool) -> Vec<AccTier> {
+        AccTier::ALL
+            .into_iter()
+            .filter(|k| advanced || !k.advanced_only())
+            .collect()
+    }
+}
+
+/// A pair's (or a bye's) cost on each tier of an accelerated round, by name.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AccCosts {
+    pub bye_group: i64,
+    pub top_leaders_out: i64,
+    pub leaders_unserved: i64,
+    pub rule_six_broken: i64,
+    pub floater_not_behind: i64,
+    pub halves_unserved: i64,
+    pub promoted: i64,
+    pub promoted_not_highest: i64,
+    pub accelerated_colour: i64,
+    pub floater_not_highest_leader: i64,
+    pub floater_not_highest_behind: i64,
+    pub partners_not_highest: i64,
+    pub floater_c_not_behind: i64,
+    pub partners_cd_not_highest: i64,
+    pub grading_order: i64,
+    pub float: i64,
+    pub colour: i64,
+    pub strong_colour: i64,
+    pub repeat_float_1: i64,
+    pub repeat_float_2: i64,
+    pub bye_rank: i64,
+    pub order: i64,
+}
+
+impl AccCosts {
+    /// The cost on tier `k`.
+    pub fn get(&self, k: AccTier) -> i64 {
+        match k {
+            AccTier::ByeGroup => self.bye_group,
+            AccTier::TopLeadersOut => self.top_leaders_out,
+            AccTier::LeadersUnserved => self.leaders_unserved,
+            AccTier::RuleSixBroken => self.rule_six_broken,
+            AccTier::FloaterNotBehind => self.floater_not_behind,
+            AccTier::HalvesUnserved => self.halves_unserved,
+            AccTier::Promoted => self.promoted,
+            AccTier::PromotedNotHighest => self.promoted_not_highest,
+            AccTier::AcceleratedColour => self.accelerated_colour,
+            AccTier::FloaterNotHighestLeader => self.floater_not_highest_leader,
+            AccTier::FloaterNotHighestBehind => self.floater_not_highest_behind,
+            AccTier::PartnersNotHighest => self.partners_not_highest,
+            AccTier::FloaterCNotBehind => self.floater_c_not_behind,
+            AccTier::PartnersCdNotHighest => self.partners_cd_not_highest,
+            AccTier::GradingOrder => self.grading_order,
+            AccTier::Float => self.float,
+            AccTier::Colour => self.colour,
+            AccTier::StrongColour => self.strong_colour,
+            AccTier::RepeatFloat1 => self.repeat_float_1,
+            AccTier::RepeatFloat2 => self.repeat_float_2,
+            AccTier::ByeRank => self.bye_rank,
+            AccTier::Order => self.order,
+        }
+    }
+
+    /// The costs as the specification holds them, on `tiers` in that order.
+    pub fn to_vec(&self, tiers: &[AccTier]) -> Vec<i64> {
+        tiers.iter().map(|&k| self.get(k)).collect()
+    }
+}
+
+/// The partner roles of an accelerated pair (the player of the first group against one of
+/// the second).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// (b): a bottom-half leader against a top-half player ½ or 1 behind.
+    B,
+    /// Rule 6: a bottom-half leader against a top-half leader.
+    Six,
+    /// Advanced (d): a bottom-half ½-behind against a top-half 1-behind.
+    D,
+    /// Advanced 7: a bottom-half ½-behind promoted against a top-half ½-behind.
+    Seven,
+}
+
+/// The facts of an accelerated round every pair's cost reads: its groups by score and half,
+/// rating ranks within them, and the (b) pairs' grading targets.
+struct Accelerated<'a> {
+    f: &'a Field,
+    n: usize,
+    adv: bool,
+    initial: Colour,
+    groups: Vec<std::ops::Range<usize>>,
+    group_of: Vec<usize>,
+    /// Top half.
+    top: Vec<bool>,
+    /// (b): bottom-half leaders; their pool: top-half players ½ and 1 behind.
+    l: Vec<bool>,
+    pool: Vec<bool>,
+    /// (a): top-half leaders.
+    ta: Vec<bool>,
+    /// Advanced (d): bottom-half ½-behind against top-half 1-behind (`q`).
+    h: Vec<bool>,
+    q: Vec<bool>,
+    /// Top-half ½-behind ((c) in Advanced).
+    th: Vec<bool>,
+    /// Rating ranks within `l`, `pool`, `h`, `q`, `th` (0 = highest rated).
+    rl: Vec<i64>,
+    rp: Vec<i64>,
+    rh: Vec<i64>,
+    rq: Vec<i64>,
+    rth: Vec<i64>,
+    /// The rank in the grading order of the (b) pairs each pool player is aimed at.
+    target: Vec<i64>,
+    /// The standard Swiss's bound on every pair of the field.
+    swiss_bound: SwissCosts,
+    /// Half a point (the scoring's draw value): "half a point behind".
+    half: f64,
+}
+
+impl<'a> Accelerated<'a> {
+    fn new(t: &Tournament, f: &'a Field, g: &Groups, m: f64, adv: bool) -> Accelerated<'a> {
         let n = f.len();
         let (win, half) = (t.scoring.win, t.scoring.draw);
         let near = |i: usize, v: f64| (f.standings[i].score - v).abs() < EPS;
         let top: Vec<bool> = f.ids.iter().map(|&id| g.is_top(id)).collect();
         let rating = |i: usize| f.standings[i].rating;
         let lead: Vec<bool> = (0..n).map(|i| f.standings[i].score >= m - EPS).collect();
-        // (b): bottom-half leaders; their pool: top-half players ½ and 1 behind.
         let l: Vec<bool> = (0..n).map(|i| !top[i] && lead[i]).collect();
         let pool: Vec<bool> = (0..n)
             .map(|i| top[i] && (near(i, m - half) || near(i, m - win)))
             .collect();
         let ta: Vec<bool> = (0..n).map(|i| top[i] && lead[i]).collect();
-        // Advanced (d): bottom-half ½-behind against top-half 1-behind; (c) top-half ½-behind.
-        let adv = self.advanced;
         let h: Vec<bool> = (0..n)
             .map(|i| adv && !top[i] && near(i, m - half))
             .collect();
         let q: Vec<bool> = (0..n).map(|i| adv && top[i] && near(i, m - win)).collect();
         let th: Vec<bool> = (0..n).map(|i| top[i] && near(i, m - half)).collect();
-        // Rating rank within a set (0 = highest rated).
         let rank_in = |set: &[bool]| -> Vec<i64> {
             let mut idx: Vec<usize> = (0..n).filter(|&i| set[i]).collect();
             idx.sort_by(|&x, &y| {
@@ -608,280 +974,189 @@ impl Ecf {
         } else {
             rp.clone()
         };
-        let initial = t.initial_colour.unwrap_or(Colour::White);
-        let groups_ = f.groups();
-        let group_of = group_index(f);
-        let big = n as i64;
-        let mut candidates = Vec::new();
-        for i in 0..n {
-            for j in i + 1..n {
-                if f.standings[i].has_met(f.ids[j]) {
-                    continue; // no rematch (FIDE C.04.1 b, the seeded-pairing rules)
-                }
-                let Some(ci) = f.colour_for(i, j, initial) else {
-                    continue; // colour limits (FIDE C.04.1 f/g)
-                };
-                let std = pair_costs(f, &groups_, &group_of, i, j, ci);
-                // std = [bye, float, colour, strong, rep1, rep2, bye rank, order] (swiss tiers)
-                let (mut tb, mut t6, mut td, mut t7) = (0i64, 0i64, 0i64, 0i64);
-                let mut promoted = 0i64;
-                // ECF 6: a floater from (a) (Advanced: also from (c)) not given a top-half
-                // player half a point behind. Group (a) is paired before (b), (c) before (d),
-                // so this comes before (d) and rule 7; (b) keeps priority through rule 6's
-                // break (tiers above).
-                let mut tf = 0i64;
-                // The same for the floater from (c), after promotions (a promoted bottom-half
-                // player joins the top-half ½'s and may leave (c) without a floater) and after
-                // the choice of (b) partners, (b) being paired before (c).
-                let mut tc = 0i64;
-                // ECF 6: only the floater of an odd top score group leaves it; no further
-                // top-half leader is sent down, not even against a bottom-half leader.
-                let tx = (ta[i] != ta[j]) as i64;
-                // ECF 6: the floater takes the highest-rated bottom-half leader (colour first).
-                let mut fl = 0i64;
-                let (mut float, mut order) = (std.float, std.order);
-                // Partner choices, in the order the groups are paired: the floater from (a),
-                // then (b), then (Advanced) the floater from (c) and the pairs of (d).
-                let (mut sel_a, mut sel_b, mut sel_cd) = (0i64, 0i64, 0i64);
-                let (mut acc, mut border) = (true, 0i64);
-                let role = |x: usize, y: usize| -> Option<&'static str> {
-                    if l[x] && pool[y] {
-                        Some("b")
-                    } else if l[x] && ta[y] {
-                        Some("6")
-                    } else if h[x] && q[y] {
-                        Some("d")
-                    } else if h[x] && th[y] {
-                        Some("7")
-                    } else {
-                        None
-                    }
-                };
-                match role(i, j)
-                    .map(|r| (r, i, j))
-                    .or(role(j, i).map(|r| (r, j, i)))
-                {
-                    Some(("b", x, y)) => {
-                        float = 0;
-                        sel_b = rp[y];
-                        border = (rl[x] - target[y]).pow(2);
-                        order = 0;
-                    }
-                    Some(("6", x, _)) => {
-                        t6 = 1;
-                        float = 0;
-                        fl = rl[x];
-                    }
-                    Some(("d", x, y)) => {
-                        float = 0;
-                        sel_cd = rq[y];
-                        border = (rh[x] - rq[y]).pow(2);
-                        order = 0;
-                    }
-                    Some((_, x, _)) => {
-                        // advanced 7: promotion of the highest-rated bottom-half players
-                        t7 = 1;
-                        float = 0;
-                        promoted = rh[x];
-                    }
-                    None => {
-                        acc = false;
-                        tb = l[i] as i64 + l[j] as i64;
-                        td = h[i] as i64 + h[j] as i64;
-                        // ECF 6: a floater from the top-half leaders (Advanced also from the
-                        // top-half ½-behind) meets the highest-rated top-half player half a
-                        // point behind.
-                        for (x, y) in [(i, j), (j, i)] {
-                            let floats_down = f.standings[x].score > f.standings[y].score + EPS;
-                            let from_top_group = ta[x] || (adv && th[x]);
-                            if from_top_group && floats_down {
-                                let behind = f.standings[x].score - half;
-                                // Only a pair of rule 6 is accelerated (its colours come
-                                // first); any other float is an ordinary one.
-                                let six = top[y] && near(y, behind);
-                                acc |= six;
-                                if ta[x] {
-                                    tf += i64::from(!six);
-                                } else {
-                                    tc += i64::from(!six);
-                                }
-                                let rank = if six {
-                                    if ta[x] {
-                                        rth[y]
-                                    } else {
-                                        rq[y]
-                                    }
-                                } else {
-                                    big
-                                };
-                                if ta[x] {
-                                    sel_a += rank;
-                                } else {
-                                    // (c)'s floater is paired before (d): his choice outweighs
-                                    // the (d) partners'.
-                                    sel_cd += big * rank;
-                                }
+        Accelerated {
+            f,
+            n,
+            adv,
+            initial: t.initial_colour.unwrap_or(Colour::White),
+            groups: f.groups(),
+            group_of: group_index(f),
+            top,
+            l,
+            pool,
+            ta,
+            h,
+            q,
+            th,
+            rl,
+            rp,
+            rh,
+            rq,
+            rth,
+            target,
+            swiss_bound: SwissCosts::from_slice(&SwissPairs::new(t, f).upper()),
+            half,
+        }
+    }
+
+    /// The role of `x` against `y`, if the pair is one the acceleration asks for.
+    fn role(&self, x: usize, y: usize) -> Option<Role> {
+        if self.l[x] && self.pool[y] {
+            Some(Role::B)
+        } else if self.l[x] && self.ta[y] {
+            Some(Role::Six)
+        } else if self.h[x] && self.q[y] {
+            Some(Role::D)
+        } else if self.h[x] && self.th[y] {
+            Some(Role::Seven)
+        } else {
+            None
+        }
+    }
+
+    /// A pair's costs (`pair` = (a, b, colour of a), a ranking higher), or with `None` each
+    /// tier's upper bound over every pair of the round: each tier's cost and bound side by
+    /// side, so that they cannot drift.
+    fn costs_or_bound(&self, pair: Option<(usize, usize, Colour)>) -> AccCosts {
+        let f = self.f;
+        let big = self.n as i64;
+        let Some((i, j, ci)) = pair else {
+            let swiss = self.swiss_bound;
+            return AccCosts {
+                // Byes only.
+                bye_group: 0,
+                // At most one player of a pair on each side of a count, except where both may
+                // be counted.
+                top_leaders_out: 1,
+                leaders_unserved: 2,
+                rule_six_broken: 1,
+                floater_not_behind: 1,
+                halves_unserved: 2,
+                promoted: 1,
+                // Ranks within a set of the field.
+                promoted_not_highest: big,
+                accelerated_colour: swiss.colour,
+                floater_not_highest_leader: big,
+                floater_not_highest_behind: big,
+                partners_not_highest: big,
+                floater_c_not_behind: 1,
+                // (c)'s floater's rank weighs `big` per step.
+                partners_cd_not_highest: big * big,
+                // A squared difference of two ranks.
+                grading_order: big * big,
+                float: swiss.float,
+                colour: swiss.colour,
+                strong_colour: swiss.strong_colour,
+                repeat_float_1: swiss.repeat_float_1,
+                repeat_float_2: swiss.repeat_float_2,
+                bye_rank: 0,
+                order: swiss.order,
+            };
+        };
+        let (l, h, ta, th) = (&self.l, &self.h, &self.ta, &self.th);
+        let std = pair_costs(f, &self.groups, &self.group_of, i, j, ci);
+        let mut c = AccCosts {
+            bye_group: std.bye_group,
+            top_leaders_out: (ta[i] != ta[j]) as i64,
+            float: std.float,
+            colour: std.colour,
+            strong_colour: std.strong_colour,
+            repeat_float_1: std.repeat_float_1,
+            repeat_float_2: std.repeat_float_2,
+            bye_rank: std.bye_rank,
+            order: std.order,
+            ..AccCosts::default()
+        };
+        let mut acc = true;
+        match self
+            .role(i, j)
+            .map(|r| (r, i, j))
+            .or(self.role(j, i).map(|r| (r, j, i)))
+        {
+            Some((Role::B, x, y)) => {
+                c.float = 0;
+                c.partners_not_highest = self.rp[y];
+                c.grading_order = (self.rl[x] - self.target[y]).pow(2);
+                c.order = 0;
+            }
+            Some((Role::Six, x, _)) => {
+                c.rule_six_broken = 1;
+                c.float = 0;
+                c.floater_not_highest_leader = self.rl[x];
+            }
+            Some((Role::D, x, y)) => {
+                c.float = 0;
+                c.partners_cd_not_highest = self.rq[y];
+                c.grading_order = (self.rh[x] - self.rq[y]).pow(2);
+                c.order = 0;
+            }
+            Some((Role::Seven, x, _)) => {
+                // advanced 7: promotion of the highest-rated bottom-half players
+                c.promoted = 1;
+                c.float = 0;
+                c.promoted_not_highest = self.rh[x];
+            }
+            None => {
+                acc = false;
+                c.leaders_unserved = l[i] as i64 + l[j] as i64;
+                c.halves_unserved = h[i] as i64 + h[j] as i64;
+                // ECF 6: a floater from the top-half leaders (Advanced also from the
+                // top-half ½-behind) meets the highest-rated top-half player half a
+                // point behind.
+                for (x, y) in [(i, j), (j, i)] {
+                    let floats_down = f.standings[x].score > f.standings[y].score + EPS;
+                    let from_top_group = ta[x] || (self.adv && th[x]);
+                    if from_top_group && floats_down {
+                        let behind = f.standings[x].score - self.half;
+                        // Only a pair of rule 6 is accelerated (its colours come
+                        // first); any other float is an ordinary one.
+                        let six = self.top[y] && (f.standings[y].score - behind).abs() < EPS;
+                        acc |= six;
+                        if ta[x] {
+                            c.floater_not_behind += i64::from(!six);
+                        } else {
+                            c.floater_c_not_behind += i64::from(!six);
+                        }
+                        let rank = if six {
+                            if ta[x] {
+                                self.rth[y]
+                            } else {
+                                self.rq[y]
                             }
+                        } else {
+                            big
+                        };
+                        if ta[x] {
+                            c.floater_not_highest_behind += rank;
+                        } else {
+                            // (c)'s floater is paired before (d): his choice outweighs
+                            // the (d) partners'.
+                            c.partners_cd_not_highest += big * rank;
                         }
                     }
                 }
-                let mut costs = vec![std.bye_group, tx, tb, t6, tf];
-                if adv {
-                    costs.extend([td, t7, promoted]);
-                }
-                // Colours inside the accelerated pairs come first ("due the appropriate
-                // colour"), then the choice of partners and their grading order, and only then
-                // the score groups of the remaining players (4(c)).
-                let acc_colour = if acc { std.colour } else { 0 };
-                costs.extend([acc_colour, fl, sel_a, sel_b]);
-                if adv {
-                    costs.extend([tc, sel_cd]);
-                }
-                costs.extend([
-                    border,
-                    float,
-                    std.colour,
-                    std.strong_colour,
-                    std.repeat_float_1,
-                    std.repeat_float_2,
-                    std.bye_rank,
-                    order,
-                ]);
-                candidates.push(Candidate {
-                    a: i,
-                    b: j,
-                    white: if ci == Colour::White { i } else { j },
-                    costs,
-                });
             }
         }
-        let base = standard_spec(t, f, self.name());
-        let byes = base
-            .byes
-            .iter()
-            .map(|o| {
-                let p = o.player;
-                let c = SwissCosts::from_slice(&o.costs);
-                let mut costs = vec![c.bye_group, ta[p] as i64, l[p] as i64, 0, 0];
-                if adv {
-                    costs.extend([h[p] as i64, 0, 0]);
-                }
-                costs.extend([0, 0, 0, 0]);
-                if adv {
-                    costs.extend([0, 0]);
-                }
-                costs.extend([
-                    0,
-                    c.float,
-                    c.colour,
-                    c.strong_colour,
-                    c.repeat_float_1,
-                    c.repeat_float_2,
-                    c.bye_rank,
-                    c.order,
-                ]);
-                ByeOption { player: p, costs }
-            })
-            .collect();
-        let mut tiers = vec![
-            SwissTier::ByeGroup.tier(),
-            Tier::new(
-                "top-half leaders floated out beyond an odd group's one floater",
-                &self.cite("ECF basic 6", "ECF advanced 6"),
-            ),
-            Tier::new(
-                "bottom-half leaders not paired against top-half players",
-                &format!("{}, 4(b)", self.cite("ECF basic 3(b)", "ECF advanced 3(b)")),
-            ),
-            Tier::new(
-                "top-half leaders paired against bottom-half leaders (rule 6 broken)",
-                &self.cite("ECF basic 6", "ECF advanced 6"),
-            ),
-            Tier::new(
-                "floater from the top-half leaders not paired against a top-half player half a point behind",
-                &self.cite("ECF basic 6", "ECF advanced 6"),
-            ),
-        ];
-        if adv {
-            tiers.push(Tier::new(
-                "bottom-half players half a point behind not paired against top-half players",
-                "ECF advanced 3(d), 7",
-            ));
-            tiers.push(Tier::new(
-                "bottom-half players promoted into the top half",
-                "ECF advanced 7",
-            ));
-            // "promote the highest rated 'bottom halves'": by rating, before colours.
-            tiers.push(Tier::new(
-                "promoted bottom-half players not the highest-rated",
-                "ECF advanced 7",
-            ));
-        }
-        tiers.push(Tier::new(
-            "colour preferences not granted in the accelerated pairs",
-            &format!(
-                "{}, 4(b), 6 (due the appropriate colour)",
-                self.cite("ECF basic 3(b)", "ECF advanced 3(b)")
-            ),
-        ));
-        tiers.push(Tier::new(
-            "floater not given the highest-rated bottom-half leader",
-            &self.cite("ECF basic 6", "ECF advanced 6"),
-        ));
-        tiers.push(Tier::new(
-            "floater from the top-half leaders not given the highest-rated top-half player half a point behind",
-            &self.cite("ECF basic 6", "ECF advanced 6"),
-        ));
-        tiers.push(Tier::new(
-            "top-half partners of the bottom-half leaders not the highest-rated available",
-            &format!("{}, 4(b)", self.cite("ECF basic 3(b)", "ECF advanced 3(b)")),
-        ));
-        if adv {
-            tiers.push(Tier::new(
-                "floater from the top-half players half a point behind not paired against a top-half player a point behind",
-                "ECF advanced 6",
-            ));
-            tiers.push(Tier::new(
-                "floater from the top-half players half a point behind, then the (d) pairs, not given the highest-rated top-half players a point behind",
-                "ECF advanced 6, 3(d)",
-            ));
-        }
-        tiers.push(Tier::new(
-            "accelerated pairs not in grading order",
-            &self.cite("ECF basic 3(b)", "ECF advanced 3(b)"),
-        ));
-        tiers.push(Tier::new(
-            "float size outside the accelerated pairs (score steps squared)",
-            &format!("{rest}; FIDE C.04.3 C.6-C.7"),
-        ));
-        tiers.extend(
-            [
-                SwissTier::Colour,
-                SwissTier::StrongColour,
-                SwissTier::RepeatFloat1,
-                SwissTier::RepeatFloat2,
-                SwissTier::ByeRank,
-            ]
-            .map(SwissTier::tier),
-        );
-        tiers.push(Tier::new(
-            "in-bracket order (S1 v S2) outside the accelerated pairs",
-            "FIDE C.04.3 B.2-B.3",
-        ));
-        // Group (a) is not a score group (the bottom-half leaders share its score), so its
-        // parity row is named here: an odd group (a) sends one player out, which the LP could
-        // otherwise dodge with half-pairs round a triangle (tier 2 fractional).
-        let ta_set: Vec<usize> = (0..n).filter(|&i| ta[i]).collect();
-        let mut odd_sets = base.odd_sets.clone();
-        if ta_set.len() % 2 == 1 && ta_set.len() > 1 {
-            odd_sets.push(ta_set);
-        }
-        RoundSpec {
-            tiers,
-            candidates,
-            byes,
-            odd_sets,
-            ..base
+        c.accelerated_colour = if acc { std.colour } else { 0 };
+        c
+    }
+
+    /// A bye's costs: the standard ones (`o`'s), and the leaders it leaves without a partner.
+    fn bye_costs(&self, o: &ByeOption) -> AccCosts {
+        let (p, c) = (o.player, SwissCosts::from_slice(&o.costs));
+        AccCosts {
+            bye_group: c.bye_group,
+            top_leaders_out: self.ta[p] as i64,
+            leaders_unserved: self.l[p] as i64,
+            halves_unserved: self.h[p] as i64,
+            float: c.float,
+            colour: c.colour,
+            strong_colour: c.strong_colour,
+            repeat_float_1: c.repeat_float_1,
+            repeat_float_2: c.repeat_float_2,
+            bye_rank: c.bye_rank,
+            order: c.order,
+            ..AccCosts::default()
         }
     }
 }

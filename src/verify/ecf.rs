@@ -3,15 +3,18 @@
 //! module adds the document's clauses, computed here from the tournament's facts with code of
 //! its own (nothing from the model builder).
 //!
+//! Every rule string is written whole where it is checked (one grep for `ECF basic 4(b)`
+//! finds the system's tier and this check).
+//!
 //! | rule string | what is checked |
 //! |---|---|
 //! | `ECF basic 1` / `ECF advanced 1` | a player's `group` label, when given as A–D, is his quarter by rating order |
-//! | `ECF basic 2` | round 1: games are A v B and C v D (quarter pairs, in rating order), the bye (odd bottom half) to the last of D; board 1's colour as set (or by lot), then alternating |
-//! | `ECF basic 3(b)` (round 2) / `4(b)` | a bottom-half leader (100%) does not meet a top-half player although an exchange with a free top-half player ½ or 1 point behind would give him one; the top-half partners are the highest-rated available due the colour (exchange test), paired in grading order |
-//! | `ECF basic 6` | a top-half leader meets a bottom-half leader only when the bottom-half leaders outnumber the top-half players left for group (b), and only one (the floater of an odd top group): two such pairs whose top-half players could meet each other are flagged; the floater takes the highest-rated bottom-half leader due the colour (exchange test); a floater from the top-half leaders meets a top-half player half a point behind when one is free |
+//! | `ECF basic 2` / `ECF advanced 2` | round 1: games are A v B and C v D (quarter pairs, in rating order), the bye (odd bottom half) to the last of D; board 1's colour as set (or by lot), then alternating |
+//! | `ECF basic 3(b)` / `ECF advanced 3(b)` (round 2), `ECF basic 4(b)` / `ECF advanced 4(b)` (later) | a bottom-half leader (100%) does not meet a top-half player although an exchange with a free top-half player ½ or 1 point behind would give him one; the top-half partners are the highest-rated available due the colour (exchange test), paired in grading order |
+//! | `ECF basic 6` / `ECF advanced 6` | a top-half leader meets a bottom-half leader only when the bottom-half leaders outnumber the top-half players left for group (b), and only one (the floater of an odd top group): two such pairs whose top-half players could meet each other are flagged; the floater takes the highest-rated bottom-half leader due the colour (exchange test); a floater from the top-half leaders meets a top-half player half a point behind when one is free |
 //! | `ECF advanced 3(d)` | a bottom-half player half a point behind meets a top-half player a point behind when an exchange would allow it |
 //! | `ECF advanced 7` | promotion (bottom-half ½-behind v top-half ½-behind) only when no (b) pair with a top-half player a point behind could be substituted from; the highest-rated bottom-half players are the ones promoted |
-//! | `ECF basic 3(c)-(d)` (round 2) / `4(c)` / `ECF basic 5` (Advanced: `ECF advanced …`) | score groups: two pairs that both cross the same two score groups could be exchanged into two pairs within the groups (a rematch-free, colour-compatible exchange) |
+//! | `ECF basic 3(c)-(d)` (round 2), `ECF basic 4(c)` (accelerated), `ECF basic 5` (after), each also `ECF advanced …` | score groups: two pairs that both cross the same two score groups could be exchanged into two pairs within the groups (a rematch-free, colour-compatible exchange) |
 //!
 //! Readings: the lead is 100% (`(round − 1) ×` the most points a round gives); "half a point"
 //! is the scoring's draw value, "a point" its win value. Acceleration (rounds ≥ 2) continues
@@ -153,11 +156,10 @@ impl<'a> Check<'a> {
         }
     }
 
-    fn cite(&self, clause: &str) -> String {
-        format!(
-            "ECF {} {clause}",
-            if self.adv { "advanced" } else { "basic" }
-        )
+    /// The citation of this variant, each a whole string so that a grep for the clause finds
+    /// both its encoding in the system and this check.
+    fn cite(&self, basic: &str, advanced: &str) -> String {
+        if self.adv { advanced } else { basic }.to_string()
     }
 
     fn flag(&mut self, rule: String, players: Vec<u32>, message: String) {
@@ -243,7 +245,7 @@ impl<'a> Check<'a> {
         let (on, why) = self.accelerating(leaders.len() + halves.len());
         if !on {
             self.check_stopped(m, half, &why);
-            let rule = self.cite("5");
+            let rule = self.cite("ECF basic 5", "ECF advanced 5");
             self.check_floats(&BTreeSet::new(), rule);
             return self.out;
         }
@@ -259,9 +261,9 @@ impl<'a> Check<'a> {
             .filter(|&p| self.top(p) && self.sc(p) >= m - EPS)
             .collect();
         let bclause = if self.r == 2 {
-            self.cite("3(b)")
+            self.cite("ECF basic 3(b)", "ECF advanced 3(b)")
         } else {
-            self.cite("4(b)")
+            self.cite("ECF basic 4(b)", "ECF advanced 4(b)")
         };
         // (b) pairs: bottom leader v pool player.
         let bpairs: Vec<(u32, u32)> = leaders
@@ -371,7 +373,7 @@ impl<'a> Check<'a> {
             };
             if ta.contains(&x) && leaders.len() + floater_takes <= pool.len() {
                 self.flag(
-                    self.cite("6"),
+                    self.cite("ECF basic 6", "ECF advanced 6"),
                     vec![x, l],
                     format!(
                         "top-half leader {x} plays bottom-half leader {l}, but the {} bottom-half leaders do not outnumber the {} top-half players left for group (b)",
@@ -393,7 +395,7 @@ impl<'a> Check<'a> {
                 let ((a1, l1), (a2, l2)) = (six[i], six[j]);
                 if self.may_meet(a1, a2) && self.may_meet(l1, l2) {
                     self.flag(
-                        self.cite("6"),
+                        self.cite("ECF basic 6", "ECF advanced 6"),
                         vec![a1, l1, a2, l2],
                         format!(
                             "top-half leaders {a1} and {a2} both play bottom-half leaders ({l1}, {l2}); only the one floater of an odd top score group may, and {a1} v {a2} was possible"
@@ -417,7 +419,7 @@ impl<'a> Check<'a> {
             });
             if let Some(l2) = better {
                 self.flag(
-                    self.cite("6"),
+                    self.cite("ECF basic 6", "ECF advanced 6"),
                     vec![a, l, l2],
                     format!(
                         "the floater {a} from the top-half leaders plays bottom-half leader {l} ({}), but the higher-rated bottom-half leader {l2} ({}) was available and due the same colour",
@@ -430,7 +432,11 @@ impl<'a> Check<'a> {
         // 3(a)/4(a): group (a) is closed but for the one floater of an odd group (and rule 6's
         // break, checked above): two top-half leaders paired outside it who could have met
         // each other, their opponents meeting each other too.
-        let aclause = self.cite(if self.r == 2 { "3(a)" } else { "4(a)" });
+        let aclause = if self.r == 2 {
+            self.cite("ECF basic 3(a)", "ECF advanced 3(a)")
+        } else {
+            self.cite("ECF basic 4(a)", "ECF advanced 4(a)")
+        };
         let out_a: Vec<(u32, u32)> = ta
             .iter()
             .filter_map(|&a| self.opp.get(&a).map(|&(o, _)| (a, o)))
@@ -481,7 +487,7 @@ impl<'a> Check<'a> {
                 });
                 if let Some(z) = better {
                     self.flag(
-                        self.cite("6"),
+                        self.cite("ECF basic 6", "ECF advanced 6"),
                         vec![a, y, z],
                         format!(
                             "the floater {a} from the top-half leaders plays {y} ({}), but the higher-rated top-half {z} ({}), also half a point behind, was due the same colour",
@@ -503,7 +509,7 @@ impl<'a> Check<'a> {
             });
             if let Some(z) = free {
                 self.flag(
-                    self.cite("6"),
+                    self.cite("ECF basic 6", "ECF advanced 6"),
                     vec![a, y, z],
                     format!(
                         "the floater {a} from the top-half leaders plays {y}, though top-half {z} half a point behind was free"
@@ -531,7 +537,7 @@ impl<'a> Check<'a> {
             let mut who: Vec<u32> = leaders.iter().chain(&halves).copied().collect();
             who.sort_unstable();
             self.flag(
-                self.cite("4"),
+                self.cite("ECF basic 4", "ECF advanced 4"),
                 who,
                 format!(
                     "acceleration should continue ({why}), but the round is paired in plain score groups"
@@ -539,7 +545,11 @@ impl<'a> Check<'a> {
             );
         }
         // The remaining players: 3(c)-(d) in round 2, 4(c) afterwards.
-        let rest = self.cite(if self.r == 2 { "3(c)-(d)" } else { "4(c)" });
+        let rest = if self.r == 2 {
+            self.cite("ECF basic 3(c)-(d)", "ECF advanced 3(c)-(d)")
+        } else {
+            self.cite("ECF basic 4(c)", "ECF advanced 4(c)")
+        };
         self.check_floats(&accel, rest);
         self.out
     }
@@ -948,7 +958,7 @@ impl<'a> Check<'a> {
     /// another pair would have made the score differences smaller (Σ squared), is an
     /// accelerated pairing made too late.
     fn check_stopped(&mut self, m: f64, half: f64, why: &str) {
-        let rule = self.cite("4");
+        let rule = self.cite("ECF basic 4", "ECF advanced 4");
         let floor = if self.adv { m - half } else { m };
         let games = self.games.clone();
         for &(w, b) in &games {
@@ -987,7 +997,7 @@ impl<'a> Check<'a> {
     }
 
     fn check_labels(&mut self) {
-        let rule = self.cite("1");
+        let rule = self.cite("ECF basic 1", "ECF advanced 1");
         let mut bad = Vec::new();
         for p in &self.t.players {
             let Some(label) = p.group.as_deref() else {
@@ -1011,7 +1021,7 @@ impl<'a> Check<'a> {
     }
 
     fn check_round_one(&mut self) {
-        let rule = self.cite("2");
+        let rule = self.cite("ECF basic 2", "ECF advanced 2");
         let q = |c: char| -> Vec<u32> {
             self.order
                 .iter()

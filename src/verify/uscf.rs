@@ -1,15 +1,16 @@
 //! US Chess accelerated pairings (seed "USCF": batches, thirds, added score), checked one round
 //! at a time. Groups, winners and batches are recomputed here from the document; nothing comes
-//! from the model builder. `P` below is `USCF` (batches) or `USCF thirds`.
+//! from the model builder. Every rule string is written whole where it is checked (one grep
+//! for `USCF thirds round 2 (b)` finds the system's tier and this check).
 //!
 //! | rule string | what is checked |
 //! |---|---|
 //! | the standard Swiss rules | [`super::swiss`], with the pairing score the document implies: round 1 each group a point above the next (groups apart), round 2 the A winners a point above the rest (batch (a) on its own), later rounds the real score; added score: the top half +1 in rounds 1–2 |
-//! | `P groups` | a player's `group` label A/B(/C) is his group by rating: A = the next even number at or above half the entry (121 → 62), thirds: A and B the even number nearest a third (ties down), C the rest |
-//! | `P round 1` | games across the rating groups only as many as the groups' parities force |
-//! | `P round 2 (a)` | A winners play each other; at most one leaves batch (a), and only when their number is odd; that downfloater is the lowest-rated unless a lower-rated A winner could have changed places with him with every colour settled |
-//! | `P round 2 (b)` | every winner of B (C) and the downfloater plays an A (or B) non-winner while one is free in batch (c) (exchange test); at most one B (C) non-winner upfloats against a winner (when the non-winners plus one suffice); the non-winners used are the highest-rated (an exchange with one left to (c) that settles every colour is flagged); pairs in rating order (an exchange of partners that settles every colour is flagged) |
-//! | `P round 2 (c)` | the rest by score groups: two games between the same two score groups, with no winner, that could be exchanged into games inside the groups |
+//! | `USCF groups` / `USCF thirds groups` | a player's `group` label A/B(/C) is his group by rating: A = the next even number at or above half the entry (121 → 62), thirds: A and B the even number nearest a third (ties down), C the rest |
+//! | `USCF round 1` / `USCF thirds round 1` | games across the rating groups only as many as the groups' parities force |
+//! | `USCF round 2 (a)` / `USCF thirds round 2 (a)` | A winners play each other; at most one leaves batch (a), and only when their number is odd; that downfloater is the lowest-rated unless a lower-rated A winner could have changed places with him with every colour settled |
+//! | `USCF round 2 (b)` / `USCF thirds round 2 (b)` | every winner of B (C) and the downfloater plays an A (or B) non-winner while one is free in batch (c) (exchange test); at most one B (C) non-winner upfloats against a winner (when the non-winners plus one suffice); the non-winners used are the highest-rated (an exchange with one left to (c) that settles every colour is flagged); pairs in rating order (an exchange of partners that settles every colour is flagged) |
+//! | `USCF round 2 (c)` / `USCF thirds round 2 (c)` | the rest by score groups: two games between the same two score groups, with no winner, that could be exchanged into games inside the groups |
 //! | `USCF added score` | stored virtual points for the round, if any, are 1 for the top half in rounds 1–2 and 0 otherwise; score groups on the pairing score (exchange test as above) |
 //!
 //! Readings: a winner has the points of a win after round 1 (a win, a forfeit win, a
@@ -114,21 +115,18 @@ impl<'a> Check<'a> {
         }
     }
 
-    fn cite(&self, clause: &str) -> String {
-        if self.thirds {
-            format!("USCF thirds {clause}")
-        } else {
-            format!("USCF {clause}")
-        }
+    /// The citation of this method, each a whole string so that a grep for the clause finds
+    /// both its encoding in the system and this check.
+    fn cite(&self, batches: &str, thirds: &str) -> String {
+        if self.thirds { thirds } else { batches }.to_string()
     }
 
     fn g(&self, id: u32) -> usize {
         self.group.get(&id).copied().unwrap_or(self.last)
     }
 
-    fn flag(&mut self, clause: &str, players: Vec<u32>, message: String) {
-        let rule = self.cite(clause);
-        let v = self.f.flag(&rule, players, message);
+    fn flag(&mut self, rule: &str, players: Vec<u32>, message: String) {
+        let v = self.f.flag(rule, players, message);
         self.out.push(v);
     }
 
@@ -145,7 +143,7 @@ impl<'a> Check<'a> {
             } else {
                 &["A", "B"]
             },
-            &self.cite("groups"),
+            &self.cite("USCF groups", "USCF thirds groups"),
         );
         self.out.extend(labelled);
         let vp: BTreeMap<u32, f64> = self
@@ -186,8 +184,9 @@ impl<'a> Check<'a> {
             .collect();
         if across.len() > odd / 2 {
             let list: Vec<String> = across.iter().map(|(w, b)| format!("{w} v {b}")).collect();
+            let rule = self.cite("USCF round 1", "USCF thirds round 1");
             self.flag(
-                "round 1",
+                &rule,
                 across.iter().flat_map(|&(w, b)| [w, b]).collect(),
                 format!(
                     "{} games join different rating groups ({}); the groups are paired separately and their sizes force at most {}",
@@ -231,14 +230,14 @@ impl<'a> Check<'a> {
             .copied()
             .filter(|&p| self.g(p) == self.last && !won(p))
             .collect();
-        let mut found: Vec<(&str, Vec<u32>, String)> = Vec::new();
+        let mut found: Vec<(String, Vec<u32>, String)> = Vec::new();
         if out_a.len() > aw.len() % 2 {
             for (i, &x1) in out_a.iter().enumerate() {
                 for &x2 in &out_a[i + 1..] {
                     let (o1, o2) = (opp(x1).0, opp(x2).0);
                     if f.may_meet(x1, x2) && f.may_meet(o1, o2) {
                         found.push((
-                            "round 2 (a)",
+                            self.cite("USCF round 2 (a)", "USCF thirds round 2 (a)"),
                             vec![x1, x2],
                             format!(
                                 "A winners {x1} and {x2} both leave batch (a) (against {o1} and {o2}); {x1} v {x2} and {o1} v {o2} were possible, and only one of an odd batch floats down"
@@ -261,7 +260,7 @@ impl<'a> Check<'a> {
                     && f.settled(x, cy, z)
                 {
                     found.push((
-                        "round 2 (a)",
+                        self.cite("USCF round 2 (a)", "USCF thirds round 2 (a)"),
                         vec![x, y],
                         format!(
                             "the downfloater {x} ({}) is not the lowest-rated A winner: {y} ({}) could have floated against {ox} instead, with {x} v {z} and every colour as due",
@@ -297,7 +296,7 @@ impl<'a> Check<'a> {
             });
             if let Some(u) = free {
                 found.push((
-                    "round 2 (b)",
+                    self.cite("USCF round 2 (b)", "USCF thirds round 2 (b)"),
                     vec![z, o, u],
                     format!(
                         "winner {z} plays {o}, not a non-winner of the higher group, though {u} (left to batch (c) against {}) could have played him",
@@ -309,7 +308,7 @@ impl<'a> Check<'a> {
         let need = wins.len() + aw.len() % 2;
         if ups.len() > 1 && nw.len() + 1 >= need {
             found.push((
-                "round 2 (b)",
+                self.cite("USCF round 2 (b)", "USCF thirds round 2 (b)"),
                 ups.iter().flat_map(|&(z, o)| [z, o]).collect(),
                 format!(
                     "{} non-winners of the last group upfloat against winners; at most one may",
@@ -338,7 +337,7 @@ impl<'a> Check<'a> {
                     && f.settled(v, cu, q)
                 {
                     found.push((
-                        "round 2 (b)",
+                        self.cite("USCF round 2 (b)", "USCF thirds round 2 (b)"),
                         vec![z, v, u],
                         format!(
                             "{v} ({}) plays winner {z} while the higher-rated non-winner {u} ({}) is left to batch (c); exchanging them settles every colour",
@@ -374,7 +373,7 @@ impl<'a> Check<'a> {
                     && f.settled(z2, c2, v1)
                 {
                     found.push((
-                        "round 2 (b)",
+                        self.cite("USCF round 2 (b)", "USCF thirds round 2 (b)"),
                         vec![z1, v1, z2, v2],
                         format!(
                             "batch (b) is not in rating order: {z1} plays {v1} while the lower-rated winner {z2} plays the higher-ranked non-winner {v2}; {z1} v {v2} and {z2} v {v1} settle every colour"
@@ -383,11 +382,11 @@ impl<'a> Check<'a> {
                 }
             }
         }
-        for (clause, players, message) in found {
-            self.flag(clause, players, message);
+        for (rule, players, message) in found {
+            self.flag(&rule, players, message);
         }
         // Batch (c): conventional score groups among the non-winners.
-        let rule = self.cite("round 2 (c)");
+        let rule = self.cite("USCF round 2 (c)", "USCF thirds round 2 (c)");
         let f = &self.f;
         let c = float_exchanges(f, &|id| f.sc(id), &|id| f.sc(id) >= win - EPS, &rule);
         self.out.extend(c);

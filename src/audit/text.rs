@@ -1,0 +1,169 @@
+//! The audit as text.
+
+use super::model::{Audit, Board};
+use super::words::{ids, marks, name, status_words, verdict_words};
+use crate::tournament::{Standings, Tournament};
+
+/// The audit as text: summary, findings, tier table, your sheet with differing boards marked,
+/// the differing boards of the optimum.
+pub fn text(a: &Audit, t: &Tournament) -> String {
+    use std::fmt::Write;
+    let st = Standings::before(t, a.round);
+    let score = |id: u32| st.get(id).map(|s| s.score).unwrap_or(0.0);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Audit of round {} under {}: {}",
+        a.round,
+        a.system,
+        verdict_words(a.verdict)
+    );
+    for line in &a.summary {
+        let _ = writeln!(s, "  {line}");
+    }
+    let _ = writeln!(s);
+    if a.violations.is_empty() {
+        let _ = writeln!(s, "Rule violations: none (independent verifier).");
+    } else {
+        let _ = writeln!(
+            s,
+            "Rule violations ({}, independent verifier):",
+            a.violations.len()
+        );
+        for v in &a.violations {
+            let _ = writeln!(
+                s,
+                "  [{}] players {}: {}",
+                v.rule,
+                ids(&v.players),
+                v.message
+            );
+        }
+    }
+    if !a.excluded.is_empty() {
+        let _ = writeln!(s, "Outside the round's hard rules (pairing model):");
+        for e in &a.excluded {
+            let _ = writeln!(s, "  {e}");
+        }
+    }
+    let _ = writeln!(s);
+    if let Some(d) = &a.dutch {
+        let _ = writeln!(
+            s,
+            "Compared with the FIDE Dutch 2025 pairing, bracket by bracket (optimum {}: {}):\n  {d}",
+            status_words(a.optimum_status),
+            a.optimum_summary
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "Compared with the optimum, tier by tier (optimum {}: {}):",
+            status_words(a.optimum_status),
+            a.optimum_summary
+        );
+    }
+    if a.dutch.is_some() {
+    } else if let Some(rows) = &a.tiers {
+        let _ = writeln!(
+            s,
+            "  {:<44} {:>8} {:>8} {:>8}  rule",
+            "tier (priority order)", "yours", "optimum", "excess"
+        );
+        for (i, r) in rows.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "  {:<44} {:>8} {:>8} {:>8}  {}{}",
+                r.name,
+                r.yours,
+                r.optimum,
+                r.yours - r.optimum,
+                r.rule,
+                if Some(i) == a.first_difference {
+                    "  <- decides"
+                } else {
+                    ""
+                }
+            );
+        }
+    } else {
+        let _ = writeln!(
+            s,
+            "  not comparable (a pair outside the round's hard rules)"
+        );
+    }
+    let _ = writeln!(s);
+    let marks = marks(a);
+    let _ = writeln!(s, "Your pairing ({} boards):", a.yours.len());
+    let width = a
+        .yours
+        .iter()
+        .chain(&a.optimum)
+        .flat_map(|b| {
+            [
+                name(t, b.white).chars().count(),
+                name(t, b.black).chars().count(),
+            ]
+        })
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let row = |s: &mut String, b: &Board, mark: &str| {
+        let line = format!(
+            "  {:>5}  {:<width$} {:>5}   {:<width$} {:>5}  {mark}",
+            b.board,
+            name(t, b.white),
+            score(b.white),
+            name(t, b.black),
+            score(b.black)
+        );
+        let _ = writeln!(s, "{}", line.trim_end());
+    };
+    let _ = writeln!(
+        s,
+        "  {:>5}  {:<width$} {:>5}   {:<width$} {:>5}",
+        "Board", "White", "Score", "Black", "Score"
+    );
+    for b in &a.yours {
+        row(
+            &mut s,
+            b,
+            marks.get(&b.board).map(String::as_str).unwrap_or(""),
+        );
+    }
+    for &p in &a.your_byes {
+        let mark = if a.differences.byes_only_yours.contains(&p) {
+            "differs: not the optimum's bye"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            s,
+            "{}",
+            format!("    Bye  {}  {mark}", name(t, p)).trim_end()
+        );
+    }
+    let d = &a.differences;
+    if !d.only_optimum.is_empty()
+        || !d.colours_reversed.is_empty()
+        || !d.byes_only_optimum.is_empty()
+    {
+        let _ = writeln!(s);
+        let _ = writeln!(s, "The optimum's boards that differ from yours:");
+        for b in &d.only_optimum {
+            row(&mut s, b, "");
+        }
+        for (_, o) in &d.colours_reversed {
+            row(&mut s, o, "(your colours reversed)");
+        }
+        for &p in &d.byes_only_optimum {
+            let _ = writeln!(s, "    Bye  {}", name(t, p));
+        }
+    }
+    for v in &a.optimum_violations {
+        let _ = writeln!(s, "  verifier on the optimum: {}", v.message);
+    }
+    for n in &a.notes {
+        let _ = writeln!(s, "  Note: {n}");
+    }
+    s
+}

@@ -1,0 +1,62 @@
+//! Wording the text and HTML renderers share: players, verdicts, the optimum's status, and
+//! why a board is marked.
+
+use super::model::{Audit, Verdict};
+use crate::solve::Status;
+use std::collections::BTreeMap;
+
+/// `Name (id)`, or the id alone for an unknown player.
+pub(super) use crate::report::label as name;
+
+/// Player ids as a list: `3, 7`.
+pub(super) fn ids(v: &[u32]) -> String {
+    v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+}
+
+/// The optimum's status in words.
+pub(super) fn status_words(s: Status) -> &'static str {
+    match s {
+        Status::Optimal => "proved optimal",
+        Status::Feasible => "found, not proved optimal",
+        Status::Fallback => "from the greedy fallback, not proved optimal",
+        Status::Rejected => "rejected by the verifier",
+    }
+}
+
+/// The verdict in words.
+pub(super) fn verdict_words(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Optimal => "legal and optimal",
+        Verdict::NotOptimal => "legal, not optimal",
+        Verdict::Unproved => "legal, optimality not proved",
+        Verdict::BreaksRule => "BREAKS A RULE",
+    }
+}
+
+/// Per board of yours: why it is marked (differs from the optimum, a verifier finding).
+pub(super) fn marks(a: &Audit) -> BTreeMap<usize, String> {
+    let mut m: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    for b in &a.differences.only_yours {
+        m.entry(b.board)
+            .or_default()
+            .push("differs: pair not in the optimum".into());
+    }
+    for (y, o) in &a.differences.colours_reversed {
+        m.entry(y.board).or_default().push(format!(
+            "differs: colours reversed (optimum board {})",
+            o.board
+        ));
+    }
+    for v in &a.violations {
+        for b in &a.yours {
+            if v.players.contains(&b.white) || v.players.contains(&b.black) {
+                let tag = format!("breaks {}", v.rule);
+                let e = m.entry(b.board).or_default();
+                if !e.contains(&tag) {
+                    e.push(tag);
+                }
+            }
+        }
+    }
+    m.into_iter().map(|(k, v)| (k, v.join("; "))).collect()
+}
