@@ -13,70 +13,33 @@ use crate::tournament::Player;
 use crate::{Error, Result};
 use std::collections::HashMap;
 
-/// Splits one CSV line into trimmed fields; quoted fields keep their inner spaces and commas.
+/// Splits one CSV line into trimmed fields (the `csv` crate; quoted fields keep their inner
+/// spaces and commas, `""` is a quote inside quotes). The crate reads an unclosed quote to
+/// the end of the input: that is refused here first, naming the line.
 fn fields(line_no: usize, line: &str) -> Result<Vec<String>> {
-    let mut out = Vec::new();
-    let mut chars = line.chars().peekable();
-    loop {
-        // One field.
-        while chars.peek().is_some_and(|c| *c == ' ' || *c == '\t') {
-            chars.next();
-        }
-        let mut field = String::new();
-        if chars.peek() == Some(&'"') {
-            chars.next();
-            let mut closed = false;
-            while let Some(c) = chars.next() {
-                if c == '"' {
-                    if chars.peek() == Some(&'"') {
-                        chars.next();
-                        field.push('"');
-                    } else {
-                        closed = true;
-                        break;
-                    }
-                } else {
-                    field.push(c);
-                }
-            }
-            let which = if out.is_empty() { "name" } else { "field" };
-            if !closed {
-                return Err(Error::at(
-                    line_no,
-                    which,
-                    "a quoted field is not closed (missing '\"')",
-                ));
-            }
-            while chars.peek().is_some_and(|c| *c == ' ' || *c == '\t') {
-                chars.next();
-            }
-            match chars.peek() {
-                None | Some(',') => {}
-                Some(c) => {
-                    return Err(Error::at(
-                        line_no,
-                        which,
-                        format!("unexpected '{c}' after a closing quote"),
-                    ))
-                }
-            }
+    if line.matches('"').count() % 2 == 1 {
+        let which = if line.trim_start().starts_with('"') {
+            "name"
         } else {
-            while let Some(&c) = chars.peek() {
-                if c == ',' {
-                    break;
-                }
-                field.push(c);
-                chars.next();
-            }
-            field = field.trim().to_string();
-        }
-        out.push(field);
-        match chars.next() {
-            Some(',') => continue,
-            _ => break,
-        }
+            "field"
+        };
+        return Err(Error::at(
+            line_no,
+            which,
+            "a quoted field is not closed (missing '\"')",
+        ));
     }
-    Ok(out)
+    let mut reader = ::csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(::csv::Trim::All)
+        .from_reader(line.as_bytes());
+    let mut record = ::csv::StringRecord::new();
+    match reader.read_record(&mut record) {
+        Ok(true) => Ok(record.iter().map(str::to_string).collect()),
+        Ok(false) => Ok(vec![String::new()]),
+        Err(e) => Err(Error::at(line_no, "name", format!("not a CSV line: {e}"))),
+    }
 }
 
 struct Row {

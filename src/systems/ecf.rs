@@ -20,6 +20,9 @@
 //! and one function gives a pair's costs or every tier's bound, so that the two cannot drift;
 //! round 1 inserts its tier into the standard ones by name. Every clause is cited as a whole
 //! string ("ECF basic 4(b)"), here and in the verifier, so one grep finds both.
+//!
+//! Why one long file: Basic and Advanced share the group structure, the tiers and every pair's
+//! costs; they differ in a few rows, which is clearest side by side.
 
 use super::colour::preference;
 use super::swiss::{pair_costs, standard_spec, Field, SwissCosts, SwissPairs, SwissTier};

@@ -23,6 +23,9 @@
 //! Advanced stops at the first of the three conditions (ECF advanced 4). An exchange test
 //! flags only what a two-pair exchange without rematch and without giving a player with an
 //! absolute colour preference the other colour would have improved: sound, not complete.
+//!
+//! Why one long file: one check per clause of both ECF documents over the same recomputed
+//! groups, kept apart from model building on purpose.
 
 use super::swiss::{self, preference, Strength};
 use super::Violation;
