@@ -264,13 +264,12 @@ impl<W: Packed> State<'_, W> {
         None
     }
 
-    /// The bracket goes on with every allowed pair in the graph.
-    pub(super) fn densify(&mut self, ctx: &Context) {
-        self.dense_brackets += 1;
-        self.mode = Mode::Dense;
-        let n = self.n();
-        for a in 0..n {
-            for b in a + 1..n {
+    /// Every allowed pair of alive players among `players` (in rank order) is in the list of
+    /// pairs (new ones of weight 0, weighed by the caller).
+    pub(super) fn include(&mut self, ctx: &Context, players: &[usize]) {
+        for (x, &a) in players.iter().enumerate() {
+            for &b in &players[x + 1..] {
+                let (a, b) = (a.min(b), a.max(b));
                 if self.alive[a]
                     && self.alive[b]
                     && !self.id.contains_key(&(a, b))
@@ -283,6 +282,14 @@ impl<W: Packed> State<'_, W> {
                 }
             }
         }
+    }
+
+    /// The bracket goes on with every allowed pair in the graph.
+    pub(super) fn densify(&mut self, ctx: &Context) {
+        self.dense_brackets += 1;
+        self.mode = Mode::Dense;
+        let all: Vec<usize> = (0..self.n()).collect();
+        self.include(ctx, &all);
         for e in 0..self.edges.len() {
             let (a, b) = self.edges[e];
             if self.alive[a] && self.alive[b] && !(self.inside[a] && self.inside[b]) {

@@ -15,7 +15,7 @@
 //! ("FIDE Dutch 2025 4.2", "FIDE Dutch 2025 4.3").
 
 use super::criteria::{base_weight, layout_for};
-use super::graph::{field_bound, Mode, Outer, State, FIELD_DEGREES, NONE};
+use super::graph::{field_bound, Mode, Outer, State, FIELD_DEGREES};
 use super::state::DutchPlayer;
 use super::weight::{bits_for, Layout, Packed};
 use std::collections::HashMap;
@@ -315,21 +315,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         for v in 0..n {
             st.inside[v] = in_cur[v] || in_next[v];
         }
-        for (x, &a) in curnext.iter().enumerate() {
-            for &b in &curnext[x + 1..] {
-                let (a, b) = (a.min(b), a.max(b));
-                if st.alive[a]
-                    && st.alive[b]
-                    && !st.id.contains_key(&(a, b))
-                    && compatible(ctx, a, b)
-                {
-                    st.id.insert((a, b), st.edges.len());
-                    st.edges.push((a, b));
-                    st.weights.push(W::zero());
-                    st.mid.push(NONE);
-                }
-            }
-        }
+        st.include(ctx, &curnext);
         // Base weights of pairs whose lower player is in this bracket or the next.
         let mut base: HashMap<(usize, usize), W> = HashMap::new();
         for e in 0..st.edges.len() {
