@@ -909,3 +909,36 @@ fn uscf_costs_within_their_tiers_bounds_every_round() {
         }
     }
 }
+
+/// PROG's pairing score carries each earlier round's fictitious score too, so floats (FIDE
+/// C.04.3 1.4) are by the pairing score those rounds had. Player 50 met 38 (0 + 1 fictitious)
+/// in round 3, a float up by pairing score; pairing him with the moved-down 56 would repeat it
+/// ("FIDE Dutch 2025 C.15"), so the bye goes to him. The verifier once read earlier floats on
+/// the real score, rejected that pairing and fell back to another. Reference: bbpPairings
+/// `--dutch` on the same field with the same fictitious scores as `XXA` lines.
+#[test]
+fn prog_floats_of_earlier_rounds_are_by_pairing_score() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/prog");
+    let text = std::fs::read_to_string(dir.join("prog_floats_by_pairing_score.trf")).unwrap();
+    let t = trf::parse(&text).unwrap();
+    let p = pair_round(&t, 4, SystemKind::Prog, &Options::default()).unwrap();
+    assert_eq!(
+        p.pairing.certificate.status,
+        optipair::solve::Status::Optimal,
+        "{}",
+        p.pairing.certificate.summary
+    );
+    let want: Vec<u32> = std::fs::read_to_string(dir.join("prog_floats_by_pairing_score.bbp.txt"))
+        .unwrap()
+        .split_whitespace()
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let want: BTreeSet<(u32, u32)> = want[1..]
+        .chunks(2)
+        .filter(|c| c[1] != 0)
+        .map(|c| (c[0], c[1]))
+        .collect();
+    let got: BTreeSet<(u32, u32)> = p.pairing.games.iter().copied().collect();
+    assert_eq!(got, want);
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+}

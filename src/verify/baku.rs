@@ -116,14 +116,21 @@ impl Facts {
     }
 }
 
-/// The standard Swiss checks with each player's pairing score = points + `vp` (the stored
-/// virtual points of round `r` replaced by the system's own).
-pub(super) fn standard_with(t: &Tournament, r: u32, vp: &BTreeMap<u32, f64>) -> Vec<Violation> {
+/// The standard Swiss checks with each player's pairing score = points + `vp(k)` in every
+/// round k up to `r` (the stored virtual points replaced by the system's own): floats
+/// (FIDE C.04.3 1.4) of earlier rounds are by the pairing score those rounds had.
+pub(super) fn standard_with(
+    t: &Tournament,
+    r: u32,
+    vp: &dyn Fn(u32) -> BTreeMap<u32, f64>,
+) -> Vec<Violation> {
+    let rounds: Vec<BTreeMap<u32, f64>> = (1..=r).map(vp).collect();
     let mut t2 = t.clone();
     for p in &mut t2.players {
-        let mut v = vec![0.0; r as usize];
-        v[r as usize - 1] = vp.get(&p.id).copied().unwrap_or(0.0);
-        p.virtual_points = v;
+        p.virtual_points = rounds
+            .iter()
+            .map(|m| m.get(&p.id).copied().unwrap_or(0.0))
+            .collect();
     }
     swiss::check_round(&t2, r)
 }
@@ -246,29 +253,30 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
     // Late entries: the last GA player stays the same.
     let last = (k > 0).then(|| list[k - 1]);
     let ga = |id: u32| last.is_some_and(|l| id <= l);
-    let v = match t.rounds_planned {
-        None => {
-            out.push(f.flag(
-                POINTS,
-                vec![],
-                "the number of rounds is not set, so the accelerated rounds are unknown".into(),
-            ));
-            0.0
-        }
+    if t.rounds_planned.is_none() {
+        out.push(f.flag(
+            POINTS,
+            vec![],
+            "the number of rounds is not set, so the accelerated rounds are unknown".into(),
+        ));
+    }
+    // Accelerated rounds: the first half (rounded up); full point in the first half (rounded
+    // up) of them, half a point in the rest.
+    let v_in = |k: u32| match t.rounds_planned {
+        None => 0.0,
         Some(rounds) => {
-            // Accelerated rounds: the first half (rounded up); full point in the first half
-            // (rounded up) of them, half a point in the rest.
             let acc = rounds.div_ceil(2);
             let full = acc.div_ceil(2);
-            if r <= full {
+            if k <= full {
                 1.0
-            } else if r <= acc {
+            } else if k <= acc {
                 0.5
             } else {
                 0.0
             }
         }
     };
+    let v = v_in(r);
     if (t.scoring.win - 1.0).abs() > EPS || (t.scoring.draw - 0.5).abs() > EPS {
         out.push(f.flag(
             POINTS,
@@ -284,7 +292,13 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
         .iter()
         .map(|p| (p.id, if ga(p.number()) { v } else { 0.0 }))
         .collect();
-    out.extend(standard_with(t, r, &vp));
+    let vp_in = |k: u32| -> BTreeMap<u32, f64> {
+        t.players
+            .iter()
+            .map(|p| (p.id, if ga(p.number()) { v_in(k) } else { 0.0 }))
+            .collect()
+    };
+    out.extend(standard_with(t, r, &vp_in));
     out.extend(labels(
         t,
         &f,

@@ -5,7 +5,7 @@
 //!
 //! | rule string | what is checked |
 //! |---|---|
-//! | the standard Swiss rules | [`super::swiss`], with the pairing score = the global score GS = RS + FS computed here (stored `virtual_points` replaced) |
+//! | the standard Swiss rules | [`super::swiss`], with the pairing score = the global score GS = RS + FS computed here for this round and every earlier one (stored `virtual_points` replaced; earlier floats are by those scores) |
 //! | `PROG groups` | the bounds (`prog.a_min`, default 2000; `prog.c_below`, default 1600) are ratings with A above C; each group holds 25%–50% of the players taking part from round 1; a player's `group` label A/B/C matches his rating |
 //! | `PROG fictitious score` | virtual points stored for the round (TRF `XXA`), if any, are the table's FS; the number of rounds N is known; 1 point a win, ½ a draw |
 //! | `PROG global score` | score groups are formed on GS: two games that both join the same two GS groups could be exchanged (no rematch, no absolute colour clash) into games inside the groups |
@@ -122,7 +122,18 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
         .iter()
         .map(|p| (p.id, fs(group(p.rating), f.sc(p.id), rounds, r)))
         .collect();
-    out.extend(standard_with(t, r, &vp));
+    // Earlier rounds' pairing scores carry their own FS (on the real score before them).
+    let vp_in = |k: u32| -> BTreeMap<u32, f64> {
+        if k == r {
+            return vp.clone();
+        }
+        let fk = Facts::new(t, k);
+        t.players
+            .iter()
+            .map(|p| (p.id, fs(group(p.rating), fk.sc(p.id), rounds, k)))
+            .collect()
+    };
+    out.extend(standard_with(t, r, &vp_in));
     out.extend(labels(
         t,
         &f,

@@ -79,7 +79,8 @@ pub fn check_added(t: &Tournament, r: u32) -> Vec<Violation> {
         .iter()
         .map(|(&id, &g)| (id, if g == 0 { add } else { 0.0 }))
         .collect();
-    let mut out = standard_with(t, r, &vp);
+    // US Chess adds its points in the current round only (not a Dutch acceleration).
+    let mut out = standard_with(t, r, &|k| if k == r { vp.clone() } else { BTreeMap::new() });
     out.extend(labels(
         t,
         &f,
@@ -158,7 +159,13 @@ impl<'a> Check<'a> {
                 (id, v)
             })
             .collect();
-        self.out.extend(standard_with(self.t, r, &vp));
+        self.out.extend(standard_with(self.t, r, &|k| {
+            if k == r {
+                vp.clone()
+            } else {
+                BTreeMap::new()
+            }
+        }));
         match r {
             1 => self.round_one(),
             2 => self.round_two(),
