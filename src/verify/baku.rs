@@ -5,7 +5,7 @@
 //!
 //! | rule string | what is checked |
 //! |---|---|
-//! | the standard Swiss rules | [`super::swiss`], run with each player's pairing score = points + this round's virtual points as computed here (stored `virtual_points` are replaced) |
+//! | the standard Swiss rules | [`super::swiss`], run with each player's pairing score = points + the virtual points of this round and every earlier one as computed here (stored `virtual_points` are replaced; earlier floats are by those scores) |
 //! | `FIDE C.04.5.1 groups` | GA = the first `2·⌈N/4⌉` players of the round-1 list by pairing number, plus late entries numbered below the last of them; a player's `group` label `GA`/`GB` (or `A`/`B`) matches |
 //! | `FIDE C.04.5.1 virtual points` | virtual points stored for the round (TRF `XXA`), if any, are the document's: 1 for GA in the first half (rounded up) of the first `⌈R/2⌉` rounds, ½ in the rest of them, 0 otherwise; the number of rounds is known; 1 point a win, ½ a draw |
 //! | `FIDE C.04.5.1 pairing score` | score groups are formed on the pairing score: two games that both join the same two pairing-score groups could be exchanged (no rematch, no absolute colour clash) into two games inside the groups |
