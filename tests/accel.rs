@@ -942,3 +942,38 @@ fn prog_floats_of_earlier_rounds_are_by_pairing_score() {
     assert_eq!(got, want);
     assert!(p.violations.is_empty(), "{:?}", p.violations);
 }
+
+/// Round 9 of a PROG event, the fictitious scores given as `XXA` lines (as a manager hands
+/// them to the engine): 28 and 29 (4 points each with FS) both want Black, 29 floated down in
+/// round 8, and 39 (2 points, had a bye) must float up. Giving 29 the bye or letting him play
+/// 39 repeats his downfloat either way; "FIDE Dutch 2025 C.18"–"C.21" then weigh the score
+/// differences, and the reference gives 28 the bye. The verifier's bye-rank exchange once
+/// flagged that pairing (equal float counts are not enough to prefer the lower-ranked bye),
+/// and the round was refused.
+#[test]
+fn bye_rank_exchange_defers_to_float_scores() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/prog");
+    let text = std::fs::read_to_string(dir.join("bye_after_repeated_downfloat.trf")).unwrap();
+    let t = trf::parse(&text).unwrap();
+    let p = pair_round(&t, 9, SystemKind::Swiss, &Options::default()).unwrap();
+    assert_eq!(
+        p.pairing.certificate.status,
+        optipair::solve::Status::Optimal,
+        "{}",
+        p.pairing.certificate.summary
+    );
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    let want: Vec<u32> = std::fs::read_to_string(dir.join("bye_after_repeated_downfloat.bbp.txt"))
+        .unwrap()
+        .split_whitespace()
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let want: BTreeSet<(u32, u32)> = want[1..]
+        .chunks(2)
+        .filter(|c| c[1] != 0)
+        .map(|c| (c[0], c[1]))
+        .collect();
+    let got: BTreeSet<(u32, u32)> = p.pairing.games.iter().copied().collect();
+    assert_eq!(got, want);
+    assert_eq!(p.pairing.byes, vec![28]);
+}

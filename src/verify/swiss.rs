@@ -52,8 +52,9 @@
 //!   own opponent with `q`'s colour (no rematch, no absolute colour clash, and the bye
 //!   receiver's colour preference granted), and the exchange repeats no more floats
 //!   (downfloats then upfloats from the previous round, then from two rounds before; the PAB
-//!   counts as a downfloat) than the pairing made. What is left is a choice no Dutch quality
-//!   criterion explains.
+//!   counts as a downfloat) than the pairing made, and none at all when the counts are equal
+//!   (the floaters' score differences, C.18–C.21, would decide then). What is left is a
+//!   choice no Dutch quality criterion explains.
 //! * **Colour limits.** Counted over games played over the board plus the colour the round's
 //!   pairing gives. A player already beyond a limit (after an allowed exception) is flagged
 //!   only if the round makes it worse. Exception (C.04.3, topscorers): when pairing the last
@@ -668,7 +669,14 @@ impl<'a> Checker<'a> {
                 }
                 out
             };
-            if repeats(q, bye) > repeats(bye, q) {
+            let (exchanged, made) = (repeats(q, bye), repeats(bye, q));
+            if exchanged > made {
+                continue;
+            }
+            // Equal repeated floats decide nothing yet: "FIDE Dutch 2025 C.18"–"C.21" then
+            // weigh the repeated floaters' score differences (a PAB counts its receiver's whole
+            // score), which this exchange does not compare; flag only when it repeats none.
+            if exchanged == made && exchanged != [0; 4] {
                 continue;
             }
             if !feasible(q) {
