@@ -3,7 +3,7 @@
 //! hand-built fields, whole events paired by the engine and checked by the verifier, and
 //! hand-made wrong rounds caught with the right citation.
 
-use crate::common::{add_pab as add, g, pair, pairs};
+use crate::common::{add_pab as add, costs_within_bounds, g, pair, pairs};
 use optipair::engine::{pair_round, Paired};
 use optipair::formats::trf;
 use optipair::generate::{self, Rng};
@@ -892,19 +892,7 @@ fn uscf_costs_within_their_tiers_bounds_every_round() {
             let t = generate::field(&spec, &Options::default()).unwrap();
             for round in 1..=5 {
                 let (s, bounds) = uscf::Uscf::new(method).spec_with_bounds(&t, round).unwrap();
-                s.validate().unwrap();
-                assert_eq!(bounds.len(), s.tiers.len(), "{system} round {round}");
-                for c in &s.candidates {
-                    for (k, (&cost, &bound)) in c.costs.iter().zip(&bounds).enumerate() {
-                        assert!(
-                            cost <= bound,
-                            "{system} round {round}: {} v {} costs {cost} above the bound {bound} on {:?}",
-                            c.a,
-                            c.b,
-                            s.tiers[k].name
-                        );
-                    }
-                }
+                costs_within_bounds(&format!("{system} round {round}"), &s, &bounds);
             }
         }
     }

@@ -1,7 +1,7 @@
 //! ECF accelerated pairings (Basic and Advanced): pairings derived from the document's clauses
 //! on small hand-built tournaments, and the verifier's verdicts on hand-made wrong pairings.
 
-use crate::common::{add_pab as add, g, pair, pairs};
+use crate::common::{add_pab as add, costs_within_bounds, g, pair, pairs};
 use optipair::engine::{pair_round, Paired};
 use optipair::solve::Options;
 use optipair::systems::ecf;
@@ -1322,19 +1322,7 @@ fn costs_within_their_tiers_bounds_every_round() {
             let t = optipair::generate::field(&spec, &Options::default()).unwrap();
             for round in 1..=7 {
                 let (s, bounds) = ecf::Ecf { advanced }.spec_with_bounds(&t, round).unwrap();
-                s.validate().unwrap();
-                assert_eq!(bounds.len(), s.tiers.len(), "{system} round {round}");
-                for c in &s.candidates {
-                    for (k, (&cost, &bound)) in c.costs.iter().zip(&bounds).enumerate() {
-                        assert!(
-                            cost <= bound,
-                            "{system} round {round}: {} v {} costs {cost} above the bound {bound} on {:?}",
-                            c.a,
-                            c.b,
-                            s.tiers[k].name
-                        );
-                    }
-                }
+                costs_within_bounds(&format!("{system} round {round}"), &s, &bounds);
             }
         }
     }

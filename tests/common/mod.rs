@@ -66,3 +66,21 @@ pub fn pairs(p: &Paired) -> BTreeSet<(u32, u32)> {
         .map(|g| (g.white.min(g.black), g.white.max(g.black)))
         .collect()
 }
+
+/// A round specification is well formed and every candidate's cost in each tier is within
+/// that tier's bound (as the system states them together).
+pub fn costs_within_bounds(what: &str, s: &optipair::spec::RoundSpec, bounds: &[i64]) {
+    s.validate().unwrap();
+    assert_eq!(bounds.len(), s.tiers.len(), "{what}");
+    for c in &s.candidates {
+        for (k, (&cost, &bound)) in c.costs.iter().zip(bounds).enumerate() {
+            assert!(
+                cost <= bound,
+                "{what}: {} v {} costs {cost} above the bound {bound} on {:?}",
+                c.a,
+                c.b,
+                s.tiers[k].name
+            );
+        }
+    }
+}
