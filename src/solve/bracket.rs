@@ -41,6 +41,30 @@ impl<W: Weight + Packed> Matcher<W> for ExactMatcher<W> {
         }
     }
 
+    fn add_edge(&mut self, a: usize, b: usize, w: W) -> usize {
+        self.edges += 1;
+        match self.solver.as_mut() {
+            Some(s) => s.add_edge(a, b, w),
+            None => usize::MAX,
+        }
+    }
+
+    fn pair_reduced_cost(&self, a: usize, b: usize, w: W) -> Option<W> {
+        self.solver
+            .as_ref()
+            .map(|s| s.pair_reduced_cost(a, b, &w.double()))
+    }
+
+    fn lowered(&self, v: usize) -> bool {
+        self.solver.as_ref().is_none_or(|s| s.lowered(v))
+    }
+
+    fn set_floor(&mut self, v: usize, y: W) {
+        if let Some(s) = self.solver.as_mut() {
+            s.set_floor(v, y);
+        }
+    }
+
     fn remove_vertex(&mut self, v: usize) {
         if let Some(s) = self.solver.as_mut() {
             s.remove_vertex(v);
@@ -104,6 +128,18 @@ macro_rules! delegate {
             }
             fn set_weight(&mut self, edge: usize, w: $t) {
                 self.$f.set_weight(edge, w)
+            }
+            fn add_edge(&mut self, a: usize, b: usize, w: $t) -> usize {
+                self.$f.add_edge(a, b, w)
+            }
+            fn pair_reduced_cost(&self, a: usize, b: usize, w: $t) -> Option<$t> {
+                self.$f.pair_reduced_cost(a, b, w)
+            }
+            fn lowered(&self, v: usize) -> bool {
+                self.$f.lowered(v)
+            }
+            fn set_floor(&mut self, v: usize, y: $t) {
+                self.$f.set_floor(v, y)
             }
             fn side(&mut self, n: usize, edges: &[(usize, usize, i64)]) -> Vec<Option<usize>> {
                 self.$f.side(n, edges)

@@ -102,6 +102,63 @@ pub fn maximum_weight_matching<W: Weight>(
 /// loses its tightness); the next solve runs one search stage per vertex left exposed, each
 /// costing about the part of the graph its trees explore. Edges added before the first
 /// solve are free.
+/// The duals at the end of a solve: vertex duals, the blossom forest, and for each blossom
+/// the sum of its own and its ancestors' duals.
+struct DualView<W> {
+    born: Vec<u64>,
+    y: Vec<W>,
+    parent: Vec<usize>,
+    top: Vec<usize>,
+    depth: Vec<u32>,
+    zsum: Vec<W>,
+}
+
+impl<W: Weight> DualView<W> {
+    fn reduced_cost(&self, u: usize, v: usize, w2: &W) -> W {
+        let d = self;
+        let r = d.y[u].add(&d.y[v]).sub(w2);
+        if d.top[u] != d.top[v] || d.top[u] == u {
+            return r;
+        }
+        // The blossoms holding both: the lowest common one and those above it.
+        let (mut a, mut b) = (u, v);
+        while d.depth[a] > d.depth[b] {
+            a = d.parent[a];
+        }
+        while d.depth[b] > d.depth[a] {
+            b = d.parent[b];
+        }
+        while a != b {
+            a = d.parent[a];
+            b = d.parent[b];
+        }
+        r.add(&d.zsum[a])
+    }
+
+    /// Whether every pair at v is covered under `new` at least as under `self`: v's dual not
+    /// lower, the same blossoms holding it (made at the same time), none of their duals lower.
+    fn covers(&self, new: &DualView<W>, v: usize) -> bool {
+        if self.y.len() != new.y.len() || new.y[v] < self.y[v] {
+            return false;
+        }
+        let (mut a, mut b) = (self.parent[v], new.parent[v]);
+        loop {
+            if a != b {
+                return false;
+            }
+            if a == NONE {
+                return true;
+            }
+            if self.born[a] != new.born[a] || new.zsum[a] < self.zsum[a] {
+                return false;
+            }
+            // A pair's blossoms are those from its lowest common one up: their sum, per level.
+            a = self.parent[a];
+            b = new.parent[b];
+        }
+    }
+}
+
 pub struct Solver<W: Weight> {
     n: usize,
     max_card: bool,
@@ -153,6 +210,16 @@ pub struct Solver<W: Weight> {
     heap3: BinaryHeap<Reverse<(W, usize)>>,
     heap4: BinaryHeap<Reverse<(W, usize)>>,
     started: bool,
+    /// Least dual each vertex takes in the jump start (see [`Solver::set_floor`]).
+    lower: Vec<Option<W>>,
+    /// The duals at the end of the last solve, for [`Solver::pair_reduced_cost`].
+    view: DualView<W>,
+    /// Each vertex: whether its cover may have dropped in the last solve (see
+    /// [`Solver::lowered`]).
+    lowered: Vec<bool>,
+    /// Blossoms made so far, and when each live one was made (its members are fixed then).
+    births: u64,
+    born: Vec<u64>,
     inner: Vec<usize>,
     stats: Stats,
 }
@@ -240,6 +307,18 @@ impl<W: Weight> Solver<W> {
             heap3: BinaryHeap::new(),
             heap4: BinaryHeap::new(),
             started: false,
+            lower: vec![None; n],
+            lowered: vec![true; n],
+            births: 0,
+            born: vec![0; nn],
+            view: DualView {
+                born: Vec::new(),
+                y: Vec::new(),
+                parent: Vec::new(),
+                top: Vec::new(),
+                depth: Vec::new(),
+                zsum: Vec::new(),
+            },
             inner: Vec::new(),
             stats: Stats::default(),
         }
@@ -274,6 +353,13 @@ impl<W: Weight> Solver<W> {
             self.repair(e);
         }
         e
+    }
+
+    /// Before the first solve: the jump start leaves v's dual at `y` or above (doubled units,
+    /// as [`Solver::pair_reduced_cost`]). A caller solving a sparse part of a larger graph passes
+    /// duals feasible for the whole of it, so that the pairs it left out start covered.
+    pub fn set_floor(&mut self, v: usize, y: W) {
+        self.lower[v] = Some(y);
     }
 
     /// Removes edge e.
@@ -339,6 +425,52 @@ impl<W: Weight> Solver<W> {
             self.jump_start();
         }
         while self.stage() {}
+        let view = self.dual_view();
+        self.lowered = (0..self.n).map(|v| !self.view.covers(&view, v)).collect();
+        self.view = view;
+    }
+
+    /// After a solve: whether a pair at v left out of the graph may have lost reduced cost
+    /// since the solve before (v's dual fell, or a blossom holding it changed or its dual
+    /// fell). A pair at two vertices for which this is false, and whose weight did not rise,
+    /// is covered now if it was then.
+    pub fn lowered(&self, v: usize) -> bool {
+        self.lowered[v]
+    }
+
+    fn dual_view(&self) -> DualView<W> {
+        let nn = 2 * self.n;
+        let mut v = DualView {
+            born: self.born.clone(),
+            y: (0..self.n).map(|x| self.y(x)).collect(),
+            parent: self.parent.clone(),
+            top: vec![NONE; nn],
+            depth: vec![0; nn],
+            zsum: vec![W::zero(); nn],
+        };
+        // Blossoms from the top down: a parent before its children.
+        let mut order: Vec<usize> = (0..nn)
+            .filter(|&b| (b < self.n || self.base[b] != NONE) && self.parent[b] == NONE)
+            .collect();
+        let mut i = 0;
+        while i < order.len() {
+            let b = order[i];
+            i += 1;
+            let p = self.parent[b];
+            let own = if b < self.n { W::zero() } else { self.z(b) };
+            if p == NONE {
+                v.top[b] = b;
+                v.zsum[b] = own;
+            } else {
+                v.top[b] = v.top[p];
+                v.depth[b] = v.depth[p] + 1;
+                v.zsum[b] = v.zsum[p].add(&own);
+            }
+            if b >= self.n {
+                order.extend(self.childs[b].iter().copied());
+            }
+        }
+        v
     }
 
     /// What the solver did so far.
@@ -352,21 +484,14 @@ impl<W: Weight> Solver<W> {
     /// a positive one is in none.
     pub fn reduced_cost(&self, e: usize) -> W {
         let (u, v) = self.ends(e);
-        let mut r = self.y(u).add(&self.y(v)).sub(&self.w2[e]);
-        let mut up = Vec::new();
-        let mut b = self.parent[u];
-        while b != NONE {
-            up.push(b);
-            b = self.parent[b];
-        }
-        let mut b = self.parent[v];
-        while b != NONE {
-            if up.contains(&b) {
-                r = r.add(&self.z(b));
-            }
-            b = self.parent[b];
-        }
-        r
+        self.pair_reduced_cost(u, v, &self.w2[e])
+    }
+
+    /// The reduced cost a pair (u, v) of doubled weight `w2` would have, in the graph or not,
+    /// under the duals of the last solve (the optimum stays optimal with such a pair added
+    /// when it is ≥ 0).
+    pub fn pair_reduced_cost(&self, u: usize, v: usize, w2: &W) -> W {
+        self.view.reduced_cost(u, v, w2)
     }
 
     /// The current matching with its duals.
@@ -446,6 +571,9 @@ impl<W: Weight> Solver<W> {
         let n = self.n;
         for v in 0..n {
             let mut most: Option<W> = self.floor();
+            if let Some(l) = &self.lower[v] {
+                most = Some(most.map_or(l.clone(), |m| m.max(l.clone())));
+            }
             for &e in &self.adj[v] {
                 if self.gone[e as usize] {
                     continue;
@@ -462,6 +590,9 @@ impl<W: Weight> Solver<W> {
                 continue;
             }
             let mut most: Option<W> = self.floor();
+            if let Some(l) = &self.lower[v] {
+                most = Some(most.map_or(l.clone(), |m| m.max(l.clone())));
+            }
             for &e in &self.adj[v] {
                 let e = e as usize;
                 if self.gone[e] {
@@ -973,6 +1104,8 @@ impl<W: Weight> Solver<W> {
         let mut bv = self.inblossom[v];
         let mut bw = self.inblossom[w];
         let b = self.unused.pop().expect("blossom ids");
+        self.births += 1;
+        self.born[b] = self.births;
         self.base[b] = base;
         self.parent[b] = NONE;
         self.parent[bb] = b;

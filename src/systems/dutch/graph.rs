@@ -60,6 +60,10 @@ pub(super) struct State<'m, W: Packed> {
     pub(super) dense_brackets: usize,
     /// No weight changed since the last solve: its matching is optimal for the weights now.
     pub(super) clean: bool,
+    /// Reduced mode: the pairs of the bracket and its look-ahead at each player, and those
+    /// left out of the graph whose weight rose since the last pricing.
+    pub(super) rows: Vec<Vec<usize>>,
+    pub(super) raised: Vec<usize>,
 }
 
 /// The first matching's candidates per player (the next ones in rank order), tried before
@@ -106,6 +110,9 @@ pub(super) fn field_bound<W: Packed>(ctx: &Context, st: &State<W>) -> W {
     total
 }
 
+/// Pairs per player in a bracket's first reduced graph (the heaviest), before pricing.
+pub(super) const INSIDE_DEGREE: usize = 12;
+
 /// Completion candidates per player (the next ones in rank order), tried before more.
 pub(super) const COMPLETION_DEGREES: [usize; 2] = [8, 48];
 
@@ -119,10 +126,26 @@ impl<W: Packed> State<'_, W> {
     pub(super) fn solve(&mut self, ctx: &Context) -> Vec<Option<usize>> {
         self.solves += 1;
         self.clean = true;
-        let r = self.matcher.solve();
+        let t0 = std::time::Instant::now();
+        let mut r = self.matcher.solve();
         if self.mode == Mode::Dense {
             return r;
         }
+        // The reduced graph holds the heaviest pairs only: the others priced by the duals.
+        let mut priced = 0;
+        loop {
+            let k = self.price();
+            if k == 0 {
+                break;
+            }
+            priced += k;
+            r = self.matcher.solve();
+        }
+        log::trace!(
+            "dutch: matching {} in {:?}, {priced} pairs added by pricing",
+            self.solves,
+            t0.elapsed()
+        );
         match self.complete(ctx, &r) {
             Some(mate) => mate,
             None => {
@@ -131,6 +154,138 @@ impl<W: Packed> State<'_, W> {
                 self.matcher.solve()
             }
         }
+    }
+
+    /// Reduced mode starts each bracket's graph from every player's heaviest pairs in the
+    /// bracket and its look-ahead; [`State::price`] adds the others as the duals require.
+    fn heaviest(&mut self) -> Vec<bool> {
+        // Each player's pairs with players ranked below him, and with those above.
+        let n = self.n();
+        let mut rows: Vec<Vec<usize>> = vec![Vec::new(); 2 * n];
+        for (e, &(a, b)) in self.edges.iter().enumerate() {
+            if self.alive[a]
+                && self.alive[b]
+                && self.inside[a]
+                && self.inside[b]
+                && self.weights[e] > W::zero()
+            {
+                rows[a].push(e);
+                rows[n + b].push(e);
+            }
+        }
+        self.rows = (0..n)
+            .map(|v| rows[v].iter().chain(&rows[n + v]).copied().collect())
+            .collect();
+        self.raised.clear();
+        let mut chosen = vec![false; self.edges.len()];
+        for row in &mut rows {
+            if row.len() > INSIDE_DEGREE {
+                row.select_nth_unstable_by(INSIDE_DEGREE, |&x, &y| {
+                    self.weights[y].cmp(&self.weights[x]).then(x.cmp(&y))
+                });
+                row.truncate(INSIDE_DEGREE);
+            }
+            for &e in row.iter() {
+                chosen[e] = true;
+            }
+        }
+        chosen
+    }
+
+    /// Duals feasible for every pair of the bracket and its look-ahead, the matcher's jump
+    /// start over all of them (each player's heaviest pair, then each in turn lowered as far
+    /// as every pair allows): the reduced graph's first solve stays above them, so the pairs
+    /// it leaves out start covered and pricing has little to add.
+    fn floors(&self) -> Vec<W> {
+        let n = self.n();
+        let mut rows: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (e, &(a, b)) in self.edges.iter().enumerate() {
+            if self.alive[a]
+                && self.alive[b]
+                && self.inside[a]
+                && self.inside[b]
+                && self.weights[e] > W::zero()
+            {
+                rows[a].push(e);
+                rows[b].push(e);
+            }
+        }
+        // Matcher units: weights doubled here, doubled again by the matcher.
+        let w4 = |e: usize| {
+            let w = self.weights[e].add(&self.weights[e]);
+            w.add(&w)
+        };
+        let mut y: Vec<W> = rows
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|&e| self.weights[e].add(&self.weights[e]))
+                    .max()
+                    .unwrap_or_else(W::zero)
+            })
+            .collect();
+        for v in 0..n {
+            let mut most = W::zero();
+            for &e in &rows[v] {
+                let (a, b) = self.edges[e];
+                let u = if a == v { b } else { a };
+                let need = w4(e).sub(&y[u]);
+                if need > most {
+                    most = need;
+                }
+            }
+            if !rows[v].is_empty() {
+                y[v] = most;
+            }
+        }
+        y
+    }
+
+    /// Adds to the reduced graph every pair of the bracket and its look-ahead that the last
+    /// solve's duals do not cover (the ends' vertex duals below twice its weight, in the
+    /// matcher's units); how many. None added: the duals are feasible for every pair, so the
+    /// matching is optimal over all of them (LP duality).
+    fn price(&mut self) -> usize {
+        // Only pairs whose weight rose or whose ends' cover may have dropped can be uncovered
+        // now (they were covered at the last pricing).
+        let mut seen = vec![false; self.edges.len()];
+        let mut candidates = std::mem::take(&mut self.raised);
+        for v in 0..self.n() {
+            if self.alive[v] && self.inside[v] && self.matcher.lowered(v) {
+                candidates.extend(self.rows[v].iter().copied());
+            }
+        }
+        let mut violated = Vec::new();
+        for e in candidates {
+            let (a, b) = self.edges[e];
+            if std::mem::replace(&mut seen[e], true)
+                || self.mid[e] != NONE
+                || !self.alive[a]
+                || !self.alive[b]
+                || !self.inside[a]
+                || !self.inside[b]
+                || self.weights[e] <= W::zero()
+            {
+                continue;
+            }
+            if self.absent_slack(e).is_none_or(|s| s >= W::zero()) {
+                continue;
+            }
+            violated.push(e);
+        }
+        for &e in &violated {
+            let (a, b) = self.edges[e];
+            let w = self.weights[e].add(&self.weights[e]);
+            self.mid[e] = self.matcher.add_edge(a, b, w);
+        }
+        violated.len()
+    }
+
+    /// The reduced cost of a pair left out of the reduced graph under the last solve's duals.
+    fn absent_slack(&self, e: usize) -> Option<W> {
+        let (a, b) = self.edges[e];
+        let w = self.weights[e].add(&self.weights[e]);
+        self.matcher.pair_reduced_cost(a, b, w)
     }
 
     /// Twice the share of a player in any pair's completion field ("φ"): a pair with a player
@@ -338,6 +493,9 @@ impl<W: Packed> State<'_, W> {
         if let Some(&e) = self.id.get(&(a.min(b), a.max(b))) {
             if self.weights[e] != w {
                 self.clean = false;
+                if self.mid[e] == NONE && w > self.weights[e] {
+                    self.raised.push(e);
+                }
                 self.weights[e] = w;
                 if self.mid[e] != NONE {
                     let w = if self.mode == Mode::Reduced {
@@ -356,6 +514,7 @@ impl<W: Packed> State<'_, W> {
         let n = self.n();
         let mut all: Vec<(usize, usize, W)> = Vec::new();
         self.mid.iter_mut().for_each(|m| *m = NONE);
+        let chosen = (self.mode == Mode::Reduced).then(|| self.heaviest());
         for (e, &(a, b)) in self.edges.iter().enumerate() {
             if !self.alive[a] || !self.alive[b] {
                 continue;
@@ -363,7 +522,7 @@ impl<W: Packed> State<'_, W> {
             let w = self.weights[e];
             match self.mode {
                 Mode::Dense => {}
-                Mode::Reduced if self.inside[a] && self.inside[b] => {}
+                Mode::Reduced if chosen.as_ref().is_some_and(|c| c[e]) => {}
                 Mode::Reduced => continue,
             }
             self.mid[e] = all.len();
@@ -396,6 +555,11 @@ impl<W: Packed> State<'_, W> {
                 }
             }
             self.matcher.start(2 * n + 1, &all);
+            for (v, y) in self.floors().into_iter().enumerate() {
+                if y > W::zero() {
+                    self.matcher.set_floor(v, y);
+                }
+            }
         }
         self.clean = false;
     }
@@ -409,7 +573,7 @@ impl<W: Packed> State<'_, W> {
         let Some(&e) = self.id.get(&(a.min(b), a.max(b))) else {
             return true;
         };
-        if !self.clean || self.mid[e] == NONE {
+        if !self.clean {
             return false;
         }
         // The matcher's weights are doubled in reduced mode.
@@ -419,6 +583,18 @@ impl<W: Packed> State<'_, W> {
         } else {
             two
         };
+        if self.mid[e] == NONE {
+            // Left out of the reduced graph: its pricing bound decides.
+            let (a, b) = self.edges[e];
+            let priced = self.mode == Mode::Reduced
+                && self.alive[a]
+                && self.alive[b]
+                && self.inside[a]
+                && self.inside[b];
+            return priced
+                && (self.weights[e] <= W::zero()
+                    || self.absent_slack(e).is_some_and(|r| r >= bound));
+        }
         self.matcher
             .reduced_cost(self.mid[e])
             .is_some_and(|r| r >= bound)

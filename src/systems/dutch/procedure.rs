@@ -28,6 +28,16 @@ pub trait Matcher<W> {
     /// A graph on vertices `0..n`; edge ids are positions in `edges`.
     fn start(&mut self, n: usize, edges: &[(usize, usize, W)]);
     fn set_weight(&mut self, edge: usize, w: W);
+    /// Adds an edge after a solve (the next solve repairs what it breaks); its id.
+    fn add_edge(&mut self, a: usize, b: usize, w: W) -> usize;
+    /// After a solve: the reduced cost a pair of weight `w` between `a` and `b` would have,
+    /// in the graph or not (as [`Matcher::reduced_cost`]).
+    fn pair_reduced_cost(&self, a: usize, b: usize, w: W) -> Option<W>;
+    /// After a solve: whether pairs at `v` may have lost reduced cost since the solve before
+    /// (true after the first).
+    fn lowered(&self, v: usize) -> bool;
+    /// After `start`: the first solve keeps the vertex's dual at `y` or above (same units).
+    fn set_floor(&mut self, v: usize, y: W);
     /// The vertex and its edges leave the graph (a player paired for good).
     fn remove_vertex(&mut self, v: usize);
     /// An optimal matching of the current graph: `mate[v]`.
@@ -160,6 +170,8 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             solves: 0,
             dense_brackets: 0,
             clean: false,
+            rows: Vec::new(),
+            raised: Vec::new(),
         }
     };
     {
