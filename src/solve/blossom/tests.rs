@@ -477,3 +477,112 @@ proptest! {
         }
     }
 }
+
+/// A sparse part of a graph solved from floors feasible for the whole, then priced: pairs
+/// left out enter only when `pair_reduced_cost` says the duals do not cover them, and only
+/// pairs at vertices `lowered` reports are looked at after the first pricing. The optimum
+/// reached must be the whole graph's, after every change too (pairs made heavier, vertices
+/// removed), and a full scan must then find no uncovered pair.
+#[test]
+fn pricing_a_sparse_part_reaches_the_optimum_of_the_whole_graph() {
+    let mut rng = Rng(4242);
+    for case in 0..60 {
+        let n = 20 + rng.next(60) as usize;
+        // Dense, with many equal weights (the degenerate duals of a score group).
+        let mut all: Vec<(usize, usize, i64)> = Vec::new();
+        for u in 0..n {
+            for v in u + 1..n {
+                if rng.next(5) > 0 {
+                    all.push((u, v, 4 * (1 + rng.next(3) as i64)));
+                }
+            }
+        }
+        // Floors: the jump start over every pair.
+        let mut y: Vec<i64> = vec![0; n];
+        for &(u, v, w) in &all {
+            y[u] = y[u].max(w);
+            y[v] = y[v].max(w);
+        }
+        for v in 0..n {
+            let mut most = 0;
+            for &(a, b, w) in &all {
+                if a == v || b == v {
+                    let u = if a == v { b } else { a };
+                    most = most.max(2 * w - y[u]);
+                }
+            }
+            y[v] = most;
+        }
+        let mut s = Solver::new(n, false);
+        let mut id: Vec<Option<usize>> = vec![None; all.len()];
+        for (k, &(u, v, w)) in all.iter().enumerate() {
+            // Each vertex's first three pairs only.
+            let deg = |x: usize| all[..k].iter().filter(|e| e.0 == x || e.1 == x).count();
+            if deg(u) < 3 || deg(v) < 3 {
+                id[k] = Some(s.add_edge(u, v, w));
+            }
+        }
+        for (v, &f) in y.iter().enumerate() {
+            s.set_floor(v, f);
+        }
+        let mut gone = vec![false; n];
+        let mut raised: Vec<usize> = Vec::new();
+        for round in 0..6 {
+            s.solve();
+            loop {
+                let mut add = Vec::new();
+                for (k, &(u, v, w)) in all.iter().enumerate() {
+                    let look = raised.contains(&k) || s.lowered(u) || s.lowered(v);
+                    if id[k].is_none()
+                        && !gone[u]
+                        && !gone[v]
+                        && look
+                        && s.pair_reduced_cost(u, v, &(2 * w)) < 0
+                    {
+                        add.push(k);
+                    }
+                }
+                raised.clear();
+                if add.is_empty() {
+                    break;
+                }
+                for k in add {
+                    let (u, v, w) = all[k];
+                    id[k] = Some(s.add_edge(u, v, w));
+                }
+                s.solve();
+            }
+            for (k, &(u, v, w)) in all.iter().enumerate() {
+                if id[k].is_none() && !gone[u] && !gone[v] {
+                    assert!(
+                        s.pair_reduced_cost(u, v, &(2 * w)) >= 0,
+                        "case {case} round {round}: ({u}, {v}) left uncovered"
+                    );
+                }
+            }
+            let live: Vec<(usize, usize, i64)> = all
+                .iter()
+                .copied()
+                .filter(|&(u, v, _)| !gone[u] && !gone[v])
+                .collect();
+            let whole = maximum_weight_matching(n, &live, false);
+            assert_eq!(s.matching().weight, whole.weight, "case {case} round {round}");
+            // A decision: one vertex's pairs heavier (most left out), another paired for good.
+            let v = rng.next(n as u64) as usize;
+            for (k, e) in all.iter_mut().enumerate() {
+                if (e.0 == v || e.1 == v) && !gone[e.0] && !gone[e.1] && rng.next(3) == 0 {
+                    e.2 += 1 + rng.next(4) as i64;
+                    match id[k] {
+                        Some(i) => s.set_weight(i, e.2),
+                        None => raised.push(k),
+                    }
+                }
+            }
+            let x = rng.next(n as u64) as usize;
+            if !gone[x] && x != v {
+                gone[x] = true;
+                s.remove_vertex(x);
+            }
+        }
+    }
+}
