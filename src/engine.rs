@@ -141,8 +141,13 @@ fn attempt(
     system: SystemKind,
     opts: &Options,
 ) -> Result<Attempt> {
-    let exact_dutch =
-        dutch_based(system) && systems::dutch::field_size(base, round) <= systems::dutch::EXACT_MAX;
+    // The exact procedure when its bracket graphs fit the memory it is allowed.
+    let peak_pairs = if dutch_based(system) {
+        systems::dutch::peak_pairs(&accelerated(base, round, system)?, round)
+    } else {
+        0
+    };
+    let exact_dutch = dutch_based(system) && peak_pairs <= systems::dutch::EXACT_PAIRS;
     if !opts.greedy_only && exact_dutch {
         if let Some(a) = dutch_attempt(sys, base, round, system, opts)? {
             return Ok(a);
@@ -175,9 +180,10 @@ fn attempt(
     let mut notes = spec.notes;
     if dutch_based(system) && !opts.greedy_only {
         notes.push(format!(
-            "{} players: above the {} the exact FIDE Dutch procedure takes on, the round is paired by the tier model that approximates the Dutch rules (models/swiss.md): not necessarily the Dutch pairing",
+            "{} players in score groups whose brackets would hold {} pairs at once, above the {} the exact FIDE Dutch procedure takes on (about 1 GB): the round is paired by the tier model that approximates the Dutch rules (models/swiss.md), not necessarily the Dutch pairing",
             spec.players.len(),
-            systems::dutch::EXACT_MAX
+            peak_pairs,
+            systems::dutch::EXACT_PAIRS
         ));
     }
     finish(base, round, system, pairing, notes, spec.players.len())

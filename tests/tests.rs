@@ -1,7 +1,9 @@
 //! The integration tests: one binary (HiGHS linked once), a module per area, helpers in
 //! `common`. Every file they read is in `tests/data` (the reference tournaments in
 //! `tests/data/dutch`), so they pass on a bare clone. Run one area with
-//! `cargo test --release --test tests AREA::`.
+//! `cargo test --release --test tests AREA::`. Tests that need a module's internals sit
+//! beside it (`src/solve/blossom/tests.rs`, the Dutch pricing check in
+//! `src/systems/dutch/tests.rs`, `src/fixed.rs`): `cargo test --release --lib`.
 
 mod common;
 

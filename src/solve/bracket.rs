@@ -12,7 +12,9 @@ use crate::systems::dutch::weight::Packed;
 pub struct ExactMatcher<W: Weight> {
     solver: Option<Solver<W>>,
     pub solves: usize,
+    /// Edges in the graph now, and the most it held (the certificate's candidate pairs).
     pub edges: usize,
+    pub peak_edges: usize,
 }
 
 impl<W: Weight> Default for ExactMatcher<W> {
@@ -21,6 +23,7 @@ impl<W: Weight> Default for ExactMatcher<W> {
             solver: None,
             solves: 0,
             edges: 0,
+            peak_edges: 0,
         }
     }
 }
@@ -32,6 +35,7 @@ impl<W: Weight + Packed> Matcher<W> for ExactMatcher<W> {
             s.add_edge(a, b, w);
         }
         self.edges = edges.len();
+        self.peak_edges = self.peak_edges.max(self.edges);
         self.solver = Some(s);
     }
 
@@ -43,6 +47,7 @@ impl<W: Weight + Packed> Matcher<W> for ExactMatcher<W> {
 
     fn add_edge(&mut self, a: usize, b: usize, w: W) -> usize {
         self.edges += 1;
+        self.peak_edges = self.peak_edges.max(self.edges);
         match self.solver.as_mut() {
             Some(s) => s.add_edge(a, b, w),
             None => usize::MAX,
@@ -96,26 +101,32 @@ impl<W: Weight + Packed> Matcher<W> for ExactMatcher<W> {
 pub struct DutchMatchers {
     pub w128: ExactMatcher<i128>,
     pub w256: ExactMatcher<crate::fixed::F256>,
+    pub w320: ExactMatcher<crate::fixed::F320>,
+    pub w384: ExactMatcher<crate::fixed::F384>,
     pub w512: ExactMatcher<crate::fixed::F512>,
     pub w1024: ExactMatcher<crate::fixed::F1024>,
     pub w4096: ExactMatcher<crate::fixed::F4096>,
 }
 
 impl DutchMatchers {
-    /// Matchings solved and edges in the graph, over all widths used.
+    /// Matchings solved, and the most edges a graph held, over all widths used.
     pub fn counts(&self) -> (usize, usize) {
         let s = self.w128.solves
             + self.w256.solves
+            + self.w320.solves
+            + self.w384.solves
             + self.w512.solves
             + self.w1024.solves
             + self.w4096.solves;
         let e = self
             .w128
-            .edges
-            .max(self.w256.edges)
-            .max(self.w512.edges)
-            .max(self.w1024.edges)
-            .max(self.w4096.edges);
+            .peak_edges
+            .max(self.w256.peak_edges)
+            .max(self.w320.peak_edges)
+            .max(self.w384.peak_edges)
+            .max(self.w512.peak_edges)
+            .max(self.w1024.peak_edges)
+            .max(self.w4096.peak_edges);
         (s, e)
     }
 }
@@ -158,6 +169,8 @@ macro_rules! delegate {
 }
 delegate!(i128, w128);
 delegate!(crate::fixed::F256, w256);
+delegate!(crate::fixed::F320, w320);
+delegate!(crate::fixed::F384, w384);
 delegate!(crate::fixed::F512, w512);
 delegate!(crate::fixed::F1024, w1024);
 delegate!(crate::fixed::F4096, w4096);

@@ -566,7 +566,11 @@ fn pricing_a_sparse_part_reaches_the_optimum_of_the_whole_graph() {
                 .filter(|&(u, v, _)| !gone[u] && !gone[v])
                 .collect();
             let whole = maximum_weight_matching(n, &live, false);
-            assert_eq!(s.matching().weight, whole.weight, "case {case} round {round}");
+            assert_eq!(
+                s.matching().weight,
+                whole.weight,
+                "case {case} round {round}"
+            );
             // A decision: one vertex's pairs heavier (most left out), another paired for good.
             let v = rng.next(n as u64) as usize;
             for (k, e) in all.iter_mut().enumerate() {

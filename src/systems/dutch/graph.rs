@@ -5,7 +5,8 @@
 
 use super::procedure::{compatible, Context, Matcher};
 use super::weight::{Builder, Field, Layout, Packed};
-use std::collections::HashMap;
+// Pair keys are looked up millions of times a round: FxHash (fixed, fast; keys are ours).
+use rustc_hash::FxHashMap as HashMap;
 
 /// The weights of pairs with a player below the bracket's look-ahead (all pairs, in the
 /// first matching): they depend on little but the two players' bye eligibility.
@@ -61,7 +62,8 @@ pub(super) struct State<'m, W: Packed> {
     /// No weight changed since the last solve: its matching is optimal for the weights now.
     pub(super) clean: bool,
     /// Reduced mode: the pairs of the bracket and its look-ahead at each player, and those
-    /// left out of the graph whose weight rose since the last pricing.
+    /// left out of the graph to price again (their weight rose, or they were found uncovered
+    /// and not added).
     pub(super) rows: Vec<Vec<usize>>,
     pub(super) raised: Vec<usize>,
 }
@@ -110,8 +112,17 @@ pub(super) fn field_bound<W: Packed>(ctx: &Context, st: &State<W>) -> W {
     total
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Tests only: reduced solves whose pricing was checked by a full scan.
+    pub(super) static PRICED_CHECKS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// Pairs per player in a bracket's first reduced graph (the heaviest), before pricing.
 pub(super) const INSIDE_DEGREE: usize = 12;
+
+/// Uncovered pairs added per player in one pricing round (the most violated).
+pub(super) const PRICE_DEGREE: usize = 4;
 
 /// Completion candidates per player (the next ones in rank order), tried before more.
 pub(super) const COMPLETION_DEGREES: [usize; 2] = [8, 48];
@@ -146,6 +157,8 @@ impl<W: Packed> State<'_, W> {
             self.solves,
             t0.elapsed()
         );
+        #[cfg(test)]
+        self.assert_priced();
         match self.complete(ctx, &r) {
             Some(mate) => mate,
             None => {
@@ -241,25 +254,33 @@ impl<W: Packed> State<'_, W> {
         y
     }
 
-    /// Adds to the reduced graph every pair of the bracket and its look-ahead that the last
-    /// solve's duals do not cover (the ends' vertex duals below twice its weight, in the
-    /// matcher's units); how many. None added: the duals are feasible for every pair, so the
-    /// matching is optimal over all of them (LP duality).
+    /// Adds to the reduced graph pairs of the bracket and its look-ahead that the last solve's
+    /// duals do not cover (the ends' duals below twice its weight, in the matcher's units),
+    /// the most violated at each player; how many. None added: the duals are feasible for
+    /// every pair, so the matching is optimal over all of them (LP duality).
     fn price(&mut self) -> usize {
-        // Only pairs whose weight rose or whose ends' cover may have dropped can be uncovered
-        // now (they were covered at the last pricing).
-        let mut seen = vec![false; self.edges.len()];
+        // Only pairs whose weight rose, pairs found uncovered and not added, and pairs whose
+        // ends' cover may have dropped can be uncovered now (the others were covered at the
+        // last pricing).
+        let n = self.n();
+        let low: Vec<bool> = (0..n)
+            .map(|v| self.alive[v] && self.inside[v] && self.matcher.lowered(v))
+            .collect();
         let mut candidates = std::mem::take(&mut self.raised);
-        for v in 0..self.n() {
-            if self.alive[v] && self.inside[v] && self.matcher.lowered(v) {
-                candidates.extend(self.rows[v].iter().copied());
-            }
+        candidates.retain(|&e| !low[self.edges[e].0] && !low[self.edges[e].1]);
+        candidates.sort_unstable();
+        candidates.dedup();
+        for v in (0..n).filter(|&v| low[v]) {
+            // A pair at two such players once, from the higher-ranked.
+            candidates.extend(self.rows[v].iter().copied().filter(|&e| {
+                let a = self.edges[e].0;
+                a == v || !low[a]
+            }));
         }
         let mut violated = Vec::new();
         for e in candidates {
             let (a, b) = self.edges[e];
-            if std::mem::replace(&mut seen[e], true)
-                || self.mid[e] != NONE
+            if self.mid[e] != NONE
                 || !self.alive[a]
                 || !self.alive[b]
                 || !self.inside[a]
@@ -268,17 +289,50 @@ impl<W: Packed> State<'_, W> {
             {
                 continue;
             }
-            if self.absent_slack(e).is_none_or(|s| s >= W::zero()) {
-                continue;
+            match self.absent_slack(e) {
+                Some(r) if r < W::zero() => violated.push((r, e)),
+                _ => {}
             }
-            violated.push(e);
         }
-        for &e in &violated {
+        // The most violated pairs at each player only: the next solve's duals cover many
+        // of the others, and the graph stays sparse.
+        violated.sort_unstable_by(|x, y| x.0.cmp(&y.0).then(x.1.cmp(&y.1)));
+        let mut taken = vec![0usize; self.n()];
+        let mut added = 0;
+        for (_, e) in violated {
             let (a, b) = self.edges[e];
-            let w = self.weights[e].add(&self.weights[e]);
-            self.mid[e] = self.matcher.add_edge(a, b, w);
+            if taken[a] < PRICE_DEGREE || taken[b] < PRICE_DEGREE {
+                taken[a] += 1;
+                taken[b] += 1;
+                let w = self.weights[e].add(&self.weights[e]);
+                self.mid[e] = self.matcher.add_edge(a, b, w);
+                added += 1;
+            } else {
+                // Priced again after the next solve, whatever its duals do.
+                self.raised.push(e);
+            }
         }
-        violated.len()
+        added
+    }
+
+    /// Tests only: every pair of the bracket and its look-ahead left out of the reduced graph
+    /// is covered by the duals, as the pricing claims (a full scan).
+    #[cfg(test)]
+    fn assert_priced(&self) {
+        for e in 0..self.edges.len() {
+            let (a, b) = self.edges[e];
+            if self.mid[e] == NONE
+                && self.alive[a]
+                && self.alive[b]
+                && self.inside[a]
+                && self.inside[b]
+                && self.weights[e] > W::zero()
+            {
+                let r = self.absent_slack(e).expect("a solved matcher");
+                assert!(r >= W::zero(), "pair ({a}, {b}) left out, uncovered");
+            }
+        }
+        PRICED_CHECKS.with(|c| c.set(c.get() + 1));
     }
 
     /// The reduced cost of a pair left out of the reduced graph under the last solve's duals.
@@ -437,6 +491,32 @@ impl<W: Packed> State<'_, W> {
                 }
             }
         }
+    }
+
+    /// Pairs with a player paired for good leave the lists: a bracket's pairs are many, and
+    /// the next keeps only those between players still to pair (with their weights: a pair
+    /// a bracket kept apart stays apart). Before a restart: the matcher's ids are dropped.
+    pub(super) fn compact(&mut self) {
+        let keep: Vec<usize> = (0..self.edges.len())
+            .filter(|&e| {
+                let (a, b) = self.edges[e];
+                self.alive[a] && self.alive[b]
+            })
+            .collect();
+        if keep.len() == self.edges.len() {
+            return;
+        }
+        self.edges = keep.iter().map(|&e| self.edges[e]).collect();
+        self.weights = keep.iter().map(|&e| self.weights[e]).collect();
+        self.mid = vec![NONE; keep.len()];
+        self.id = self
+            .edges
+            .iter()
+            .enumerate()
+            .map(|(e, &p)| (p, e))
+            .collect();
+        self.rows.clear();
+        self.raised.clear();
     }
 
     /// The bracket goes on with every allowed pair in the graph.

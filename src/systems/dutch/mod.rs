@@ -14,6 +14,9 @@ pub mod procedure;
 pub mod state;
 pub mod weight;
 
+#[cfg(test)]
+mod tests;
+
 pub use procedure::{BracketLog, Matcher, Readings};
 
 use crate::tournament::{Colour, Tournament};
@@ -24,6 +27,8 @@ use weight::Packed;
 pub trait Matchers:
     Matcher<i128>
     + Matcher<crate::fixed::F256>
+    + Matcher<crate::fixed::F320>
+    + Matcher<crate::fixed::F384>
     + Matcher<crate::fixed::F512>
     + Matcher<crate::fixed::F1024>
     + Matcher<crate::fixed::F4096>
@@ -32,6 +37,8 @@ pub trait Matchers:
 impl<T> Matchers for T where
     T: Matcher<i128>
         + Matcher<crate::fixed::F256>
+        + Matcher<crate::fixed::F320>
+        + Matcher<crate::fixed::F384>
         + Matcher<crate::fixed::F512>
         + Matcher<crate::fixed::F1024>
         + Matcher<crate::fixed::F4096>
@@ -55,23 +62,38 @@ pub struct DutchPairing {
     pub cancelled: bool,
 }
 
-/// Largest field paired by the exact procedure: its first matching (completion and the bye's
-/// score) is sparse, but a bracket's graph holds every pair of the bracket and the next,
-/// most of the field in the first rounds: a round of 2,000 players took 14 s and 0.3 GB
-/// here (BENCHMARKS.md). Larger fields are paired by the tier model of `models/swiss.md`,
-/// and the certificate says so.
-pub const EXACT_MAX: usize = 2000;
+/// Most pairs the exact procedure holds at once (a bracket and its look-ahead: every pair of
+/// them, with its packed weight, its index and its place in the matcher's graph). Measured
+/// with everything else a round holds, 250–430 bytes a pair (BENCHMARKS.md): at most about
+/// 1 GB. A round whose score groups would need more is paired by the tier model of
+/// `models/swiss.md`, and the certificate says so.
+pub const EXACT_PAIRS: usize = 2_500_000;
 
-/// Players to pair in round `round`: active, without a requested bye or known absence.
-pub fn field_size(t: &Tournament, round: u32) -> usize {
-    let absent: Vec<u32> = t
-        .round(round)
-        .map(|r| r.requested_byes().map(|b| b.player).collect())
-        .unwrap_or_default();
-    t.players
-        .iter()
-        .filter(|p| p.active_in(round) && !absent.contains(&p.id))
-        .count()
+/// The most pairs a bracket of round `round` holds at once, estimated from the score groups:
+/// two adjacent groups, every pair of them (moved-down players and the rare wider graphs of
+/// `models/dutch.md` left out).
+pub fn peak_pairs(t: &Tournament, round: u32) -> usize {
+    let numbers = crate::systems::swiss::entered_numbers(
+        t,
+        round,
+        &t.round(round)
+            .map(|r| r.requested_byes().map(|b| b.player).collect::<Vec<_>>())
+            .unwrap_or_default(),
+    );
+    let players = state::field(t, round, &numbers);
+    let mut sizes: Vec<usize> = Vec::new();
+    for (i, p) in players.iter().enumerate() {
+        if i > 0 && players[i - 1].score == p.score {
+            *sizes.last_mut().expect("a group") += 1;
+        } else {
+            sizes.push(1);
+        }
+    }
+    let pairs = |k: usize| k * k.saturating_sub(1) / 2;
+    (0..sizes.len())
+        .map(|i| pairs(sizes[i] + sizes.get(i + 1).copied().unwrap_or(0)))
+        .max()
+        .unwrap_or(0)
 }
 
 /// The readings the engine uses by default (models/dutch.md says why).
@@ -111,6 +133,10 @@ pub fn pair(
             procedure::run::<i128>(&ctx, m)
         } else if bits <= <crate::fixed::F256 as Packed>::BITS {
             procedure::run::<crate::fixed::F256>(&ctx, m)
+        } else if bits <= <crate::fixed::F320 as Packed>::BITS {
+            procedure::run::<crate::fixed::F320>(&ctx, m)
+        } else if bits <= <crate::fixed::F384 as Packed>::BITS {
+            procedure::run::<crate::fixed::F384>(&ctx, m)
         } else if bits <= <crate::fixed::F512 as Packed>::BITS {
             procedure::run::<crate::fixed::F512>(&ctx, m)
         } else if bits <= <crate::fixed::F1024 as Packed>::BITS {

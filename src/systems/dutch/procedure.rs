@@ -18,7 +18,8 @@ use super::criteria::{base_weight, layout_for};
 use super::graph::{field_bound, Mode, Outer, State, FIELD_DEGREES};
 use super::state::DutchPlayer;
 use super::weight::{bits_for, Layout, Packed};
-use std::collections::HashMap;
+// Pair keys are looked up millions of times a round: FxHash (fixed, fast; keys are ours).
+use rustc_hash::FxHashMap as HashMap;
 
 pub use super::colour::colour_of;
 
@@ -151,7 +152,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         State {
             matcher,
             alive: vec![true; n],
-            id: HashMap::new(),
+            id: HashMap::default(),
             mid: Vec::new(),
             edges: Vec::new(),
             weights: Vec::new(),
@@ -327,9 +328,10 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         for v in 0..n {
             st.inside[v] = in_cur[v] || in_next[v];
         }
+        st.compact();
         st.include(ctx, &curnext);
         // Base weights of pairs whose lower player is in this bracket or the next.
-        let mut base: HashMap<(usize, usize), W> = HashMap::new();
+        let mut base: HashMap<(usize, usize), W> = HashMap::default();
         for e in 0..st.edges.len() {
             let (a, b) = st.edges[e];
             if !st.alive[a] || !st.alive[b] {
