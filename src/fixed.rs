@@ -11,7 +11,7 @@
 
 use std::cmp::Ordering;
 
-#[derive(Clone, Copy, Eq, Hash)]
+#[derive(Clone, Copy, Eq)]
 pub struct Fixed<const L: usize>([u64; L]);
 
 pub type F256 = Fixed<4>;
