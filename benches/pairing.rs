@@ -4,6 +4,7 @@
 //! ```sh
 //! cargo bench --bench pairing                 # all
 //! cargo bench --bench pairing -- open-250     # one group
+//! cargo bench --bench pairing -- "reference 1000"   # the FIDE Dutch procedure, 1,000 players
 //! ```
 //!
 //! Figures and the machine they were taken on are in BENCHMARKS.md.
@@ -85,5 +86,24 @@ fn generated(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, open_250, club_12, generated);
+/// The FIDE Dutch procedure on the 1,000-player reference tournament (its rounds are the
+/// reference engine's pairings; `tests/dutch.rs` checks that they are reproduced): rounds 2, 5
+/// and 9 re-paired from the rounds before them.
+fn reference_1000(c: &mut Criterion) {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/dutch/rtg_12345_1000p_9r.trf");
+    let t = formats::load(&path).expect("reference tournament");
+    let mut g = c.benchmark_group("reference 1000");
+    g.sample_size(10).measurement_time(Duration::from_secs(20));
+    for round in [2u32, 5, 9] {
+        g.bench_with_input(BenchmarkId::new("dutch round", round), &round, |b, &r| {
+            b.iter(|| {
+                engine::pair_round(&t, r, SystemKind::Swiss, &Options::default()).expect("pairs")
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, open_250, club_12, generated, reference_1000);
 criterion_main!(benches);

@@ -73,14 +73,7 @@ pub const EXACT_PAIRS: usize = 2_500_000;
 /// two adjacent groups, every pair of them (moved-down players and the rare wider graphs of
 /// `models/dutch.md` left out).
 pub fn peak_pairs(t: &Tournament, round: u32) -> usize {
-    let numbers = crate::systems::swiss::entered_numbers(
-        t,
-        round,
-        &t.round(round)
-            .map(|r| r.requested_byes().map(|b| b.player).collect::<Vec<_>>())
-            .unwrap_or_default(),
-    );
-    let players = state::field(t, round, &numbers);
+    let players = players_of(t, round);
     let mut sizes: Vec<usize> = Vec::new();
     for (i, p) in players.iter().enumerate() {
         if i > 0 && players[i - 1].score == p.score {
@@ -94,6 +87,18 @@ pub fn peak_pairs(t: &Tournament, round: u32) -> usize {
         .map(|i| pairs(sizes[i] + sizes.get(i + 1).copied().unwrap_or(0)))
         .max()
         .unwrap_or(0)
+}
+
+/// The players of round `round` in rank order, with their state before it.
+fn players_of(t: &Tournament, round: u32) -> Vec<state::DutchPlayer> {
+    let numbers = crate::systems::swiss::entered_numbers(
+        t,
+        round,
+        &t.round(round)
+            .map(|r| r.requested_byes().map(|b| b.player).collect::<Vec<_>>())
+            .unwrap_or_default(),
+    );
+    state::field(t, round, &numbers)
 }
 
 /// The readings the engine uses by default (models/dutch.md says why).
@@ -110,14 +115,7 @@ pub fn pair(
     should_cancel: &dyn Fn() -> bool,
     m: &mut dyn Matchers,
 ) -> DutchPairing {
-    let numbers = crate::systems::swiss::entered_numbers(
-        t,
-        round,
-        &t.round(round)
-            .map(|r| r.requested_byes().map(|b| b.player).collect::<Vec<_>>())
-            .unwrap_or_default(),
-    );
-    let players = state::field(t, round, &numbers);
+    let players = players_of(t, round);
     let ctx = procedure::Context {
         players: &players,
         should_cancel,
