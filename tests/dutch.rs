@@ -213,3 +213,45 @@ fn engine_agrees_with_the_brute_force_on_small_rounds() {
         "engine and brute force differ: {differ:?}"
     );
 }
+
+/// A round whose brackets would hold more pairs than the exact procedure's memory budget
+/// (`EXACT_PAIRS`, about 1 GB) is paired by the tier model, and the notes say so and why; the
+/// reference rounds (1,000 players, one group of 1,000 in round 1) are within it and are the
+/// Dutch pairing (`every_reference_round_is_the_dutch_pairing`).
+#[test]
+fn a_round_beyond_the_pair_budget_is_paired_by_the_tier_model_and_says_so() {
+    use optipair::generate::{field, Spec};
+    use optipair::systems::dutch::{peak_pairs, EXACT_PAIRS};
+    let greedy = Options {
+        greedy_only: true,
+        ..Options::default()
+    };
+    let spec = |players| Spec {
+        players,
+        rounds: 9,
+        played: 0,
+        seed: 1,
+        draw_rate: 0.3,
+        system: SystemKind::Swiss,
+    };
+    // Round 1: one score group of everyone.
+    let big = field(&spec(2300), &greedy).unwrap();
+    assert_eq!(peak_pairs(&big, 1), 2300 * 2299 / 2);
+    assert!(peak_pairs(&big, 1) > EXACT_PAIRS);
+    let reference = load(&data("rtg_12345_1000p_9r.trf"));
+    assert!(peak_pairs(&reference, 1) <= EXACT_PAIRS);
+    let p = pair_round(&big, 1, SystemKind::Swiss, &Options::default()).unwrap();
+    assert_eq!(p.pairing.certificate.status, Status::Optimal);
+    assert!(
+        !p.pairing.certificate.summary.starts_with("FIDE Dutch 2025"),
+        "{}",
+        p.pairing.certificate.summary
+    );
+    let note = p
+        .notes
+        .iter()
+        .find(|n| n.contains("tier model"))
+        .expect("a note on the tier model");
+    assert!(note.contains("2643850 pairs") && note.contains("not necessarily the Dutch pairing"));
+    assert!(p.violations.is_empty());
+}
