@@ -1224,6 +1224,23 @@ fn generated_events_verify_clean() {
     }
 }
 
+/// The verifier's findings on round 2 of `p` with two of its games replaced by `games` (the
+/// players of those two games keep their places otherwise).
+fn verdict_with(t: &Tournament, p: &Paired, games: [Game; 2]) -> Vec<Violation> {
+    let moved: Vec<u32> = games.iter().flat_map(|x| [x.white, x.black]).collect();
+    let mut kept: Vec<Game> = p
+        .round
+        .games
+        .iter()
+        .filter(|x| !moved.contains(&x.white) && !moved.contains(&x.black))
+        .cloned()
+        .collect();
+    kept.extend(games);
+    let mut t2 = t.clone();
+    add(&mut t2, 2, kept, vec![]);
+    check_round(&t2, 2, SystemKind::EcfAdvanced).unwrap()
+}
+
 /// Regression (simulation, 64 players, Advanced round 2; the top half is 38). The bottom-half
 /// 1's 43, 49, 51 (due white) and 46, 48, 52, 58 (due black) meet top-half non-winners; the
 /// twelve bottom-half ½'s (six due black) need top-half 0's, and only six of the seventeen
@@ -1283,22 +1300,37 @@ fn advanced_substitutes_beyond_the_shortfall_also_work_up_from_the_bottom() {
     let got = pairs(&p);
     assert!(got.is_superset(&set(&[(32, 58), (36, 52)])), "{got:?}");
     // The pairing the engine used to make: the substitutes in rating order down the boards.
-    let mut t2 = t.clone();
-    let mut games: Vec<Game> = p
-        .round
-        .games
-        .iter()
-        .filter(|x| ![52, 58].contains(&x.white) && ![52, 58].contains(&x.black))
-        .cloned()
-        .collect();
-    games.extend([g(32, 52, "*"), g(36, 58, "*")]);
-    add(&mut t2, 2, games, vec![]);
-    let v = check_round(&t2, 2, SystemKind::EcfAdvanced).unwrap();
+    let v = verdict_with(&t, &p, [g(32, 52, "*"), g(36, 58, "*")]);
     assert!(
         v.iter()
             .any(|x| x.rule == "ECF advanced 7" && x.players == vec![52, 32, 58, 36]),
         "{v:?}"
     );
+}
+
+/// Regression (simulation, 64 players, Advanced round 2: run 4249 of `simulate --system
+/// ecf-advanced --players 64 --rounds 5 --seed 1`, the state before round 2 stored). The
+/// first (b) selection is 40 v 6, 43 v 13, 44 v 20, 46 v 22, 47 v 21, 50 v 24, and rule 7's
+/// count brings in two top-half ½'s, 32 (due white) and 37 (due black). The engine aimed 32
+/// at 22's place (freeing 22 is the colour-gaining choice), but the optimum keeps 22 in (b)
+/// and frees 24 and 21; the grading tier tied, and 46 v 32, 50 v 22 was played, which the
+/// verifier rejects: "working up from the bottom of the pairings made", the substitute goes
+/// to the lowest pair. A substitute is now aimed just below the 0 he replaces.
+#[test]
+fn advanced_a_substitute_goes_below_a_zero_the_optimum_keeps() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/ecf/advanced_7_substitute_below_a_kept_zero.json");
+    let t = optipair::formats::load(&path).unwrap();
+    let p = pair(&t, 2, "ecf-advanced");
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    let got = pairs(&p);
+    assert!(
+        got.is_superset(&set(&[(22, 46), (32, 50), (37, 47)])),
+        "{got:?}"
+    );
+    // The pairing the engine used to make.
+    let v = verdict_with(&t, &p, [g(46, 32, "*"), g(22, 50, "*")]);
+    assert!(v.iter().any(|x| x.rule == "ECF advanced 7"), "{v:?}");
 }
 
 /// Every candidate's cost lies within its tier's bound, from the same function as the costs,

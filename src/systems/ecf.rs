@@ -920,7 +920,8 @@ struct Accelerated<'a> {
     rh: Vec<i64>,
     rq: Vec<i64>,
     rth: Vec<i64>,
-    /// The rank in the grading order of the (b) pairs each pool player is aimed at.
+    /// The rank in the grading order of the (b) pairs each pool player is aimed at, in half
+    /// ranks (see [`substitution_targets`]).
     target: Vec<i64>,
     /// The standard Swiss's bound on every pair of the field.
     swiss_bound: SwissCosts,
@@ -975,7 +976,7 @@ impl<'a> Accelerated<'a> {
                 f.standings.iter().map(|s| preference(s).colour).collect();
             substitution_targets(&l, &h, &pool, &th, &ta, &due, &rating, &f.number)
         } else {
-            rp.clone()
+            rp.iter().map(|r| 2 * r).collect()
         };
         Accelerated {
             f,
@@ -1045,8 +1046,8 @@ impl<'a> Accelerated<'a> {
                 floater_c_not_behind: 1,
                 // (c)'s floater's rank weighs `big` per step.
                 partners_cd_not_highest: big * big,
-                // A squared difference of two ranks.
-                grading_order: big * big,
+                // A squared difference of two ranks, in half ranks.
+                grading_order: 4 * big * big,
                 float: swiss.float,
                 colour: swiss.colour,
                 strong_colour: swiss.strong_colour,
@@ -1079,7 +1080,7 @@ impl<'a> Accelerated<'a> {
             Some((Role::B, x, y)) => {
                 c.float = 0;
                 c.partners_not_highest = self.rp[y];
-                c.grading_order = (self.rl[x] - self.target[y]).pow(2);
+                c.grading_order = (2 * self.rl[x] - self.target[y]).pow(2);
                 c.order = 0;
             }
             Some((Role::Six, x, _)) => {
@@ -1090,7 +1091,7 @@ impl<'a> Accelerated<'a> {
             Some((Role::D, x, y)) => {
                 c.float = 0;
                 c.partners_cd_not_highest = self.rq[y];
-                c.grading_order = (self.rh[x] - self.rq[y]).pow(2);
+                c.grading_order = (2 * (self.rh[x] - self.rq[y])).pow(2);
                 c.order = 0;
             }
             Some((Role::Seven, x, _)) => {
@@ -1209,8 +1210,11 @@ fn substitution_targets(
         leaders.remove(0);
     }
     let mut target = vec![0i64; n];
+    // In half ranks: a substitute is aimed just below the 0 he replaces, so that when the
+    // optimum keeps that 0 in (b) (and frees another), the substitute still goes in below it,
+    // "working up from the bottom of the pairings made".
     for (r, &i) in by_rating(&|i| pool[i]).iter().enumerate() {
-        target[i] = r as i64;
+        target[i] = 2 * r as i64;
     }
     // The first selection, as (b) pairs in grading order: each leader takes the highest-rated
     // pool player left due the appropriate colour, else the highest-rated left.
@@ -1262,7 +1266,7 @@ fn substitution_targets(
             };
             if let Some(k) = sub {
                 // The substitute is aimed at the rank of the 0 he replaces.
-                target[spare.remove(k)] = target[zero];
+                target[spare.remove(k)] = target[zero] + 1;
                 zeros_left.push(zero);
             }
         }
