@@ -115,7 +115,7 @@ impl<const L: usize> Fixed<L> {
     }
 }
 
-/// Limb by limb: the derived comparison calls `memcmp`, a tenth of a large round's time.
+/// Limb by limb: the derived comparison calls `memcmp`, 5% of a large round's time.
 impl<const L: usize> PartialEq for Fixed<L> {
     #[inline]
     fn eq(&self, o: &Self) -> bool {

@@ -208,21 +208,11 @@ impl<W: Packed> State<'_, W> {
     /// Duals feasible for every pair of the bracket and its look-ahead, the matcher's jump
     /// start over all of them (each player's heaviest pair, then each in turn lowered as far
     /// as every pair allows): the reduced graph's first solve stays above them, so the pairs
-    /// it leaves out start covered and pricing has little to add.
+    /// it leaves out start covered and pricing has little to add. Called after
+    /// [`State::heaviest`], whose rows hold every such pair.
     fn floors(&self) -> Vec<W> {
         let n = self.n();
-        let mut rows: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (e, &(a, b)) in self.edges.iter().enumerate() {
-            if self.alive[a]
-                && self.alive[b]
-                && self.inside[a]
-                && self.inside[b]
-                && self.weights[e] > W::zero()
-            {
-                rows[a].push(e);
-                rows[b].push(e);
-            }
-        }
+        let rows = &self.rows;
         // Matcher units: weights doubled here, doubled again by the matcher.
         let w4 = |e: usize| {
             let w = self.weights[e].add(&self.weights[e]);
@@ -279,14 +269,7 @@ impl<W: Packed> State<'_, W> {
         }
         let mut violated = Vec::new();
         for e in candidates {
-            let (a, b) = self.edges[e];
-            if self.mid[e] != NONE
-                || !self.alive[a]
-                || !self.alive[b]
-                || !self.inside[a]
-                || !self.inside[b]
-                || self.weights[e] <= W::zero()
-            {
+            if !self.left_out(e) {
                 continue;
             }
             match self.absent_slack(e) {
@@ -315,22 +298,29 @@ impl<W: Packed> State<'_, W> {
         added
     }
 
+    /// A pair of two players of the bracket and its look-ahead, of positive weight, left out
+    /// of the reduced graph (pricing decides whether it belongs in).
+    fn left_out(&self, e: usize) -> bool {
+        let (a, b) = self.edges[e];
+        self.mid[e] == NONE
+            && self.alive[a]
+            && self.alive[b]
+            && self.inside[a]
+            && self.inside[b]
+            && self.weights[e] > W::zero()
+    }
+
     /// Tests only: every pair of the bracket and its look-ahead left out of the reduced graph
     /// is covered by the duals, as the pricing claims (a full scan).
     #[cfg(test)]
     fn assert_priced(&self) {
-        for e in 0..self.edges.len() {
-            let (a, b) = self.edges[e];
-            if self.mid[e] == NONE
-                && self.alive[a]
-                && self.alive[b]
-                && self.inside[a]
-                && self.inside[b]
-                && self.weights[e] > W::zero()
-            {
-                let r = self.absent_slack(e).expect("a solved matcher");
-                assert!(r >= W::zero(), "pair ({a}, {b}) left out, uncovered");
-            }
+        for e in (0..self.edges.len()).filter(|&e| self.left_out(e)) {
+            let r = self.absent_slack(e).expect("a solved matcher");
+            assert!(
+                r >= W::zero(),
+                "pair {:?} left out, uncovered",
+                self.edges[e]
+            );
         }
         PRICED_CHECKS.with(|c| c.set(c.get() + 1));
     }

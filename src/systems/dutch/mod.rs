@@ -64,7 +64,7 @@ pub struct DutchPairing {
 
 /// Most pairs the exact procedure holds at once (a bracket and its look-ahead: every pair of
 /// them, with its packed weight, its index and its place in the matcher's graph). Measured
-/// with everything else a round holds, 250–430 bytes a pair (BENCHMARKS.md): at most about
+/// with everything else a round holds, 235–430 bytes a pair (BENCHMARKS.md): at most about
 /// 1 GB. A round whose score groups would need more is paired by the tier model of
 /// `models/swiss.md`, and the certificate says so.
 pub const EXACT_PAIRS: usize = 2_500_000;
