@@ -1212,7 +1212,7 @@ fn substitution_targets(
     let mut target = vec![0i64; n];
     // In half ranks: a substitute is aimed just below the 0 he replaces, so that when the
     // optimum keeps that 0 in (b) (and frees another), the substitute still goes in below it,
-    // "working up from the bottom of the pairings made".
+    // "working up from the bottom of the pairings made" ("ECF advanced 7").
     for (r, &i) in by_rating(&|i| pool[i]).iter().enumerate() {
         target[i] = 2 * r as i64;
     }
