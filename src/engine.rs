@@ -142,12 +142,13 @@ fn attempt(
     opts: &Options,
 ) -> Result<Attempt> {
     // The exact procedure when its bracket graphs fit the memory it is allowed.
-    let peak_pairs = if dutch_based(system) {
+    let dutch = sys.dutch_round(base, round)?;
+    let peak_pairs = if dutch {
         systems::dutch::peak_pairs(&accelerated(base, round, system)?, round)
     } else {
         0
     };
-    let exact_dutch = dutch_based(system) && peak_pairs <= systems::dutch::EXACT_PAIRS;
+    let exact_dutch = dutch && peak_pairs <= systems::dutch::EXACT_PAIRS;
     if !opts.greedy_only && exact_dutch {
         if let Some(a) = dutch_attempt(sys, base, round, system, opts)? {
             return Ok(a);
@@ -178,7 +179,7 @@ fn attempt(
         }
     };
     let mut notes = spec.notes;
-    if dutch_based(system) && !opts.greedy_only {
+    if dutch && !opts.greedy_only {
         notes.push(format!(
             "{} players in score groups whose brackets would hold {} pairs at once, above the {} the exact FIDE Dutch procedure takes on (about 1 GB): the round is paired by the tier model that approximates the Dutch rules (models/swiss.md), not necessarily the Dutch pairing",
             spec.players.len(),
@@ -234,14 +235,6 @@ fn finish(
             violations,
         },
     })
-}
-
-/// Systems paired by the FIDE Dutch procedure itself (bracket by bracket, exact matchings).
-pub fn dutch_based(system: SystemKind) -> bool {
-    matches!(
-        system,
-        SystemKind::Swiss | SystemKind::Prog | SystemKind::Baku
-    )
 }
 
 /// `t` with the virtual points of rounds `1..=round` that an acceleration on the Dutch
@@ -349,7 +342,13 @@ fn dutch_attempt(
         },
         seconds: started.elapsed().as_secs_f64(),
         summary: format!(
-            "FIDE Dutch 2025: {} bracket{}, each bracket's criteria C.5–C.21 optimal by exact weighted matching ({} matchings, weights of {} bits), then the first candidate in the Dutch order",
+            "{}FIDE Dutch 2025: {} bracket{}, each bracket's criteria C.5–C.21 optimal by exact weighted matching ({} matchings, weights of {} bits), then the first candidate in the Dutch order",
+            match system {
+                SystemKind::EcfBasic => "ECF basic 5, the standard Swiss after acceleration: ",
+                SystemKind::EcfAdvanced =>
+                    "ECF advanced 5, the standard Swiss after acceleration: ",
+                _ => "",
+            },
             d.brackets.len(),
             if d.brackets.len() == 1 { "" } else { "s" },
             solves,

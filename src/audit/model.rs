@@ -187,7 +187,7 @@ pub fn audit(
     // The Dutch system is deterministic: a pairing is optimal exactly when it is the Dutch
     // pairing; otherwise the first bracket and criterion (or step of the Dutch order) on
     // which it loses is what the arbiter needs. The old tiers do not apply.
-    let dutch = if engine::dutch_based(system) && cert.status == Status::Optimal {
+    let dutch = if sys.dutch_round(&base, round)? && cert.status == Status::Optimal {
         let field = engine::accelerated(&base, round, system)?;
         let mine = verify::dutch::Pairing {
             games: given.games.clone(),

@@ -77,6 +77,10 @@ impl System for Baku {
     fn kind(&self) -> SystemKind {
         SystemKind::Baku
     }
+    /// Every round: "FIDE C.04.5.1": the Dutch system on the score plus the virtual points.
+    fn dutch_round(&self, _t: &Tournament, _round: u32) -> Result<bool> {
+        Ok(true)
+    }
     fn one_half_zero(&self) -> Option<&'static str> {
         Some("FIDE C.04.5.1: virtual points of 1 and ½")
     }

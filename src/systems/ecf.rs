@@ -420,6 +420,19 @@ impl System for Ecf {
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
         Ok(self.spec_with_bounds(t, round)?.0)
     }
+
+    /// "ECF basic 5" / "ECF advanced 5": once acceleration has stopped, every score group
+    /// holds only players of one score plus floaters, the standard Swiss, which is the
+    /// FIDE Dutch system; round 1 (A v B, C v D) and the accelerated rounds keep their rules.
+    fn dutch_round(&self, t: &Tournament, round: u32) -> Result<bool> {
+        if round < 2 {
+            return Ok(false);
+        }
+        let set = Settings::of(t)?;
+        let g = groups_with(t, &set, self.advanced)?;
+        let field = Field::new(t, round, &|_, s| s.score)?;
+        Ok(!self.acceleration(t, &set, &field, &g, round)?.0)
+    }
 }
 
 impl Ecf {
@@ -435,15 +448,7 @@ impl Ecf {
             self.round_one(t, &set, &field, &g, &mut notes)?
         } else {
             let m = t.scoring.max_per_round() * f64::from(round - 1);
-            let half = t.scoring.draw;
-            let leaders = (0..field.len())
-                .filter(|&i| !g.is_top(field.ids[i]))
-                .filter(|&i| {
-                    let s = field.standings[i].score;
-                    s >= m - EPS || (self.advanced && (s - (m - half)).abs() < EPS)
-                })
-                .count();
-            let (on, why) = accelerated(t, &set, round, self.advanced, leaders)?;
+            let (on, why) = self.acceleration(t, &set, &field, &g, round)?;
             notes.push(why);
             if on {
                 self.accelerated_round(t, &field, &g, m, round)
@@ -459,6 +464,28 @@ impl Ecf {
         notes.append(&mut spec.notes);
         spec.notes = notes;
         Ok((spec, bounds))
+    }
+
+    /// Whether round `round` (≥ 2) is accelerated, and why: bottom-half players on 100%
+    /// (Advanced: within half a point of it) are counted from the standings before it.
+    fn acceleration(
+        &self,
+        t: &Tournament,
+        set: &Settings,
+        field: &Field,
+        g: &Groups,
+        round: u32,
+    ) -> Result<(bool, String)> {
+        let m = t.scoring.max_per_round() * f64::from(round - 1);
+        let half = t.scoring.draw;
+        let leaders = (0..field.len())
+            .filter(|&i| !g.is_top(field.ids[i]))
+            .filter(|&i| {
+                let s = field.standings[i].score;
+                s >= m - EPS || (self.advanced && (s - (m - half)).abs() < EPS)
+            })
+            .count();
+        accelerated(t, set, round, self.advanced, leaders)
     }
 
     /// Several clauses of this variant in one rule string (see [`clauses`]).

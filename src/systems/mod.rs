@@ -52,6 +52,12 @@ pub trait System {
     fn results_needed(&self, _t: &Tournament, round: u32) -> Result<u32> {
         Ok(round.saturating_sub(1))
     }
+    /// Whether round `round` is paired by the FIDE Dutch procedure itself (bracket by
+    /// bracket, exact matchings) on the pairing scores of [`crate::engine::accelerated`],
+    /// rather than by this system's own specification.
+    fn dutch_round(&self, _t: &Tournament, _round: u32) -> Result<bool> {
+        Ok(false)
+    }
     /// The document whose groups, batches or virtual points are counted in 1-½-0 points, if
     /// the system's is; `None` when any scoring may be used (the Dutch system's score
     /// groups work in any units).

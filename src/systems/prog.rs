@@ -179,6 +179,10 @@ impl System for Prog {
     fn kind(&self) -> SystemKind {
         SystemKind::Prog
     }
+    /// Every round: "PROG global score GS = RS + FS": the Dutch system on the global score.
+    fn dutch_round(&self, _t: &Tournament, _round: u32) -> Result<bool> {
+        Ok(true)
+    }
     fn one_half_zero(&self) -> Option<&'static str> {
         Some("PROG: fictitious scores of ½ and 1 beside the real score")
     }

@@ -30,6 +30,10 @@ impl System for Swiss {
     fn kind(&self) -> SystemKind {
         SystemKind::Swiss
     }
+    /// Every round: the standard Swiss is the FIDE Dutch system (C.04.3, 2025).
+    fn dutch_round(&self, _t: &Tournament, _round: u32) -> Result<bool> {
+        Ok(true)
+    }
 
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
         Ok(standard_spec(t, &swiss_field(t, round)?, "swiss"))
