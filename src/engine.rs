@@ -16,6 +16,10 @@ pub struct Paired {
     pub notes: Vec<String>,
     /// What the independent verifier found (empty when the pairing keeps every rule).
     pub violations: Vec<Violation>,
+    /// The round was paired by the exact FIDE Dutch procedure ([`systems::System::dutch_round`],
+    /// within its memory budget and time limit): the pairing is the Dutch pairing, and another
+    /// is judged against it by the Dutch criteria.
+    pub dutch: bool,
 }
 
 /// Pairs round `round` of `t` under `system` from the rounds before it. Later rounds, and any
@@ -187,7 +191,15 @@ fn attempt(
             systems::dutch::EXACT_PAIRS
         ));
     }
-    finish(base, round, system, pairing, notes, spec.players.len())
+    finish(
+        base,
+        round,
+        system,
+        pairing,
+        notes,
+        spec.players.len(),
+        false,
+    )
 }
 
 /// The paired round as domain data, checked by the independent verifier.
@@ -198,6 +210,7 @@ fn finish(
     pairing: Pairing,
     notes: Vec<String>,
     players: usize,
+    dutch: bool,
 ) -> Result<Attempt> {
     let mut rd = base.round(round).cloned().unwrap_or(Round {
         number: round,
@@ -233,6 +246,7 @@ fn finish(
             pairing,
             notes,
             violations,
+            dutch,
         },
     })
 }
@@ -363,7 +377,7 @@ fn dutch_attempt(
         unpaired: d.unpaired.clone(),
         certificate,
     };
-    finish(base, round, system, pairing, spec_notes, d.players).map(Some)
+    finish(base, round, system, pairing, spec_notes, d.players, true).map(Some)
 }
 
 /// The refusal of a round no pairing can complete: who is left over, whom each has not met

@@ -254,4 +254,25 @@ fn a_round_beyond_the_pair_budget_is_paired_by_the_tier_model_and_says_so() {
         .expect("a note on the tier model");
     assert!(note.contains("2643850 pairs") && note.contains("not necessarily the Dutch pairing"));
     assert!(p.violations.is_empty());
+    assert!(!p.dutch);
+    // The audit has no Dutch pairing to compare with: the tier model's own pairing is legal
+    // but not proved to be the Dutch pairing (nor proved not to be).
+    let given = optipair::audit::Given {
+        games: p.round.games.iter().map(|g| (g.white, g.black)).collect(),
+        byes: Vec::new(),
+    };
+    let a =
+        optipair::audit::audit(&big, 1, SystemKind::Swiss, &given, &Options::default()).unwrap();
+    assert_eq!(
+        a.verdict,
+        optipair::audit::Verdict::Unproved,
+        "{:?}",
+        a.summary
+    );
+    assert!(!a.dutch_exact);
+    assert!(
+        a.summary[0].contains("not proved either way"),
+        "{:?}",
+        a.summary
+    );
 }

@@ -3,7 +3,7 @@
 //! sheet with marked boards, and the optimum's differing boards.
 
 use super::model::{Audit, Board, Verdict};
-use super::words::{ids, marks, name, status_words, verdict_words};
+use super::words::{dutch_heading, ids, marks, name, status_words, verdict_words};
 use crate::tournament::{Standings, Tournament};
 use maud::{html as markup, Markup, PreEscaped, DOCTYPE};
 
@@ -91,7 +91,7 @@ pub fn html(a: &Audit, t: &Tournament) -> String {
                     }
                 }
                 @if let Some(dutch) = &a.dutch {
-                    h2 { "Compared with the FIDE Dutch 2025 pairing, bracket by bracket" }
+                    h2 { (dutch_heading(a)) }
                     p.decides { (dutch) }
                 } @else {
                     h2 { "Compared with the optimum, tier by tier" }

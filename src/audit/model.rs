@@ -126,6 +126,10 @@ pub struct Audit {
     /// the Dutch pairing, bracket by bracket, as the independent verifier compares them
     /// ("identical" when it is the Dutch pairing).
     pub dutch: Option<String>,
+    /// Whether the pairing compared with is the Dutch pairing itself, found by the exact
+    /// procedure; when not (a round over its budget or time), `dutch` compares with the tier
+    /// model's pairing, and proves only a loss.
+    pub dutch_exact: bool,
 }
 
 fn boards(games: &[(u32, u32)]) -> Vec<Board> {
@@ -186,7 +190,10 @@ pub fn audit(
     let differences = diff(&yours, &given.byes, &optimum, &best.pairing.byes);
     // The Dutch system is deterministic: a pairing is optimal exactly when it is the Dutch
     // pairing; otherwise the first bracket and criterion (or step of the Dutch order) on
-    // which it loses is what the arbiter needs. The old tiers do not apply.
+    // which it loses is what the arbiter needs. The old tiers do not apply. When the exact
+    // procedure did not pair the round (over its budget or time; the engine's notes say
+    // which), the tier model's legal pairing is compared with instead: a pairing worse than
+    // it bracket by bracket is not the Dutch pairing, any other is unproved either way.
     let dutch = if sys.dutch_round(&base, round)? && cert.status == Status::Optimal {
         let field = engine::accelerated(&base, round, system)?;
         let mine = verify::dutch::Pairing {
@@ -209,7 +216,13 @@ pub fn audit(
     let verdict = if !violations.is_empty() || (dutch.is_none() && !excluded.is_empty()) {
         Verdict::BreaksRule
     } else if let Some(c) = &dutch {
-        if *c == verify::dutch::Comparison::Identical {
+        if !best.dutch {
+            if c.a_worse() {
+                Verdict::NotOptimal
+            } else {
+                Verdict::Unproved
+            }
+        } else if *c == verify::dutch::Comparison::Identical {
             Verdict::Optimal
         } else {
             Verdict::NotOptimal
@@ -243,6 +256,7 @@ pub fn audit(
         differences,
         notes: best.notes.clone(),
         dutch: dutch.map(|c| c.to_string()),
+        dutch_exact: best.dutch,
     };
     a.summary = summary(&a);
     Ok(a)
@@ -438,7 +452,30 @@ fn plural(n: i64, one: &str, many: &str) -> String {
 /// e.g. "colour preferences not granted — yours: 3; optimum: 1; 2 more than necessary".
 fn summary(a: &Audit) -> Vec<String> {
     let mut out = Vec::new();
-    out.push(if let Some(d) = &a.dutch {
+    out.push(if let (Some(d), false) = (&a.dutch, a.dutch_exact) {
+        match a.verdict {
+            Verdict::BreaksRule => format!(
+                "Round {}: the pairing breaks the rules of {}: {} of the independent verifier.",
+                a.round,
+                a.system,
+                plural(a.violations.len() as i64, "finding", "findings"),
+            ),
+            Verdict::NotOptimal => format!(
+                "Round {}: the pairing keeps every rule of {} but is not the FIDE Dutch 2025 \
+                 pairing: bracket by bracket from the top it loses to a legal pairing, the tier \
+                 model's ({d}; the second pairing is that one). The exact Dutch procedure did \
+                 not pair this round (see the notes).",
+                a.round, a.system
+            ),
+            _ => format!(
+                "Round {}: the pairing keeps every rule of {}. The exact Dutch procedure did not \
+                 pair this round (see the notes), so whether it is the FIDE Dutch 2025 pairing \
+                 is not proved either way; compared with the tier model's legal pairing, \
+                 bracket by bracket from the top: {d} (the second pairing is that one).",
+                a.round, a.system
+            ),
+        }
+    } else if let Some(d) = &a.dutch {
         match a.verdict {
             Verdict::Optimal => format!(
                 "Round {}: the pairing keeps every rule of {} and is the FIDE Dutch 2025 pairing: \

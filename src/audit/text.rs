@@ -1,7 +1,7 @@
 //! The audit as text.
 
 use super::model::{Audit, Board};
-use super::words::{ids, marks, name, status_words, verdict_words};
+use super::words::{dutch_heading, ids, marks, name, status_words, verdict_words};
 use crate::tournament::{Standings, Tournament};
 
 /// The audit as text: summary, findings, tier table, your sheet with differing boards marked,
@@ -50,7 +50,8 @@ pub fn text(a: &Audit, t: &Tournament) -> String {
     if let Some(d) = &a.dutch {
         let _ = writeln!(
             s,
-            "Compared with the FIDE Dutch 2025 pairing, bracket by bracket (optimum {}: {}):\n  {d}",
+            "{} (optimum {}: {}):\n  {d}",
+            dutch_heading(a),
             status_words(a.optimum_status),
             a.optimum_summary
         );
