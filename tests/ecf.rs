@@ -447,6 +447,32 @@ fn acceleration_stops_two_rounds_before_the_end() {
     );
 }
 
+/// ECF basic 5 is the standard Swiss, so a round after acceleration is audited by the Dutch
+/// rules: the pairing that keeps 1 v 7 and floats 8 down a second time (round 2 floated him
+/// too) keeps every rule but loses on C.14 in the top bracket, and the Dutch pairing itself is
+/// "legal and optimal".
+#[test]
+fn a_round_after_acceleration_is_audited_by_the_dutch_rules() {
+    use optipair::audit::{audit, Given, Verdict};
+    let t = rule_six_field(4);
+    let given = Given {
+        games: vec![(1, 7), (8, 2), (5, 4), (3, 6)],
+        byes: vec![],
+    };
+    let a = audit(&t, 3, SystemKind::EcfBasic, &given, &Options::default()).unwrap();
+    assert_eq!(a.verdict, Verdict::NotOptimal, "{:?}", a.summary);
+    assert!(a.violations.is_empty(), "{:?}", a.violations);
+    let d = a.dutch.as_deref().unwrap_or_default();
+    assert!(d.starts_with("bracket 1: FIDE Dutch 2025 C.14"), "{d}");
+    let p = pair(&t, 3, "ecf-basic");
+    let dutch = Given {
+        games: p.round.games.iter().map(|g| (g.white, g.black)).collect(),
+        byes: vec![],
+    };
+    let a = audit(&t, 3, SystemKind::EcfBasic, &dutch, &Options::default()).unwrap();
+    assert_eq!(a.verdict, Verdict::Optimal, "{:?}", a.summary);
+}
+
 /// A fixed count set by the director (at least three): round 3 accelerated, round 4 plain.
 #[test]
 fn fixed_count_of_accelerated_rounds() {
