@@ -253,7 +253,8 @@ fn finish(
 
 /// `t` with the virtual points of rounds `1..=round` that an acceleration on the Dutch
 /// system adds to the pairing score ("FIDE C.04.5.1", "PROG global score GS = RS + FS"); the
-/// standard Swiss keeps the file's own (TRF `XXA`).
+/// standard Swiss keeps the file's own (TRF `XXA`), and the other systems have none (ECF's
+/// score groups are of real points, "ECF basic 5", as its model and verifier read them).
 pub fn accelerated(t: &Tournament, round: u32, system: SystemKind) -> Result<Tournament> {
     let per_round = |r: u32| match system {
         SystemKind::Prog => systems::prog::virtual_points(t, r).map(Some),
@@ -261,6 +262,11 @@ pub fn accelerated(t: &Tournament, round: u32, system: SystemKind) -> Result<Tou
         _ => Ok(None),
     };
     let mut out = t.clone();
+    if system != SystemKind::Swiss {
+        for p in &mut out.players {
+            p.virtual_points.clear();
+        }
+    }
     for r in 1..=round {
         let Some(vp) = per_round(r)? else {
             return Ok(out);
@@ -286,13 +292,8 @@ fn dutch_attempt(
         .time_limit
         .and_then(|s| started.checked_add(std::time::Duration::from_secs_f64(s)));
     let should_cancel = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
-    // The accelerations' own checks (groups, rounds planned) and notes come from their
-    // specification; the standard Swiss has nothing to add.
-    let spec_notes = if system == SystemKind::Swiss {
-        Vec::new()
-    } else {
-        sys.spec(base, round)?.notes
-    };
+    // The accelerations' own checks (groups, rounds planned) and notes.
+    let spec_notes = sys.notes(base, round)?;
     let field = accelerated(base, round, system)?;
     let mut matcher = solve::bracket::DutchMatchers::default();
     let d = systems::dutch::pair(

@@ -438,6 +438,12 @@ fn acceleration_stops_two_rounds_before_the_end() {
         proof.starts_with("ECF basic 5, the standard Swiss after acceleration: FIDE Dutch 2025"),
         "{proof}"
     );
+    // ECF's score groups are of real points: virtual points in the file (TRF `XXA`, which
+    // the standard Swiss would add) leave the round as it is.
+    let mut with_virtual = t.clone();
+    with_virtual.players[4].virtual_points = vec![1.0, 1.0];
+    assert_eq!(pairs(&pair(&with_virtual, 3, "ecf-basic")), got);
+    assert_ne!(pairs(&pair(&with_virtual, 3, "swiss")), got);
     // The same field with five rounds is still accelerated.
     let p = pair(&rule_six_field(5), 3, "ecf-basic");
     assert!(

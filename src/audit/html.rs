@@ -93,6 +93,8 @@ pub fn html(a: &Audit, t: &Tournament) -> String {
                 @if let Some(dutch) = &a.dutch {
                     h2 { (dutch_heading(a)) }
                     p.decides { (dutch) }
+                } @else if a.dutch_round {
+                    h2 { "No legal pairing to compare with" }
                 } @else {
                     h2 { "Compared with the optimum, tier by tier" }
                 }

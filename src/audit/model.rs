@@ -122,13 +122,15 @@ pub struct Audit {
     pub differences: Differences,
     /// The system's notes on the round (warnings about the field, rules applied).
     pub notes: Vec<String>,
-    /// For the systems paired by the FIDE Dutch procedure: where the pairing first parts from
+    /// For the rounds judged by the FIDE Dutch rules: where the pairing first parts from
     /// the Dutch pairing, bracket by bracket, as the independent verifier compares them
     /// ("identical" when it is the Dutch pairing).
     pub dutch: Option<String>,
+    /// Whether the round is judged by the FIDE Dutch rules ([`crate::systems::System::dutch_round`]).
+    pub dutch_round: bool,
     /// Whether the pairing compared with is the Dutch pairing itself, found by the exact
-    /// procedure; when not (a round over its budget or time), `dutch` compares with the tier
-    /// model's pairing, and proves only a loss.
+    /// procedure; when not (a round over its budget or time), `dutch` compares with the legal
+    /// pairing found instead, for information: it proves nothing either way.
     pub dutch_exact: bool,
 }
 
@@ -190,11 +192,12 @@ pub fn audit(
     let differences = diff(&yours, &given.byes, &optimum, &best.pairing.byes);
     // The Dutch system is deterministic: a pairing is optimal exactly when it is the Dutch
     // pairing; otherwise the first bracket and criterion (or step of the Dutch order) on
-    // which it loses is what the arbiter needs. The old tiers do not apply. When the exact
+    // which it loses is what the arbiter needs. The tier model does not apply. When the exact
     // procedure did not pair the round (over its budget or time; the engine's notes say
-    // which), the tier model's legal pairing is compared with instead: a pairing worse than
-    // it bracket by bracket is not the Dutch pairing, any other is unproved either way.
-    let dutch = if sys.dutch_round(&base, round)? && cert.status == Status::Optimal {
+    // which), there is no Dutch pairing to judge by: a legal pairing is unproved either way,
+    // compared for information with the legal pairing found instead.
+    let dutch_round = sys.dutch_round(&base, round)?;
+    let dutch = if dutch_round && best.is_clean() {
         let field = engine::accelerated(&base, round, system)?;
         let mine = verify::dutch::Pairing {
             games: given.games.clone(),
@@ -208,25 +211,21 @@ pub fn audit(
     } else {
         None
     };
-    let (tiers, first_difference) = if dutch.is_some() {
+    let (tiers, first_difference) = if dutch_round {
         (None, None)
     } else {
         (tiers, first_difference)
     };
-    let verdict = if !violations.is_empty() || (dutch.is_none() && !excluded.is_empty()) {
+    let verdict = if !violations.is_empty() {
         Verdict::BreaksRule
-    } else if let Some(c) = &dutch {
-        if !best.dutch {
-            if c.a_worse() {
-                Verdict::NotOptimal
-            } else {
-                Verdict::Unproved
-            }
-        } else if *c == verify::dutch::Comparison::Identical {
-            Verdict::Optimal
-        } else {
-            Verdict::NotOptimal
+    } else if dutch_round {
+        match &dutch {
+            Some(verify::dutch::Comparison::Identical) if best.dutch => Verdict::Optimal,
+            Some(_) if best.dutch => Verdict::NotOptimal,
+            _ => Verdict::Unproved,
         }
+    } else if !excluded.is_empty() {
+        Verdict::BreaksRule
     } else {
         match (&tiers, first_difference) {
             (Some(rows), Some(i)) if rows[i].yours > rows[i].optimum => Verdict::NotOptimal,
@@ -256,6 +255,7 @@ pub fn audit(
         differences,
         notes: best.notes.clone(),
         dutch: dutch.map(|c| c.to_string()),
+        dutch_round,
         dutch_exact: best.dutch,
     };
     a.summary = summary(&a);
@@ -452,26 +452,25 @@ fn plural(n: i64, one: &str, many: &str) -> String {
 /// e.g. "colour preferences not granted — yours: 3; optimum: 1; 2 more than necessary".
 fn summary(a: &Audit) -> Vec<String> {
     let mut out = Vec::new();
-    out.push(if let (Some(d), false) = (&a.dutch, a.dutch_exact) {
-        match a.verdict {
-            Verdict::BreaksRule => format!(
+    out.push(if a.dutch_round && !a.dutch_exact {
+        match (a.verdict, &a.dutch) {
+            (Verdict::BreaksRule, _) => format!(
                 "Round {}: the pairing breaks the rules of {}: {} of the independent verifier.",
                 a.round,
                 a.system,
                 plural(a.violations.len() as i64, "finding", "findings"),
             ),
-            Verdict::NotOptimal => format!(
-                "Round {}: the pairing keeps every rule of {} but is not the FIDE Dutch 2025 \
-                 pairing: bracket by bracket from the top it loses to a legal pairing, the tier \
-                 model's ({d}; the second pairing is that one). The exact Dutch procedure did \
-                 not pair this round (see the notes).",
+            (_, Some(d)) => format!(
+                "Round {}: the pairing keeps every rule of {}. The exact Dutch procedure did not \
+                 pair this round, so whether it is the FIDE Dutch 2025 pairing \
+                 is not proved either way; compared with the legal pairing found instead, \
+                 bracket by bracket from the top: {d} (the second pairing is that one).",
                 a.round, a.system
             ),
-            _ => format!(
+            (_, None) => format!(
                 "Round {}: the pairing keeps every rule of {}. The exact Dutch procedure did not \
-                 pair this round (see the notes), so whether it is the FIDE Dutch 2025 pairing \
-                 is not proved either way; compared with the tier model's legal pairing, \
-                 bracket by bracket from the top: {d} (the second pairing is that one).",
+                 pair this round, so whether it is the FIDE Dutch 2025 pairing \
+                 is not proved either way.",
                 a.round, a.system
             ),
         }
@@ -559,7 +558,7 @@ fn summary(a: &Audit) -> Vec<String> {
                 "Every tier equals the best pairing found.".to_string()
             });
         }
-    } else if a.dutch.is_none() {
+    } else if !a.dutch_round {
         out.push(
             "The tiers cannot be compared: the pairing uses a pair the round's hard rules \
              exclude."

@@ -55,6 +55,13 @@ pub fn text(a: &Audit, t: &Tournament) -> String {
             status_words(a.optimum_status),
             a.optimum_summary
         );
+    } else if a.dutch_round {
+        let _ = writeln!(
+            s,
+            "No legal pairing to compare with (the pairing found: {}: {})",
+            status_words(a.optimum_status),
+            a.optimum_summary
+        );
     } else {
         let _ = writeln!(
             s,

@@ -24,12 +24,12 @@ pub(super) fn status_words(s: Status) -> &'static str {
 }
 
 /// The heading of the bracket-by-bracket comparison: with the Dutch pairing itself, or with
-/// the tier model's pairing when the exact procedure did not pair the round.
+/// the legal pairing found instead when the exact procedure did not pair the round.
 pub(super) fn dutch_heading(a: &Audit) -> &'static str {
     if a.dutch_exact {
         "Compared with the FIDE Dutch 2025 pairing, bracket by bracket"
     } else {
-        "Compared with the tier model's pairing (the exact Dutch procedure did not pair this round), bracket by bracket"
+        "Compared with the legal pairing found instead (the exact Dutch procedure did not pair this round), bracket by bracket"
     }
 }
 

@@ -86,8 +86,7 @@ impl System for Baku {
     }
 
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
-        // C.04.5.1 premise: the standard scoring point system.
-        require_chess_points(t, "the Baku acceleration (FIDE C.04.5.1)")?;
+        let mut notes = self.notes(t, round)?;
         let vp = virtual_points(t, round)?;
         let mut spec = virtual_spec(
             t,
@@ -96,6 +95,15 @@ impl System for Baku {
             &vp,
             "FIDE C.04.5.1 pairing score (points + virtual points)",
         )?;
+        notes.append(&mut spec.notes);
+        spec.notes = notes;
+        Ok(spec)
+    }
+
+    /// The accelerated group and rounds, after the premise's check of the scoring.
+    fn notes(&self, t: &Tournament, _round: u32) -> Result<Vec<String>> {
+        // C.04.5.1 premise: the standard scoring point system.
+        require_chess_points(t, "the Baku acceleration (FIDE C.04.5.1)")?;
         let r = t.rounds_planned.unwrap_or(0);
         let (acc, full) = accelerated_rounds(r);
         let last = last_ga(t);
@@ -105,12 +113,9 @@ impl System for Baku {
         } else {
             String::new()
         };
-        let mut notes = vec![format!(
+        Ok(vec![format!(
             "FIDE C.04.5.1: GA = players 1 to {} ({ga} players); accelerated rounds 1-{acc}; GA virtual points 1 in rounds 1-{full}{half}",
             last.unwrap_or(0)
-        )];
-        notes.append(&mut spec.notes);
-        spec.notes = notes;
-        Ok(spec)
+        )])
     }
 }

@@ -14,7 +14,8 @@
 //!   rule-6 breaks, and (Advanced) bottom-half players half a point behind not facing top-half
 //!   players a point behind, then promotions; score-group floats are counted only outside those
 //!   accelerated pairs; the choice of the highest-rated partners is a tier after colours.
-//! * After acceleration (ECF basic 5): the standard Swiss specification.
+//! * After acceleration (ECF basic 5): the standard Swiss, paired by the exact FIDE Dutch
+//!   procedure ([`System::dutch_round`]); the standard Swiss specification is its fallback.
 //!
 //! An accelerated round's tiers are named ([`AccTier`]), a pair's costs are an [`AccCosts`],
 //! and one function gives a pair's costs or every tier's bound, so that the two cannot drift;
@@ -425,13 +426,14 @@ impl System for Ecf {
     /// holds only players of one score plus floaters, the standard Swiss, which is the
     /// FIDE Dutch system; round 1 (A v B, C v D) and the accelerated rounds keep their rules.
     fn dutch_round(&self, t: &Tournament, round: u32) -> Result<bool> {
+        Ok(round >= 2 && !self.later_round(t, round)?.0)
+    }
+
+    fn notes(&self, t: &Tournament, round: u32) -> Result<Vec<String>> {
         if round < 2 {
-            return Ok(false);
+            return Ok(self.spec(t, round)?.notes);
         }
-        let set = Settings::of(t)?;
-        let g = groups_with(t, &set, self.advanced)?;
-        let field = Field::new(t, round, &|_, s| s.score)?;
-        Ok(!self.acceleration(t, &set, &field, &g, round)?.0)
+        Ok(self.later_round(t, round)?.1)
     }
 }
 
@@ -486,6 +488,19 @@ impl Ecf {
             })
             .count();
         accelerated(t, set, round, self.advanced, leaders)
+    }
+
+    /// Round `round` ≥ 2: whether it is accelerated, and the notes on the field and on that
+    /// decision, without the round's program.
+    fn later_round(&self, t: &Tournament, round: u32) -> Result<(bool, Vec<String>)> {
+        let set = Settings::of(t)?;
+        let g = groups_with(t, &set, self.advanced)?;
+        let field = Field::new(t, round, &|_, s| s.score)?;
+        let mut notes = field_warnings(t);
+        notes.extend(g.notes.iter().cloned());
+        let (on, why) = self.acceleration(t, &set, &field, &g, round)?;
+        notes.push(why);
+        Ok((on, notes))
     }
 
     /// Several clauses of this variant in one rule string (see [`clauses`]).

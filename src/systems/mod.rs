@@ -58,6 +58,11 @@ pub trait System {
     fn dutch_round(&self, _t: &Tournament, _round: u32) -> Result<bool> {
         Ok(false)
     }
+    /// The notes of [`System::spec`] (the system's checks of the field and the rules it
+    /// applies) without stating the whole program, for a round the Dutch procedure pairs.
+    fn notes(&self, t: &Tournament, round: u32) -> Result<Vec<String>> {
+        Ok(self.spec(t, round)?.notes)
+    }
     /// The document whose groups, batches or virtual points are counted in 1-½-0 points, if
     /// the system's is; `None` when any scoring may be used (the Dutch system's score
     /// groups work in any units).

@@ -188,11 +188,19 @@ impl System for Prog {
     }
 
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
+        let mut notes = self.notes(t, round)?;
+        let vp = virtual_points(t, round)?;
+        let mut spec = virtual_spec(t, round, self.name(), &vp, "PROG global score GS = RS + FS")?;
+        notes.append(&mut spec.notes);
+        spec.notes = notes;
+        Ok(spec)
+    }
+
+    /// The groups and what the round pairs on, after PROG's checks of the field.
+    fn notes(&self, t: &Tournament, round: u32) -> Result<Vec<String>> {
         require_chess_points(t, "PROG")?;
         let n = rounds(t)?;
         let b = bounds(t)?;
-        let vp = virtual_points(t, round)?;
-        let mut spec = virtual_spec(t, round, self.name(), &vp, "PROG global score GS = RS + FS")?;
         let count = |g: char| entry(t).iter().filter(|p| b.group(p.rating) == g).count();
         let mut notes = vec![format!(
             "PROG groups: A (rating ≥ {}) {}, B {}, C (rating < {}) {}",
@@ -212,8 +220,6 @@ impl System for Prog {
                 f64::from(n) / 2.0
             ));
         }
-        notes.append(&mut spec.notes);
-        spec.notes = notes;
-        Ok(spec)
+        Ok(notes)
     }
 }

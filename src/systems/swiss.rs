@@ -34,6 +34,10 @@ impl System for Swiss {
     fn dutch_round(&self, _t: &Tournament, _round: u32) -> Result<bool> {
         Ok(true)
     }
+    /// The Dutch procedure states its own findings; the standard Swiss adds nothing.
+    fn notes(&self, _t: &Tournament, _round: u32) -> Result<Vec<String>> {
+        Ok(Vec::new())
+    }
 
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
         Ok(standard_spec(t, &swiss_field(t, round)?, "swiss"))

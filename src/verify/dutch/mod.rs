@@ -416,21 +416,6 @@ pub enum Comparison {
     },
 }
 
-impl Comparison {
-    /// The first pairing loses to the second where they first part (or is no pairing of the
-    /// round): a pairing that loses to a legal one is not the Dutch pairing.
-    pub fn a_worse(&self) -> bool {
-        match self {
-            Comparison::Identical => false,
-            Comparison::Criterion { a_better, .. } | Comparison::Colours { a_better, .. } => {
-                !a_better
-            }
-            Comparison::Order { a_first, .. } => !a_first,
-            Comparison::Invalid { a_invalid, .. } => *a_invalid,
-        }
-    }
-}
-
 impl fmt::Display for Comparison {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
