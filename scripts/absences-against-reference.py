@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Random absences against the reference Dutch engine.
 
-  absences-against-reference.py BIN DIR SEED COUNT [--mode byes|history]
+  absences-against-reference.py BIN DIR SEED COUNT [--mode byes|history] [--football]
 
 Takes COUNT random (file, round k) draws from the TRF files in DIR (e.g. made by
 `../shared/reference/engine/make-set.sh`), cuts each file before round k (`trfkit.strip`), and
@@ -13,6 +13,9 @@ adds absences the generator does not make:
            for one player (`Z`, `H`, or `-`) and a bye or unplayed win for the other (`F`,
            `U`, `+`), the points column recomputed: unplayed rounds in the colour, float and
            bye histories.
+
+With `--football`, the file scores 3 for a win (and for `+`, `F`, `U`), 1 for a draw (and
+`H`), 0 for a loss (bbpPairings' `BBW`, `BBD`, `BBU` lines), the points column to match.
 
 Round k is then paired by `bbpPairings --dutch` (REF, default the shared engine) and by
 `BIN pair --format json`, and pairs (with colours) and the pairing-allocated bye compared.
@@ -35,6 +38,7 @@ import trfkit  # noqa: E402
 REF = os.environ.get('REF', os.path.join(SHARED, 'reference', 'engine', 'bbpPairings'))
 POINTS = {'1': 1, '0': 0, '=': 0.5, '+': 1, '-': 0, 'H': 0.5, 'Z': 0, 'F': 1, 'U': 1,
           'W': 1, 'D': 0.5, 'L': 0}
+FOOTBALL = {c: {1: 3, 0.5: 1, 0: 0}[v] for c, v in POINTS.items()}
 ENTRY = 10  # columns per round: two spaces and `oppo c R`
 
 
@@ -43,7 +47,7 @@ def entries(line, k):
             for r in range(1, k + 1)]
 
 
-def absences(path, k, rng, mode):
+def absences(path, k, rng, mode, football):
     lines = open(path, encoding='utf-8').read().split('\n')
     ents = {int(l[4:8]): entries(l, k) for l in lines if l.startswith('001')}
     share = rng.choice([0.03, 0.08, 0.15])
@@ -72,12 +76,15 @@ def absences(path, k, rng, mode):
             es = list(ents[int(l[4:8])])
             while es and not es[-1].strip():
                 es.pop()
-            score = sum(POINTS.get(e[7], 0) for e in es if len(e) == 8)
+            pts = FOOTBALL if football else POINTS
+            score = sum(pts.get(e[7], 0) for e in es if len(e) == 8)
             head = l[:91].ljust(91)
             head = head[:80] + ('%4.1f' % score) + head[84:]
             out.append((head[:89] + ''.join('  ' + (e or ' ' * 8) for e in es)).rstrip())
         else:
             out.append(l)
+    if football:
+        out = [out[0], 'BBW  3.0', 'BBD  1.0', 'BBU  3.0'] + out[1:]
     with open(path, 'w', encoding='utf-8') as f:
         f.write('\n'.join(out).rstrip('\n') + '\n')
 
@@ -85,6 +92,9 @@ def absences(path, k, rng, mode):
 def main():
     args = sys.argv[1:]
     mode = 'byes'
+    football = '--football' in args
+    if football:
+        args.remove('--football')
     if '--mode' in args:
         i = args.index('--mode')
         mode = args[i + 1]
@@ -99,7 +109,7 @@ def main():
         k = rng.randint(2, trfkit.nrounds(trfkit.lines_of(f)))
         st = os.path.join(tmp, 'state.trf')
         trfkit.strip(f, k, st)
-        absences(st, k, rng, mode)
+        absences(st, k, rng, mode, football)
         ref_out = os.path.join(tmp, 'ref.txt')
         r = subprocess.run([REF, '--dutch', st, '-p', ref_out], capture_output=True, text=True,
                            timeout=600)
@@ -135,7 +145,7 @@ def main():
             print('differs %s r%d: only ours %s, only the reference %s, byes %s / %s' % (
                 os.path.basename(f), k, sorted(got - want)[:6], sorted(want - got)[:6], bye,
                 want_bye))
-    print(json.dumps({'mode': mode, 'seed': seed, 'rounds': total, 'identical': same,
+    print(json.dumps({'mode': mode, 'football': football, 'seed': seed, 'rounds': total, 'identical': same,
                       'errors': errors}))
 
 
