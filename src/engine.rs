@@ -358,12 +358,7 @@ fn dutch_attempt(
         seconds: started.elapsed().as_secs_f64(),
         summary: format!(
             "{}FIDE Dutch 2025: {} bracket{}, each bracket's criteria C.5–C.21 optimal by exact weighted matching ({} matchings, weights of {} bits), then the first candidate in the Dutch order",
-            match system {
-                SystemKind::EcfBasic => "ECF basic 5, the standard Swiss after acceleration: ",
-                SystemKind::EcfAdvanced =>
-                    "ECF advanced 5, the standard Swiss after acceleration: ",
-                _ => "",
-            },
+            sys.dutch_basis(),
             d.brackets.len(),
             if d.brackets.len() == 1 { "" } else { "s" },
             solves,

@@ -429,6 +429,13 @@ impl System for Ecf {
         Ok(round >= 2 && !self.later_round(t, round)?.0)
     }
 
+    fn dutch_basis(&self) -> String {
+        format!(
+            "{}, the standard Swiss after acceleration: ",
+            self.cite("ECF basic 5", "ECF advanced 5")
+        )
+    }
+
     fn notes(&self, t: &Tournament, round: u32) -> Result<Vec<String>> {
         if round < 2 {
             return Ok(self.spec(t, round)?.notes);
@@ -441,11 +448,7 @@ impl Ecf {
     /// The round's specification and each tier's upper bound over every pair, the bounds from
     /// the same functions as the costs (the tests check every candidate against them).
     pub fn spec_with_bounds(&self, t: &Tournament, round: u32) -> Result<(RoundSpec, Vec<i64>)> {
-        let set = Settings::of(t)?;
-        let g = groups_with(t, &set, self.advanced)?;
-        let field = Field::new(t, round, &|_, s| s.score)?;
-        let mut notes = field_warnings(t);
-        notes.extend(g.notes.iter().cloned());
+        let (set, g, field, mut notes) = self.standing(t, round)?;
         let (mut spec, bounds) = if round == 1 {
             self.round_one(t, &set, &field, &g, &mut notes)?
         } else {
@@ -490,14 +493,25 @@ impl Ecf {
         accelerated(t, set, round, self.advanced, leaders)
     }
 
-    /// Round `round` ≥ 2: whether it is accelerated, and the notes on the field and on that
-    /// decision, without the round's program.
-    fn later_round(&self, t: &Tournament, round: u32) -> Result<(bool, Vec<String>)> {
+    /// What every round is stated from: the settings, the groups, the field on real points,
+    /// and the notes on the field and the groups.
+    fn standing(
+        &self,
+        t: &Tournament,
+        round: u32,
+    ) -> Result<(Settings, Groups, Field, Vec<String>)> {
         let set = Settings::of(t)?;
         let g = groups_with(t, &set, self.advanced)?;
         let field = Field::new(t, round, &|_, s| s.score)?;
         let mut notes = field_warnings(t);
         notes.extend(g.notes.iter().cloned());
+        Ok((set, g, field, notes))
+    }
+
+    /// Round `round` ≥ 2: whether it is accelerated, and the notes on the field and on that
+    /// decision, without the round's program.
+    fn later_round(&self, t: &Tournament, round: u32) -> Result<(bool, Vec<String>)> {
+        let (set, g, field, mut notes) = self.standing(t, round)?;
         let (on, why) = self.acceleration(t, &set, &field, &g, round)?;
         notes.push(why);
         Ok((on, notes))

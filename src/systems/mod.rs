@@ -58,6 +58,12 @@ pub trait System {
     fn dutch_round(&self, _t: &Tournament, _round: u32) -> Result<bool> {
         Ok(false)
     }
+    /// The rule a Dutch round is paired under, opening its certificate's summary when the
+    /// system is not the Dutch system itself (e.g. "ECF basic 5, the standard Swiss after
+    /// acceleration: ").
+    fn dutch_basis(&self) -> String {
+        String::new()
+    }
     /// The notes of [`System::spec`] (the system's checks of the field and the rules it
     /// applies) without stating the whole program, for a round the Dutch procedure pairs.
     fn notes(&self, t: &Tournament, round: u32) -> Result<Vec<String>> {
