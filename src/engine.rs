@@ -152,23 +152,28 @@ fn attempt(
     } else {
         0
     };
-    let exact_dutch = dutch && peak_pairs <= systems::dutch::EXACT_PAIRS;
-    if !opts.greedy_only && exact_dutch {
-        if let Some(a) = dutch_attempt(sys, base, round, system, opts)? {
-            return Ok(a);
+    let budget = opts.exact_pairs.unwrap_or(systems::dutch::EXACT_PAIRS);
+    // Over the budget: the pairs the procedure would hold (estimated, or found by it).
+    let mut over = (dutch && peak_pairs > budget).then_some(peak_pairs);
+    if !opts.greedy_only && over.is_none() && dutch {
+        match dutch_attempt(sys, base, round, system, opts, budget)? {
+            DutchAttempt::Paired(a) => return Ok(*a),
+            DutchAttempt::OverBudget(pairs) => over = Some(pairs),
+            DutchAttempt::Cancelled => {
+                // The deadline passed: the legal fallback pairs the round, and says why.
+                let greedy = Options {
+                    greedy_only: true,
+                    ..opts.clone()
+                };
+                let mut a = attempt(sys, base, round, system, &greedy)?;
+                let c = &mut a.paired.pairing.certificate;
+                c.summary = format!(
+                    "the FIDE Dutch procedure ran past the time limit; {}",
+                    c.summary
+                );
+                return Ok(a);
+            }
         }
-        // The deadline passed: the legal fallback pairs the round, and says why.
-        let greedy = Options {
-            greedy_only: true,
-            ..opts.clone()
-        };
-        let mut a = attempt(sys, base, round, system, &greedy)?;
-        let c = &mut a.paired.pairing.certificate;
-        c.summary = format!(
-            "the FIDE Dutch procedure ran past the time limit; {}",
-            c.summary
-        );
-        return Ok(a);
     }
     // Large fields come as a sparse specification when the system can price its pairs lazily.
     let (spec, pairing) = match sys.sparse_spec(base, round, opts.sparse_from)? {
@@ -183,12 +188,12 @@ fn attempt(
         }
     };
     let mut notes = spec.notes;
-    if dutch && !opts.greedy_only {
+    if let Some(pairs) = over.filter(|_| !opts.greedy_only) {
         notes.push(format!(
             "{} players in score groups whose brackets would hold {} pairs at once, above the {} the exact FIDE Dutch procedure takes on (about 1 GB): the round is paired by the tier model that approximates the Dutch rules (models/swiss.md), not necessarily the Dutch pairing",
             spec.players.len(),
-            peak_pairs,
-            systems::dutch::EXACT_PAIRS
+            pairs,
+            budget
         ));
     }
     finish(
@@ -279,6 +284,15 @@ pub fn accelerated(t: &Tournament, round: u32, system: SystemKind) -> Result<Tou
     Ok(out)
 }
 
+/// What the exact Dutch procedure made of a round.
+enum DutchAttempt {
+    Paired(Box<Attempt>),
+    /// The deadline passed first.
+    Cancelled,
+    /// A bracket needed a graph of this many pairs, over the budget.
+    OverBudget(usize),
+}
+
 /// One round by the Dutch procedure, verified like any other.
 fn dutch_attempt(
     sys: &dyn systems::System,
@@ -286,7 +300,8 @@ fn dutch_attempt(
     round: u32,
     system: SystemKind,
     opts: &Options,
-) -> Result<Option<Attempt>> {
+    budget: usize,
+) -> Result<DutchAttempt> {
     let started = std::time::Instant::now();
     let deadline = opts
         .time_limit
@@ -300,11 +315,15 @@ fn dutch_attempt(
         &field,
         round,
         systems::dutch::READINGS,
+        budget,
         &should_cancel,
         &mut matcher,
     );
+    if let Some(pairs) = d.over_budget {
+        return Ok(DutchAttempt::OverBudget(pairs));
+    }
     if d.cancelled {
-        return Ok(None);
+        return Ok(DutchAttempt::Cancelled);
     }
     let (solves, edges) = matcher.counts();
     // One line per bracket: what was proved there and how ("FIDE Dutch 2025 C.5"–"C.21" by
@@ -373,7 +392,8 @@ fn dutch_attempt(
         unpaired: d.unpaired.clone(),
         certificate,
     };
-    finish(base, round, system, pairing, spec_notes, d.players, true).map(Some)
+    finish(base, round, system, pairing, spec_notes, d.players, true)
+        .map(|a| DutchAttempt::Paired(Box::new(a)))
 }
 
 /// The refusal of a round no pairing can complete: who is left over, whom each has not met

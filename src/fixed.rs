@@ -94,6 +94,32 @@ impl<const L: usize> Fixed<L> {
         r
     }
 
+    /// `v · 2^bits` built in place (weights are packed from such units by the million),
+    /// panicking when it does not fit, as [`Fixed::shl`].
+    pub fn from_i64_shl(v: i64, bits: u32) -> Self {
+        let (words, rest) = ((bits / 64) as usize, bits % 64);
+        if v == 0 {
+            return Self::ZERO;
+        }
+        assert!(words < L, "fixed-width integer overflow");
+        // |v| < 2^63 and rest < 64: no overflow in 128 bits.
+        let x = i128::from(v) << rest;
+        let fill = if v < 0 { u64::MAX } else { 0 };
+        let mut r = [0u64; L];
+        r[words..].fill(fill);
+        r[words] = x as u64;
+        let hi = (x >> 64) as u64;
+        if words + 1 < L {
+            r[words + 1] = hi;
+        } else {
+            assert!(
+                hi == fill && ((r[words] as i64) < 0) == (v < 0),
+                "fixed-width integer overflow"
+            );
+        }
+        Fixed(r)
+    }
+
     /// `self / 2^bits` rounded down (an arithmetic shift).
     pub fn shr(&self, bits: u32) -> Self {
         let (words, rest) = ((bits / 64) as usize, bits % 64);
@@ -205,6 +231,25 @@ mod tests {
         assert!(neg < F1024::ZERO && neg < F1024::from_i64(-1));
         assert_eq!(neg.shr(1).add(&neg.shr(1)), neg);
         assert_eq!(F1024::from_i64(-3).shr(1), F1024::from_i64(-2));
+    }
+
+    /// A unit built in place is the shifted value, and overflows exactly where the shift does.
+    #[test]
+    fn units_built_in_place_agree_with_shifts() {
+        let vals: [i64; 10] = [0, 1, -1, 3, -3, 1 << 40, -(1 << 40), i64::MAX, i64::MIN, 5];
+        for &v in &vals {
+            for bits in [
+                0u32, 1, 63, 64, 65, 127, 128, 150, 190, 191, 192, 200, 250, 255,
+            ] {
+                let slow = std::panic::catch_unwind(|| F256::from_i64(v).shl(bits));
+                let fast = std::panic::catch_unwind(|| F256::from_i64_shl(v, bits));
+                match (slow, fast) {
+                    (Ok(a), Ok(b)) => assert_eq!(a, b, "{v} << {bits}"),
+                    (Err(_), Err(_)) => {}
+                    (a, b) => panic!("{v} << {bits}: {:?} against {:?}", a.ok(), b.ok()),
+                }
+            }
+        }
     }
 
     #[test]

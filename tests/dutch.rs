@@ -276,3 +276,54 @@ fn a_round_beyond_the_pair_budget_is_paired_by_the_tier_model_and_says_so() {
         a.summary
     );
 }
+
+/// A bracket whose players below cannot be completed to the bound goes on over every pair of
+/// the players still unpaired; that graph is built only within the pair budget. Over it the
+/// exact procedure stops (rather than take the memory), and the round goes to the tier model
+/// with a note giving the pairs it would have needed. Round 11 of the 21-player file: bracket
+/// 3 (4 moved down) needs the dense graph, more pairs than the score groups' estimate.
+#[test]
+fn a_bracket_needing_every_pair_over_the_budget_goes_to_the_tier_model() {
+    let t = load(&data("rtg_1024_21p_11r.trf"));
+    let base = t.before_round(11);
+    let exact = pair_round(&base, 11, SystemKind::Swiss, &Options::default()).unwrap();
+    assert!(exact.dutch);
+    let tiers = &exact.pairing.certificate.tiers;
+    let dense = tiers
+        .iter()
+        .position(|t| t.rule.contains("every pair of the unpaired players"))
+        .expect("a dense bracket");
+    assert_eq!(dense, 2, "{}", tiers[dense].name);
+    let (games, bye) = recorded(&t, 11);
+    let got: BTreeSet<(u32, u32)> = exact.pairing.games.iter().copied().collect();
+    assert_eq!((got, exact.pairing.byes.first().copied()), (games, bye));
+    // The players still unpaired when bracket 3 opens, and every pair of them.
+    let paired: i64 = tiers[..dense].iter().map(|t| t.value).sum();
+    let left = exact.pairing.games.len() * 2 + exact.pairing.byes.len() - 2 * paired as usize;
+    let need = left * (left - 1) / 2;
+    assert!(optipair::systems::dutch::peak_pairs(&base, 11) < need);
+    let within = Options {
+        exact_pairs: Some(need),
+        ..Options::default()
+    };
+    let p = pair_round(&base, 11, SystemKind::Swiss, &within).unwrap();
+    assert!(p.dutch);
+    assert_eq!(p.pairing.games, exact.pairing.games);
+    let over = Options {
+        exact_pairs: Some(need - 1),
+        ..Options::default()
+    };
+    let p = pair_round(&base, 11, SystemKind::Swiss, &over).unwrap();
+    assert!(!p.dutch);
+    assert!(p.violations.is_empty());
+    assert!(!p.pairing.certificate.summary.starts_with("FIDE Dutch 2025"));
+    let note = p
+        .notes
+        .iter()
+        .find(|n| n.contains("tier model"))
+        .expect("a note on the tier model");
+    assert!(
+        note.contains(&format!("{need} pairs at once, above the {}", need - 1)),
+        "{note}"
+    );
+}

@@ -89,6 +89,10 @@ pub struct Options {
     /// little and keeps the program whole). Default [`SPARSE_FROM`]; the command line reads
     /// `OPTIPAIR_SPARSE_FROM` into it (benchmarks comparing the two ways of building).
     pub sparse_from: usize,
+    /// Most pairs an exact procedure pairing bracket by bracket may hold at once (its memory
+    /// budget); `None`: the procedure's own (about 1 GB). Past it the round goes to the
+    /// tier model, and the notes say so.
+    pub exact_pairs: Option<usize>,
     /// Write the largest component of each exact weighted matching to this file (`n`, then
     /// `u v weight` lines), for `cargo bench --bench blossom -- file FILE`; the command line
     /// sets it from `OPTIPAIR_DUMP_MATCHING`.
@@ -113,6 +117,7 @@ impl Default for Options {
             priced_per_player: 4,
             warm_lp: true,
             sparse_from: SPARSE_FROM,
+            exact_pairs: None,
             dump_matching: None,
         }
     }

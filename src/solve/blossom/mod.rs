@@ -111,6 +111,10 @@ struct DualView<W> {
     top: Vec<usize>,
     depth: Vec<u32>,
     zsum: Vec<W>,
+    /// Ancestors by powers of two: `up[k * nodes + x]` is x's 2^k-th ancestor (a top
+    /// blossom is its own). Blossoms nest hundreds deep in brackets of many equal pairs, and
+    /// pricing asks for the lowest common blossom of millions of pairs.
+    up: Vec<u32>,
 }
 
 impl<W: Weight> DualView<W> {
@@ -121,18 +125,36 @@ impl<W: Weight> DualView<W> {
             return r;
         }
         // The blossoms holding both: the lowest common one and those above it.
+        r.add(&d.zsum[d.common(u, v)])
+    }
+
+    /// The lowest blossom holding both u and v (in the same top blossom).
+    fn common(&self, u: usize, v: usize) -> usize {
+        let nodes = self.depth.len();
+        let up = |k: usize, x: usize| self.up[k * nodes + x] as usize;
         let (mut a, mut b) = (u, v);
-        while d.depth[a] > d.depth[b] {
-            a = d.parent[a];
+        if self.depth[a] < self.depth[b] {
+            std::mem::swap(&mut a, &mut b);
         }
-        while d.depth[b] > d.depth[a] {
-            b = d.parent[b];
+        let mut rise = self.depth[a] - self.depth[b];
+        let mut k = 0;
+        while rise > 0 {
+            if rise & 1 == 1 {
+                a = up(k, a);
+            }
+            rise >>= 1;
+            k += 1;
         }
-        while a != b {
-            a = d.parent[a];
-            b = d.parent[b];
+        if a == b {
+            return a;
         }
-        r.add(&d.zsum[a])
+        for k in (0..self.up.len() / nodes.max(1)).rev() {
+            if up(k, a) != up(k, b) {
+                a = up(k, a);
+                b = up(k, b);
+            }
+        }
+        self.parent[a]
     }
 
     /// Whether every pair at v is covered under `new` at least as under `self`: v's dual not
@@ -318,6 +340,7 @@ impl<W: Weight> Solver<W> {
                 top: Vec::new(),
                 depth: Vec::new(),
                 zsum: Vec::new(),
+                up: Vec::new(),
             },
             inner: Vec::new(),
             stats: Stats::default(),
@@ -447,6 +470,7 @@ impl<W: Weight> Solver<W> {
             top: vec![NONE; nn],
             depth: vec![0; nn],
             zsum: vec![W::zero(); nn],
+            up: Vec::new(),
         };
         // Blossoms from the top down: a parent before its children.
         let mut order: Vec<usize> = (0..nn)
@@ -468,6 +492,19 @@ impl<W: Weight> Solver<W> {
             }
             if b >= self.n {
                 order.extend(self.childs[b].iter().copied());
+            }
+        }
+        let deepest = v.depth.iter().copied().max().unwrap_or(0);
+        let levels = (u32::BITS - deepest.leading_zeros()) as usize;
+        v.up = Vec::with_capacity(levels * nn);
+        v.up.extend((0..nn).map(|x| match self.parent[x] {
+            NONE => x as u32,
+            p => p as u32,
+        }));
+        for k in 1..levels {
+            for x in 0..nn {
+                let half = v.up[(k - 1) * nn + x] as usize;
+                v.up.push(v.up[(k - 1) * nn + half]);
             }
         }
         v

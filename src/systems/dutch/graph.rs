@@ -66,6 +66,9 @@ pub(super) struct State<'m, W: Packed> {
     /// and not added).
     pub(super) rows: Vec<Vec<usize>>,
     pub(super) raised: Vec<usize>,
+    /// The dense graph a bracket needed would have held this many pairs, over
+    /// `Context::pair_budget`: it was not built, and the procedure stops after the bracket.
+    pub(super) over_budget: Option<usize>,
 }
 
 /// The first matching's candidates per player (the next ones in rank order), tried before
@@ -135,6 +138,11 @@ impl<W: Packed> State<'_, W> {
     /// A maximum-weight matching over the alive players (`mate[i]` by player index), optimal
     /// over every allowed pair.
     pub(super) fn solve(&mut self, ctx: &Context) -> Vec<Option<usize>> {
+        if self.over_budget.is_some() {
+            // The procedure stops at the end of the bracket: nothing more to prove.
+            self.clean = false;
+            return vec![None; self.n()];
+        }
         self.solves += 1;
         self.clean = true;
         let t0 = std::time::Instant::now();
@@ -162,6 +170,14 @@ impl<W: Packed> State<'_, W> {
         match self.complete(ctx, &r) {
             Some(mate) => mate,
             None => {
+                // Every pair of the unpaired players: at most m(m-1)/2 of them.
+                let m = self.alive.iter().filter(|&&a| a).count();
+                let all = m * m.saturating_sub(1) / 2;
+                if all > ctx.pair_budget {
+                    self.over_budget = Some(all);
+                    self.clean = false;
+                    return vec![None; self.n()];
+                }
                 self.densify(ctx);
                 self.clean = true;
                 self.matcher.solve()

@@ -60,12 +60,15 @@ pub struct DutchPairing {
     pub players: usize,
     /// The deadline passed before every bracket was paired: no pairing.
     pub cancelled: bool,
+    /// A bracket's graph would have held this many pairs, over the budget: no pairing.
+    pub over_budget: Option<usize>,
 }
 
 /// Most pairs the exact procedure holds at once (a bracket and its look-ahead: every pair of
 /// them, with its packed weight, its index and its place in the matcher's graph). Measured
 /// with everything else a round holds, 235–430 bytes a pair (BENCHMARKS.md): at most about
-/// 1 GB. A round whose score groups would need more is paired by the tier model of
+/// 1 GB. A round whose score groups would need more ([`peak_pairs`] beforehand, or a bracket
+/// that turns out to need every pair of the players left) is paired by the tier model of
 /// `models/swiss.md`, and the certificate says so.
 pub const EXACT_PAIRS: usize = 2_500_000;
 
@@ -107,11 +110,13 @@ pub const READINGS: Readings = Readings {
 };
 
 /// Pairs round `round` of `t` (the rounds before it are the history; virtual points of the
-/// round, if any, are added to the scores).
+/// round, if any, are added to the scores), holding at most `pair_budget` pairs at once
+/// ([`EXACT_PAIRS`] fits the memory of a director's machine).
 pub fn pair(
     t: &Tournament,
     round: u32,
     readings: Readings,
+    pair_budget: usize,
     should_cancel: &dyn Fn() -> bool,
     m: &mut dyn Matchers,
 ) -> DutchPairing {
@@ -122,6 +127,7 @@ pub fn pair(
         last_round: t.rounds_planned == Some(round),
         played_rounds: round.saturating_sub(1),
         readings,
+        pair_budget,
     };
     // The narrowest integer that holds every bracket's packed criteria: guessed from the
     // score groups, and widened when a bracket (with more moved-down scores) needs more.
@@ -179,6 +185,7 @@ pub fn pair(
         weight_bits: outcome.weight_bits,
         players: players.len(),
         cancelled: outcome.cancelled,
+        over_budget: outcome.over_budget,
     }
 }
 

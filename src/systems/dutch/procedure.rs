@@ -80,6 +80,9 @@ pub struct Outcome {
     pub cancelled: bool,
     /// Stopped because a bracket's criteria need more bits than `W` holds: pair again wider.
     pub needs_bits: Option<u32>,
+    /// Stopped because a graph would have held this many pairs, more than
+    /// [`Context::pair_budget`] (the memory the procedure may take).
+    pub over_budget: Option<usize>,
 }
 
 /// Settings of the procedure that are readings of the text rather than the text itself.
@@ -98,6 +101,9 @@ pub struct Context<'a> {
     pub last_round: bool,
     pub played_rounds: u32,
     pub readings: Readings,
+    /// Most pairs a graph may hold (its memory): a bracket that would need more stops the
+    /// procedure ([`Outcome::over_budget`]) rather than build it.
+    pub pair_budget: usize,
 }
 
 /// May `a` and `b` meet? ("C.04.1 b" no rematch, TRF-2026 260 forbidden pairs, and
@@ -173,6 +179,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             clean: false,
             rows: Vec::new(),
             raised: Vec::new(),
+            over_budget: None,
         }
     };
     {
@@ -182,6 +189,11 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         let bound = field_bound(ctx, &st);
         let mut mate = Vec::new();
         for k in FIELD_DEGREES.into_iter().chain([n]) {
+            let all = n * (n - 1) / 2;
+            if k == n && all > ctx.pair_budget {
+                out.over_budget = Some(all);
+                return out;
+            }
             st.edges.clear();
             for a in 0..n {
                 let mut got = 0;
@@ -330,6 +342,10 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         }
         st.compact();
         st.include(ctx, &curnext);
+        if st.edges.len() > ctx.pair_budget {
+            out.over_budget = Some(st.edges.len());
+            return out;
+        }
         // Base weights of pairs whose lower player is in this bracket or the next.
         let mut base: HashMap<(usize, usize), W> = HashMap::default();
         for e in 0..st.edges.len() {
@@ -659,6 +675,10 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             matchings: st.solves - solves_before,
             dense: st.dense_brackets > dense_before,
         });
+        if let Some(pairs) = st.over_budget {
+            out.over_budget = Some(pairs);
+            return out;
+        }
         out.pairs.extend(finalized);
         mdps = down;
         if gi >= groups.len() && mdps.len() <= 1 {

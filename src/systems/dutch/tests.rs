@@ -11,7 +11,14 @@ fn pair_round(file: &str, round: u32) -> Vec<(u32, u32)> {
     let t = crate::formats::trf::parse(&text).expect("a valid TRF");
     let before = t.before_round(round);
     let mut m = DutchMatchers::default();
-    let d = super::pair(&before, round, super::READINGS, &|| false, &mut m);
+    let d = super::pair(
+        &before,
+        round,
+        super::READINGS,
+        super::EXACT_PAIRS,
+        &|| false,
+        &mut m,
+    );
     let mut games: Vec<(u32, u32)> = d.games.iter().map(|&(w, b)| (w.min(b), w.max(b))).collect();
     games.sort_unstable();
     let played = t.round(round).expect("the round is in the file");

@@ -13,6 +13,10 @@ pub trait Packed: Copy + Ord + Debug + Send + Sync + 'static {
     fn from_i64(v: i64) -> Self;
     /// `self · 2^bits`.
     fn shl(&self, bits: u32) -> Self;
+    /// `v · 2^bits` (a field's unit times its value).
+    fn from_i64_shl(v: i64, bits: u32) -> Self {
+        Self::from_i64(v).shl(bits)
+    }
     fn add(&self, other: &Self) -> Self;
     fn sub(&self, other: &Self) -> Self;
     /// `self / 2` (the matching halves only even values).
@@ -51,6 +55,9 @@ impl<const L: usize> Packed for crate::fixed::Fixed<L> {
     }
     fn shl(&self, bits: u32) -> Self {
         crate::fixed::Fixed::shl(self, bits)
+    }
+    fn from_i64_shl(v: i64, bits: u32) -> Self {
+        crate::fixed::Fixed::from_i64_shl(v, bits)
     }
     fn add(&self, o: &Self) -> Self {
         crate::fixed::Fixed::add(self, o)
@@ -110,7 +117,7 @@ impl Layout {
 
     /// `v` units of field `f`.
     pub fn unit<W: Packed>(&self, f: Field, v: i64) -> W {
-        W::from_i64(v).shl(self.offsets[f.0])
+        W::from_i64_shl(v, self.offsets[f.0])
     }
 }
 
