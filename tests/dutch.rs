@@ -235,8 +235,8 @@ fn a_round_beyond_the_pair_budget_is_paired_by_the_tier_model_and_says_so() {
         system: SystemKind::Swiss,
     };
     // Round 1: one score group of everyone.
-    let big = field(&spec(2300), &greedy).unwrap();
-    assert_eq!(peak_pairs(&big, 1), 2300 * 2299 / 2);
+    let big = field(&spec(3000), &greedy).unwrap();
+    assert_eq!(peak_pairs(&big, 1), 3000 * 2999 / 2);
     assert!(peak_pairs(&big, 1) > EXACT_PAIRS);
     let reference = load(&data("rtg_12345_1000p_9r.trf"));
     assert!(peak_pairs(&reference, 1) <= EXACT_PAIRS);
@@ -252,7 +252,7 @@ fn a_round_beyond_the_pair_budget_is_paired_by_the_tier_model_and_says_so() {
         .iter()
         .find(|n| n.contains("tier model"))
         .expect("a note on the tier model");
-    assert!(note.contains("2643850 pairs") && note.contains("not necessarily the Dutch pairing"));
+    assert!(note.contains("4498500 pairs") && note.contains("not necessarily the Dutch pairing"));
     assert!(p.violations.is_empty());
     assert!(!p.dutch);
     // The audit has no Dutch pairing to compare with: the tier model's own pairing is legal

@@ -39,13 +39,53 @@ pub(super) enum Mode {
 
 pub(super) const NONE: usize = usize::MAX;
 
+/// Each pair's index in the lists, by its two players (either order): millions of pairs in a
+/// large bracket, so keys and indices are packed in 12 bytes.
+#[derive(Default)]
+pub(super) struct PairIds(HashMap<u64, u32>);
+
+impl PairIds {
+    fn key(a: usize, b: usize) -> u64 {
+        ((a.min(b) as u64) << 32) | a.max(b) as u64
+    }
+
+    pub(super) fn of(edges: &[(usize, usize)]) -> Self {
+        let mut m = HashMap::default();
+        m.reserve(edges.len());
+        for (e, &(a, b)) in edges.iter().enumerate() {
+            m.insert(Self::key(a, b), e as u32);
+        }
+        PairIds(m)
+    }
+
+    pub(super) fn get(&self, a: usize, b: usize) -> Option<usize> {
+        self.0.get(&Self::key(a, b)).map(|&e| e as usize)
+    }
+
+    fn reserve(&mut self, more: usize) {
+        self.0.reserve(more);
+    }
+
+    /// Gives the pair index `e` unless it has one: whether it was new.
+    fn insert_new(&mut self, a: usize, b: usize, e: usize) -> bool {
+        let e = u32::try_from(e).expect("fewer than 2^32 pairs");
+        match self.0.entry(Self::key(a, b)) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(e);
+                true
+            }
+            std::collections::hash_map::Entry::Occupied(_) => false,
+        }
+    }
+}
+
 /// The pairing state shared by the bracket steps.
 pub(super) struct State<'m, W: Packed> {
     pub(super) matcher: &'m mut dyn Matcher<W>,
     pub(super) alive: Vec<bool>,
     /// Pairs, `(a, b)` with `a < b`, and their current weights.
     pub(super) edges: Vec<(usize, usize)>,
-    pub(super) id: HashMap<(usize, usize), usize>,
+    pub(super) id: PairIds,
     pub(super) weights: Vec<W>,
     /// Each pair's edge id in the matcher's graph, or `NONE`.
     pub(super) mid: Vec<usize>,
@@ -64,8 +104,11 @@ pub(super) struct State<'m, W: Packed> {
     /// Reduced mode: the pairs of the bracket and its look-ahead at each player, and those
     /// left out of the graph to price again (their weight rose, or they were found uncovered
     /// and not added).
-    pub(super) rows: Vec<Vec<usize>>,
+    pub(super) rows: Vec<Vec<u32>>,
     pub(super) raised: Vec<usize>,
+    /// The bracket's base weights by pair (its criteria and the hint, before the Dutch
+    /// order's preferences); `None`: not a pair of this bracket, or kept apart in it.
+    pub(super) base: Vec<Option<W>>,
     /// The dense graph a bracket needed would have held this many pairs, over
     /// `Context::pair_budget`: it was not built, and the procedure stops after the bracket.
     pub(super) over_budget: Option<usize>,
@@ -135,6 +178,26 @@ impl<W: Packed> State<'_, W> {
         self.alive.len()
     }
 
+    /// The pair's base weight in this bracket.
+    pub(super) fn base_of(&self, a: usize, b: usize) -> Option<W> {
+        let e = self.id.get(a, b)?;
+        self.base.get(e).copied().flatten()
+    }
+
+    pub(super) fn base_mut(&mut self, a: usize, b: usize) -> Option<&mut W> {
+        let e = self.id.get(a, b)?;
+        self.base.get_mut(e)?.as_mut()
+    }
+
+    /// The pair is kept apart for the rest of the bracket.
+    pub(super) fn drop_base(&mut self, a: usize, b: usize) {
+        if let Some(e) = self.id.get(a, b) {
+            if let Some(w) = self.base.get_mut(e) {
+                *w = None;
+            }
+        }
+    }
+
     /// A maximum-weight matching over the alive players (`mate[i]` by player index), optimal
     /// over every allowed pair.
     pub(super) fn solve(&mut self, ctx: &Context) -> Vec<Option<usize>> {
@@ -188,36 +251,56 @@ impl<W: Packed> State<'_, W> {
     /// Reduced mode starts each bracket's graph from every player's heaviest pairs in the
     /// bracket and its look-ahead; [`State::price`] adds the others as the duals require.
     fn heaviest(&mut self) -> Vec<bool> {
-        // Each player's pairs with players ranked below him, and with those above.
+        // Each player's pairs with players ranked below him, then those with players above,
+        // in one row sized beforehand (a large bracket has millions of pairs).
         let n = self.n();
-        let mut rows: Vec<Vec<usize>> = vec![Vec::new(); 2 * n];
-        for (e, &(a, b)) in self.edges.iter().enumerate() {
-            if self.alive[a]
+        let counted = |e: usize, a: usize, b: usize| {
+            self.alive[a]
                 && self.alive[b]
                 && self.inside[a]
                 && self.inside[b]
                 && self.weights[e] > W::zero()
-            {
-                rows[a].push(e);
-                rows[n + b].push(e);
+        };
+        let mut below = vec![0usize; n];
+        let mut above = vec![0usize; n];
+        for (e, &(a, b)) in self.edges.iter().enumerate() {
+            if counted(e, a, b) {
+                below[a] += 1;
+                above[b] += 1;
             }
         }
-        self.rows = (0..n)
-            .map(|v| rows[v].iter().chain(&rows[n + v]).copied().collect())
-            .collect();
+        let mut rows: Vec<Vec<u32>> = (0..n).map(|v| vec![0; below[v] + above[v]]).collect();
+        let mut next_below = vec![0usize; n];
+        let mut next_above = below.clone();
+        for (e, &(a, b)) in self.edges.iter().enumerate() {
+            if counted(e, a, b) {
+                let e = u32::try_from(e).expect("fewer than 2^32 pairs");
+                rows[a][next_below[a]] = e;
+                next_below[a] += 1;
+                rows[b][next_above[b]] = e;
+                next_above[b] += 1;
+            }
+        }
         self.raised.clear();
         let mut chosen = vec![false; self.edges.len()];
-        for row in &mut rows {
-            if row.len() > INSIDE_DEGREE {
-                row.select_nth_unstable_by(INSIDE_DEGREE, |&x, &y| {
-                    self.weights[y].cmp(&self.weights[x]).then(x.cmp(&y))
-                });
-                row.truncate(INSIDE_DEGREE);
-            }
-            for &e in row.iter() {
-                chosen[e] = true;
+        let mut part: Vec<u32> = Vec::new();
+        for (v, row) in rows.iter().enumerate() {
+            for half in [&row[..below[v]], &row[below[v]..]] {
+                part.clear();
+                part.extend_from_slice(half);
+                if part.len() > INSIDE_DEGREE {
+                    part.select_nth_unstable_by(INSIDE_DEGREE, |&x, &y| {
+                        let (x, y) = (x as usize, y as usize);
+                        self.weights[y].cmp(&self.weights[x]).then(x.cmp(&y))
+                    });
+                    part.truncate(INSIDE_DEGREE);
+                }
+                for &e in &part {
+                    chosen[e as usize] = true;
+                }
             }
         }
+        self.rows = rows;
         chosen
     }
 
@@ -238,14 +321,14 @@ impl<W: Packed> State<'_, W> {
             .iter()
             .map(|r| {
                 r.iter()
-                    .map(|&e| self.weights[e].add(&self.weights[e]))
+                    .map(|&e| self.weights[e as usize].add(&self.weights[e as usize]))
                     .max()
                     .unwrap_or_else(W::zero)
             })
             .collect();
         for v in 0..n {
             let mut most = W::zero();
-            for &e in &rows[v] {
+            for e in rows[v].iter().map(|&e| e as usize) {
                 let (a, b) = self.edges[e];
                 let u = if a == v { b } else { a };
                 let need = w4(e).sub(&y[u]);
@@ -278,7 +361,7 @@ impl<W: Packed> State<'_, W> {
         candidates.dedup();
         for v in (0..n).filter(|&v| low[v]) {
             // A pair at two such players once, from the higher-ranked.
-            candidates.extend(self.rows[v].iter().copied().filter(|&e| {
+            candidates.extend(self.rows[v].iter().map(|&e| e as usize).filter(|&e| {
                 let a = self.edges[e].0;
                 a == v || !low[a]
             }));
@@ -394,7 +477,7 @@ impl<W: Packed> State<'_, W> {
             }
             match r[a] {
                 Some(b) if b < n && a < b => {
-                    let w = self.weights[self.id[&(a, b)]];
+                    let w = self.weights[self.id.get(a, b).expect("a pair of the graph")];
                     let w2 = w.add(&w);
                     bound = bound.add(&w2);
                     value = value.add(&w2);
@@ -482,20 +565,34 @@ impl<W: Packed> State<'_, W> {
     /// Every allowed pair of alive players among `players` (in rank order) is in the list of
     /// pairs (new ones of weight 0, weighed by the caller).
     pub(super) fn include(&mut self, ctx: &Context, players: &[usize]) {
+        // The new pairs first, then every list grown once to its size: a large bracket adds
+        // millions, and lists doubling as they grow would hold up to twice the memory.
+        let mut new: Vec<(u32, u32)> = Vec::new();
         for (x, &a) in players.iter().enumerate() {
             for &b in &players[x + 1..] {
                 let (a, b) = (a.min(b), a.max(b));
                 if self.alive[a]
                     && self.alive[b]
-                    && !self.id.contains_key(&(a, b))
                     && compatible(ctx, a, b)
+                    && self.id.get(a, b).is_none()
                 {
-                    self.id.insert((a, b), self.edges.len());
-                    self.edges.push((a, b));
-                    self.weights.push(W::zero());
-                    self.mid.push(NONE);
+                    new.push((a as u32, b as u32));
                 }
             }
+        }
+        // Players listed twice would repeat a pair.
+        new.sort_unstable();
+        new.dedup();
+        self.id.reserve(new.len());
+        self.edges.reserve_exact(new.len());
+        self.weights.reserve_exact(new.len());
+        self.mid.reserve_exact(new.len());
+        for (a, b) in new {
+            let (a, b) = (a as usize, b as usize);
+            self.id.insert_new(a, b, self.edges.len());
+            self.edges.push((a, b));
+            self.weights.push(W::zero());
+            self.mid.push(NONE);
         }
     }
 
@@ -503,24 +600,25 @@ impl<W: Packed> State<'_, W> {
     /// the next keeps only those between players still to pair (with their weights: a pair
     /// a bracket kept apart stays apart). Before a restart: the matcher's ids are dropped.
     pub(super) fn compact(&mut self) {
-        let keep: Vec<usize> = (0..self.edges.len())
-            .filter(|&e| {
-                let (a, b) = self.edges[e];
-                self.alive[a] && self.alive[b]
-            })
-            .collect();
-        if keep.len() == self.edges.len() {
+        // In place: the lists of the largest bracket are the round's peak of memory.
+        let mut kept = 0;
+        for e in 0..self.edges.len() {
+            let (a, b) = self.edges[e];
+            if self.alive[a] && self.alive[b] {
+                self.edges[kept] = self.edges[e];
+                self.weights[kept] = self.weights[e];
+                kept += 1;
+            }
+        }
+        if kept == self.edges.len() {
             return;
         }
-        self.edges = keep.iter().map(|&e| self.edges[e]).collect();
-        self.weights = keep.iter().map(|&e| self.weights[e]).collect();
-        self.mid = vec![NONE; keep.len()];
-        self.id = self
-            .edges
-            .iter()
-            .enumerate()
-            .map(|(e, &p)| (p, e))
-            .collect();
+        self.edges.truncate(kept);
+        self.weights.truncate(kept);
+        self.mid.clear();
+        self.mid.resize(kept, NONE);
+        self.id = PairIds::default();
+        self.id = PairIds::of(&self.edges);
         self.rows.clear();
         self.raised.clear();
     }
@@ -576,7 +674,7 @@ impl<W: Packed> State<'_, W> {
     }
 
     pub(super) fn set(&mut self, a: usize, b: usize, w: W) {
-        if let Some(&e) = self.id.get(&(a.min(b), a.max(b))) {
+        if let Some(e) = self.id.get(a, b) {
             if self.weights[e] != w {
                 self.clean = false;
                 if self.mid[e] == NONE && w > self.weights[e] {
@@ -656,7 +754,7 @@ impl<W: Packed> State<'_, W> {
     /// of the reduced costs of M''s pairs (LP duality); if M' is as good as M on the upper
     /// fields, w(M) − w(M') < unit, so no pair of M' has a reduced cost of 2·unit or more.
     pub(super) fn excluded(&self, a: usize, b: usize, unit: W) -> bool {
-        let Some(&e) = self.id.get(&(a.min(b), a.max(b))) else {
+        let Some(e) = self.id.get(a, b) else {
             return true;
         };
         if !self.clean {

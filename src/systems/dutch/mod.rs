@@ -65,12 +65,14 @@ pub struct DutchPairing {
 }
 
 /// Most pairs the exact procedure holds at once (a bracket and its look-ahead: every pair of
-/// them, with its packed weight, its index and its place in the matcher's graph). Measured
-/// with everything else a round holds, 235–430 bytes a pair (BENCHMARKS.md): at most about
-/// 1 GB. A round whose score groups would need more ([`peak_pairs`] beforehand, or a bracket
-/// that turns out to need every pair of the players left) is paired by the tier model of
+/// them, with its weight, its base weight, its index and its place in the matcher's graph).
+/// Measured with everything else a round holds (BENCHMARKS.md): 178 bytes a pair with
+/// 256-bit weights (5,000 players round 2, 3.37 million pairs, 600 MB), 224 with 384-bit ones
+/// (10,000 players, last round, 4.08 million pairs, 914 MB), so at most about 1 GB. A round
+/// whose score groups would need more ([`peak_pairs`] beforehand, or a bracket that turns
+/// out to need every pair of the players left) is paired by the tier model of
 /// `models/swiss.md`, and the certificate says so.
-pub const EXACT_PAIRS: usize = 2_500_000;
+pub const EXACT_PAIRS: usize = 4_200_000;
 
 /// The most pairs a bracket of round `round` holds at once, estimated from the score groups:
 /// two adjacent groups, every pair of them (moved-down players and the rare wider graphs of

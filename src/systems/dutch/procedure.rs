@@ -15,7 +15,7 @@
 //! ("FIDE Dutch 2025 4.2", "FIDE Dutch 2025 4.3").
 
 use super::criteria::{base_weight, layout_for};
-use super::graph::{field_bound, Mode, Outer, State, FIELD_DEGREES};
+use super::graph::{field_bound, Mode, Outer, PairIds, State, FIELD_DEGREES};
 use super::state::DutchPlayer;
 use super::weight::{bits_for, Layout, Packed};
 // Pair keys are looked up millions of times a round: FxHash (fixed, fast; keys are ours).
@@ -158,7 +158,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         State {
             matcher,
             alive: vec![true; n],
-            id: HashMap::default(),
+            id: PairIds::default(),
             mid: Vec::new(),
             edges: Vec::new(),
             weights: Vec::new(),
@@ -179,6 +179,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             clean: false,
             rows: Vec::new(),
             raised: Vec::new(),
+            base: Vec::new(),
             over_budget: None,
         }
     };
@@ -207,7 +208,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                     }
                 }
             }
-            st.id = st.edges.iter().enumerate().map(|(e, &p)| (p, e)).collect();
+            st.id = PairIds::of(&st.edges);
             st.mid = (0..st.edges.len()).collect();
             st.weights = st
                 .edges
@@ -347,7 +348,8 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             return out;
         }
         // Base weights of pairs whose lower player is in this bracket or the next.
-        let mut base: HashMap<(usize, usize), W> = HashMap::default();
+        st.base.clear();
+        st.base.resize(st.edges.len(), None);
         for e in 0..st.edges.len() {
             let (a, b) = st.edges[e];
             if !st.alive[a] || !st.alive[b] {
@@ -378,7 +380,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                     &unplayed_rank,
                     hint,
                 );
-                base.insert((a, b), w);
+                st.base[e] = Some(w);
                 w
             };
             st.weights[e] = w;
@@ -419,7 +421,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 remaining -= 1;
                 if !mate_is_resident(&mate, x) {
                     for &r in residents.iter() {
-                        if let Some(w) = base.get(&(x, r)) {
+                        if let Some(w) = st.base_of(x, r) {
                             let w = w.add(&ord(1));
                             st.set(x, r, w);
                         }
@@ -430,7 +432,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                     matched[x] = true;
                     can -= 1;
                     for &r in residents.iter() {
-                        if let Some(w) = base.get(&(x, r)) {
+                        if let Some(w) = st.base_of(x, r) {
                             let w = w.add(&ord(residents.len() as i64 + 1));
                             st.set(x, r, w);
                         }
@@ -451,7 +453,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             let candidates: Vec<usize> = residents
                 .iter()
                 .copied()
-                .filter(|&r| !matched[r] && base.get(&(x, r)).is_some_and(|w| *w > W::zero()))
+                .filter(|&r| !matched[r] && st.base_of(x, r).is_some_and(|w| w > W::zero()))
                 .collect();
             let best = mate[x]
                 .and_then(|m| candidates.iter().position(|&r| r == m))
@@ -469,7 +471,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 if matched[r] {
                     continue;
                 }
-                if let Some(w) = base.get(&(x, r)) {
+                if let Some(w) = st.base_of(x, r) {
                     let w = w.add(&ord(bonus));
                     st.set(x, r, w);
                     bonus += 1;
@@ -495,16 +497,15 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         let ob = f.ob;
         // Exchanges: fewest players moved between S1 and S2, then the smallest difference of
         // their numbers in the bracket ("FIDE Dutch 2025 4.3.3").
-        let exchange_weight =
-            |base: &HashMap<(usize, usize), W>, a: usize, b: usize| -> Option<W> {
-                let w = base.get(&(a, b))?;
-                let ia = rpos[&a] as i64;
-                let add = (i64::from(ia < pairs_in as i64) << (2 * ob + 1)) - (ia << 1);
-                Some(w.add(&ord(add)))
-            };
+        let exchange_weight = |st: &State<'_, W>, a: usize, b: usize| -> Option<W> {
+            let w = st.base_of(a, b)?;
+            let ia = rpos[&a] as i64;
+            let add = (i64::from(ia < pairs_in as i64) << (2 * ob + 1)) - (ia << 1);
+            Some(w.add(&ord(add)))
+        };
         for (x, &a) in remainder.iter().enumerate() {
             for &b in &remainder[x + 1..] {
-                if let Some(w) = exchange_weight(&base, a, b) {
+                if let Some(w) = exchange_weight(&st, a, b) {
                     st.set(a, b, w);
                 }
             }
@@ -525,7 +526,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             let a = remainder[p];
             if is_top(&mate, a) {
                 for &b in &remainder[p + 1..] {
-                    if let Some(w) = exchange_weight(&base, a, b) {
+                    if let Some(w) = exchange_weight(&st, a, b) {
                         st.set(a, b, w.sub(&ord(1)));
                     }
                 }
@@ -537,9 +538,9 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             }
             for &b in &remainder[p + 1..] {
                 if exchange {
-                    base.remove(&(a, b));
+                    st.drop_base(a, b);
                     st.set(a, b, W::zero());
-                } else if let Some(w) = exchange_weight(&base, a, b) {
+                } else if let Some(w) = exchange_weight(&st, a, b) {
                     st.set(a, b, w);
                 }
             }
@@ -552,7 +553,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             let already = is_top(&mate, a);
             if !already {
                 for &b in &remainder[q + 1..] {
-                    if let Some(w) = exchange_weight(&base, a, b) {
+                    if let Some(w) = exchange_weight(&st, a, b) {
                         st.set(a, b, w.add(&ord(1)));
                     }
                 }
@@ -561,17 +562,17 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             if is_top(&mate, a) {
                 left -= 1;
                 for &b in &remainder[..q] {
-                    base.remove(&(b, a));
+                    st.drop_base(b, a);
                     st.set(b, a, W::zero());
                 }
                 for &j in &nxt {
-                    base.remove(&(a, j));
+                    st.drop_base(a, j);
                     st.set(a, j, W::zero());
                 }
             }
             if !already {
                 for &b in &remainder[q + 1..] {
-                    if let Some(w) = exchange_weight(&base, a, b) {
+                    if let Some(w) = exchange_weight(&st, a, b) {
                         st.set(a, b, w);
                     }
                 }
@@ -594,15 +595,15 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         for (x, &a) in remainder.iter().enumerate() {
             for &b in &remainder[x + 1..] {
                 if !is_top(&mate, a) || is_top(&mate, b) {
-                    base.remove(&(a, b));
+                    st.drop_base(a, b);
                 }
-                if let Some(w) = base.get_mut(&(a, b)) {
+                if let Some(w) = st.base_mut(a, b) {
                     let dev = place(&s2, b) - place(&s1, a);
                     let old = hint_of(a, b);
                     let new = hk - dev * dev;
                     *w = w.add(&layout.unit::<W>(f.hint, new - old));
                 }
-                let w = base.get(&(a, b)).cloned().unwrap_or_else(W::zero);
+                let w = st.base_of(a, b).unwrap_or_else(W::zero);
                 st.set(a, b, w);
             }
         }
@@ -616,7 +617,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 .iter()
                 .copied()
                 .filter(|&b| {
-                    b > a && !matched[b] && base.get(&(a, b)).is_some_and(|w| *w > W::zero())
+                    b > a && !matched[b] && st.base_of(a, b).is_some_and(|w| w > W::zero())
                 })
                 .collect();
             let best = mate[a]
@@ -636,7 +637,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 if b <= a || matched[b] {
                     continue;
                 }
-                if let Some(w) = base.get(&(a, b)) {
+                if let Some(w) = st.base_of(a, b) {
                     let w = w.add(&ord(bonus));
                     st.set(a, b, w);
                 }
