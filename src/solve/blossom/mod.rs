@@ -117,6 +117,26 @@ struct DualView<W> {
     up: Vec<u32>,
 }
 
+/// Each node's ancestors by powers of two (as [`DualView`]'s `up`), from its parent (`NONE` at
+/// a top blossom) and its depth.
+fn ancestors(parent: &[usize], depth: &[u32]) -> Vec<u32> {
+    let nn = parent.len();
+    let deepest = depth.iter().copied().max().unwrap_or(0);
+    let levels = (u32::BITS - deepest.leading_zeros()) as usize;
+    let mut up = Vec::with_capacity(levels * nn);
+    up.extend((0..nn).map(|x| match parent[x] {
+        NONE => x as u32,
+        p => p as u32,
+    }));
+    for k in 1..levels {
+        for x in 0..nn {
+            let half = up[(k - 1) * nn + x] as usize;
+            up.push(up[(k - 1) * nn + half]);
+        }
+    }
+    up
+}
+
 impl<W: Weight> DualView<W> {
     fn reduced_cost(&self, u: usize, v: usize, w2: &W) -> W {
         let d = self;
@@ -494,19 +514,7 @@ impl<W: Weight> Solver<W> {
                 order.extend(self.childs[b].iter().copied());
             }
         }
-        let deepest = v.depth.iter().copied().max().unwrap_or(0);
-        let levels = (u32::BITS - deepest.leading_zeros()) as usize;
-        v.up = Vec::with_capacity(levels * nn);
-        v.up.extend((0..nn).map(|x| match self.parent[x] {
-            NONE => x as u32,
-            p => p as u32,
-        }));
-        for k in 1..levels {
-            for x in 0..nn {
-                let half = v.up[(k - 1) * nn + x] as usize;
-                v.up.push(v.up[(k - 1) * nn + half]);
-            }
-        }
+        v.up = ancestors(&self.parent, &v.depth);
         v
     }
 

@@ -590,3 +590,107 @@ fn pricing_a_sparse_part_reaches_the_optimum_of_the_whole_graph() {
         }
     }
 }
+
+/// The reduced cost the solver gives any pair (its lowest common blossom found by lifting
+/// through the blossom forest) is the one the matching's own duals give, the blossoms
+/// holding both ends found by walking up one level at a time. Graphs of many equal weights
+/// nest blossoms several levels deep.
+#[test]
+fn reduced_costs_of_every_pair_agree_with_a_walk_up_the_blossom_forest() {
+    let mut rng = Rng(977);
+    let mut deepest = 0;
+    for _ in 0..80 {
+        let n = 10 + rng.next(50) as usize;
+        let mut edges: Vec<(usize, usize, i64)> = Vec::new();
+        for u in 0..n {
+            for v in u + 1..n {
+                if rng.next(3) == 0 {
+                    edges.push((u, v, 2 * (1 + rng.next(2) as i64)));
+                }
+            }
+        }
+        let mut s = Solver::new(n, false);
+        for &(u, v, w) in &edges {
+            s.add_edge(u, v, w);
+        }
+        s.solve();
+        let d = s.matching().duals;
+        let up = |b: usize| d.blossoms[b].parent;
+        let chain = |v: usize| -> Vec<usize> {
+            let mut c = Vec::new();
+            let mut x = d.vertex_parent[v];
+            while let Some(b) = x {
+                c.push(b);
+                x = up(b);
+            }
+            c
+        };
+        for v in 0..n {
+            deepest = deepest.max(chain(v).len());
+        }
+        for u in 0..n {
+            for v in u + 1..n {
+                let (cu, cv) = (chain(u), chain(v));
+                let z: i64 = cu
+                    .iter()
+                    .filter(|b| cv.contains(b))
+                    .map(|&b| d.blossoms[b].dual)
+                    .sum();
+                for w in [0i64, 2, 4, 7] {
+                    let walked = d.vertex[u] + d.vertex[v] + z - 2 * w;
+                    assert_eq!(s.pair_reduced_cost(u, v, &(2 * w)), walked, "({u}, {v})");
+                }
+            }
+        }
+    }
+    assert!(deepest >= 3, "blossoms nested {deepest} deep at most");
+}
+
+/// The lowest common blossom by lifting, against a walk one level at a time, on a forest
+/// the solver seldom builds: two complete binary trees of blossoms six levels deep (leaves
+/// are vertices), so that pairs meet anywhere from their parents to the top.
+#[test]
+fn the_lowest_common_blossom_by_lifting_is_the_one_a_walk_finds() {
+    // Nodes in heap order per tree: node k's children are 2k+1 and 2k+2.
+    let per_tree = (1 << 7) - 1;
+    let nn = 2 * per_tree;
+    let mut parent = vec![NONE; nn];
+    let mut depth = vec![0u32; nn];
+    for t in 0..2 {
+        for k in 1..per_tree {
+            parent[t * per_tree + k] = t * per_tree + (k - 1) / 2;
+            depth[t * per_tree + k] = depth[t * per_tree + (k - 1) / 2] + 1;
+        }
+    }
+    let top: Vec<usize> = (0..nn).map(|x| (x / per_tree) * per_tree).collect();
+    let view = DualView::<i64> {
+        born: vec![0; nn],
+        y: vec![0; nn],
+        up: ancestors(&parent, &depth),
+        parent: parent.clone(),
+        top: top.clone(),
+        depth: depth.clone(),
+        zsum: vec![0; nn],
+    };
+    let walk = |mut a: usize, mut b: usize| {
+        while a != b {
+            if depth[a] >= depth[b] {
+                a = parent[a];
+            } else {
+                b = parent[b];
+            }
+        }
+        a
+    };
+    let mut meets = std::collections::BTreeSet::new();
+    for a in 0..nn {
+        for b in 0..nn {
+            if a != b && top[a] == top[b] {
+                let c = walk(a, b);
+                assert_eq!(view.common(a, b), c, "({a}, {b})");
+                meets.insert(depth[a].min(depth[b]) - depth[c]);
+            }
+        }
+    }
+    assert_eq!(meets.len(), 7, "pairs meeting 0 to 6 levels up");
+}
