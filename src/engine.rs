@@ -155,10 +155,18 @@ fn attempt(
     let budget = opts.exact_pairs.unwrap_or(systems::dutch::EXACT_PAIRS);
     // Over the budget: the pairs the procedure would hold (estimated, or found by it).
     let mut over = (dutch && peak_pairs > budget).then_some(peak_pairs);
+    let mut rest = opts.clone();
     if !opts.greedy_only && over.is_none() && dutch {
+        let started = std::time::Instant::now();
         match dutch_attempt(sys, base, round, system, opts, budget)? {
             DutchAttempt::Paired(a) => return Ok(*a),
-            DutchAttempt::OverBudget(pairs) => over = Some(pairs),
+            DutchAttempt::OverBudget(pairs) => {
+                over = Some(pairs);
+                // The time limit is the round's: the tier model has what is left of it.
+                rest.time_limit = opts
+                    .time_limit
+                    .map(|t| (t - started.elapsed().as_secs_f64()).max(0.0));
+            }
             DutchAttempt::Cancelled => {
                 // The deadline passed: the legal fallback pairs the round, and says why.
                 let greedy = Options {
@@ -178,12 +186,12 @@ fn attempt(
     // Large fields come as a sparse specification when the system can price its pairs lazily.
     let (spec, pairing) = match sys.sparse_spec(base, round, opts.sparse_from)? {
         Some(sparse) if !opts.full_candidates => {
-            let pairing = solve::solve_sparse(&sparse, opts);
+            let pairing = solve::solve_sparse(&sparse, &rest);
             (sparse.spec, pairing)
         }
         _ => {
             let spec = sys.spec(base, round)?;
-            let pairing = solve::solve(&spec, opts);
+            let pairing = solve::solve(&spec, &rest);
             (spec, pairing)
         }
     };
