@@ -202,9 +202,7 @@ impl<W: Packed> State<'_, W> {
     /// over every allowed pair.
     pub(super) fn solve(&mut self, ctx: &Context) -> Vec<Option<usize>> {
         if self.over_budget.is_some() {
-            // The procedure stops at the end of the bracket: nothing more to prove.
-            self.clean = false;
-            return vec![None; self.n()];
+            return self.stopped();
         }
         self.solves += 1;
         self.clean = true;
@@ -238,14 +236,20 @@ impl<W: Packed> State<'_, W> {
                 let all = m * m.saturating_sub(1) / 2;
                 if all > ctx.pair_budget {
                     self.over_budget = Some(all);
-                    self.clean = false;
-                    return vec![None; self.n()];
+                    return self.stopped();
                 }
                 self.densify(ctx);
                 self.clean = true;
                 self.matcher.solve()
             }
         }
+    }
+
+    /// Over the budget, the procedure stops at the end of the bracket: no matching, nothing
+    /// proved.
+    fn stopped(&mut self) -> Vec<Option<usize>> {
+        self.clean = false;
+        vec![None; self.n()]
     }
 
     /// Reduced mode starts each bracket's graph from every player's heaviest pairs in the
@@ -580,19 +584,18 @@ impl<W: Packed> State<'_, W> {
                 }
             }
         }
-        // Players listed twice would repeat a pair.
-        new.sort_unstable();
-        new.dedup();
         self.id.reserve(new.len());
         self.edges.reserve_exact(new.len());
         self.weights.reserve_exact(new.len());
         self.mid.reserve_exact(new.len());
         for (a, b) in new {
             let (a, b) = (a as usize, b as usize);
-            self.id.insert_new(a, b, self.edges.len());
-            self.edges.push((a, b));
-            self.weights.push(W::zero());
-            self.mid.push(NONE);
+            // A player listed twice would list a pair twice.
+            if self.id.insert_new(a, b, self.edges.len()) {
+                self.edges.push((a, b));
+                self.weights.push(W::zero());
+                self.mid.push(NONE);
+            }
         }
     }
 
