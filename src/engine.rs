@@ -145,16 +145,11 @@ fn attempt(
     system: SystemKind,
     opts: &Options,
 ) -> Result<Attempt> {
-    // The exact procedure when its bracket graphs fit the memory it is allowed.
+    // The exact procedure, unless a dense graph it needs would be over the memory it is
+    // allowed (then the tier model, with a note).
     let dutch = sys.dutch_round(base, round)?;
-    let peak_pairs = if dutch {
-        systems::dutch::peak_pairs(&accelerated(base, round, system)?, round)
-    } else {
-        0
-    };
     let budget = opts.exact_pairs.unwrap_or(systems::dutch::EXACT_PAIRS);
-    // Over the budget: the pairs the procedure would hold (estimated, or found by it).
-    let mut over = (dutch && peak_pairs > budget).then_some(peak_pairs);
+    let mut over = None;
     let mut rest = opts.clone();
     if !opts.greedy_only && over.is_none() && dutch {
         let started = std::time::Instant::now();
@@ -198,7 +193,7 @@ fn attempt(
     let mut notes = spec.notes;
     if let Some(pairs) = over.filter(|_| !opts.greedy_only) {
         notes.push(format!(
-            "{} players in score groups whose brackets would hold {} pairs at once, above the {} the exact FIDE Dutch procedure takes on (about 1 GB): the round is paired by the tier model that approximates the Dutch rules (models/swiss.md), not necessarily the Dutch pairing",
+            "{} players: the exact FIDE Dutch procedure needed a graph of {} pairs, above the {} it may hold (about 1 GB): the round is paired by the tier model that approximates the Dutch rules (models/swiss.md), not necessarily the Dutch pairing",
             spec.players.len(),
             pairs,
             budget

@@ -64,6 +64,10 @@ impl<W: Weight + Packed> Matcher<W> for ExactMatcher<W> {
         self.solver.as_ref().is_none_or(|s| s.lowered(v))
     }
 
+    fn vertex_dual(&self, v: usize) -> Option<W> {
+        self.solver.as_ref().map(|s| s.vertex_dual(v))
+    }
+
     fn set_floor(&mut self, v: usize, y: W) {
         if let Some(s) = self.solver.as_mut() {
             s.set_floor(v, y);
@@ -148,6 +152,9 @@ macro_rules! delegate {
             }
             fn lowered(&self, v: usize) -> bool {
                 self.$f.lowered(v)
+            }
+            fn vertex_dual(&self, v: usize) -> Option<$t> {
+                self.$f.vertex_dual(v)
             }
             fn set_floor(&mut self, v: usize, y: $t) {
                 self.$f.set_floor(v, y)

@@ -539,6 +539,12 @@ impl<W: Weight> Solver<W> {
         self.view.reduced_cost(u, v, w2)
     }
 
+    /// Vertex `v`'s dual after the last solve (a lower bound on the reduced cost of its
+    /// pairs is `y(u) + y(v) − w2`: blossom duals only add).
+    pub fn vertex_dual(&self, v: usize) -> W {
+        self.view.y[v].clone()
+    }
+
     /// The current matching with its duals.
     pub fn matching(&self) -> Matching<W> {
         let n = self.n;

@@ -1,7 +1,6 @@
 //! A bracket's criteria as fields of one packed integer per pair: the layout (which fields,
 //! how wide) and each pair's weight, article by article (models/dutch.md).
 
-use super::graph::State;
 use super::procedure::Context;
 use super::state::{DutchPlayer, Float};
 use super::weight::{bits_for, Builder, Field, Layout, Packed};
@@ -122,7 +121,7 @@ pub(super) fn layout_for(
 #[allow(clippy::too_many_arguments)]
 pub(super) fn base_weight<W: Packed>(
     ctx: &Context,
-    st: &State<W>,
+    bye_candidate: &[bool],
     l: &Layout,
     f: &Fields,
     a: usize,
@@ -139,7 +138,7 @@ pub(super) fn base_weight<W: Packed>(
     w.set(f.hint, hint);
     w.set(
         f.completion,
-        1 + i64::from(!st.bye_candidate[a]) + i64::from(!st.bye_candidate[b]),
+        1 + i64::from(!bye_candidate[a]) + i64::from(!bye_candidate[b]),
     );
     if b_in_cur {
         w.set(f.in_bracket, 1);

@@ -2,11 +2,19 @@
 //! the first matching sparse and proved by a bound, then each bracket either reduced (the
 //! bracket and the next, the players below completed apart to a bound) or dense (every pair
 //! of the unpaired players). See models/dutch.md, "The bracket and the players below".
+//!
+//! A bracket's pairs are never listed: a pair's weight is worked out when it is asked for,
+//! from its two players' classes (players alike on every criterion share one), its hint and
+//! the Dutch order's preferences of the moment ([`Weights`]). Only the matcher's graph is
+//! held pair by pair, so memory grows with the players, not with the pairs of a bracket.
 
-use super::procedure::{compatible, Context, Matcher};
+use super::criteria::{base_weight, Fields};
+use super::procedure::{colour_allowed, compatible, Context, Matcher};
+use super::state::Float;
 use super::weight::{Builder, Field, Layout, Packed};
+use crate::tournament::Colour;
 // Pair keys are looked up millions of times a round: FxHash (fixed, fast; keys are ours).
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// The weights of pairs with a player below the bracket's look-ahead (all pairs, in the
 /// first matching): they depend on little but the two players' bye eligibility.
@@ -37,63 +45,156 @@ pub(super) enum Mode {
     Reduced,
 }
 
-pub(super) const NONE: usize = usize::MAX;
+const NONE: u32 = u32::MAX;
 
-/// Each pair's index in the lists, by its two players (either order): millions of pairs in a
-/// large bracket, so keys and indices are packed in 12 bytes.
-#[derive(Default)]
-pub(super) struct PairIds(HashMap<u64, u32>);
+/// A pair's key: its two players, either order.
+fn key(a: usize, b: usize) -> u64 {
+    ((a.min(b) as u64) << 32) | a.max(b) as u64
+}
 
-impl PairIds {
-    fn key(a: usize, b: usize) -> u64 {
-        ((a.min(b) as u64) << 32) | a.max(b) as u64
-    }
+/// The hint between residents (below every criterion and ordering decision): a preference
+/// for the natural S1 v S2 pairing that only chooses among equal optima, so that the optimum
+/// found usually is the first candidate already and the ordering steps need no solve.
+enum Hint {
+    /// S1 v S2 at half the residents apart: each resident's place among them (by player),
+    /// and the residents by place.
+    Natural {
+        place: Vec<u32>,
+        half: i64,
+        residents: Vec<u32>,
+    },
+    /// Once S1 and S2 are fixed: each S1 player at the S2 player of his own place (places by
+    /// player, and the players of each by place).
+    Split {
+        s1: Vec<u32>,
+        s2: Vec<u32>,
+        s1_players: Vec<u32>,
+        s2_players: Vec<u32>,
+    },
+}
 
-    pub(super) fn of(edges: &[(usize, usize)]) -> Self {
-        let mut m = HashMap::default();
-        m.reserve(edges.len());
-        for (e, &(a, b)) in edges.iter().enumerate() {
-            m.insert(Self::key(a, b), e as u32);
+/// A bracket's pair weights, worked out when asked (see the module's note).
+pub(super) struct Weights<W: Packed> {
+    layout: Layout,
+    hint_field: Field,
+    /// Each player's class in the bracket and its look-ahead (`NONE` outside).
+    class: Vec<u32>,
+    classes: usize,
+    /// The criteria of a pair by (higher-ranked player's class, lower's), hint left out;
+    /// `None`: the colour rules keep the two apart.
+    table: Vec<Option<W>>,
+    hint: Hint,
+    /// The hint's top value: no deviation in the bracket reaches it.
+    hk: i64,
+    /// While S1 and S2 are chosen: the exchange preference of the higher player of a pair of
+    /// the remainder ("FIDE Dutch 2025 4.3.3"), by player.
+    exchange: Option<Vec<Option<W>>>,
+    /// Weights set pair by pair for a decision of the Dutch order.
+    over: HashMap<u64, W>,
+    /// Pairs kept apart for the rest of the bracket.
+    dropped: HashSet<u64>,
+    /// Once S1 and S2 are fixed: 1 for S1, 2 for S2, 0 outside the remainder; a pair of the
+    /// remainder other than S1 v S2 is kept apart.
+    split: Option<Vec<u8>>,
+    /// Pairs of moved-down players the bracket above kept apart.
+    apart: HashSet<u64>,
+}
+
+/// A player's class: everything the bracket's criteria read of him.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Signature {
+    score: i64,
+    flags: u64,
+}
+
+impl<W: Packed> Weights<W> {
+    /// The pair's base weight (criteria and hint); `None` when kept apart or not allowed by
+    /// the colour rules (barred opponents are the caller's).
+    fn base(&self, a: usize, b: usize) -> Option<W> {
+        let (a, b) = (a.min(b), a.max(b));
+        let (ka, kb) = (self.class[a], self.class[b]);
+        if ka == NONE || kb == NONE {
+            return None;
         }
-        PairIds(m)
-    }
-
-    pub(super) fn get(&self, a: usize, b: usize) -> Option<usize> {
-        self.0.get(&Self::key(a, b)).map(|&e| e as usize)
-    }
-
-    fn reserve(&mut self, more: usize) {
-        self.0.reserve(more);
-    }
-
-    /// Gives the pair index `e` unless it has one: whether it was new.
-    fn insert_new(&mut self, a: usize, b: usize, e: usize) -> bool {
-        let e = u32::try_from(e).expect("fewer than 2^32 pairs");
-        match self.0.entry(Self::key(a, b)) {
-            std::collections::hash_map::Entry::Vacant(v) => {
-                v.insert(e);
-                true
+        if let Some(split) = &self.split {
+            if split[a] != 0 && split[b] != 0 && !(split[a] == 1 && split[b] == 2) {
+                return None;
             }
-            std::collections::hash_map::Entry::Occupied(_) => false,
         }
+        if !self.dropped.is_empty() || !self.apart.is_empty() {
+            let k = key(a, b);
+            if self.dropped.contains(&k) || self.apart.contains(&k) {
+                return None;
+            }
+        }
+        let w = self.table[ka as usize * self.classes + kb as usize]?;
+        let h = self.hint_value(a, b);
+        Some(if h == 0 {
+            w
+        } else {
+            w.add(&self.layout.unit::<W>(self.hint_field, h))
+        })
     }
+
+    fn hint_value(&self, a: usize, b: usize) -> i64 {
+        let (i, j) = match &self.hint {
+            Hint::Natural { place, half, .. } => {
+                let (i, j) = (place[a], place[b]);
+                if i == NONE || j == NONE {
+                    return 0;
+                }
+                return self.hk - (j as i64 - i as i64 - half).pow(2);
+            }
+            Hint::Split { s1, s2, .. } => (s1[a], s2[b]),
+        };
+        if i == NONE || j == NONE {
+            return 0;
+        }
+        self.hk - (j as i64 - i as i64).pow(2)
+    }
+
+    /// The pair's weight now: its base, or what a decision set, plus the exchange preference.
+    fn current(&self, a: usize, b: usize) -> Option<W> {
+        let (a, b) = (a.min(b), a.max(b));
+        let base = self.base(a, b)?;
+        if !self.over.is_empty() {
+            if let Some(w) = self.over.get(&key(a, b)) {
+                return Some(*w);
+            }
+        }
+        if let Some(x) = &self.exchange {
+            if let (Some(add), Some(_)) = (x[a], x[b]) {
+                return Some(base.add(&add));
+            }
+        }
+        Some(base)
+    }
+}
+
+/// One pair of the matcher's graph: its players, its edge id there, the weight it has there.
+struct GraphPair<W> {
+    a: u32,
+    b: u32,
+    mid: usize,
+    w: W,
 }
 
 /// The pairing state shared by the bracket steps.
 pub(super) struct State<'m, W: Packed> {
     pub(super) matcher: &'m mut dyn Matcher<W>,
     pub(super) alive: Vec<bool>,
-    /// Pairs, `(a, b)` with `a < b`, and their current weights.
-    pub(super) edges: Vec<(usize, usize)>,
-    pub(super) id: PairIds,
-    pub(super) weights: Vec<W>,
-    /// Each pair's edge id in the matcher's graph, or `NONE`.
-    pub(super) mid: Vec<usize>,
     pub(super) bye_candidate: Vec<bool>,
     pub(super) outer: Outer,
     pub(super) mode: Mode,
     /// Players of the bracket and its look-ahead (reduced mode's graph).
     pub(super) inside: Vec<bool>,
+    /// The bracket's weights (none before the first bracket).
+    weights: Option<Weights<W>>,
+    /// Opponents each player may not meet ("C.04.1 b", TRF-2026 260), by player index.
+    barred: Vec<Vec<u32>>,
+    /// The matcher's graph, pair by pair, and each pair's place in it.
+    graph: Vec<GraphPair<W>>,
+    gid: HashMap<u64, u32>,
     /// The completion of the players below for the last set of players going down.
     pub(super) completion: Option<(Vec<usize>, Vec<Option<usize>>)>,
     pub(super) solves: usize,
@@ -101,14 +202,10 @@ pub(super) struct State<'m, W: Packed> {
     pub(super) dense_brackets: usize,
     /// No weight changed since the last solve: its matching is optimal for the weights now.
     pub(super) clean: bool,
-    /// Reduced mode: the pairs of the bracket and its look-ahead at each player, and those
-    /// left out of the graph to price again (their weight rose, or they were found uncovered
-    /// and not added).
-    pub(super) rows: Vec<Vec<u32>>,
-    pub(super) raised: Vec<usize>,
-    /// The bracket's base weights by pair (its criteria and the hint, before the Dutch
-    /// order's preferences); `None`: not a pair of this bracket, or kept apart in it.
-    pub(super) base: Vec<Option<W>>,
+    /// Reduced mode: pairs left out of the graph whose weight rose, and players all of whose
+    /// pairs may have (priced again).
+    raised: Vec<(u32, u32)>,
+    raised_rows: Vec<bool>,
     /// The dense graph a bracket needed would have held this many pairs, over
     /// `Context::pair_budget`: it was not built, and the procedure stops after the bracket.
     pub(super) over_budget: Option<usize>,
@@ -173,29 +270,383 @@ pub(super) const PRICE_DEGREE: usize = 4;
 /// Completion candidates per player (the next ones in rank order), tried before more.
 pub(super) const COMPLETION_DEGREES: [usize; 2] = [8, 48];
 
-impl<W: Packed> State<'_, W> {
+/// Most classes a bracket's table holds (their square, with one weight each): a bracket of
+/// more distinct players stops the procedure as over the budget.
+const MAX_CLASSES: usize = 2048;
+
+/// What a bracket's weights are built from (see [`State::begin_bracket`]).
+pub(super) struct BracketSpec<'a> {
+    pub(super) layout: &'a Layout,
+    pub(super) fields: &'a Fields,
+    pub(super) in_cur: &'a [bool],
+    pub(super) in_next: &'a [bool],
+    pub(super) residents: &'a [usize],
+    /// Pairs of moved-down players kept apart by the bracket above.
+    pub(super) apart: &'a [(usize, usize)],
+    pub(super) single_bye_bracket: bool,
+    pub(super) bye_score: i64,
+    pub(super) unplayed_rank: &'a dyn Fn(usize) -> i64,
+}
+
+/// Pricing's index of the bracket's players by class: a pair can be uncovered only if
+/// `y(u) < 4·w(v, u) − y(v)` (matcher duals, weights doubled twice), and `w(v, u)` is at most
+/// its classes' criteria plus the hint and the exchange preference. A class none of whose
+/// players has a dual that low is skipped, and among residents only those whose hint could
+/// make up the difference are looked at (a window of places around the hint's target).
+struct Rows<W: Packed> {
+    y: Vec<W>,
+    /// Alive players of the bracket and its look-ahead by class, in rank order.
+    members: Vec<Vec<u32>>,
+    ymin: Vec<Option<W>>,
+    /// The most the exchange preference adds to a pair (zero outside the exchanges).
+    exchange_top: W,
+    /// The hint's unit is 1 (the lowest field): windows apply.
+    hint_ones: bool,
+}
+
+impl<W: Packed> Rows<W> {
+    fn new(wt: &Weights<W>, matcher: &dyn Matcher<W>, ins: &[usize]) -> Option<Rows<W>> {
+        let n = wt.class.len();
+        let mut y = vec![W::zero(); n];
+        let mut members = vec![Vec::new(); wt.classes];
+        let mut ymin: Vec<Option<W>> = vec![None; wt.classes];
+        for &u in ins {
+            let d = matcher.vertex_dual(u)?;
+            let k = wt.class[u] as usize;
+            members[k].push(u as u32);
+            ymin[k] = Some(ymin[k].map_or(d, |m| m.min(d)));
+            y[u] = d;
+        }
+        let exchange_top = wt
+            .exchange
+            .as_ref()
+            .and_then(|x| x.iter().flatten().max().copied())
+            .map_or(W::zero(), |m| m.max(W::zero()));
+        Some(Rows {
+            y,
+            members,
+            ymin,
+            exchange_top,
+            hint_ones: wt.layout.unit::<W>(wt.hint_field, 1) == W::ONE,
+        })
+    }
+
+    /// The players whose pair with `v` may be uncovered (a superset), into `out`.
+    fn row(&self, wt: &Weights<W>, v: usize, out: &mut Vec<u32>) {
+        let four = |w: W| {
+            let w2 = w.add(&w);
+            w2.add(&w2)
+        };
+        let kv = wt.class[v] as usize;
+        let first = |k: usize| self.members[k].first().map(|&u| u as usize);
+        for (l, m) in self.members.iter().enumerate() {
+            let (Some(ymin), Some(u0)) = (self.ymin[l], first(l)) else {
+                continue;
+            };
+            // The table is by (higher-ranked, lower-ranked): a class ranks above v's when it
+            // has the higher score (classes of one score are alike both ways).
+            let c = if u0 < v {
+                wt.table[l * wt.classes + kv]
+            } else {
+                wt.table[kv * wt.classes + l]
+            };
+            let Some(c) = c else {
+                continue;
+            };
+            // R: what 4·hint must exceed for the class's lowest dual to be uncovered.
+            let r = ymin.add(&self.y[v]).sub(&four(c.add(&self.exchange_top)));
+            if r < W::zero() {
+                out.extend_from_slice(m);
+                continue;
+            }
+            if !self.hint_ones || r >= four(W::from_i64(wt.hk)) {
+                continue;
+            }
+            // The largest deviation d with 4·(hk − d²) > R.
+            let fits = |d: i64| four(W::from_i64(wt.hk - d * d)) > r;
+            if !fits(0) {
+                continue;
+            }
+            let (mut lo, mut hi) = (0i64, (wt.hk as f64).sqrt() as i64 + 1);
+            while lo < hi {
+                let mid = (lo + hi + 1) / 2;
+                if fits(mid) {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            let d = lo;
+            // Index ranges of the players whose place puts the pair within d of the target.
+            let mut push_places = |players: &[u32], from: i64, to: i64| {
+                let from = from.max(0);
+                let to = to.min(players.len() as i64 - 1);
+                if from > to {
+                    return;
+                }
+                let (a, b) = (players[from as usize], players[to as usize]);
+                let start = m.partition_point(|&x| x < a);
+                let end = m.partition_point(|&x| x <= b);
+                out.extend_from_slice(&m[start..end]);
+            };
+            match &wt.hint {
+                Hint::Natural {
+                    place,
+                    half,
+                    residents,
+                } => {
+                    let p = place[v];
+                    if p == NONE || place[u0] == NONE {
+                        continue;
+                    }
+                    let p = i64::from(p);
+                    // |p_u − p_v| within [half − d, half + d], either side of v.
+                    let (near, far) = ((half - d).max(0), half + d);
+                    push_places(residents, p + near, p + far);
+                    let below_from = p - far;
+                    let below_to = if near == 0 { p - 1 } else { p - near };
+                    push_places(residents, below_from, below_to);
+                }
+                Hint::Split {
+                    s1,
+                    s2,
+                    s1_players,
+                    s2_players,
+                } => {
+                    if s1[v] != NONE {
+                        let p = i64::from(s1[v]);
+                        push_places(s2_players, p - d, p + d);
+                    } else if s2[v] != NONE {
+                        let p = i64::from(s2[v]);
+                        push_places(s1_players, p - d, p + d);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl<'m, W: Packed> State<'m, W> {
+    pub(super) fn new(
+        ctx: &Context,
+        matcher: &'m mut dyn Matcher<W>,
+        outer: Outer,
+    ) -> State<'m, W> {
+        let n = ctx.players.len();
+        let index: HashMap<u32, u32> = ctx
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.id, i as u32))
+            .collect();
+        let mut barred: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (i, p) in ctx.players.iter().enumerate() {
+            for id in &p.barred {
+                if let Some(&j) = index.get(id) {
+                    barred[i].push(j);
+                    barred[j as usize].push(i as u32);
+                }
+            }
+        }
+        for b in &mut barred {
+            b.sort_unstable();
+            b.dedup();
+        }
+        State {
+            matcher,
+            alive: vec![true; n],
+            bye_candidate: ctx.players.iter().map(|p| p.bye_eligible).collect(),
+            outer,
+            mode: Mode::Dense,
+            inside: vec![false; n],
+            weights: None,
+            barred,
+            graph: Vec::new(),
+            gid: HashMap::default(),
+            completion: None,
+            solves: 0,
+            dense_brackets: 0,
+            clean: false,
+            raised: Vec::new(),
+            raised_rows: vec![false; n],
+            over_budget: None,
+        }
+    }
+
     pub(super) fn n(&self) -> usize {
         self.alive.len()
     }
 
-    /// The pair's base weight in this bracket.
+    fn is_barred(&self, a: usize, b: usize) -> bool {
+        self.barred[a].binary_search(&(b as u32)).is_ok()
+    }
+
+    fn both_inside(&self, a: usize, b: usize) -> bool {
+        self.weights.is_some() && self.inside[a] && self.inside[b]
+    }
+
+    /// The pair's weight now: `None` when the two may not meet, zero when kept apart.
+    pub(super) fn pair_weight(&self, ctx: &Context, a: usize, b: usize) -> Option<W> {
+        if a == b || self.is_barred(a, b) {
+            return None;
+        }
+        if self.both_inside(a, b) {
+            let wt = self.weights.as_ref().expect("a bracket");
+            let (ka, kb) = (wt.class[a.min(b)], wt.class[a.max(b)]);
+            wt.table[ka as usize * wt.classes + kb as usize]?;
+            return Some(wt.current(a, b).unwrap_or_else(W::zero));
+        }
+        compatible(ctx, a, b).then(|| self.outer_weight(ctx, a, b))
+    }
+
+    /// The pair's base weight in this bracket (its criteria and the hint, before the Dutch
+    /// order's preferences); `None`: not a pair of the bracket, or kept apart in it.
     pub(super) fn base_of(&self, a: usize, b: usize) -> Option<W> {
-        let e = self.id.get(a, b)?;
-        self.base.get(e).copied().flatten()
+        if a == b || !self.both_inside(a, b) || self.is_barred(a, b) {
+            return None;
+        }
+        self.weights.as_ref().expect("a bracket").base(a, b)
     }
 
-    pub(super) fn base_mut(&mut self, a: usize, b: usize) -> Option<&mut W> {
-        let e = self.id.get(a, b)?;
-        self.base.get_mut(e)?.as_mut()
-    }
-
-    /// The pair is kept apart for the rest of the bracket.
-    pub(super) fn drop_base(&mut self, a: usize, b: usize) {
-        if let Some(e) = self.id.get(a, b) {
-            if let Some(w) = self.base.get_mut(e) {
-                *w = None;
+    /// Starts a bracket: the weights of its pairs and of its look-ahead's (`in_cur`,
+    /// `in_next`), every player's class, then a fresh reduced graph. False when the bracket
+    /// has more classes than its table may hold (then `over_budget` is set).
+    pub(super) fn begin_bracket(&mut self, ctx: &Context, spec: &BracketSpec) -> bool {
+        let n = self.n();
+        let players = ctx.players;
+        let ins: Vec<usize> = (0..n)
+            .filter(|&v| self.alive[v] && (spec.in_cur[v] || spec.in_next[v]))
+            .collect();
+        // Classes: players alike on everything `base_weight` and the colour rules of
+        // `compatible` read.
+        let relevant_urank = spec.single_bye_bracket && ctx.readings.bye_unplayed_games;
+        let signature = |v: usize| -> Signature {
+            let p = &players[v];
+            let colour = |c: Option<Colour>| match c {
+                None => 0u64,
+                Some(Colour::White) => 1,
+                Some(Colour::Black) => 2,
+            };
+            let float = |f: Float| match f {
+                Float::None => 0u64,
+                Float::Down => 1,
+                Float::Up => 2,
+            };
+            let urank = if relevant_urank && p.score == spec.bye_score {
+                (spec.unplayed_rank)(v) as u64 + 1
+            } else {
+                0
+            };
+            let flags = u64::from(self.bye_candidate[v])
+                | u64::from(spec.in_cur[v]) << 1
+                | u64::from(spec.in_next[v]) << 2
+                | colour(p.preference) << 3
+                | u64::from(p.absolute) << 5
+                | u64::from(p.strong) << 6
+                | colour(p.repeated) << 7
+                | float(p.floats[0]) << 9
+                | float(p.floats[1]) << 11
+                | u64::from(p.topscorer) << 13
+                | (u64::from(p.colour_difference.unsigned_abs()) & 0xffff) << 14
+                | (urank & 0xffff_ffff) << 30;
+            Signature {
+                score: p.score,
+                flags,
+            }
+        };
+        let mut of: HashMap<Signature, u32> = HashMap::default();
+        let mut class = vec![NONE; n];
+        let mut reps: Vec<usize> = Vec::new();
+        for &v in &ins {
+            let s = signature(v);
+            let k = *of.entry(s).or_insert_with(|| {
+                reps.push(v);
+                (reps.len() - 1) as u32
+            });
+            class[v] = k;
+        }
+        let k = reps.len();
+        if k > MAX_CLASSES {
+            self.over_budget = Some(k * k);
+            return false;
+        }
+        let mut table = Vec::with_capacity(k * k);
+        for &hi in &reps {
+            for &lo in &reps {
+                // A higher-ranked player never has the lower score: no such pair is asked.
+                let possible = players[hi].score >= players[lo].score;
+                table.push((possible && colour_allowed(ctx, hi, lo)).then(|| {
+                    base_weight(
+                        ctx,
+                        &self.bye_candidate,
+                        spec.layout,
+                        spec.fields,
+                        hi,
+                        lo,
+                        spec.in_cur[lo],
+                        spec.in_next[lo],
+                        spec.single_bye_bracket,
+                        spec.bye_score,
+                        spec.unplayed_rank,
+                        0,
+                    )
+                }));
             }
         }
+        let mut place = vec![NONE; n];
+        for (i, &r) in spec.residents.iter().enumerate() {
+            place[r] = i as u32;
+        }
+        let m = ins.len().max(2) as i64;
+        self.weights = Some(Weights {
+            layout: spec.layout.clone(),
+            hint_field: spec.fields.hint,
+            class,
+            classes: k,
+            table,
+            hint: Hint::Natural {
+                place,
+                residents: spec.residents.iter().map(|&r| r as u32).collect(),
+                half: (spec.residents.len() / 2) as i64,
+            },
+            hk: m * m,
+            exchange: None,
+            over: HashMap::default(),
+            dropped: HashSet::default(),
+            split: None,
+            apart: spec.apart.iter().map(|&(a, b)| key(a, b)).collect(),
+        });
+        self.outer = Outer::Bracket {
+            layout: spec.layout.clone(),
+            completion: spec.fields.completion,
+        };
+        self.mode = Mode::Reduced;
+        for v in 0..n {
+            self.inside[v] = spec.in_cur[v] || spec.in_next[v];
+        }
+        self.restart(ctx);
+        true
+    }
+
+    /// The players of the bracket and its look-ahead still to pair, in rank order.
+    fn inside_alive(&self) -> Vec<usize> {
+        (0..self.n())
+            .filter(|&v| self.alive[v] && self.inside[v])
+            .collect()
+    }
+
+    /// The pairs among `among` (alive, both inside) kept apart now: the next bracket keeps
+    /// them apart ("Two players the bracket kept apart stay apart").
+    pub(super) fn kept_apart(&self, ctx: &Context, among: &[usize]) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for (x, &a) in among.iter().enumerate() {
+            for &b in &among[x + 1..] {
+                if self.pair_weight(ctx, a, b) == Some(W::zero()) {
+                    out.push((a.min(b), a.max(b)));
+                }
+            }
+        }
+        out
     }
 
     /// A maximum-weight matching over the alive players (`mate[i]` by player index), optimal
@@ -214,7 +665,7 @@ impl<W: Packed> State<'_, W> {
         // The reduced graph holds the heaviest pairs only: the others priced by the duals.
         let mut priced = 0;
         loop {
-            let k = self.price();
+            let k = self.price(ctx);
             if k == 0 {
                 break;
             }
@@ -227,7 +678,7 @@ impl<W: Packed> State<'_, W> {
             t0.elapsed()
         );
         #[cfg(test)]
-        self.assert_priced();
+        self.assert_priced(ctx);
         match self.complete(ctx, &r) {
             Some(mate) => mate,
             None => {
@@ -238,7 +689,9 @@ impl<W: Packed> State<'_, W> {
                     self.over_budget = Some(all);
                     return self.stopped();
                 }
-                self.densify(ctx);
+                self.dense_brackets += 1;
+                self.mode = Mode::Dense;
+                self.restart(ctx);
                 self.clean = true;
                 self.matcher.solve()
             }
@@ -252,96 +705,135 @@ impl<W: Packed> State<'_, W> {
         vec![None; self.n()]
     }
 
-    /// Reduced mode starts each bracket's graph from every player's heaviest pairs in the
-    /// bracket and its look-ahead; [`State::price`] adds the others as the duals require.
-    fn heaviest(&mut self) -> Vec<bool> {
-        // Each player's pairs with players ranked below him, then those with players above,
-        // in one row sized beforehand (a large bracket has millions of pairs).
+    /// The first matching: each player with the next `k` players he may meet in rank order
+    /// (every allowed pair when `k` is the field's size), weighed for completion and the
+    /// bye's score. False, and nothing built, when that is more pairs than the budget.
+    pub(super) fn start_field(&mut self, ctx: &Context, k: usize) -> bool {
         let n = self.n();
-        let counted = |e: usize, a: usize, b: usize| {
-            self.alive[a]
-                && self.alive[b]
-                && self.inside[a]
-                && self.inside[b]
-                && self.weights[e] > W::zero()
+        if k >= n && n * (n - 1) / 2 > ctx.pair_budget {
+            self.over_budget = Some(n * (n - 1) / 2);
+            return false;
+        }
+        self.mode = Mode::Dense;
+        self.graph.clear();
+        self.gid.clear();
+        let mut edges = Vec::new();
+        for a in 0..n {
+            let mut got = 0;
+            for b in a + 1..n {
+                if got == k {
+                    break;
+                }
+                if compatible(ctx, a, b) {
+                    let w = self.outer_weight(ctx, a, b);
+                    self.push_graph(a, b, edges.len(), w);
+                    edges.push((a, b, w));
+                    got += 1;
+                }
+            }
+        }
+        self.matcher.start(n, &edges);
+        self.clean = false;
+        true
+    }
+
+    fn push_graph(&mut self, a: usize, b: usize, mid: usize, w: W) {
+        self.gid.insert(key(a, b), self.graph.len() as u32);
+        self.graph.push(GraphPair {
+            a: a as u32,
+            b: b as u32,
+            mid,
+            w,
+        });
+    }
+
+    /// Each player's heaviest pairs with players ranked below him and above him in the
+    /// bracket and its look-ahead (the reduced graph's start), and each player's heaviest
+    /// weight (doubled), for [`State::floors`].
+    fn heaviest(&self, ctx: &Context, ins: &[usize]) -> (Vec<(usize, usize, W)>, Vec<W>) {
+        let n = self.n();
+        let mut below: Vec<Vec<(W, usize)>> = vec![Vec::new(); n];
+        let mut above: Vec<Vec<(W, usize)>> = vec![Vec::new(); n];
+        let mut most = vec![W::zero(); n];
+        // Heaviest first, then the nearest in rank order.
+        let better = |x: &(W, usize), y: &(W, usize)| x.0 > y.0 || (x.0 == y.0 && x.1 < y.1);
+        let offer = |list: &mut Vec<(W, usize)>, item: (W, usize)| {
+            if list.len() == INSIDE_DEGREE {
+                if !better(&item, list.last().expect("full")) {
+                    return;
+                }
+                list.pop();
+            }
+            let at = list
+                .iter()
+                .position(|x| better(&item, x))
+                .unwrap_or(list.len());
+            list.insert(at, item);
         };
-        let mut below = vec![0usize; n];
-        let mut above = vec![0usize; n];
-        for (e, &(a, b)) in self.edges.iter().enumerate() {
-            if counted(e, a, b) {
-                below[a] += 1;
-                above[b] += 1;
-            }
-        }
-        let mut rows: Vec<Vec<u32>> = (0..n).map(|v| vec![0; below[v] + above[v]]).collect();
-        let mut next_below = vec![0usize; n];
-        let mut next_above = below.clone();
-        for (e, &(a, b)) in self.edges.iter().enumerate() {
-            if counted(e, a, b) {
-                let e = u32::try_from(e).expect("fewer than 2^32 pairs");
-                rows[a][next_below[a]] = e;
-                next_below[a] += 1;
-                rows[b][next_above[b]] = e;
-                next_above[b] += 1;
-            }
-        }
-        self.raised.clear();
-        let mut chosen = vec![false; self.edges.len()];
-        let mut part: Vec<u32> = Vec::new();
-        for (v, row) in rows.iter().enumerate() {
-            for half in [&row[..below[v]], &row[below[v]..]] {
-                part.clear();
-                part.extend_from_slice(half);
-                if part.len() > INSIDE_DEGREE {
-                    part.select_nth_unstable_by(INSIDE_DEGREE, |&x, &y| {
-                        let (x, y) = (x as usize, y as usize);
-                        self.weights[y].cmp(&self.weights[x]).then(x.cmp(&y))
-                    });
-                    part.truncate(INSIDE_DEGREE);
+        for (x, &a) in ins.iter().enumerate() {
+            for &b in &ins[x + 1..] {
+                let Some(w) = self.pair_weight(ctx, a, b) else {
+                    continue;
+                };
+                if w <= W::zero() {
+                    continue;
                 }
-                for &e in &part {
-                    chosen[e as usize] = true;
+                let w2 = w.add(&w);
+                if w2 > most[a] {
+                    most[a] = w2;
+                }
+                if w2 > most[b] {
+                    most[b] = w2;
+                }
+                offer(&mut below[a], (w, b));
+                offer(&mut above[b], (w, a));
+            }
+        }
+        let mut chosen: Vec<(usize, usize, W)> = Vec::new();
+        for &v in ins {
+            for &(w, u) in below[v].iter() {
+                chosen.push((v, u, w));
+            }
+            for &(w, u) in above[v].iter() {
+                // Chosen from both ends: once.
+                if !below[u].iter().any(|&(_, x)| x == v) {
+                    chosen.push((u, v, w));
                 }
             }
         }
-        self.rows = rows;
-        chosen
+        chosen.sort_unstable_by_key(|&(a, b, _)| (a, b));
+        (chosen, most)
     }
 
     /// Duals feasible for every pair of the bracket and its look-ahead, the matcher's jump
     /// start over all of them (each player's heaviest pair, then each in turn lowered as far
     /// as every pair allows): the reduced graph's first solve stays above them, so the pairs
-    /// it leaves out start covered and pricing has little to add. Called after
-    /// [`State::heaviest`], whose rows hold every such pair.
-    fn floors(&self) -> Vec<W> {
-        let n = self.n();
-        let rows = &self.rows;
-        // Matcher units: weights doubled here, doubled again by the matcher.
-        let w4 = |e: usize| {
-            let w = self.weights[e].add(&self.weights[e]);
-            w.add(&w)
-        };
-        let mut y: Vec<W> = rows
-            .iter()
-            .map(|r| {
-                r.iter()
-                    .map(|&e| self.weights[e as usize].add(&self.weights[e as usize]))
-                    .max()
-                    .unwrap_or_else(W::zero)
-            })
-            .collect();
-        for v in 0..n {
-            let mut most = W::zero();
-            for e in rows[v].iter().map(|&e| e as usize) {
-                let (a, b) = self.edges[e];
-                let u = if a == v { b } else { a };
-                let need = w4(e).sub(&y[u]);
-                if need > most {
-                    most = need;
+    /// it leaves out start covered and pricing has little to add.
+    fn floors(&self, ctx: &Context, ins: &[usize], most: Vec<W>) -> Vec<W> {
+        let mut y = most;
+        for &v in ins {
+            let mut top = W::zero();
+            let mut any = false;
+            for &u in ins {
+                if u == v {
+                    continue;
+                }
+                let Some(w) = self.pair_weight(ctx, v, u) else {
+                    continue;
+                };
+                if w <= W::zero() {
+                    continue;
+                }
+                any = true;
+                // Matcher units: weights doubled here, doubled again by the matcher.
+                let w2 = w.add(&w);
+                let need = w2.add(&w2).sub(&y[u]);
+                if need > top {
+                    top = need;
                 }
             }
-            if !rows[v].is_empty() {
-                y[v] = most;
+            if any {
+                y[v] = top;
             }
         }
         y
@@ -351,88 +843,117 @@ impl<W: Packed> State<'_, W> {
     /// duals do not cover (the ends' duals below twice its weight, in the matcher's units),
     /// the most violated at each player; how many. None added: the duals are feasible for
     /// every pair, so the matching is optimal over all of them (LP duality).
-    fn price(&mut self) -> usize {
+    fn price(&mut self, ctx: &Context) -> usize {
         // Only pairs whose weight rose, pairs found uncovered and not added, and pairs whose
         // ends' cover may have dropped can be uncovered now (the others were covered at the
         // last pricing).
         let n = self.n();
-        let low: Vec<bool> = (0..n)
-            .map(|v| self.alive[v] && self.inside[v] && self.matcher.lowered(v))
-            .collect();
+        let ins = self.inside_alive();
+        let mut low = vec![false; n];
+        for &v in &ins {
+            low[v] = self.raised_rows[v] || self.matcher.lowered(v);
+            self.raised_rows[v] = false;
+        }
         let mut candidates = std::mem::take(&mut self.raised);
-        candidates.retain(|&e| !low[self.edges[e].0] && !low[self.edges[e].1]);
+        candidates.retain(|&(a, b)| !low[a as usize] && !low[b as usize]);
         candidates.sort_unstable();
         candidates.dedup();
-        for v in (0..n).filter(|&v| low[v]) {
-            // A pair at two such players once, from the higher-ranked.
-            candidates.extend(self.rows[v].iter().map(|&e| e as usize).filter(|&e| {
-                let a = self.edges[e].0;
-                a == v || !low[a]
-            }));
-        }
-        let mut violated = Vec::new();
-        for e in candidates {
-            if !self.left_out(e) {
-                continue;
+        let mut violated: Vec<(W, u32, u32)> = Vec::new();
+        let check = |st: &Self, a: usize, b: usize, violated: &mut Vec<(W, u32, u32)>| {
+            if let Some(w) = st.left_out(ctx, a, b) {
+                if let Some(r) = st.matcher.pair_reduced_cost(a, b, w.add(&w)) {
+                    if r < W::zero() {
+                        violated.push((r, a as u32, b as u32));
+                    }
+                }
             }
-            match self.absent_slack(e) {
-                Some(r) if r < W::zero() => violated.push((r, e)),
-                _ => {}
+        };
+        for &(a, b) in &candidates {
+            check(self, a as usize, b as usize, &mut violated);
+        }
+        let lows: Vec<usize> = ins.iter().copied().filter(|&v| low[v]).collect();
+        if !lows.is_empty() {
+            let index = self
+                .weights
+                .as_ref()
+                .and_then(|wt| Rows::new(wt, &*self.matcher, &ins));
+            let mut row: Vec<u32> = Vec::new();
+            for &v in &lows {
+                row.clear();
+                match &index {
+                    Some(ix) => ix.row(self.weights.as_ref().expect("a bracket"), v, &mut row),
+                    None => row.extend(ins.iter().map(|&u| u as u32)),
+                }
+                // A pair at two such players once, from the higher-ranked.
+                for &u in &row {
+                    let u = u as usize;
+                    if u != v && (!low[u] || v < u) {
+                        check(self, v.min(u), v.max(u), &mut violated);
+                    }
+                }
+            }
+            // Pairs a decision weighed apart from the classes: their weights are not bounded
+            // by the class table.
+            if let Some(wt) = &self.weights {
+                for &k in wt.over.keys() {
+                    let (a, b) = ((k >> 32) as usize, (k & 0xffff_ffff) as usize);
+                    if low[a] || low[b] {
+                        check(self, a, b, &mut violated);
+                    }
+                }
             }
         }
         // The most violated pairs at each player only: the next solve's duals cover many
         // of the others, and the graph stays sparse.
-        violated.sort_unstable_by(|x, y| x.0.cmp(&y.0).then(x.1.cmp(&y.1)));
-        let mut taken = vec![0usize; self.n()];
+        violated.sort_unstable();
+        violated.dedup();
+        let mut taken = vec![0usize; n];
         let mut added = 0;
-        for (_, e) in violated {
-            let (a, b) = self.edges[e];
+        for (_, a, b) in violated {
+            let (a, b) = (a as usize, b as usize);
             if taken[a] < PRICE_DEGREE || taken[b] < PRICE_DEGREE {
                 taken[a] += 1;
                 taken[b] += 1;
-                let w = self.weights[e].add(&self.weights[e]);
-                self.mid[e] = self.matcher.add_edge(a, b, w);
+                let w = self.pair_weight(ctx, a, b).expect("an allowed pair");
+                let mid = self.matcher.add_edge(a, b, w.add(&w));
+                self.push_graph(a, b, mid, w);
                 added += 1;
             } else {
                 // Priced again after the next solve, whatever its duals do.
-                self.raised.push(e);
+                self.raised.push((a as u32, b as u32));
             }
         }
         added
     }
 
-    /// A pair of two players of the bracket and its look-ahead, of positive weight, left out
-    /// of the reduced graph (pricing decides whether it belongs in).
-    fn left_out(&self, e: usize) -> bool {
-        let (a, b) = self.edges[e];
-        self.mid[e] == NONE
-            && self.alive[a]
-            && self.alive[b]
-            && self.inside[a]
-            && self.inside[b]
-            && self.weights[e] > W::zero()
+    /// The weight of a pair of two players of the bracket and its look-ahead, positive,
+    /// left out of the reduced graph (pricing decides whether it belongs in).
+    fn left_out(&self, ctx: &Context, a: usize, b: usize) -> Option<W> {
+        if !(self.alive[a] && self.alive[b] && self.inside[a] && self.inside[b])
+            || self.gid.contains_key(&key(a, b))
+        {
+            return None;
+        }
+        self.pair_weight(ctx, a, b).filter(|w| *w > W::zero())
     }
 
     /// Tests only: every pair of the bracket and its look-ahead left out of the reduced graph
     /// is covered by the duals, as the pricing claims (a full scan).
     #[cfg(test)]
-    fn assert_priced(&self) {
-        for e in (0..self.edges.len()).filter(|&e| self.left_out(e)) {
-            let r = self.absent_slack(e).expect("a solved matcher");
-            assert!(
-                r >= W::zero(),
-                "pair {:?} left out, uncovered",
-                self.edges[e]
-            );
+    fn assert_priced(&self, ctx: &Context) {
+        let ins = self.inside_alive();
+        for (x, &a) in ins.iter().enumerate() {
+            for &b in &ins[x + 1..] {
+                if let Some(w) = self.left_out(ctx, a, b) {
+                    let r = self
+                        .matcher
+                        .pair_reduced_cost(a, b, w.add(&w))
+                        .expect("a solved matcher");
+                    assert!(r >= W::zero(), "pair {:?} left out, uncovered", (a, b));
+                }
+            }
         }
         PRICED_CHECKS.with(|c| c.set(c.get() + 1));
-    }
-
-    /// The reduced cost of a pair left out of the reduced graph under the last solve's duals.
-    fn absent_slack(&self, e: usize) -> Option<W> {
-        let (a, b) = self.edges[e];
-        let w = self.weights[e].add(&self.weights[e]);
-        self.matcher.pair_reduced_cost(a, b, w)
     }
 
     /// Twice the share of a player in any pair's completion field ("φ"): a pair with a player
@@ -481,7 +1002,7 @@ impl<W: Packed> State<'_, W> {
             }
             match r[a] {
                 Some(b) if b < n && a < b => {
-                    let w = self.weights[self.id.get(a, b).expect("a pair of the graph")];
+                    let w = self.pair_weight(ctx, a, b).expect("a pair of the graph");
                     let w2 = w.add(&w);
                     bound = bound.add(&w2);
                     value = value.add(&w2);
@@ -566,81 +1087,6 @@ impl<W: Packed> State<'_, W> {
         None
     }
 
-    /// Every allowed pair of alive players among `players` (in rank order) is in the list of
-    /// pairs (new ones of weight 0, weighed by the caller).
-    pub(super) fn include(&mut self, ctx: &Context, players: &[usize]) {
-        // The new pairs first, then every list grown once to its size: a large bracket adds
-        // millions, and lists doubling as they grow would hold up to twice the memory.
-        let mut new: Vec<(u32, u32)> = Vec::new();
-        for (x, &a) in players.iter().enumerate() {
-            for &b in &players[x + 1..] {
-                let (a, b) = (a.min(b), a.max(b));
-                if self.alive[a]
-                    && self.alive[b]
-                    && compatible(ctx, a, b)
-                    && self.id.get(a, b).is_none()
-                {
-                    new.push((a as u32, b as u32));
-                }
-            }
-        }
-        self.id.reserve(new.len());
-        self.edges.reserve_exact(new.len());
-        self.weights.reserve_exact(new.len());
-        self.mid.reserve_exact(new.len());
-        for (a, b) in new {
-            let (a, b) = (a as usize, b as usize);
-            // A player listed twice would list a pair twice.
-            if self.id.insert_new(a, b, self.edges.len()) {
-                self.edges.push((a, b));
-                self.weights.push(W::zero());
-                self.mid.push(NONE);
-            }
-        }
-    }
-
-    /// Pairs with a player paired for good leave the lists: a bracket's pairs are many, and
-    /// the next keeps only those between players still to pair (with their weights: a pair
-    /// a bracket kept apart stays apart). Before a restart: the matcher's ids are dropped.
-    pub(super) fn compact(&mut self) {
-        // In place: the lists of the largest bracket are the round's peak of memory.
-        let mut kept = 0;
-        for e in 0..self.edges.len() {
-            let (a, b) = self.edges[e];
-            if self.alive[a] && self.alive[b] {
-                self.edges[kept] = self.edges[e];
-                self.weights[kept] = self.weights[e];
-                kept += 1;
-            }
-        }
-        if kept == self.edges.len() {
-            return;
-        }
-        self.edges.truncate(kept);
-        self.weights.truncate(kept);
-        self.mid.clear();
-        self.mid.resize(kept, NONE);
-        self.id = PairIds::default();
-        self.id = PairIds::of(&self.edges);
-        self.rows.clear();
-        self.raised.clear();
-    }
-
-    /// The bracket goes on with every allowed pair in the graph.
-    pub(super) fn densify(&mut self, ctx: &Context) {
-        self.dense_brackets += 1;
-        self.mode = Mode::Dense;
-        let all: Vec<usize> = (0..self.n()).collect();
-        self.include(ctx, &all);
-        for e in 0..self.edges.len() {
-            let (a, b) = self.edges[e];
-            if self.alive[a] && self.alive[b] && !(self.inside[a] && self.inside[b]) {
-                self.weights[e] = self.outer_weight(ctx, a, b);
-            }
-        }
-        self.restart(ctx);
-    }
-
     /// The weight of a pair with a player below the look-ahead (any pair, at first).
     pub(super) fn outer_weight(&self, ctx: &Context, a: usize, b: usize) -> W {
         let (a, b) = (a.min(b), a.max(b));
@@ -676,64 +1122,173 @@ impl<W: Packed> State<'_, W> {
         }
     }
 
-    pub(super) fn set(&mut self, a: usize, b: usize, w: W) {
-        if let Some(e) = self.id.get(a, b) {
-            if self.weights[e] != w {
-                self.clean = false;
-                if self.mid[e] == NONE && w > self.weights[e] {
-                    self.raised.push(e);
-                }
-                self.weights[e] = w;
-                if self.mid[e] != NONE {
-                    let w = if self.mode == Mode::Reduced {
-                        w.add(&w)
-                    } else {
-                        w
-                    };
-                    self.matcher.set_weight(self.mid[e], w);
-                }
+    /// Changes the bracket's weights by `f`, then brings the matcher's graph in line with
+    /// the pair `(a, b)`'s new weight (a pair left out whose weight rose is priced again).
+    fn change(&mut self, ctx: &Context, a: usize, b: usize, f: impl FnOnce(&mut Weights<W>)) {
+        let (a, b) = (a.min(b), a.max(b));
+        let Some(old) = self.pair_weight(ctx, a, b) else {
+            return;
+        };
+        if let Some(wt) = self.weights.as_mut() {
+            f(wt);
+        }
+        let new = self.pair_weight(ctx, a, b).expect("still allowed");
+        if new == old {
+            return;
+        }
+        self.clean = false;
+        match self.gid.get(&key(a, b)) {
+            Some(&g) => {
+                let g = &mut self.graph[g as usize];
+                g.w = new;
+                let w = if self.mode == Mode::Reduced {
+                    new.add(&new)
+                } else {
+                    new
+                };
+                self.matcher.set_weight(g.mid, w);
+            }
+            None if new > old => self.raised.push((a as u32, b as u32)),
+            None => {}
+        }
+    }
+
+    /// The pair weighs `w` (a decision of the Dutch order) until restored.
+    pub(super) fn set(&mut self, ctx: &Context, a: usize, b: usize, w: W) {
+        self.change(ctx, a, b, |wt| {
+            wt.over.insert(key(a, b), w);
+        });
+    }
+
+    /// The pair weighs what the bracket's weights give it again.
+    pub(super) fn restore(&mut self, ctx: &Context, a: usize, b: usize) {
+        self.change(ctx, a, b, |wt| {
+            wt.over.remove(&key(a, b));
+        });
+    }
+
+    /// The pair is kept apart for the rest of the bracket.
+    pub(super) fn drop_pair(&mut self, ctx: &Context, a: usize, b: usize) {
+        self.change(ctx, a, b, |wt| {
+            wt.over.remove(&key(a, b));
+            wt.dropped.insert(key(a, b));
+        });
+    }
+
+    /// Every pair of the graph weighed again after a change of the bracket's weights for
+    /// many pairs; the pairs of `rows` left out are priced again.
+    fn reweigh(&mut self, ctx: &Context, rows: &[usize]) {
+        self.clean = false;
+        for g in 0..self.graph.len() {
+            let (a, b) = (self.graph[g].a as usize, self.graph[g].b as usize);
+            if !self.alive[a] || !self.alive[b] {
+                continue;
+            }
+            let new = self.pair_weight(ctx, a, b).unwrap_or_else(W::zero);
+            if new != self.graph[g].w {
+                self.graph[g].w = new;
+                let w = if self.mode == Mode::Reduced {
+                    new.add(&new)
+                } else {
+                    new
+                };
+                self.matcher.set_weight(self.graph[g].mid, w);
             }
         }
+        for &v in rows {
+            self.raised_rows[v] = true;
+        }
+    }
+
+    /// S1 and S2 are being chosen: each pair of `remainder` (in rank order) weighs its base
+    /// plus `add(its higher player's place)` ("FIDE Dutch 2025 4.3.3").
+    pub(super) fn start_exchanges(
+        &mut self,
+        ctx: &Context,
+        remainder: &[usize],
+        add: impl Fn(usize) -> W,
+    ) {
+        let n = self.n();
+        if let Some(wt) = self.weights.as_mut() {
+            let mut x = vec![None; n];
+            for (k, &v) in remainder.iter().enumerate() {
+                x[v] = Some(add(k));
+            }
+            wt.exchange = Some(x);
+        }
+        self.reweigh(ctx, remainder);
+    }
+
+    /// S1 and S2 fixed (`top`: in S1): pairs of the remainder other than S1 v S2 are kept
+    /// apart, the others weigh their base with the hint pointing each S1 player at the S2
+    /// player of his own place; what the exchanges set is gone.
+    pub(super) fn fix_split(&mut self, ctx: &Context, remainder: &[usize], top: &[bool]) {
+        let n = self.n();
+        if let Some(wt) = self.weights.as_mut() {
+            let mut split = vec![0u8; n];
+            let (mut s1, mut s2) = (vec![NONE; n], vec![NONE; n]);
+            let (mut s1_players, mut s2_players) = (Vec::new(), Vec::new());
+            for &v in remainder {
+                if top[v] {
+                    split[v] = 1;
+                    s1[v] = s1_players.len() as u32;
+                    s1_players.push(v as u32);
+                } else {
+                    split[v] = 2;
+                    s2[v] = s2_players.len() as u32;
+                    s2_players.push(v as u32);
+                }
+            }
+            wt.exchange = None;
+            wt.over.retain(|&k, _| {
+                let (a, b) = ((k >> 32) as usize, (k & 0xffff_ffff) as usize);
+                split[a] == 0 || split[b] == 0
+            });
+            wt.split = Some(split);
+            wt.hint = Hint::Split {
+                s1,
+                s2,
+                s1_players,
+                s2_players,
+            };
+        }
+        self.reweigh(ctx, remainder);
     }
 
     /// Starts the matcher again on the current weights (paired players removed).
     pub(super) fn restart(&mut self, ctx: &Context) {
         let n = self.n();
-        let mut all: Vec<(usize, usize, W)> = Vec::new();
-        self.mid.iter_mut().for_each(|m| *m = NONE);
-        let chosen = (self.mode == Mode::Reduced).then(|| self.heaviest());
-        for (e, &(a, b)) in self.edges.iter().enumerate() {
-            if !self.alive[a] || !self.alive[b] {
-                continue;
-            }
-            let w = self.weights[e];
-            match self.mode {
-                Mode::Dense => {}
-                Mode::Reduced if chosen.as_ref().is_some_and(|c| c[e]) => {}
-                Mode::Reduced => continue,
-            }
-            self.mid[e] = all.len();
-            let w = if self.mode == Mode::Reduced {
-                w.add(&w)
-            } else {
-                w
-            };
-            all.push((a, b, w));
-        }
+        self.graph.clear();
+        self.gid.clear();
+        self.raised.clear();
+        self.raised_rows.iter_mut().for_each(|r| *r = false);
         self.completion = None;
+        let mut all: Vec<(usize, usize, W)> = Vec::new();
         if self.mode == Mode::Dense {
+            let alive: Vec<usize> = (0..n).filter(|&v| self.alive[v]).collect();
+            for (x, &a) in alive.iter().enumerate() {
+                for &b in &alive[x + 1..] {
+                    if let Some(w) = self.pair_weight(ctx, a, b) {
+                        self.push_graph(a, b, all.len(), w);
+                        all.push((a, b, w));
+                    }
+                }
+            }
             self.matcher.start(n, &all);
         } else {
+            let ins = self.inside_alive();
+            let (chosen, most) = self.heaviest(ctx, &ins);
+            for (a, b, w) in chosen {
+                self.push_graph(a, b, all.len(), w);
+                all.push((a, b, w.add(&w)));
+            }
             // Each player of the bracket may go down (if someone below may meet him), or in
             // an odd field take the bye vertex 2n.
             let below: Vec<usize> = (0..n)
                 .filter(|&v| self.alive[v] && !self.inside[v])
                 .collect();
             let odd = (0..n).filter(|&v| self.alive[v]).count() % 2 == 1;
-            for a in 0..n {
-                if !self.alive[a] || !self.inside[a] {
-                    continue;
-                }
+            for &a in &ins {
                 if below.iter().any(|&b| compatible(ctx, a, b)) {
                     all.push((a, n + a, self.share2(a)));
                 }
@@ -742,7 +1297,7 @@ impl<W: Packed> State<'_, W> {
                 }
             }
             self.matcher.start(2 * n + 1, &all);
-            for (v, y) in self.floors().into_iter().enumerate() {
+            for (v, y) in self.floors(ctx, &ins, most).into_iter().enumerate() {
                 if y > W::zero() {
                     self.matcher.set_floor(v, y);
                 }
@@ -756,8 +1311,8 @@ impl<W: Packed> State<'_, W> {
     /// matching. For matchings M (the optimum) and M', 2·(w(M) − w(M')) is at least the sum
     /// of the reduced costs of M''s pairs (LP duality); if M' is as good as M on the upper
     /// fields, w(M) − w(M') < unit, so no pair of M' has a reduced cost of 2·unit or more.
-    pub(super) fn excluded(&self, a: usize, b: usize, unit: W) -> bool {
-        let Some(e) = self.id.get(a, b) else {
+    pub(super) fn excluded(&self, ctx: &Context, a: usize, b: usize, unit: W) -> bool {
+        let Some(w) = self.pair_weight(ctx, a, b) else {
             return true;
         };
         if !self.clean {
@@ -770,21 +1325,26 @@ impl<W: Packed> State<'_, W> {
         } else {
             two
         };
-        if self.mid[e] == NONE {
-            // Left out of the reduced graph: its pricing bound decides.
-            let (a, b) = self.edges[e];
-            let priced = self.mode == Mode::Reduced
-                && self.alive[a]
-                && self.alive[b]
-                && self.inside[a]
-                && self.inside[b];
-            return priced
-                && (self.weights[e] <= W::zero()
-                    || self.absent_slack(e).is_some_and(|r| r >= bound));
+        match self.gid.get(&key(a, b)) {
+            Some(&g) => self
+                .matcher
+                .reduced_cost(self.graph[g as usize].mid)
+                .is_some_and(|r| r >= bound),
+            None => {
+                // Left out of the reduced graph: its pricing bound decides.
+                let priced = self.mode == Mode::Reduced
+                    && self.alive[a]
+                    && self.alive[b]
+                    && self.inside[a]
+                    && self.inside[b];
+                priced
+                    && (w <= W::zero()
+                        || self
+                            .matcher
+                            .pair_reduced_cost(a, b, w.add(&w))
+                            .is_some_and(|r| r >= bound))
+            }
         }
-        self.matcher
-            .reduced_cost(self.mid[e])
-            .is_some_and(|r| r >= bound)
     }
 
     /// A player paired for good leaves the graph.

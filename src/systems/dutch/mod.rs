@@ -64,35 +64,14 @@ pub struct DutchPairing {
     pub over_budget: Option<usize>,
 }
 
-/// Most pairs the exact procedure holds at once (a bracket and its look-ahead: every pair of
-/// them, with its weight, its base weight, its index and its place in the matcher's graph).
-/// Measured with everything else a round holds (BENCHMARKS.md): 178 bytes a pair with
-/// 256-bit weights (5,000 players round 2, 3.37 million pairs, 600 MB), 224 with 384-bit ones
-/// (10,000 players, last round, 4.08 million pairs, 914 MB), so at most about 1 GB. A round
-/// whose score groups would need more ([`peak_pairs`] beforehand, or a bracket that turns
-/// out to need every pair of the players left) is paired by the tier model of
-/// `models/swiss.md`, and the certificate says so.
+/// Most pairs a dense graph of the exact procedure may hold: the first matching's last step
+/// (every allowed pair of the field) and a bracket that needs every pair of the players left
+/// (`models/dutch.md`). The reduced graphs brackets are solved on hold each player's few
+/// heaviest pairs and those pricing adds, and weigh the others when asked, so they stay far
+/// below it. A dense graph holds each pair's weight, its place and the matcher's edge; 4.2
+/// million of them stay within about 1 GB at the widest weights measured (BENCHMARKS.md).
+/// Over it, the round is paired by the tier model of `models/swiss.md`, and the notes say so.
 pub const EXACT_PAIRS: usize = 4_200_000;
-
-/// The most pairs a bracket of round `round` holds at once, estimated from the score groups:
-/// two adjacent groups, every pair of them (moved-down players and the rare wider graphs of
-/// `models/dutch.md` left out).
-pub fn peak_pairs(t: &Tournament, round: u32) -> usize {
-    let players = players_of(t, round);
-    let mut sizes: Vec<usize> = Vec::new();
-    for (i, p) in players.iter().enumerate() {
-        if i > 0 && players[i - 1].score == p.score {
-            *sizes.last_mut().expect("a group") += 1;
-        } else {
-            sizes.push(1);
-        }
-    }
-    let pairs = |k: usize| k * k.saturating_sub(1) / 2;
-    (0..sizes.len())
-        .map(|i| pairs(sizes[i] + sizes.get(i + 1).copied().unwrap_or(0)))
-        .max()
-        .unwrap_or(0)
-}
 
 /// The players of round `round` in rank order, with their state before it.
 fn players_of(t: &Tournament, round: u32) -> Vec<state::DutchPlayer> {

@@ -14,8 +14,8 @@
 //! their opponents, the exchanges between S1 and S2, then each S1 player's opponent
 //! ("FIDE Dutch 2025 4.2", "FIDE Dutch 2025 4.3").
 
-use super::criteria::{base_weight, layout_for};
-use super::graph::{field_bound, Mode, Outer, PairIds, State, FIELD_DEGREES};
+use super::criteria::layout_for;
+use super::graph::{field_bound, BracketSpec, Outer, State, FIELD_DEGREES};
 use super::state::DutchPlayer;
 use super::weight::{bits_for, Layout, Packed};
 // Pair keys are looked up millions of times a round: FxHash (fixed, fast; keys are ours).
@@ -37,6 +37,10 @@ pub trait Matcher<W> {
     /// After a solve: whether pairs at `v` may have lost reduced cost since the solve before
     /// (true after the first).
     fn lowered(&self, v: usize) -> bool;
+    /// After a solve: vertex `v`'s dual, in the units of [`Matcher::pair_reduced_cost`]: a pair
+    /// of weight `w` at `a` and `b` has a reduced cost of at least `dual(a) + dual(b) − 2·w`
+    /// (the duals of blossoms holding both only add).
+    fn vertex_dual(&self, v: usize) -> Option<W>;
     /// After `start`: the first solve keeps the vertex's dual at `y` or above (same units).
     fn set_floor(&mut self, v: usize, y: W);
     /// The vertex and its edges leave the graph (a player paired for good).
@@ -114,6 +118,12 @@ pub fn compatible(ctx: &Context, a: usize, b: usize) -> bool {
     if p.barred.contains(&q.id) || q.barred.contains(&p.id) {
         return false;
     }
+    colour_allowed(ctx, a, b)
+}
+
+/// The colour part of [`compatible`] ("FIDE Dutch 2025 C.3"), alike for players alike.
+pub fn colour_allowed(ctx: &Context, a: usize, b: usize) -> bool {
+    let (p, q) = (&ctx.players[a], &ctx.players[b]);
     !(p.absolute && q.absolute && p.preference == q.preference)
         || (ctx.last_round && (p.topscorer || q.topscorer))
 }
@@ -155,15 +165,10 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             out.needs_bits = Some(l.total_bits());
             return out;
         }
-        State {
+        State::new(
+            ctx,
             matcher,
-            alive: vec![true; n],
-            id: PairIds::default(),
-            mid: Vec::new(),
-            edges: Vec::new(),
-            weights: Vec::new(),
-            bye_candidate: players.iter().map(|p| p.bye_eligible).collect(),
-            outer: Outer::Field {
+            Outer::Field {
                 layout: l,
                 t,
                 s,
@@ -171,17 +176,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 odd: n % 2 == 1,
                 rank: players.iter().map(|p| rank_from_bottom(p.score)).collect(),
             },
-            mode: Mode::Dense,
-            inside: vec![true; n],
-            completion: None,
-            solves: 0,
-            dense_brackets: 0,
-            clean: false,
-            rows: Vec::new(),
-            raised: Vec::new(),
-            base: Vec::new(),
-            over_budget: None,
-        }
+        )
     };
     {
         let odd = n % 2 == 1;
@@ -190,38 +185,10 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         let bound = field_bound(ctx, &st);
         let mut mate = Vec::new();
         for k in FIELD_DEGREES.into_iter().chain([n]) {
-            let all = n * (n - 1) / 2;
-            if k == n && all > ctx.pair_budget {
-                out.over_budget = Some(all);
+            if !st.start_field(ctx, k) {
+                out.over_budget = st.over_budget;
                 return out;
             }
-            st.edges.clear();
-            for a in 0..n {
-                let mut got = 0;
-                for b in a + 1..n {
-                    if got == k {
-                        break;
-                    }
-                    if compatible(ctx, a, b) {
-                        st.edges.push((a, b));
-                        got += 1;
-                    }
-                }
-            }
-            st.id = PairIds::of(&st.edges);
-            st.mid = (0..st.edges.len()).collect();
-            st.weights = st
-                .edges
-                .iter()
-                .map(|&(a, b)| st.outer_weight(ctx, a, b))
-                .collect();
-            let edges: Vec<(usize, usize, W)> = st
-                .edges
-                .iter()
-                .zip(&st.weights)
-                .map(|(&(a, b), &w)| (a, b, w))
-                .collect();
-            st.matcher.start(n, &edges);
             mate = st.solve(ctx);
             let mut got = W::zero();
             for (a, m) in mate.iter().enumerate() {
@@ -272,6 +239,8 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
     let unplayed_rank = |i: usize| -> i64 { unplayed_ranks[i] };
 
     let mut mdps: Vec<usize> = Vec::new();
+    // Pairs of the players going down that their bracket kept apart: kept apart below.
+    let mut apart: Vec<(usize, usize)> = Vec::new();
     let mut gi = 0usize;
     loop {
         let residents: Vec<usize> = groups
@@ -315,78 +284,23 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             in_next[i] = true;
         }
         let is_resident = |i: usize, in_cur: &[bool]| in_cur[i] && !mdps.contains(&i);
-        // Residents' places, for the hint (S1 v S2 at half the group apart).
-        let rpos0: HashMap<usize, usize> =
-            residents.iter().enumerate().map(|(k, &i)| (i, k)).collect();
-        let half = (residents.len() / 2) as i64;
-        // The hint's top value: no deviation in the bracket reaches it.
-        let m = curnext.len().max(2) as i64;
-        let hk = m * m;
-        let hint_of = |a: usize, b: usize| -> i64 {
-            match (rpos0.get(&a), rpos0.get(&b)) {
-                (Some(&i), Some(&j)) => {
-                    let dev = j as i64 - i as i64 - half;
-                    hk - dev * dev
-                }
-                _ => 0,
-            }
+        // The bracket and its look-ahead are solved with every pair among them (weighed as
+        // asked); the players below only through their completion (reduced mode).
+        let spec = BracketSpec {
+            layout: &layout,
+            fields: &f,
+            in_cur: &in_cur,
+            in_next: &in_next,
+            residents: &residents,
+            apart: &apart,
+            single_bye_bracket,
+            bye_score,
+            unplayed_rank: &unplayed_rank,
         };
-        // The bracket and its look-ahead are solved with every pair among them; the players
-        // below only through their completion (reduced mode).
-        st.outer = Outer::Bracket {
-            layout: layout.clone(),
-            completion: f.completion,
-        };
-        st.mode = Mode::Reduced;
-        for v in 0..n {
-            st.inside[v] = in_cur[v] || in_next[v];
-        }
-        st.compact();
-        st.include(ctx, &curnext);
-        if st.edges.len() > ctx.pair_budget {
-            out.over_budget = Some(st.edges.len());
+        if !st.begin_bracket(ctx, &spec) {
+            out.over_budget = st.over_budget;
             return out;
         }
-        // Base weights of pairs whose lower player is in this bracket or the next.
-        st.base.clear();
-        st.base.resize(st.edges.len(), None);
-        for e in 0..st.edges.len() {
-            let (a, b) = st.edges[e];
-            if !st.alive[a] || !st.alive[b] {
-                continue;
-            }
-            let both_moved_down = mdps.contains(&a) && mdps.contains(&b);
-            if both_moved_down && st.weights[e] == W::zero() {
-                // Two players the previous bracket kept apart stay apart.
-                continue;
-            }
-            if !(in_cur[b] || in_next[b]) {
-                // Outer pairs are weighed when the bracket needs the dense graph.
-                continue;
-            }
-            let w = {
-                let hint = hint_of(a, b);
-                let w = base_weight(
-                    ctx,
-                    &st,
-                    &layout,
-                    &f,
-                    a,
-                    b,
-                    in_cur[b],
-                    in_next[b],
-                    single_bye_bracket,
-                    bye_score,
-                    &unplayed_rank,
-                    hint,
-                );
-                st.base[e] = Some(w);
-                w
-            };
-            st.weights[e] = w;
-        }
-        // Every pair of the bracket changed weight: a fresh solve costs less than re-weighting.
-        st.restart(ctx);
         let ord = |v: i64| layout.unit::<W>(f.order, v);
         // The unit of the lowest criterion: the order and hint fields add up to less.
         let above = layout.above::<W>(f.order);
@@ -423,7 +337,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                     for &r in residents.iter() {
                         if let Some(w) = st.base_of(x, r) {
                             let w = w.add(&ord(1));
-                            st.set(x, r, w);
+                            st.set(ctx, x, r, w);
                         }
                     }
                     mate = st.solve(ctx);
@@ -434,7 +348,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                     for &r in residents.iter() {
                         if let Some(w) = st.base_of(x, r) {
                             let w = w.add(&ord(residents.len() as i64 + 1));
-                            st.set(x, r, w);
+                            st.set(ctx, x, r, w);
                         }
                     }
                 }
@@ -457,7 +371,12 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 .collect();
             let best = mate[x]
                 .and_then(|m| candidates.iter().position(|&r| r == m))
-                .filter(|&k| st.clean && candidates[..k].iter().all(|&r| st.excluded(x, r, above)))
+                .filter(|&k| {
+                    st.clean
+                        && candidates[..k]
+                            .iter()
+                            .all(|&r| st.excluded(ctx, x, r, above))
+                })
                 .map(|k| candidates[k]);
             if let Some(m) = best {
                 matched[m] = true;
@@ -473,7 +392,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 }
                 if let Some(w) = st.base_of(x, r) {
                     let w = w.add(&ord(bonus));
-                    st.set(x, r, w);
+                    st.set(ctx, x, r, w);
                     bonus += 1;
                 }
             }
@@ -497,19 +416,14 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         let ob = f.ob;
         // Exchanges: fewest players moved between S1 and S2, then the smallest difference of
         // their numbers in the bracket ("FIDE Dutch 2025 4.3.3").
-        let exchange_weight = |st: &State<'_, W>, a: usize, b: usize| -> Option<W> {
-            let w = st.base_of(a, b)?;
-            let ia = rpos[&a] as i64;
-            let add = (i64::from(ia < pairs_in as i64) << (2 * ob + 1)) - (ia << 1);
-            Some(w.add(&ord(add)))
+        let exchange_add = |ia: usize| -> W {
+            let ia = ia as i64;
+            ord((i64::from(ia < pairs_in as i64) << (2 * ob + 1)) - (ia << 1))
         };
-        for (x, &a) in remainder.iter().enumerate() {
-            for &b in &remainder[x + 1..] {
-                if let Some(w) = exchange_weight(&st, a, b) {
-                    st.set(a, b, w);
-                }
-            }
-        }
+        let exchange_weight = |st: &State<'_, W>, a: usize, b: usize| -> Option<W> {
+            Some(st.base_of(a, b)?.add(&exchange_add(rpos[&a])))
+        };
+        st.start_exchanges(ctx, &remainder, exchange_add);
         mate = st.solve(ctx);
         let is_top = |mate: &[Option<usize>], i: usize| {
             mate[i].is_some_and(|m| m > i && rpos.contains_key(&m))
@@ -527,7 +441,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             if is_top(&mate, a) {
                 for &b in &remainder[p + 1..] {
                     if let Some(w) = exchange_weight(&st, a, b) {
-                        st.set(a, b, w.sub(&ord(1)));
+                        st.set(ctx, a, b, w.sub(&ord(1)));
                     }
                 }
                 mate = st.solve(ctx);
@@ -538,10 +452,9 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             }
             for &b in &remainder[p + 1..] {
                 if exchange {
-                    st.drop_base(a, b);
-                    st.set(a, b, W::zero());
-                } else if let Some(w) = exchange_weight(&st, a, b) {
-                    st.set(a, b, w);
+                    st.drop_pair(ctx, a, b);
+                } else {
+                    st.restore(ctx, a, b);
                 }
             }
         }
@@ -554,7 +467,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             if !already {
                 for &b in &remainder[q + 1..] {
                     if let Some(w) = exchange_weight(&st, a, b) {
-                        st.set(a, b, w.add(&ord(1)));
+                        st.set(ctx, a, b, w.add(&ord(1)));
                     }
                 }
                 mate = st.solve(ctx);
@@ -562,51 +475,25 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             if is_top(&mate, a) {
                 left -= 1;
                 for &b in &remainder[..q] {
-                    st.drop_base(b, a);
-                    st.set(b, a, W::zero());
+                    st.drop_pair(ctx, b, a);
                 }
                 for &j in &nxt {
-                    st.drop_base(a, j);
-                    st.set(a, j, W::zero());
+                    st.drop_pair(ctx, a, j);
                 }
             }
             if !already {
                 for &b in &remainder[q + 1..] {
-                    if let Some(w) = exchange_weight(&st, a, b) {
-                        st.set(a, b, w);
-                    }
+                    st.restore(ctx, a, b);
                 }
             }
             q += 1;
         }
         // Fix S1 and S2 as chosen: a top meets only a non-top below it. The hint now points
         // each S1 player at the S2 player of his own place.
-        let s1: Vec<usize> = remainder
-            .iter()
-            .copied()
-            .filter(|&i| is_top(&mate, i))
+        let top: Vec<bool> = (0..n)
+            .map(|i| rpos.contains_key(&i) && is_top(&mate, i))
             .collect();
-        let s2: Vec<usize> = remainder
-            .iter()
-            .copied()
-            .filter(|&i| !is_top(&mate, i))
-            .collect();
-        let place = |v: &[usize], i: usize| v.iter().position(|&x| x == i).unwrap_or(0) as i64;
-        for (x, &a) in remainder.iter().enumerate() {
-            for &b in &remainder[x + 1..] {
-                if !is_top(&mate, a) || is_top(&mate, b) {
-                    st.drop_base(a, b);
-                }
-                if let Some(w) = st.base_mut(a, b) {
-                    let dev = place(&s2, b) - place(&s1, a);
-                    let old = hint_of(a, b);
-                    let new = hk - dev * dev;
-                    *w = w.add(&layout.unit::<W>(f.hint, new - old));
-                }
-                let w = st.base_of(a, b).unwrap_or_else(W::zero);
-                st.set(a, b, w);
-            }
-        }
+        st.fix_split(ctx, &remainder, &top);
         // Each S1 player, in order, meets the highest S2 player the optimum allows.
         for &a in &remainder {
             if !is_top(&mate, a) {
@@ -622,7 +509,12 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 .collect();
             let best = mate[a]
                 .and_then(|m| candidates.iter().position(|&b| b == m))
-                .filter(|&k| st.clean && candidates[..k].iter().all(|&b| st.excluded(a, b, above)))
+                .filter(|&k| {
+                    st.clean
+                        && candidates[..k]
+                            .iter()
+                            .all(|&b| st.excluded(ctx, a, b, above))
+                })
                 .map(|k| candidates[k]);
             if let Some(m) = best {
                 matched[a] = true;
@@ -639,7 +531,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 }
                 if let Some(w) = st.base_of(a, b) {
                     let w = w.add(&ord(bonus));
-                    st.set(a, b, w);
+                    st.set(ctx, a, b, w);
                 }
                 bonus += 1;
             }
@@ -681,6 +573,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             return out;
         }
         out.pairs.extend(finalized);
+        apart = st.kept_apart(ctx, &down);
         mdps = down;
         if gi >= groups.len() && mdps.len() <= 1 {
             break;
