@@ -90,6 +90,13 @@ pub fn pair_round(
                 Some(v) => format!("the exact pairing broke a rule ({})", v.message),
                 None => "the exact pairing left players unpaired".to_string(),
             };
+            // What the first attempt noted (why the exact Dutch procedure did not pair the
+            // round) still holds.
+            for n in &paired.notes {
+                if !fb.notes.contains(n) {
+                    fb.notes.push(n.clone());
+                }
+            }
             fb.notes.push(format!(
                 "{why}: the fallback pairing, which keeps every rule, is used"
             ));
@@ -150,6 +157,7 @@ fn attempt(
     let dutch = sys.dutch_round(base, round)?;
     let budget = opts.exact_pairs.unwrap_or(systems::dutch::EXACT_PAIRS);
     let mut over = None;
+    let mut late = false;
     let mut rest = opts.clone();
     if !opts.greedy_only && over.is_none() && dutch {
         let started = std::time::Instant::now();
@@ -163,18 +171,11 @@ fn attempt(
                     .map(|t| (t - started.elapsed().as_secs_f64()).max(0.0));
             }
             DutchAttempt::Cancelled => {
-                // The deadline passed: the legal fallback pairs the round, and says why.
-                let greedy = Options {
-                    greedy_only: true,
-                    ..opts.clone()
-                };
-                let mut a = attempt(sys, base, round, system, &greedy)?;
-                let c = &mut a.paired.pairing.certificate;
-                c.summary = format!(
-                    "the FIDE Dutch procedure ran past the time limit; {}",
-                    c.summary
-                );
-                return Ok(a);
+                // Its share of the time limit passed: the tier model has what is left.
+                late = true;
+                rest.time_limit = opts
+                    .time_limit
+                    .map(|t| (t - started.elapsed().as_secs_f64()).max(0.0));
             }
         }
     }
@@ -191,6 +192,18 @@ fn attempt(
         }
     };
     let mut notes = spec.notes;
+    let mut pairing = pairing;
+    if late {
+        notes.push(format!(
+            "{} players: the exact FIDE Dutch procedure did not finish within {} of the time limit: the round is paired by the tier model that approximates the Dutch rules (models/swiss.md), not necessarily the Dutch pairing",
+            spec.players.len(),
+            DUTCH_SHARE_WORDS
+        ));
+        pairing.certificate.summary = format!(
+            "the FIDE Dutch procedure ran past {} of the time limit; tier model: {}",
+            DUTCH_SHARE_WORDS, pairing.certificate.summary
+        );
+    }
     if let Some(pairs) = over.filter(|_| !opts.greedy_only) {
         notes.push(format!(
             "{} players: the exact FIDE Dutch procedure needed a graph of {} pairs, above the {} it may hold (about 1 GB): the round is paired by the tier model that approximates the Dutch rules (models/swiss.md), not necessarily the Dutch pairing",
@@ -287,6 +300,11 @@ pub fn accelerated(t: &Tournament, round: u32, system: SystemKind) -> Result<Tou
     Ok(out)
 }
 
+/// The share of a round's time limit the exact Dutch procedure may take: past it, the tier
+/// model pairs the round in what is left (then the greedy pass, past the whole limit).
+const DUTCH_SHARE: f64 = 0.75;
+const DUTCH_SHARE_WORDS: &str = "three quarters";
+
 /// What the exact Dutch procedure made of a round.
 enum DutchAttempt {
     Paired(Box<Attempt>),
@@ -308,7 +326,7 @@ fn dutch_attempt(
     let started = std::time::Instant::now();
     let deadline = opts
         .time_limit
-        .and_then(|s| started.checked_add(std::time::Duration::from_secs_f64(s)));
+        .and_then(|s| started.checked_add(std::time::Duration::from_secs_f64(s * DUTCH_SHARE)));
     let should_cancel = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
     // The accelerations' own checks (groups, rounds planned) and notes.
     let spec_notes = sys.notes(base, round)?;

@@ -338,3 +338,30 @@ fn a_bracket_needing_every_pair_over_the_budget_goes_to_the_tier_model() {
         a.summary
     );
 }
+
+/// The exact procedure has three quarters of the round's time limit (asked before each of its
+/// matchings); past it the tier model pairs the round in what is left, and the notes say so.
+/// With no time at all, the tier model has none either: the greedy pass pairs the round,
+/// legal, and the certificate says nothing was proved.
+#[test]
+fn a_round_past_the_exact_share_of_the_time_limit_goes_to_the_tier_model_and_says_so() {
+    let t = load(&data("rtg_1024_21p_11r.trf"));
+    let base = t.before_round(11);
+    let none = Options {
+        time_limit: Some(0.0),
+        ..Options::default()
+    };
+    let p = pair_round(&base, 11, SystemKind::Swiss, &none).unwrap();
+    assert!(!p.dutch);
+    assert!(p.violations.is_empty());
+    assert_eq!(p.pairing.certificate.status, Status::Fallback);
+    let note = p
+        .notes
+        .iter()
+        .find(|n| n.contains("three quarters of the time limit"))
+        .expect("a note on the time limit");
+    assert!(note.contains("tier model") && note.contains("not necessarily the Dutch pairing"));
+    assert!(p.pairing.certificate.summary.contains("greedy fallback"));
+    let exact = pair_round(&base, 11, SystemKind::Swiss, &Options::default()).unwrap();
+    assert!(exact.dutch);
+}

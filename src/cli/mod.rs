@@ -68,8 +68,9 @@ pub struct Cli {
     points_warning: bool,
 }
 
-/// Default `--time-limit` of `pair` and `audit`, in seconds: past it the legal fallback pairs
-/// the round (measured rounds of 10,000 players take under 10 s).
+/// Default `--time-limit` of `pair` and `audit`, in seconds: the exact FIDE Dutch procedure
+/// has three quarters of it, then the tier model what is left; past it the legal fallback
+/// pairs the round (BENCHMARKS.md has the times measured, up to 10,000 players).
 pub const DEFAULT_TIME_LIMIT: f64 = 120.0;
 
 /// Largest `--time-limit` accepted: a week.

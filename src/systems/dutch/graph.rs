@@ -209,6 +209,9 @@ pub(super) struct State<'m, W: Packed> {
     /// The dense graph a bracket needed would have held this many pairs, over
     /// `Context::pair_budget`: it was not built, and the procedure stops after the bracket.
     pub(super) over_budget: Option<usize>,
+    /// The deadline passed during the bracket (`Context::should_cancel`, asked before each
+    /// matching): nothing more is solved, and the procedure stops after the bracket.
+    pub(super) cancelled: bool,
 }
 
 /// The first matching's candidates per player (the next ones in rank order), tried before
@@ -470,6 +473,7 @@ impl<'m, W: Packed> State<'m, W> {
             raised: Vec::new(),
             raised_rows: vec![false; n],
             over_budget: None,
+            cancelled: false,
         }
     }
 
@@ -652,7 +656,11 @@ impl<'m, W: Packed> State<'m, W> {
     /// A maximum-weight matching over the alive players (`mate[i]` by player index), optimal
     /// over every allowed pair.
     pub(super) fn solve(&mut self, ctx: &Context) -> Vec<Option<usize>> {
-        if self.over_budget.is_some() {
+        if self.over_budget.is_some() || self.cancelled {
+            return self.stopped();
+        }
+        if (ctx.should_cancel)() {
+            self.cancelled = true;
             return self.stopped();
         }
         self.solves += 1;
@@ -698,8 +706,8 @@ impl<'m, W: Packed> State<'m, W> {
         }
     }
 
-    /// Over the budget, the procedure stops at the end of the bracket: no matching, nothing
-    /// proved.
+    /// Over the budget or past the deadline, the procedure stops at the end of the bracket:
+    /// no matching, nothing proved.
     fn stopped(&mut self) -> Vec<Option<usize>> {
         self.clean = false;
         vec![None; self.n()]

@@ -80,7 +80,8 @@ pub struct Outcome {
     pub unpaired: Vec<usize>,
     pub brackets: Vec<BracketLog>,
     pub weight_bits: u32,
-    /// Stopped by [`Context::should_cancel`] before every bracket was paired.
+    /// Stopped by [`Context::should_cancel`] (asked before each matching) before every
+    /// bracket was paired.
     pub cancelled: bool,
     /// Stopped because a bracket's criteria need more bits than `W` holds: pair again wider.
     pub needs_bits: Option<u32>,
@@ -99,7 +100,7 @@ pub struct Readings {
 
 pub struct Context<'a> {
     pub players: &'a [DutchPlayer],
-    /// Asked between brackets: true stops the procedure (a deadline passed).
+    /// Asked before each matching: true stops the procedure (a deadline passed).
     pub should_cancel: &'a dyn Fn() -> bool,
     /// The last round is being paired (topscorers' exemptions apply).
     pub last_round: bool,
@@ -190,6 +191,10 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 return out;
             }
             mate = st.solve(ctx);
+            if st.cancelled {
+                out.cancelled = true;
+                return out;
+            }
             let mut got = W::zero();
             for (a, m) in mate.iter().enumerate() {
                 if let Some(b) = m.filter(|&b| a < b) {
@@ -570,6 +575,10 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         });
         if let Some(pairs) = st.over_budget {
             out.over_budget = Some(pairs);
+            return out;
+        }
+        if st.cancelled {
+            out.cancelled = true;
             return out;
         }
         out.pairs.extend(finalized);
