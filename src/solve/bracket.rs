@@ -64,6 +64,12 @@ impl<W: Weight + Packed> Matcher<W> for ExactMatcher<W> {
         self.solver.as_ref().is_none_or(|s| s.lowered(v))
     }
 
+    fn pair_violation(&self, a: usize, b: usize, w: W) -> Option<W> {
+        self.solver
+            .as_ref()
+            .and_then(|s| s.pair_violation(a, b, &w.double()))
+    }
+
     fn vertex_dual(&self, v: usize) -> Option<W> {
         self.solver.as_ref().map(|s| s.vertex_dual(v))
     }
@@ -152,6 +158,9 @@ macro_rules! delegate {
             }
             fn lowered(&self, v: usize) -> bool {
                 self.$f.lowered(v)
+            }
+            fn pair_violation(&self, a: usize, b: usize, w: $t) -> Option<$t> {
+                self.$f.pair_violation(a, b, w)
             }
             fn vertex_dual(&self, v: usize) -> Option<$t> {
                 self.$f.vertex_dual(v)

@@ -869,10 +869,8 @@ impl<'m, W: Packed> State<'m, W> {
         let mut violated: Vec<(W, u32, u32)> = Vec::new();
         let check = |st: &Self, a: usize, b: usize, violated: &mut Vec<(W, u32, u32)>| {
             if let Some(w) = st.left_out(ctx, a, b) {
-                if let Some(r) = st.matcher.pair_reduced_cost(a, b, w.add(&w)) {
-                    if r < W::zero() {
-                        violated.push((r, a as u32, b as u32));
-                    }
+                if let Some(r) = st.matcher.pair_violation(a, b, w.add(&w)) {
+                    violated.push((r, a as u32, b as u32));
                 }
             }
         };

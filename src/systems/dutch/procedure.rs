@@ -34,6 +34,9 @@ pub trait Matcher<W> {
     /// After a solve: the reduced cost a pair of weight `w` between `a` and `b` would have,
     /// in the graph or not (as [`Matcher::reduced_cost`]).
     fn pair_reduced_cost(&self, a: usize, b: usize, w: W) -> Option<W>;
+    /// After a solve: [`Matcher::pair_reduced_cost`] when it is negative (the pair is not
+    /// covered by the duals), else `None`.
+    fn pair_violation(&self, a: usize, b: usize, w: W) -> Option<W>;
     /// After a solve: whether pairs at `v` may have lost reduced cost since the solve before
     /// (true after the first).
     fn lowered(&self, v: usize) -> bool;
