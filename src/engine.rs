@@ -159,25 +159,18 @@ fn attempt(
     let mut over = None;
     let mut late = false;
     let mut rest = opts.clone();
-    if !opts.greedy_only && over.is_none() && dutch {
+    if !opts.greedy_only && dutch {
         let started = std::time::Instant::now();
         match dutch_attempt(sys, base, round, system, opts, budget)? {
             DutchAttempt::Paired(a) => return Ok(*a),
-            DutchAttempt::OverBudget(pairs) => {
-                over = Some(pairs);
-                // The time limit is the round's: the tier model has what is left of it.
-                rest.time_limit = opts
-                    .time_limit
-                    .map(|t| (t - started.elapsed().as_secs_f64()).max(0.0));
-            }
-            DutchAttempt::Cancelled => {
-                // Its share of the time limit passed: the tier model has what is left.
-                late = true;
-                rest.time_limit = opts
-                    .time_limit
-                    .map(|t| (t - started.elapsed().as_secs_f64()).max(0.0));
-            }
+            // A dense graph over the budget, or its share of the time limit passed.
+            DutchAttempt::OverBudget(pairs) => over = Some(pairs),
+            DutchAttempt::Cancelled => late = true,
         }
+        // The time limit is the round's: the tier model has what is left of it.
+        rest.time_limit = opts
+            .time_limit
+            .map(|t| (t - started.elapsed().as_secs_f64()).max(0.0));
     }
     // Large fields come as a sparse specification when the system can price its pairs lazily.
     let (spec, pairing) = match sys.sparse_spec(base, round, opts.sparse_from)? {
