@@ -25,8 +25,12 @@ pub(super) struct Fields {
     /// S1 v S2 pairing that only chooses among equal optima, so that the optimum found
     /// usually is the first candidate already and the ordering steps need no solve.
     pub(super) hint: Field,
-    /// Bits inside the order field: `ob` per sub-part (bbp-style room of 3 parts + 1 bit).
+    /// Bits inside the order field: `ob` per sub-part (room for 3 parts, or `block`, + 2 bits).
     pub(super) ob: u32,
+    /// Most S1 players whose opponents one matching decides, each preference in a sub-part
+    /// of its own above the next player's, when the optimum found is not already the first
+    /// candidate for them.
+    pub(super) block: usize,
 }
 
 pub(super) fn score_counts(players: &[DutchPlayer], set: &[usize]) -> Vec<(i64, usize)> {
@@ -44,7 +48,7 @@ pub(super) fn score_counts(players: &[DutchPlayer], set: &[usize]) -> Vec<(i64, 
 
 /// Bits of the layout of a bracket of `cur` with `curnext` as its look-ahead.
 pub fn layout_bits(ctx: &Context, cur: &[usize], curnext: &[usize]) -> u32 {
-    layout_for(ctx, ctx.players.len(), cur, curnext, false)
+    layout_for(ctx, ctx.players.len(), cur, curnext, false, 3)
         .0
         .total_bits()
 }
@@ -58,6 +62,7 @@ pub(super) fn layout_for(
     cur: &[usize],
     curnext: &[usize],
     bye_here: bool,
+    block: usize,
 ) -> (Layout, Fields) {
     let m = curnext.len().max(2) as u64;
     let wb = bits_for(m) + 1;
@@ -96,7 +101,8 @@ pub(super) fn layout_for(
             float_scores.push(per_score(&mut l, cur));
         }
     }
-    let order = l.push(3 * wb + 2);
+    // The exchanges' three parts, or the preferences of a block of S1 players.
+    let order = l.push(block.max(3) as u32 * wb + 2);
     let hint = l.push(bits_for(m.pow(3)) + 2);
     l.finish();
     (
@@ -114,6 +120,7 @@ pub(super) fn layout_for(
             order,
             hint,
             ob: wb,
+            block: block.max(3),
         },
     )
 }

@@ -899,7 +899,12 @@ impl<'m, W: Packed> State<'m, W> {
                 }
             }
             // Pairs a decision weighed apart from the classes: their weights are not bounded
-            // by the class table.
+            // by the class table. Those of players paired for good are never asked again.
+            if let Some(wt) = self.weights.as_mut() {
+                let alive = &self.alive;
+                wt.over
+                    .retain(|&k, _| alive[(k >> 32) as usize] && alive[(k & 0xffff_ffff) as usize]);
+            }
             if let Some(wt) = &self.weights {
                 for &k in wt.over.keys() {
                     let (a, b) = ((k >> 32) as usize, (k & 0xffff_ffff) as usize);

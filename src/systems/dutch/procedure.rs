@@ -277,12 +277,15 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         let curnext: Vec<usize> = cur.iter().chain(nxt.iter()).copied().collect();
         let solves_before = st.solves;
         let dense_before = st.dense_brackets;
-        let (layout, f) = layout_for(ctx, n, &cur, &curnext, single_bye_bracket);
+        let (layout, f) = layout_for(ctx, n, &cur, &curnext, single_bye_bracket, 3);
         out.weight_bits = out.weight_bits.max(layout.total_bits());
         if layout.total_bits() > W::BITS {
             out.needs_bits = Some(layout.total_bits());
             return out;
         }
+        // The bits the weights have to spare go to the S1 players' block (fewer matchings).
+        let block = 3 + ((W::BITS - layout.total_bits()) / f.ob) as usize;
+        let (layout, f) = layout_for(ctx, n, &cur, &curnext, single_bye_bracket, block);
         let mut in_cur = vec![false; n];
         let mut in_next = vec![false; n];
         for &i in &cur {
@@ -503,8 +506,13 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             .collect();
         st.fix_split(ctx, &remainder, &top);
         // Each S1 player, in order, meets the highest S2 player the optimum allows.
-        for &a in &remainder {
-            if !is_top(&mate, a) {
+        let s1: Vec<usize> = remainder.iter().copied().filter(|&a| top[a]).collect();
+        let mut decided = vec![false; n];
+        // The block's size is 2^streak: one more for each decision that needed a matching,
+        // one less for each that did not.
+        let mut streak = 0u32;
+        for (k, &a) in s1.iter().enumerate() {
+            if decided[a] {
                 continue;
             }
             // As for the moved-down players: no solve when the optimum already agrees.
@@ -525,6 +533,8 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 })
                 .map(|k| candidates[k]);
             if let Some(m) = best {
+                streak = streak.saturating_sub(1);
+                decided[a] = true;
                 matched[a] = true;
                 matched[m] = true;
                 finalized.push((a, m));
@@ -532,24 +542,45 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 st.kill(m);
                 continue;
             }
-            let mut bonus = 0i64;
-            for &b in remainder.iter().rev() {
-                if b <= a || matched[b] {
-                    continue;
+            // One matching decides a block of the next players at once: each one's
+            // preference for the higher S2 players weighs more than all of the later ones'
+            // together, so the optimum gives each, in order, the highest the ones before him
+            // leave (the same as one matching each). Its preferences are priced again after
+            // each solve, which costs more than the matchings it saves where the optimum found
+            // mostly is the first candidate already: the block grows only while decisions keep
+            // needing matchings (1, 2, 4, ... up to what the weights hold, `f.block`).
+            let size = f.block.min(1 << streak.min(16));
+            streak += 1;
+            let block: Vec<usize> = s1[k..]
+                .iter()
+                .copied()
+                .filter(|&x| !decided[x])
+                .take(size)
+                .collect();
+            for (t, &x) in block.iter().enumerate() {
+                let shift = f.ob * (block.len() - 1 - t) as u32;
+                let mut bonus = 0i64;
+                for &b in remainder.iter().rev() {
+                    if b <= x || matched[b] {
+                        continue;
+                    }
+                    if let Some(w) = st.base_of(x, b) {
+                        let w = w.add(&ord(bonus).shl(shift));
+                        st.set(ctx, x, b, w);
+                    }
+                    bonus += 1;
                 }
-                if let Some(w) = st.base_of(a, b) {
-                    let w = w.add(&ord(bonus));
-                    st.set(ctx, a, b, w);
-                }
-                bonus += 1;
             }
             mate = st.solve(ctx);
-            if let Some(m) = mate[a] {
-                matched[a] = true;
-                matched[m] = true;
-                finalized.push((a, m));
-                st.kill(a);
-                st.kill(m);
+            for &x in &block {
+                decided[x] = true;
+                if let Some(m) = mate[x] {
+                    matched[x] = true;
+                    matched[m] = true;
+                    finalized.push((x, m));
+                    st.kill(x);
+                    st.kill(m);
+                }
             }
         }
 

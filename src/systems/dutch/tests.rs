@@ -6,18 +6,25 @@ use super::graph::PRICED_CHECKS;
 use crate::solve::bracket::DutchMatchers;
 
 fn pair_round(file: &str, round: u32) -> Vec<(u32, u32)> {
+    pair_round_wide(file, round, 0).0
+}
+
+/// The round paired with weights of at least `min_bits`, checked against the reference's
+/// pairing; its games and the matchings the brackets took.
+fn pair_round_wide(file: &str, round: u32, min_bits: u32) -> (Vec<(u32, u32)>, usize) {
     let path = format!("{}/tests/data/dutch/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("a reference file");
     let t = crate::formats::trf::parse(&text).expect("a valid TRF");
     let before = t.before_round(round);
     let mut m = DutchMatchers::default();
-    let d = super::pair(
+    let d = super::pair_at_least(
         &before,
         round,
         super::READINGS,
         super::EXACT_PAIRS,
         &|| false,
         &mut m,
+        min_bits,
     );
     let mut games: Vec<(u32, u32)> = d.games.iter().map(|&(w, b)| (w.min(b), w.max(b))).collect();
     games.sort_unstable();
@@ -29,7 +36,7 @@ fn pair_round(file: &str, round: u32) -> Vec<(u32, u32)> {
         .collect();
     reference.sort_unstable();
     assert_eq!(games, reference, "{file} round {round}");
-    games
+    (games, d.brackets.iter().map(|b| b.matchings).sum())
 }
 
 /// Brackets of several hundred players, where pricing adds pairs a few at a time
@@ -42,4 +49,28 @@ fn every_pair_left_out_of_a_reduced_graph_is_covered_after_each_solve() {
     pair_round("rtg_12345_500p_9r.trf", 8);
     let checked = PRICED_CHECKS.with(|c| c.get());
     assert!(checked > 10, "only {checked} reduced solves checked");
+}
+
+/// One matching decides a block of S1 players' opponents, as many as the weights have bits
+/// to spare (and the run of decisions needing a matching asks for): the same pairing (the
+/// reference's, the first candidate of 4.3) whatever the block, and wider weights decide
+/// more players per matching.
+#[test]
+fn s1_players_decided_in_blocks_get_the_opponents_decided_one_by_one() {
+    let (mut narrow_total, mut wide_total) = (0, 0);
+    for (file, round) in [("rtg_12345_1000p_9r.trf", 9), ("rtg_12345_500p_9r.trf", 8)] {
+        let (narrow, narrow_matchings) = pair_round_wide(file, round, 0);
+        let (wide, wide_matchings) = pair_round_wide(file, round, 1000);
+        assert_eq!(narrow, wide, "{file} round {round}");
+        assert!(
+            wide_matchings <= narrow_matchings,
+            "{file} round {round}: {wide_matchings} matchings with wide weights, {narrow_matchings} narrow"
+        );
+        narrow_total += narrow_matchings;
+        wide_total += wide_matchings;
+    }
+    assert!(
+        wide_total < narrow_total,
+        "{wide_total} matchings wide, {narrow_total} narrow"
+    );
 }
