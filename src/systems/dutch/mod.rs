@@ -101,20 +101,6 @@ pub fn pair(
     should_cancel: &dyn Fn() -> bool,
     m: &mut dyn Matchers,
 ) -> DutchPairing {
-    pair_at_least(t, round, readings, pair_budget, should_cancel, m, 0)
-}
-
-/// [`pair`] with weights of at least `min_bits` (tests: the bits to spare go to the S1
-/// players' blocks, which must not change the pairing).
-fn pair_at_least(
-    t: &Tournament,
-    round: u32,
-    readings: Readings,
-    pair_budget: usize,
-    should_cancel: &dyn Fn() -> bool,
-    m: &mut dyn Matchers,
-    min_bits: u32,
-) -> DutchPairing {
     let players = players_of(t, round);
     let ctx = procedure::Context {
         players: &players,
@@ -126,7 +112,13 @@ fn pair_at_least(
     };
     // The narrowest integer that holds every bracket's packed criteria: guessed from the
     // score groups, and widened when a bracket (with more moved-down scores) needs more.
-    let mut bits = width_guess(&ctx).max(min_bits);
+    let mut bits = width_guess(&ctx);
+    // Tests: wider weights than needed (their bits to spare go to the S1 players' blocks,
+    // which must not change the pairing).
+    #[cfg(test)]
+    {
+        bits = bits.max(tests::MIN_BITS.with(|c| c.get()));
+    }
     let outcome = loop {
         let o = if bits <= <i128 as Packed>::BITS {
             procedure::run::<i128>(&ctx, m)

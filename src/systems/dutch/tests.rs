@@ -1,9 +1,15 @@
 //! The reduced graph's pricing checked from inside: every solve of a large round is followed
 //! by a full scan of the pairs left out (`State::assert_priced`), which panics on a pair the
 //! duals do not cover. The round is paired and must be the reference engine's pairing.
+//! Also: the S1 players' blocks, at the narrowest weights and at wide ones.
 
 use super::graph::PRICED_CHECKS;
 use crate::solve::bracket::DutchMatchers;
+
+thread_local! {
+    /// The narrowest weights `super::pair` may use in this thread (0: as narrow as it needs).
+    pub(super) static MIN_BITS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
 
 fn pair_round(file: &str, round: u32) -> Vec<(u32, u32)> {
     pair_round_wide(file, round, 0).0
@@ -17,15 +23,16 @@ fn pair_round_wide(file: &str, round: u32, min_bits: u32) -> (Vec<(u32, u32)>, u
     let t = crate::formats::trf::parse(&text).expect("a valid TRF");
     let before = t.before_round(round);
     let mut m = DutchMatchers::default();
-    let d = super::pair_at_least(
+    MIN_BITS.with(|c| c.set(min_bits));
+    let d = super::pair(
         &before,
         round,
         super::READINGS,
         super::EXACT_PAIRS,
         &|| false,
         &mut m,
-        min_bits,
     );
+    MIN_BITS.with(|c| c.set(0));
     let mut games: Vec<(u32, u32)> = d.games.iter().map(|&(w, b)| (w.min(b), w.max(b))).collect();
     games.sort_unstable();
     let played = t.round(round).expect("the round is in the file");
