@@ -31,6 +31,8 @@ pub(super) struct Fields {
     /// of its own above the next player's, when the optimum found is not already the first
     /// candidate for them.
     pub(super) block: usize,
+    /// Bits the criteria need: the layout with a block of 3 (its narrowest).
+    pub(super) needed: u32,
 }
 
 pub(super) fn score_counts(players: &[DutchPlayer], set: &[usize]) -> Vec<(i64, usize)> {
@@ -48,21 +50,22 @@ pub(super) fn score_counts(players: &[DutchPlayer], set: &[usize]) -> Vec<(i64, 
 
 /// Bits of the layout of a bracket of `cur` with `curnext` as its look-ahead.
 pub fn layout_bits(ctx: &Context, cur: &[usize], curnext: &[usize]) -> u32 {
-    layout_for(ctx, ctx.players.len(), cur, curnext, false, 3)
-        .0
-        .total_bits()
+    layout_for(ctx, ctx.players.len(), cur, curnext, false, 0)
+        .1
+        .needed
 }
 
 /// Only pairs inside the bracket and its look-ahead carry more than completion, and a
 /// matching holds at most `curnext.len() / 2` of them: the criteria fields are sized by that
-/// (completion and the bye's ranks by the whole field).
+/// (completion and the bye's ranks by the whole field). What `room` (the weights' bits) has
+/// to spare beyond goes to the S1 players' block (`Fields::block`).
 pub(super) fn layout_for(
     ctx: &Context,
     n: usize,
     cur: &[usize],
     curnext: &[usize],
     bye_here: bool,
-    block: usize,
+    room: u32,
 ) -> (Layout, Fields) {
     let m = curnext.len().max(2) as u64;
     let wb = bits_for(m) + 1;
@@ -102,8 +105,11 @@ pub(super) fn layout_for(
         }
     }
     // The exchanges' three parts, or the preferences of a block of S1 players.
-    let order = l.push(block.max(3) as u32 * wb + 2);
-    let hint = l.push(bits_for(m.pow(3)) + 2);
+    let hint_bits = bits_for(m.pow(3)) + 2;
+    let narrowest = l.bits_so_far() + 3 * wb + 2 + hint_bits;
+    let block = 3 + (room.saturating_sub(narrowest) / wb) as usize;
+    let order = l.push(block as u32 * wb + 2);
+    let hint = l.push(hint_bits);
     l.finish();
     (
         l,
@@ -120,7 +126,8 @@ pub(super) fn layout_for(
             order,
             hint,
             ob: wb,
-            block: block.max(3),
+            block,
+            needed: narrowest,
         },
     )
 }

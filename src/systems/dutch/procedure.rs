@@ -277,15 +277,13 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         let curnext: Vec<usize> = cur.iter().chain(nxt.iter()).copied().collect();
         let solves_before = st.solves;
         let dense_before = st.dense_brackets;
-        let (layout, f) = layout_for(ctx, n, &cur, &curnext, single_bye_bracket, 3);
-        out.weight_bits = out.weight_bits.max(layout.total_bits());
-        if layout.total_bits() > W::BITS {
-            out.needs_bits = Some(layout.total_bits());
+        // The bits the weights have to spare go to the S1 players' block (fewer matchings).
+        let (layout, f) = layout_for(ctx, n, &cur, &curnext, single_bye_bracket, W::BITS);
+        out.weight_bits = out.weight_bits.max(f.needed);
+        if f.needed > W::BITS {
+            out.needs_bits = Some(f.needed);
             return out;
         }
-        // The bits the weights have to spare go to the S1 players' block (fewer matchings).
-        let block = 3 + ((W::BITS - layout.total_bits()) / f.ob) as usize;
-        let (layout, f) = layout_for(ctx, n, &cur, &curnext, single_bye_bracket, block);
         let mut in_cur = vec![false; n];
         let mut in_next = vec![false; n];
         for &i in &cur {

@@ -95,6 +95,11 @@ impl Layout {
         Field(self.widths.len() - 1)
     }
 
+    /// Bits of the fields pushed so far.
+    pub fn bits_so_far(&self) -> u32 {
+        self.widths.iter().sum()
+    }
+
     /// Fixes the offsets (the last field pushed is the least significant).
     pub fn finish(&mut self) {
         let mut off = 0;
