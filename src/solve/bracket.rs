@@ -74,6 +74,10 @@ impl<W: Weight + Packed> Matcher<W> for ExactMatcher<W> {
         self.solver.as_ref().map(|s| s.vertex_dual(v))
     }
 
+    fn blossoms_of(&self, v: usize) -> Option<[(usize, W); 2]> {
+        self.solver.as_ref().and_then(|s| s.blossoms_of(v))
+    }
+
     fn set_floor(&mut self, v: usize, y: W) {
         if let Some(s) = self.solver.as_mut() {
             s.set_floor(v, y);
@@ -164,6 +168,9 @@ macro_rules! delegate {
             }
             fn vertex_dual(&self, v: usize) -> Option<$t> {
                 self.$f.vertex_dual(v)
+            }
+            fn blossoms_of(&self, v: usize) -> Option<[(usize, $t); 2]> {
+                self.$f.blossoms_of(v)
             }
             fn set_floor(&mut self, v: usize, y: $t) {
                 self.$f.set_floor(v, y)

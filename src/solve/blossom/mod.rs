@@ -111,30 +111,102 @@ struct DualView<W> {
     top: Vec<usize>,
     depth: Vec<u32>,
     zsum: Vec<W>,
-    /// Ancestors by powers of two: `up[k * nodes + x]` is x's 2^k-th ancestor (a top
-    /// blossom is its own). Blossoms nest hundreds deep in brackets of many equal pairs, and
-    /// pricing asks for the lowest common blossom of millions of pairs.
-    up: Vec<u32>,
+    /// Blossoms nest hundreds deep in brackets of many equal pairs, and pricing asks for the
+    /// lowest common blossom of millions of pairs: found in O(1).
+    meets: Meets,
+    /// Each blossom's highest ancestor reached through blossoms of dual 0 only (itself when
+    /// its dual is positive or it is a top blossom).
+    lift: Vec<u32>,
 }
 
-/// Each node's ancestors by powers of two (as [`DualView`]'s `up`), from its parent (`NONE` at
-/// a top blossom) and its depth.
-fn ancestors(parent: &[usize], depth: &[u32]) -> Vec<u32> {
-    let nn = parent.len();
-    let deepest = depth.iter().copied().max().unwrap_or(0);
-    let levels = (u32::BITS - deepest.leading_zeros()) as usize;
-    let mut up = Vec::with_capacity(levels * nn);
-    up.extend((0..nn).map(|x| match parent[x] {
-        NONE => x as u32,
-        p => p as u32,
-    }));
-    for k in 1..levels {
-        for x in 0..nn {
-            let half = up[(k - 1) * nn + x] as usize;
-            up.push(up[(k - 1) * nn + half]);
+/// The lowest common blossom of two vertices in O(1): the vertices in depth-first order of
+/// the blossom forest (each blossom's vertices consecutive), and for each two neighbours in
+/// that order the blossom where their paths meet; two vertices' lowest common blossom is the
+/// shallowest of those between them, a range minimum read from a sparse table.
+#[derive(Default)]
+struct Meets {
+    /// Each vertex's place in the order (`u32::MAX` for a vertex not in any blossom).
+    pos: Vec<u32>,
+    /// `table[k * len + i]`: the shallowest meeting blossom among places i .. i + 2^k
+    /// (place i's entry is where the vertex at i meets the one at i + 1).
+    table: Vec<u32>,
+    len: usize,
+}
+
+impl Meets {
+    /// `tops`: the top blossoms (ids ≥ n; vertices are 0..n); `childs`, `depth` by node id.
+    fn new(n: usize, tops: &[usize], childs: &[Vec<usize>], depth: &[u32]) -> Meets {
+        let mut pos = vec![u32::MAX; n];
+        let mut meet: Vec<u32> = Vec::new();
+        // Where the next vertex in the order meets the one before it: the blossom whose
+        // next child is being entered.
+        let mut pending;
+        let mut stack: Vec<(usize, usize)> = Vec::new();
+        for &t in tops {
+            // A top blossom's first vertex meets none before it (no query spans two tops).
+            pending = u32::MAX;
+            stack.push((t, 0));
+            while let Some((b, i)) = stack.pop() {
+                if b < n {
+                    pos[b] = meet.len() as u32;
+                    meet.push(pending);
+                    continue;
+                }
+                if i < childs[b].len() {
+                    if i > 0 {
+                        pending = b as u32;
+                    }
+                    stack.push((b, i + 1));
+                    stack.push((childs[b][i], 0));
+                }
+            }
+        }
+        // Each place's entry meets the NEXT vertex: shift by one.
+        if !meet.is_empty() {
+            meet.remove(0);
+            meet.push(u32::MAX);
+        }
+        let len = meet.len();
+        let shallower = |a: u32, b: u32| {
+            if a == u32::MAX || (b != u32::MAX && depth[b as usize] < depth[a as usize]) {
+                b
+            } else {
+                a
+            }
+        };
+        let mut table = meet;
+        let mut k = 1;
+        while (1 << k) <= len {
+            let prev = (k - 1) * len;
+            let half = 1 << (k - 1);
+            for i in 0..len {
+                let x = if i + half < len {
+                    shallower(table[prev + i], table[prev + i + half])
+                } else {
+                    table[prev + i]
+                };
+                table.push(x);
+            }
+            k += 1;
+        }
+        Meets { pos, table, len }
+    }
+
+    /// The lowest blossom holding both u and v (two vertices of one top blossom).
+    fn common(&self, u: usize, v: usize, depth: &[u32]) -> usize {
+        let (a, b) = (self.pos[u] as usize, self.pos[v] as usize);
+        let (a, b) = (a.min(b), a.max(b));
+        // Places a .. b − 1: the meetings from u's neighbour up to v.
+        let span = b - a;
+        let k = (usize::BITS - 1 - span.leading_zeros()) as usize;
+        let x = self.table[k * self.len + a];
+        let y = self.table[k * self.len + b - (1 << k)];
+        if depth[y as usize] < depth[x as usize] {
+            y as usize
+        } else {
+            x as usize
         }
     }
-    up
 }
 
 impl<W: Weight> DualView<W> {
@@ -169,31 +241,7 @@ impl<W: Weight> DualView<W> {
 
     /// The lowest blossom holding both u and v (in the same top blossom).
     fn common(&self, u: usize, v: usize) -> usize {
-        let nodes = self.depth.len();
-        let up = |k: usize, x: usize| self.up[k * nodes + x] as usize;
-        let (mut a, mut b) = (u, v);
-        if self.depth[a] < self.depth[b] {
-            std::mem::swap(&mut a, &mut b);
-        }
-        let mut rise = self.depth[a] - self.depth[b];
-        let mut k = 0;
-        while rise > 0 {
-            if rise & 1 == 1 {
-                a = up(k, a);
-            }
-            rise >>= 1;
-            k += 1;
-        }
-        if a == b {
-            return a;
-        }
-        for k in (0..self.up.len() / nodes.max(1)).rev() {
-            if up(k, a) != up(k, b) {
-                a = up(k, a);
-                b = up(k, b);
-            }
-        }
-        self.parent[a]
+        self.meets.common(u, v, &self.depth)
     }
 
     /// Whether every pair at v is covered under `new` at least as under `self`: v's dual not
@@ -379,7 +427,8 @@ impl<W: Weight> Solver<W> {
                 top: Vec::new(),
                 depth: Vec::new(),
                 zsum: Vec::new(),
-                up: Vec::new(),
+                meets: Meets::default(),
+                lift: Vec::new(),
             },
             inner: Vec::new(),
             stats: Stats::default(),
@@ -509,7 +558,8 @@ impl<W: Weight> Solver<W> {
             top: vec![NONE; nn],
             depth: vec![0; nn],
             zsum: vec![W::zero(); nn],
-            up: Vec::new(),
+            meets: Meets::default(),
+            lift: (0..nn as u32).collect(),
         };
         // Blossoms from the top down: a parent before its children.
         let mut order: Vec<usize> = (0..nn)
@@ -527,13 +577,19 @@ impl<W: Weight> Solver<W> {
             } else {
                 v.top[b] = v.top[p];
                 v.depth[b] = v.depth[p] + 1;
+                if own == W::zero() {
+                    v.lift[b] = v.lift[p];
+                }
                 v.zsum[b] = v.zsum[p].add(&own);
             }
             if b >= self.n {
                 order.extend(self.childs[b].iter().copied());
             }
         }
-        v.up = ancestors(&self.parent, &v.depth);
+        let tops: Vec<usize> = (self.n..nn)
+            .filter(|&b| self.base[b] != NONE && self.parent[b] == NONE)
+            .collect();
+        v.meets = Meets::new(self.n, &tops, &self.childs, &v.depth);
         v
     }
 
@@ -568,6 +624,21 @@ impl<W: Weight> Solver<W> {
     /// pairs is `y(u) + y(v) − w2`: blossom duals only add).
     pub fn vertex_dual(&self, v: usize) -> W {
         self.view.y[v].clone()
+    }
+
+    /// After a solve: two blossoms holding v, each with the sum Z of its dual and its
+    /// ancestors' (doubled units); `None` when v is in no blossom. A pair of v and another
+    /// vertex in one of them has a reduced cost of at least `y(u) + y(v) + Z − w2` (every
+    /// blossom holding both is in it), exactly that for the first: the highest blossom reached
+    /// from v's own through blossoms of dual 0. The second is the top blossom.
+    pub fn blossoms_of(&self, v: usize) -> Option<[(usize, W); 2]> {
+        let view = &self.view;
+        let t = *view.top.get(v)?;
+        if t == v {
+            return None;
+        }
+        let g = view.lift[view.parent[v]] as usize;
+        Some([(g, view.zsum[g].clone()), (t, view.zsum[t].clone())])
     }
 
     /// The current matching with its duals.

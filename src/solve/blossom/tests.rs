@@ -591,14 +591,17 @@ fn pricing_a_sparse_part_reaches_the_optimum_of_the_whole_graph() {
     }
 }
 
-/// The reduced cost the solver gives any pair (its lowest common blossom found by lifting
-/// through the blossom forest) is the one the matching's own duals give, the blossoms
-/// holding both ends found by walking up one level at a time. Graphs of weights 2–4 (many
+/// The reduced cost the solver gives any pair (its lowest common blossom read from the
+/// depth-first order of the blossom forest) is the one the matching's own duals give, the
+/// blossoms holding both ends found by walking up one level at a time; and the bounds
+/// pricing takes from [`Solver::blossoms_of`] hold: exact for two vertices with the same
+/// first blossom, a lower bound for two in the same top blossom. Graphs of weights 2–4 (many
 /// equal) nest blossoms up to 26 levels deep.
 #[test]
 fn reduced_costs_of_every_pair_agree_with_a_walk_up_the_blossom_forest() {
     let mut rng = Rng(977);
     let mut deepest = 0;
+    let mut exact = 0;
     for _ in 0..80 {
         let n = 10 + rng.next(50) as usize;
         let edges = random_graph(&mut rng, n, 2, 4);
@@ -633,35 +636,98 @@ fn reduced_costs_of_every_pair_agree_with_a_walk_up_the_blossom_forest() {
                     let walked = d.vertex[u] + d.vertex[v] + z - 2 * w;
                     assert_eq!(s.pair_reduced_cost(u, v, &(2 * w)), walked, "({u}, {v})");
                 }
+                if let (Some(bu), Some(bv)) = (s.blossoms_of(u), s.blossoms_of(v)) {
+                    if bu[1].0 == bv[1].0 {
+                        assert!(z >= bv[1].1, "({u}, {v}): top blossom");
+                    }
+                    if bu[0].0 == bv[0].0 {
+                        assert_eq!(z, bv[0].1, "({u}, {v}): first blossom");
+                        exact += 1;
+                    }
+                }
             }
         }
     }
     assert!(deepest >= 3, "blossoms nested {deepest} deep at most");
+    assert!(exact > 0, "no pair shares a first blossom");
 }
 
-/// The lowest common blossom by lifting, against a walk one level at a time, on a forest
-/// the solver seldom builds: two complete binary trees of blossoms six levels deep (leaves
-/// are vertices), so that pairs meet anywhere from their parents to the top.
+/// The lowest common blossom read from the depth-first order, against a walk one level at a
+/// time, on a forest the solver seldom builds: two complete binary trees of blossoms six
+/// levels deep over 64 vertices each, and a third blossom of two vertices, so that pairs meet
+/// anywhere from their parents to the top.
 #[test]
-fn the_lowest_common_blossom_by_lifting_is_the_one_a_walk_finds() {
-    // Nodes in heap order per tree: node k's children are 2k+1 and 2k+2.
-    let per_tree = (1 << 7) - 1;
-    let nn = 2 * per_tree;
+fn the_lowest_common_blossom_from_the_order_is_the_one_a_walk_finds() {
+    let n = 130;
+    let nn = 2 * n;
     let mut parent = vec![NONE; nn];
     let mut depth = vec![0u32; nn];
-    for t in 0..2 {
-        for k in 1..per_tree {
-            parent[t * per_tree + k] = t * per_tree + (k - 1) / 2;
-            depth[t * per_tree + k] = depth[t * per_tree + (k - 1) / 2] + 1;
+    let mut childs = vec![Vec::new(); nn];
+    let mut next_id = n;
+    let mut next_vertex = 0;
+    let mut tops = Vec::new();
+    // Builds a complete binary tree of the given height under `p` (NONE: a top); its id.
+    fn grow(
+        h: u32,
+        p: usize,
+        d: u32,
+        ids: (&mut usize, &mut usize),
+        parent: &mut [usize],
+        depth: &mut [u32],
+        childs: &mut [Vec<usize>],
+    ) -> usize {
+        let (next_id, next_vertex) = ids;
+        let x = if h == 0 {
+            *next_vertex += 1;
+            *next_vertex - 1
+        } else {
+            *next_id += 1;
+            *next_id - 1
+        };
+        parent[x] = p;
+        depth[x] = d;
+        if h > 0 {
+            for _ in 0..2 {
+                let c = grow(
+                    h - 1,
+                    x,
+                    d + 1,
+                    (&mut *next_id, &mut *next_vertex),
+                    parent,
+                    depth,
+                    childs,
+                );
+                childs[x].push(c);
+            }
         }
+        x
     }
-    let top: Vec<usize> = (0..nn).map(|x| (x / per_tree) * per_tree).collect();
+    for h in [6, 6, 1] {
+        let t = grow(
+            h,
+            NONE,
+            0,
+            (&mut next_id, &mut next_vertex),
+            &mut parent,
+            &mut depth,
+            &mut childs,
+        );
+        tops.push(t);
+    }
+    assert_eq!(next_vertex, n);
+    let top_of = |mut x: usize| {
+        while parent[x] != NONE {
+            x = parent[x];
+        }
+        x
+    };
     let view = DualView::<i64> {
         born: vec![0; nn],
         y: vec![0; nn],
-        up: ancestors(&parent, &depth),
+        meets: Meets::new(n, &tops, &childs, &depth),
+        lift: (0..nn as u32).collect(),
         parent: parent.clone(),
-        top: top.clone(),
+        top: (0..nn).map(top_of).collect(),
         depth: depth.clone(),
         zsum: vec![0; nn],
     };
@@ -676,14 +742,14 @@ fn the_lowest_common_blossom_by_lifting_is_the_one_a_walk_finds() {
         a
     };
     let mut meets = std::collections::BTreeSet::new();
-    for a in 0..nn {
-        for b in 0..nn {
-            if a != b && top[a] == top[b] {
+    for a in 0..n {
+        for b in 0..n {
+            if a != b && top_of(a) == top_of(b) {
                 let c = walk(a, b);
                 assert_eq!(view.common(a, b), c, "({a}, {b})");
-                meets.insert(depth[a].min(depth[b]) - depth[c]);
+                meets.insert(depth[a] - depth[c]);
             }
         }
     }
-    assert_eq!(meets.len(), 7, "pairs meeting 0 to 6 levels up");
+    assert_eq!(meets.len(), 6, "pairs meeting 1 to 6 levels up");
 }

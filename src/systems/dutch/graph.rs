@@ -98,6 +98,9 @@ pub(super) struct Weights<W: Packed> {
     split: Option<Vec<u8>>,
     /// Pairs of moved-down players the bracket above kept apart.
     apart: HashSet<u64>,
+    /// Players with a pair in `over`, `dropped` or `apart` (some may have none left): pricing
+    /// reads millions of pairs, and only those of two marked players are looked up.
+    marked: Vec<bool>,
 }
 
 /// A player's class: everything the bracket's criteria read of him.
@@ -121,7 +124,7 @@ impl<W: Packed> Weights<W> {
                 return None;
             }
         }
-        if !self.dropped.is_empty() || !self.apart.is_empty() {
+        if self.marked[a] && self.marked[b] {
             let k = key(a, b);
             if self.dropped.contains(&k) || self.apart.contains(&k) {
                 return None;
@@ -157,7 +160,7 @@ impl<W: Packed> Weights<W> {
     fn current(&self, a: usize, b: usize) -> Option<W> {
         let (a, b) = (a.min(b), a.max(b));
         let base = self.base(a, b)?;
-        if !self.over.is_empty() {
+        if self.marked[a] && self.marked[b] {
             if let Some(w) = self.over.get(&key(a, b)) {
                 return Some(*w);
             }
@@ -296,11 +299,21 @@ pub(super) struct BracketSpec<'a> {
 /// its classes' criteria plus the hint and the exchange preference. A class none of whose
 /// players has a dual that low is skipped, and among residents only those whose hint could
 /// make up the difference are looked at (a window of places around the hint's target).
+/// Otherwise only the class's players with a dual that low are, and for players in a blossom
+/// holding v its dual and those above it count too (every blossom holding both is in it): a
+/// look-ahead of thousands whose pairs weigh alike sits in one blossom, and its pairs need no
+/// look.
 struct Rows<W: Packed> {
     y: Vec<W>,
     /// Alive players of the bracket and its look-ahead by class, in rank order.
     members: Vec<Vec<u32>>,
-    ymin: Vec<Option<W>>,
+    /// Each class's players by their blossoms (see [`Matcher::blossoms_of`]), then dual
+    /// (lowest first), then rank; and the runs of players in the same blossoms:
+    /// (start, end, player).
+    by_blossom: Vec<Vec<u32>>,
+    runs: Vec<Vec<(u32, u32, u32)>>,
+    /// Each player's blossoms (`usize::MAX` and zero outside any).
+    blossoms: Vec<[(usize, W); 2]>,
     /// The most the exchange preference adds to a pair (zero outside the exchanges).
     exchange_top: W,
     /// The hint's unit is 1 (the lowest field): windows apply.
@@ -311,14 +324,41 @@ impl<W: Packed> Rows<W> {
     fn new(wt: &Weights<W>, matcher: &dyn Matcher<W>, ins: &[usize]) -> Option<Rows<W>> {
         let n = wt.class.len();
         let mut y = vec![W::zero(); n];
+        let outside = [(usize::MAX, W::zero()), (usize::MAX, W::zero())];
+        let mut blossoms = vec![outside; n];
         let mut members = vec![Vec::new(); wt.classes];
-        let mut ymin: Vec<Option<W>> = vec![None; wt.classes];
         for &u in ins {
             let d = matcher.vertex_dual(u)?;
             let k = wt.class[u] as usize;
             members[k].push(u as u32);
-            ymin[k] = Some(ymin[k].map_or(d, |m| m.min(d)));
             y[u] = d;
+            if let Some(b) = matcher.blossoms_of(u) {
+                blossoms[u] = b;
+            }
+        }
+        let mut by_blossom = Vec::with_capacity(wt.classes);
+        let mut runs = Vec::with_capacity(wt.classes);
+        for m in &members {
+            let mut m = m.clone();
+            let at = |a: u32| {
+                let a = a as usize;
+                (blossoms[a][1].0, blossoms[a][0].0, &y[a], a)
+            };
+            m.sort_by(|&a, &b| at(a).cmp(&at(b)));
+            let mut r: Vec<(u32, u32, u32)> = Vec::new();
+            for (i, &u) in m.iter().enumerate() {
+                match r.last_mut() {
+                    Some(last)
+                        if blossoms[last.2 as usize][0].0 == blossoms[u as usize][0].0
+                            && blossoms[last.2 as usize][1].0 == blossoms[u as usize][1].0 =>
+                    {
+                        last.1 = i as u32 + 1
+                    }
+                    _ => r.push((i as u32, i as u32 + 1, u)),
+                }
+            }
+            by_blossom.push(m);
+            runs.push(r);
         }
         let exchange_top = wt
             .exchange
@@ -328,22 +368,35 @@ impl<W: Packed> Rows<W> {
         Some(Rows {
             y,
             members,
-            ymin,
+            by_blossom,
+            runs,
+            blossoms,
             exchange_top,
             hint_ones: wt.layout.unit::<W>(wt.hint_field, 1) == W::ONE,
         })
     }
 
     /// The players whose pair with `v` may be uncovered (a superset), into `out`.
-    fn row(&self, wt: &Weights<W>, v: usize, out: &mut Vec<u32>) {
+    fn row(&self, wt: &Weights<W>, matcher: &dyn Matcher<W>, v: usize, out: &mut Vec<u32>) {
         let four = |w: W| {
             let w2 = w.add(&w);
             w2.add(&w2)
         };
         let kv = wt.class[v] as usize;
         let first = |k: usize| self.members[k].first().map(|&u| u as usize);
+        // The most the hint adds to a pair at v: nothing when v has no place in it.
+        let hinted = match &wt.hint {
+            Hint::Natural { place, .. } => place[v] != NONE,
+            Hint::Split { s1, s2, .. } => s1[v] != NONE || s2[v] != NONE,
+        };
+        let hint_top = if hinted {
+            wt.layout.unit::<W>(wt.hint_field, wt.hk)
+        } else {
+            W::zero()
+        };
+        let [(gv, zv), (tv, _)] = &self.blossoms[v];
         for (l, m) in self.members.iter().enumerate() {
-            let (Some(ymin), Some(u0)) = (self.ymin[l], first(l)) else {
+            let Some(u0) = first(l) else {
                 continue;
             };
             // The table is by (higher-ranked, lower-ranked): a class ranks above v's when it
@@ -356,12 +409,51 @@ impl<W: Packed> Rows<W> {
             let Some(c) = c else {
                 continue;
             };
-            // R: what 4·hint must exceed for the class's lowest dual to be uncovered.
-            let r = ymin.add(&self.y[v]).sub(&four(c.add(&self.exchange_top)));
-            if r < W::zero() {
-                out.extend_from_slice(m);
-                continue;
+            // Per run of the class's players in the same blossoms: R, what 4·hint must exceed
+            // for its lowest dual to be uncovered; below zero, its players with a dual low
+            // enough are looked at. The least R of the others decides the window.
+            let mut least: Option<W> = None;
+            for &(start, end, x) in &self.runs[l] {
+                let players = &self.by_blossom[l][start as usize..end as usize];
+                let [(g, zx), (t, _)] = &self.blossoms[x as usize];
+                // The duals of the blossoms holding v and a player u of the run, at least:
+                // those of the blossoms holding x and v when neither's first blossom holds
+                // the other's (then u and v meet where x and v do), else those of the larger.
+                let shared = if *t == usize::MAX || t != tv {
+                    W::zero()
+                } else {
+                    let mut z = if zx < zv { *zx } else { *zv };
+                    if x as usize != v && g != gv {
+                        let both = matcher
+                            .pair_reduced_cost(x as usize, v, W::zero())
+                            .map(|r| r.sub(&self.y[x as usize]).sub(&self.y[v]));
+                        if let Some(b) = both {
+                            if b < z {
+                                z = b;
+                            }
+                        }
+                    }
+                    z
+                };
+                let lowest = &self.y[players[0] as usize];
+                let r = lowest
+                    .add(&self.y[v])
+                    .add(&shared)
+                    .sub(&four(c.add(&self.exchange_top)));
+                if r < W::zero() {
+                    // u can be uncovered only if y(u) < 4·(its most) − y(v) − shared.
+                    let most = four(c.add(&self.exchange_top).add(&hint_top))
+                        .sub(&self.y[v])
+                        .sub(&shared);
+                    let k = players.partition_point(|&u| self.y[u as usize] < most);
+                    out.extend_from_slice(&players[..k]);
+                } else if least.as_ref().is_none_or(|x| r < *x) {
+                    least = Some(r);
+                }
             }
+            let Some(r) = least else {
+                continue;
+            };
             if !self.hint_ones || r >= four(W::from_i64(wt.hk)) {
                 continue;
             }
@@ -602,6 +694,11 @@ impl<'m, W: Packed> State<'m, W> {
             place[r] = i as u32;
         }
         let m = ins.len().max(2) as i64;
+        let mut marked = vec![false; n];
+        for &(a, b) in spec.apart {
+            marked[a] = true;
+            marked[b] = true;
+        }
         self.weights = Some(Weights {
             layout: spec.layout.clone(),
             hint_field: spec.fields.hint,
@@ -619,6 +716,7 @@ impl<'m, W: Packed> State<'m, W> {
             dropped: HashSet::default(),
             split: None,
             apart: spec.apart.iter().map(|&(a, b)| key(a, b)).collect(),
+            marked,
         });
         self.outer = Outer::Bracket {
             layout: spec.layout.clone(),
@@ -867,10 +965,14 @@ impl<'m, W: Packed> State<'m, W> {
         candidates.sort_unstable();
         candidates.dedup();
         let mut violated: Vec<(W, u32, u32)> = Vec::new();
+        // A pair of the graph is covered after a solve (the duals are feasible for it): it is
+        // looked up only when found uncovered, not for each of the millions of pairs read.
         let check = |st: &Self, a: usize, b: usize, violated: &mut Vec<(W, u32, u32)>| {
-            if let Some(w) = st.left_out(ctx, a, b) {
+            if let Some(w) = st.allowed_inside(ctx, a, b) {
                 if let Some(r) = st.matcher.pair_violation(a, b, w.add(&w)) {
-                    violated.push((r, a as u32, b as u32));
+                    if !st.gid.contains_key(&key(a, b)) {
+                        violated.push((r, a as u32, b as u32));
+                    }
                 }
             }
         };
@@ -887,7 +989,12 @@ impl<'m, W: Packed> State<'m, W> {
             for &v in &lows {
                 row.clear();
                 match &index {
-                    Some(ix) => ix.row(self.weights.as_ref().expect("a bracket"), v, &mut row),
+                    Some(ix) => ix.row(
+                        self.weights.as_ref().expect("a bracket"),
+                        &*self.matcher,
+                        v,
+                        &mut row,
+                    ),
                     None => row.extend(ins.iter().map(|&u| u as u32)),
                 }
                 // A pair at two such players once, from the higher-ranked.
@@ -939,10 +1046,18 @@ impl<'m, W: Packed> State<'m, W> {
 
     /// The weight of a pair of two players of the bracket and its look-ahead, positive,
     /// left out of the reduced graph (pricing decides whether it belongs in).
+    #[cfg(test)]
     fn left_out(&self, ctx: &Context, a: usize, b: usize) -> Option<W> {
-        if !(self.alive[a] && self.alive[b] && self.inside[a] && self.inside[b])
-            || self.gid.contains_key(&key(a, b))
-        {
+        if self.gid.contains_key(&key(a, b)) {
+            return None;
+        }
+        self.allowed_inside(ctx, a, b)
+    }
+
+    /// The weight of a pair of two players of the bracket and its look-ahead, positive, in
+    /// the reduced graph or not.
+    fn allowed_inside(&self, ctx: &Context, a: usize, b: usize) -> Option<W> {
+        if !(self.alive[a] && self.alive[b] && self.inside[a] && self.inside[b]) {
             return None;
         }
         self.pair_weight(ctx, a, b).filter(|w| *w > W::zero())
@@ -1168,6 +1283,8 @@ impl<'m, W: Packed> State<'m, W> {
     pub(super) fn set(&mut self, ctx: &Context, a: usize, b: usize, w: W) {
         self.change(ctx, a, b, |wt| {
             wt.over.insert(key(a, b), w);
+            wt.marked[a] = true;
+            wt.marked[b] = true;
         });
     }
 
@@ -1183,6 +1300,8 @@ impl<'m, W: Packed> State<'m, W> {
         self.change(ctx, a, b, |wt| {
             wt.over.remove(&key(a, b));
             wt.dropped.insert(key(a, b));
+            wt.marked[a] = true;
+            wt.marked[b] = true;
         });
     }
 

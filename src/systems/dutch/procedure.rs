@@ -44,6 +44,11 @@ pub trait Matcher<W> {
     /// of weight `w` at `a` and `b` has a reduced cost of at least `dual(a) + dual(b) − 2·w`
     /// (the duals of blossoms holding both only add).
     fn vertex_dual(&self, v: usize) -> Option<W>;
+    /// After a solve: two blossoms holding `v`, each with the sum Z of its dual and those
+    /// above it (same units); `None` when v is in none. A pair of v and another player in one
+    /// of them has a reduced cost of at least `dual(a) + dual(b) + Z − 2·w`. The first is the
+    /// one where that bound is exact, the second the top blossom.
+    fn blossoms_of(&self, v: usize) -> Option<[(usize, W); 2]>;
     /// After `start`: the first solve keeps the vertex's dual at `y` or above (same units).
     fn set_floor(&mut self, v: usize, y: W);
     /// The vertex and its edges leave the graph (a player paired for good).
