@@ -78,6 +78,10 @@ impl<W: Weight + Packed> Matcher<W> for ExactMatcher<W> {
         self.solver.as_ref().and_then(|s| s.blossoms_of(v))
     }
 
+    fn shared_dual(&self, a: usize, b: usize) -> Option<W> {
+        self.solver.as_ref().map(|s| s.shared_dual(a, b))
+    }
+
     fn set_floor(&mut self, v: usize, y: W) {
         if let Some(s) = self.solver.as_mut() {
             s.set_floor(v, y);
@@ -171,6 +175,9 @@ macro_rules! delegate {
             }
             fn blossoms_of(&self, v: usize) -> Option<[(usize, $t); 2]> {
                 self.$f.blossoms_of(v)
+            }
+            fn shared_dual(&self, a: usize, b: usize) -> Option<$t> {
+                self.$f.shared_dual(a, b)
             }
             fn set_floor(&mut self, v: usize, y: $t) {
                 self.$f.set_floor(v, y)

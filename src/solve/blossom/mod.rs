@@ -626,6 +626,15 @@ impl<W: Weight> Solver<W> {
         self.view.y[v].clone()
     }
 
+    /// After a solve: the duals of the blossoms holding both u and v (doubled units), summed.
+    pub fn shared_dual(&self, u: usize, v: usize) -> W {
+        let d = &self.view;
+        if d.top[u] != d.top[v] || d.top[u] == u || u == v {
+            return W::zero();
+        }
+        d.zsum[d.common(u, v)].clone()
+    }
+
     /// After a solve: two blossoms holding v, each with the sum Z of its dual and its
     /// ancestors' (doubled units); `None` when v is in no blossom. A pair of v and another
     /// vertex in one of them has a reduced cost of at least `y(u) + y(v) + Z − w2` (every

@@ -389,12 +389,13 @@ impl<W: Packed> Rows<W> {
             Hint::Natural { place, .. } => place[v] != NONE,
             Hint::Split { s1, s2, .. } => s1[v] != NONE || s2[v] != NONE,
         };
+        let windows = hinted && self.hint_ones;
         let hint_top = if hinted {
             wt.layout.unit::<W>(wt.hint_field, wt.hk)
         } else {
             W::zero()
         };
-        let [(gv, zv), (tv, _)] = &self.blossoms[v];
+        let [(gv, zv), (tv, zt)] = &self.blossoms[v];
         for (l, m) in self.members.iter().enumerate() {
             let Some(u0) = first(l) else {
                 continue;
@@ -416,30 +417,30 @@ impl<W: Packed> Rows<W> {
             for &(start, end, x) in &self.runs[l] {
                 let players = &self.by_blossom[l][start as usize..end as usize];
                 let [(g, zx), (t, _)] = &self.blossoms[x as usize];
-                // The duals of the blossoms holding v and a player u of the run, at least:
-                // those of the blossoms holding x and v when neither's first blossom holds
-                // the other's (then u and v meet where x and v do), else those of the larger.
-                let shared = if *t == usize::MAX || t != tv {
-                    W::zero()
-                } else {
-                    let mut z = if zx < zv { *zx } else { *zv };
+                let lowest = &self.y[players[0] as usize];
+                let four_c = four(c.add(&self.exchange_top));
+                let below = |shared: &W| lowest.add(&self.y[v]).add(shared).sub(&four_c);
+                let same_top = *t != usize::MAX && t == tv;
+                // First with the top blossom's duals only (every blossom holding both is in
+                // it): most runs are settled so, unless their pairs are looked at or the
+                // hint's window depends on R.
+                let mut shared = if same_top { *zt } else { W::zero() };
+                let mut r = below(&shared);
+                if same_top && (r < W::zero() || (windows && r < four(W::from_i64(wt.hk)))) {
+                    // The duals of the blossoms holding v and a player u of the run, at least:
+                    // those of the blossoms holding x and v when neither's first blossom holds
+                    // the other's (then u and v meet where x and v do), else those of the
+                    // larger.
+                    shared = if zx < zv { *zx } else { *zv };
                     if x as usize != v && g != gv {
-                        let both = matcher
-                            .pair_reduced_cost(x as usize, v, W::zero())
-                            .map(|r| r.sub(&self.y[x as usize]).sub(&self.y[v]));
-                        if let Some(b) = both {
-                            if b < z {
-                                z = b;
+                        if let Some(b) = matcher.shared_dual(x as usize, v) {
+                            if b < shared {
+                                shared = b;
                             }
                         }
                     }
-                    z
-                };
-                let lowest = &self.y[players[0] as usize];
-                let r = lowest
-                    .add(&self.y[v])
-                    .add(&shared)
-                    .sub(&four(c.add(&self.exchange_top)));
+                    r = below(&shared);
+                }
                 if r < W::zero() {
                     // u can be uncovered only if y(u) < 4·(its most) − y(v) − shared.
                     let most = four(c.add(&self.exchange_top).add(&hint_top))

@@ -49,6 +49,9 @@ pub trait Matcher<W> {
     /// of them has a reduced cost of at least `dual(a) + dual(b) + Z − 2·w`. The first is the
     /// one where that bound is exact, the second the top blossom.
     fn blossoms_of(&self, v: usize) -> Option<[(usize, W); 2]>;
+    /// After a solve: the duals of the blossoms holding both `a` and `b`, summed (same
+    /// units; zero when none does).
+    fn shared_dual(&self, a: usize, b: usize) -> Option<W>;
     /// After `start`: the first solve keeps the vertex's dual at `y` or above (same units).
     fn set_floor(&mut self, v: usize, y: W);
     /// The vertex and its edges leave the graph (a player paired for good).
