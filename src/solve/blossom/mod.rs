@@ -192,7 +192,7 @@ impl Meets {
         Meets { pos, table, len }
     }
 
-    /// The lowest blossom holding both u and v (two vertices of one top blossom).
+    /// The lowest blossom holding both u and v (two different vertices of one top blossom).
     fn common(&self, u: usize, v: usize, depth: &[u32]) -> usize {
         let (a, b) = (self.pos[u] as usize, self.pos[v] as usize);
         let (a, b) = (a.min(b), a.max(b));
@@ -241,6 +241,9 @@ impl<W: Weight> DualView<W> {
 
     /// The lowest blossom holding both u and v (in the same top blossom).
     fn common(&self, u: usize, v: usize) -> usize {
+        if u == v {
+            return self.parent[u];
+        }
         self.meets.common(u, v, &self.depth)
     }
 

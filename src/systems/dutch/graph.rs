@@ -414,11 +414,11 @@ impl<W: Packed> Rows<W> {
             // for its lowest dual to be uncovered; below zero, its players with a dual low
             // enough are looked at. The least R of the others decides the window.
             let mut least: Option<W> = None;
+            let four_c = four(c.add(&self.exchange_top));
             for &(start, end, x) in &self.runs[l] {
                 let players = &self.by_blossom[l][start as usize..end as usize];
                 let [(g, zx), (t, _)] = &self.blossoms[x as usize];
                 let lowest = &self.y[players[0] as usize];
-                let four_c = four(c.add(&self.exchange_top));
                 let below = |shared: &W| lowest.add(&self.y[v]).add(shared).sub(&four_c);
                 let same_top = *t != usize::MAX && t == tv;
                 // First with the top blossom's duals only (every blossom holding both is in
