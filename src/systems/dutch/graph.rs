@@ -314,8 +314,9 @@ struct Rows<W: Packed> {
     runs: Vec<Vec<(u32, u32, u32)>>,
     /// Each player's blossoms (`usize::MAX` and zero outside any).
     blossoms: Vec<[(usize, W); 2]>,
-    /// The most the exchange preference adds to a pair (zero outside the exchanges).
-    exchange_top: W,
+    /// The most the exchange preference adds to a pair of a class's player, when any has one
+    /// (a pair has it only when both players have one: the higher-ranked player's).
+    exchange_top: Vec<Option<W>>,
     /// The hint's unit is 1 (the lowest field): windows apply.
     hint_ones: bool,
 }
@@ -360,11 +361,16 @@ impl<W: Packed> Rows<W> {
             by_blossom.push(m);
             runs.push(r);
         }
-        let exchange_top = wt
-            .exchange
-            .as_ref()
-            .and_then(|x| x.iter().flatten().max().copied())
-            .map_or(W::zero(), |m| m.max(W::zero()));
+        let exchange_top = members
+            .iter()
+            .map(|m| {
+                let x = wt.exchange.as_ref()?;
+                m.iter()
+                    .filter_map(|&u| x[u as usize])
+                    .max()
+                    .map(|t| t.max(W::zero()))
+            })
+            .collect();
         Some(Rows {
             y,
             members,
@@ -414,7 +420,15 @@ impl<W: Packed> Rows<W> {
             // for its lowest dual to be uncovered; below zero, its players with a dual low
             // enough are looked at. The least R of the others decides the window.
             let mut least: Option<W> = None;
-            let four_c = four(c.add(&self.exchange_top));
+            // The exchange preference of v's pairs with the class: v's or the class's most.
+            let exchange = match (
+                wt.exchange.as_ref().and_then(|x| x[v]),
+                self.exchange_top[l],
+            ) {
+                (Some(a), Some(b)) => a.max(b).max(W::zero()),
+                _ => W::zero(),
+            };
+            let four_c = four(c.add(&exchange));
             for &(start, end, x) in &self.runs[l] {
                 let players = &self.by_blossom[l][start as usize..end as usize];
                 let [(g, zx), (t, _)] = &self.blossoms[x as usize];
@@ -443,7 +457,7 @@ impl<W: Packed> Rows<W> {
                 }
                 if r < W::zero() {
                     // u can be uncovered only if y(u) < 4·(its most) − y(v) − shared.
-                    let most = four(c.add(&self.exchange_top).add(&hint_top))
+                    let most = four(c.add(&exchange).add(&hint_top))
                         .sub(&self.y[v])
                         .sub(&shared);
                     let k = players.partition_point(|&u| self.y[u as usize] < most);
