@@ -339,22 +339,23 @@ impl<W: Packed> Rows<W> {
         }
         let mut by_blossom = Vec::with_capacity(wt.classes);
         let mut runs = Vec::with_capacity(wt.classes);
+        // Once S1 and S2 are fixed, runs hold players of one side (see `row`).
+        let side = |a: usize| wt.split.as_ref().map_or(0, |s| s[a]);
         for m in &members {
             let mut m = m.clone();
             let at = |a: u32| {
                 let a = a as usize;
-                (blossoms[a][1].0, blossoms[a][0].0, &y[a], a)
+                (blossoms[a][1].0, blossoms[a][0].0, side(a), &y[a], a)
             };
             m.sort_by(|&a, &b| at(a).cmp(&at(b)));
             let mut r: Vec<(u32, u32, u32)> = Vec::new();
             for (i, &u) in m.iter().enumerate() {
+                let key = |x: u32| {
+                    let x = x as usize;
+                    (blossoms[x][0].0, blossoms[x][1].0, side(x))
+                };
                 match r.last_mut() {
-                    Some(last)
-                        if blossoms[last.2 as usize][0].0 == blossoms[u as usize][0].0
-                            && blossoms[last.2 as usize][1].0 == blossoms[u as usize][1].0 =>
-                    {
-                        last.1 = i as u32 + 1
-                    }
+                    Some(last) if key(last.2) == key(u) => last.1 = i as u32 + 1,
                     _ => r.push((i as u32, i as u32 + 1, u)),
                 }
             }
@@ -430,6 +431,12 @@ impl<W: Packed> Rows<W> {
             };
             let four_c = four(c.add(&exchange));
             for &(start, end, x) in &self.runs[l] {
+                if let Some(split) = &wt.split {
+                    // Two players of S1, or two of S2, are kept apart: no pair to look at.
+                    if split[v] != 0 && split[v] == split[x as usize] {
+                        continue;
+                    }
+                }
                 let players = &self.by_blossom[l][start as usize..end as usize];
                 let [(g, zx), (t, _)] = &self.blossoms[x as usize];
                 let lowest = &self.y[players[0] as usize];
