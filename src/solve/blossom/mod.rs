@@ -211,13 +211,22 @@ impl Meets {
 
 impl<W: Weight> DualView<W> {
     fn reduced_cost(&self, u: usize, v: usize, w2: &W) -> W {
-        let d = self;
-        let r = d.y[u].add(&d.y[v]).sub(w2);
-        if d.top[u] != d.top[v] || d.top[u] == u {
-            return r;
+        self.y[u].add(&self.y[v]).sub(w2).add(&self.shared(u, v))
+    }
+
+    /// Whether a blossom holds both u and v (then their top blossom does).
+    fn in_one_blossom(&self, u: usize, v: usize) -> bool {
+        self.top[u] == self.top[v] && self.top[u] != u
+    }
+
+    /// The duals of the blossoms holding both u and v, summed: the lowest common one's and
+    /// those above it.
+    fn shared(&self, u: usize, v: usize) -> W {
+        if self.in_one_blossom(u, v) {
+            self.zsum[self.common(u, v)].clone()
+        } else {
+            W::zero()
         }
-        // The blossoms holding both: the lowest common one and those above it.
-        r.add(&d.zsum[d.common(u, v)])
     }
 
     /// The reduced cost when negative (the pair is not covered), else `None`; most pairs are
@@ -229,7 +238,7 @@ impl<W: Weight> DualView<W> {
         if r >= W::zero() {
             return None;
         }
-        if d.top[u] != d.top[v] || d.top[u] == u {
+        if !d.in_one_blossom(u, v) {
             return Some(r);
         }
         if r.add(&d.zsum[d.top[u]]) >= W::zero() {
@@ -631,11 +640,7 @@ impl<W: Weight> Solver<W> {
 
     /// After a solve: the duals of the blossoms holding both u and v (doubled units), summed.
     pub fn shared_dual(&self, u: usize, v: usize) -> W {
-        let d = &self.view;
-        if d.top[u] != d.top[v] || d.top[u] == u || u == v {
-            return W::zero();
-        }
-        d.zsum[d.common(u, v)].clone()
+        self.view.shared(u, v)
     }
 
     /// After a solve: two blossoms holding v, each with the sum Z of its dual and its

@@ -341,19 +341,15 @@ impl<W: Packed> Rows<W> {
         let mut runs = Vec::with_capacity(wt.classes);
         // Once S1 and S2 are fixed, runs hold players of one side (see `row`).
         let side = |a: usize| wt.split.as_ref().map_or(0, |s| s[a]);
+        let key = |x: u32| {
+            let x = x as usize;
+            (blossoms[x][1].0, blossoms[x][0].0, side(x))
+        };
         for m in &members {
             let mut m = m.clone();
-            let at = |a: u32| {
-                let a = a as usize;
-                (blossoms[a][1].0, blossoms[a][0].0, side(a), &y[a], a)
-            };
-            m.sort_by(|&a, &b| at(a).cmp(&at(b)));
+            m.sort_by(|&a, &b| (key(a), &y[a as usize], a).cmp(&(key(b), &y[b as usize], b)));
             let mut r: Vec<(u32, u32, u32)> = Vec::new();
             for (i, &u) in m.iter().enumerate() {
-                let key = |x: u32| {
-                    let x = x as usize;
-                    (blossoms[x][0].0, blossoms[x][1].0, side(x))
-                };
                 match r.last_mut() {
                     Some(last) if key(last.2) == key(u) => last.1 = i as u32 + 1,
                     _ => r.push((i as u32, i as u32 + 1, u)),
