@@ -88,6 +88,12 @@ impl<W: Weight + Packed> Matcher<W> for ExactMatcher<W> {
         }
     }
 
+    fn forget(&mut self) {
+        if let Some(s) = self.solver.as_mut() {
+            s.forget();
+        }
+    }
+
     fn remove_vertex(&mut self, v: usize) {
         if let Some(s) = self.solver.as_mut() {
             s.remove_vertex(v);
@@ -187,6 +193,9 @@ macro_rules! delegate {
             }
             fn reduced_cost(&self, edge: usize) -> Option<$t> {
                 self.$f.reduced_cost(edge)
+            }
+            fn forget(&mut self) {
+                self.$f.forget()
             }
             fn remove_vertex(&mut self, v: usize) {
                 self.$f.remove_vertex(v)

@@ -343,6 +343,16 @@ pub struct Solver<W: Weight> {
     born: Vec<u64>,
     inner: Vec<usize>,
     stats: Stats,
+    /// Ids whose search labels were written this stage, and vertices (blossoms) whose dual
+    /// follows a label: the next stage clears only these (stages are many, trees small).
+    touched: Vec<usize>,
+    is_touched: Vec<bool>,
+    ylabeled: Vec<usize>,
+    zlabeled: Vec<usize>,
+    /// The exposed vertices of the last stage in root order, and those exposed by a rotation
+    /// since: the next stage of the same solve sorts an almost sorted list.
+    exposed: Option<Vec<usize>>,
+    rotated: Vec<usize>,
 }
 
 /// What the solver did (counts since it was created).
@@ -444,6 +454,12 @@ impl<W: Weight> Solver<W> {
             },
             inner: Vec::new(),
             stats: Stats::default(),
+            touched: Vec::new(),
+            is_touched: vec![false; nn],
+            ylabeled: Vec::new(),
+            zlabeled: Vec::new(),
+            exposed: None,
+            rotated: Vec::new(),
         }
     }
 
@@ -541,12 +557,35 @@ impl<W: Weight> Solver<W> {
         self.dual[v] = W::zero();
     }
 
+    /// Drops the matching, the blossoms and the duals (floors stay): the next solve starts
+    /// again from the jump start on the current weights. Cheaper than repairing when nearly
+    /// every weight changed, each repair leaving its vertex exposed at a dual of its own.
+    pub fn forget(&mut self) {
+        let n = self.n;
+        for b in n..2 * n {
+            self.childs[b].clear();
+            self.endps[b].clear();
+            self.base[b] = NONE;
+            self.parent[b] = NONE;
+            self.dual[b] = W::zero();
+        }
+        for v in 0..n {
+            self.parent[v] = NONE;
+            self.inblossom[v] = v;
+            self.mate[v] = NONE;
+            self.dual[v] = W::zero();
+        }
+        self.unused = (n..2 * n).rev().collect();
+        self.started = false;
+    }
+
     /// Solves (or re-solves after changes) to optimality.
     pub fn solve(&mut self) {
         if !self.started {
             self.started = true;
             self.jump_start();
         }
+        self.exposed = None;
         while self.stage() {}
         let view = self.dual_view();
         self.lowered = (0..self.n).map(|v| !self.view.covers(&view, v)).collect();
@@ -734,6 +773,9 @@ impl<W: Weight> Solver<W> {
     fn jump_start(&mut self) {
         let n = self.n;
         for v in 0..n {
+            if self.vertex_gone[v] {
+                continue;
+            }
             let mut most: Option<W> = self.floor();
             if let Some(l) = &self.lower[v] {
                 most = Some(most.map_or(l.clone(), |m| m.max(l.clone())));
@@ -832,13 +874,14 @@ impl<W: Weight> Solver<W> {
             self.allowed.iter_mut().for_each(|a| *a = 0);
             self.stamp = 1;
         }
-        for b in 0..2 * n {
+        for b in std::mem::take(&mut self.touched) {
             self.label[b] = FREE;
             self.labelend[b] = NONE;
             self.labeledge[b] = NONE;
             self.bestedge[b] = NONE;
             self.treeid[b] = NONE;
             self.dead[b] = false;
+            self.is_touched[b] = false;
         }
         self.queue.clear();
         self.inner.clear();
@@ -849,17 +892,25 @@ impl<W: Weight> Solver<W> {
         self.offset = W::zero();
         self.stats.stages += 1;
         // Roots: the exposed vertices at the highest dual; the others wait.
-        let mut exposed: Vec<usize> = (0..n)
-            .filter(|&v| {
-                !self.vertex_gone[v]
-                    && self.mate[v] == NONE
-                    && (self.max_card || self.dual[v] > W::zero())
-            })
-            .collect();
+        let root = |s: &Self, v: usize| {
+            !s.vertex_gone[v] && s.mate[v] == NONE && (s.max_card || s.dual[v] > W::zero())
+        };
+        let mut exposed: Vec<usize> = match self.exposed.take() {
+            Some(mut last) => {
+                last.append(&mut self.rotated);
+                last.retain(|&v| root(self, v));
+                last
+            }
+            None => (0..n).filter(|&v| root(self, v)).collect(),
+        };
+        self.rotated.clear();
         if exposed.is_empty() {
             return false;
         }
+        // Stable and adaptive: after the first stage only the last roots' duals moved.
         exposed.sort_by(|&a, &b| self.dual[a].cmp(&self.dual[b]).then(b.cmp(&a)));
+        exposed.dedup();
+        self.exposed = Some(exposed.clone());
         self.level = self.dual[*exposed.last().unwrap()].clone();
         while let Some(&v) = exposed.last() {
             if self.dual[v] != self.level {
@@ -968,8 +1019,10 @@ impl<W: Weight> Solver<W> {
         if done {
             return false;
         }
-        // End of stage: S-blossoms at dual 0 are no longer needed.
-        for b in n..2 * n {
+        // End of stage: S-blossoms at dual 0 are no longer needed (only labelled ones are S).
+        let mut labelled: Vec<usize> = self.touched.iter().copied().filter(|&b| b >= n).collect();
+        labelled.sort_unstable();
+        for b in labelled {
             if self.base[b] != NONE
                 && self.parent[b] == NONE
                 && self.label[b] == S
@@ -982,6 +1035,15 @@ impl<W: Weight> Solver<W> {
         true
     }
 
+    /// Records that id b's search labels were written this stage.
+    #[inline]
+    fn touch(&mut self, b: usize) {
+        if !self.is_touched[b] {
+            self.is_touched[b] = true;
+            self.touched.push(b);
+        }
+    }
+
     /// Whether v's top-level blossom is in a tree augmented this stage.
     fn is_dead(&self, v: usize) -> bool {
         let t = self.treeid[self.inblossom[v]];
@@ -992,9 +1054,11 @@ impl<W: Weight> Solver<W> {
     fn kill(&mut self, v: usize) {
         let b = self.inblossom[v];
         if self.treeid[b] == NONE {
+            self.touch(b);
             self.treeid[b] = b;
         }
         let t = self.treeid[b];
+        self.touch(t);
         self.dead[t] = true;
     }
 
@@ -1026,6 +1090,9 @@ impl<W: Weight> Solver<W> {
     /// Makes vertex v's dual follow label t from now on.
     fn set_ylab(&mut self, v: usize, t: u8) {
         let y = self.y(v);
+        if self.ylab[v] == FREE && t != FREE {
+            self.ylabeled.push(v);
+        }
         self.ylab[v] = t;
         self.dual[v] = match t {
             S => y.add(&self.offset),
@@ -1039,6 +1106,9 @@ impl<W: Weight> Solver<W> {
 
     fn set_zlab(&mut self, b: usize, t: u8) {
         let z = self.z(b);
+        if self.zlab[b] == FREE && t != FREE {
+            self.zlabeled.push(b);
+        }
         self.zlab[b] = t;
         let o2 = self.offset.double();
         self.dual[b] = match t {
@@ -1050,12 +1120,12 @@ impl<W: Weight> Solver<W> {
 
     /// Every dual back to its plain value (end of a stage).
     fn settle(&mut self) {
-        for v in 0..self.n {
+        for v in std::mem::take(&mut self.ylabeled) {
             if self.ylab[v] != FREE {
                 self.set_ylab(v, FREE);
             }
         }
-        for b in self.n..2 * self.n {
+        for b in std::mem::take(&mut self.zlabeled) {
             if self.zlab[b] != FREE {
                 self.set_zlab(b, FREE);
             }
@@ -1158,6 +1228,7 @@ impl<W: Weight> Solver<W> {
                     }
                 } else if self.label[w] == FREE {
                     // w inside a T-blossom: remembered should the blossom be expanded.
+                    self.touch(w);
                     self.label[w] = T;
                     self.labelend[w] = v;
                     self.labeledge[w] = e;
@@ -1170,6 +1241,7 @@ impl<W: Weight> Solver<W> {
                 } else if self.label[w] == FREE
                     && (self.bestedge[w] == NONE || s < self.slack(self.bestedge[w]))
                 {
+                    self.touch(w);
                     self.bestedge[w] = e;
                     if self.label[bw] == FREE {
                         let key = s.add(&self.offset);
@@ -1195,6 +1267,8 @@ impl<W: Weight> Solver<W> {
     /// Labels the top-level blossom of w with t, reached from vertex p by edge e.
     fn assign_label(&mut self, w: usize, t: u8, p: usize, e: usize) {
         let b = self.inblossom[w];
+        self.touch(w);
+        self.touch(b);
         self.label[w] = t;
         self.label[b] = t;
         self.labelend[w] = p;
@@ -1307,6 +1381,7 @@ impl<W: Weight> Solver<W> {
         }
         self.childs[b] = path;
         self.endps[b] = ends;
+        self.touch(b);
         self.label[b] = S;
         self.treeid[b] = self.treeid[bb];
         self.labelend[b] = self.labelend[bb];
@@ -1392,6 +1467,8 @@ impl<W: Weight> Solver<W> {
             // The base child: T, its mate outside already S.
             let bv = childs[0];
             let q = self.other(pe, pv);
+            self.touch(q);
+            self.touch(bv);
             self.label[q] = T;
             self.label[bv] = T;
             self.labelend[q] = pv;
@@ -1491,6 +1568,9 @@ impl<W: Weight> Solver<W> {
     /// Flips the alternating path from S-vertex s up to its tree's root, giving s the edge p
     /// (or leaving it exposed when p is NONE: a rotation).
     fn augment_side(&mut self, s: usize, p: usize) {
+        if p == NONE {
+            self.rotated.push(s);
+        }
         let (mut s, mut p) = (s, p);
         loop {
             let bs = self.inblossom[s];

@@ -1400,6 +1400,9 @@ impl<'m, W: Packed> State<'m, W> {
                 s2_players,
             };
         }
+        // Every pair of the remainder changes: solving again from the jump start is cheaper
+        // than exposing each player at a dual of his own.
+        self.matcher.forget();
         self.reweigh(ctx, remainder);
     }
 

@@ -54,6 +54,9 @@ pub trait Matcher<W> {
     fn shared_dual(&self, a: usize, b: usize) -> Option<W>;
     /// After `start`: the first solve keeps the vertex's dual at `y` or above (same units).
     fn set_floor(&mut self, v: usize, y: W);
+    /// Drops the current matching and duals: the next solve starts afresh on the weights
+    /// then set (when nearly every weight is about to change).
+    fn forget(&mut self);
     /// The vertex and its edges leave the graph (a player paired for good).
     fn remove_vertex(&mut self, v: usize);
     /// An optimal matching of the current graph: `mate[v]`.
