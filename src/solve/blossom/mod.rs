@@ -936,9 +936,11 @@ impl<W: Weight> Solver<W> {
                     augmented = true;
                     continue;
                 }
+                // v's dual stays put until the next dual step.
+                let yv = self.y(v);
                 for i in 0..self.adj[v].len() {
                     let e = self.adj[v][i] as usize;
-                    if let Found::Augmented = self.scan(v, e) {
+                    if let Found::Augmented = self.scan(v, &yv, e) {
                         augmented = true;
                         break;
                     }
@@ -996,7 +998,8 @@ impl<W: Weight> Solver<W> {
                     } else {
                         v
                     };
-                    if let Found::Augmented = self.scan(s, arg) {
+                    let ys = self.y(s);
+                    if let Found::Augmented = self.scan(s, &ys, arg) {
                         augmented = true;
                     }
                 }
@@ -1184,8 +1187,8 @@ impl<W: Weight> Solver<W> {
         None
     }
 
-    /// Edge e seen from S-vertex v.
-    fn scan(&mut self, v: usize, e: usize) -> Found {
+    /// Edge e seen from S-vertex v, whose dual is yv.
+    fn scan(&mut self, v: usize, yv: &W, e: usize) -> Found {
         if self.gone[e] {
             return Found::Nothing;
         }
@@ -1198,7 +1201,7 @@ impl<W: Weight> Solver<W> {
         }
         let mut slack = None;
         if self.allowed[e] != self.stamp {
-            let s = self.slack(e);
+            let s = yv.add(&self.y(w)).sub(&self.w2[e]);
             if s <= W::zero() {
                 self.allowed[e] = self.stamp;
             } else {
