@@ -120,6 +120,19 @@ impl<const L: usize> Fixed<L> {
         Fixed(r)
     }
 
+    /// The value when it fits in an `i128`, else `i128::MAX` or `i128::MIN` by its sign.
+    pub fn saturating_i128(&self) -> i128 {
+        let low = i128::from(self.0[0]) | (i128::from(self.0[1]) << 64);
+        let fill = if low < 0 { u64::MAX } else { 0 };
+        if self.0[2..].iter().all(|&l| l == fill) {
+            low
+        } else if self.negative() {
+            i128::MIN
+        } else {
+            i128::MAX
+        }
+    }
+
     /// `self / 2^bits` rounded down (an arithmetic shift).
     pub fn shr(&self, bits: u32) -> Self {
         let (words, rest) = ((bits / 64) as usize, bits % 64);
@@ -218,6 +231,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn saturates_to_i128_by_sign_beyond_its_range() {
+        for v in [0i64, 1, -1, i64::MAX, i64::MIN] {
+            assert_eq!(Fixed::<4>::from_i64(v).saturating_i128(), i128::from(v));
+        }
+        let wide = Fixed::<4>::from_i64(3).shl(100);
+        assert_eq!(wide.saturating_i128(), 3 << 100);
+        assert_eq!(Fixed::<4>::ZERO.sub(&wide).saturating_i128(), -(3 << 100));
+        let big = Fixed::<4>::from_i64(1).shl(128);
+        assert_eq!(big.saturating_i128(), i128::MAX);
+        assert_eq!(Fixed::<4>::ZERO.sub(&big).saturating_i128(), i128::MIN);
+        // 2^127 has zero upper limbs but does not fit.
+        let edge = Fixed::<4>::from_i64(1).shl(127);
+        assert_eq!(edge.saturating_i128(), i128::MAX);
+        assert_eq!(Fixed::<4>::ZERO.sub(&edge).saturating_i128(), i128::MIN);
     }
 
     #[test]

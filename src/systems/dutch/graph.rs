@@ -215,6 +215,8 @@ pub(super) struct State<'m, W: Packed> {
     /// The deadline passed during the bracket (`Context::should_cancel`, asked before each
     /// matching): nothing more is solved, and the procedure stops after the bracket.
     pub(super) cancelled: bool,
+    /// Threads pricing's rows are shared among (the machine's, at most `PRICE_THREADS`).
+    threads: usize,
 }
 
 /// The first matching's candidates per player (the next ones in rank order), tried before
@@ -273,6 +275,13 @@ pub(super) const INSIDE_DEGREE: usize = 12;
 /// Uncovered pairs added per player in one pricing round (the most violated).
 pub(super) const PRICE_DEGREE: usize = 4;
 
+/// Rows priced by one thread at a time (see [`State::price`]); small in tests, so that their
+/// brackets are priced by several threads too.
+const PRICE_BLOCK: usize = if cfg!(test) { 2 } else { 32 };
+
+/// Most threads pricing uses (measured on two cores only: BENCHMARKS.md).
+const PRICE_THREADS: usize = 4;
+
 /// Completion candidates per player (the next ones in rank order), tried before more.
 pub(super) const COMPLETION_DEGREES: [usize; 2] = [8, 48];
 
@@ -302,16 +311,22 @@ pub(super) struct BracketSpec<'a> {
 /// Otherwise only the class's players with a dual that low are, and for players in a blossom
 /// holding v its dual and those above it count too (every blossom holding both is in it): a
 /// look-ahead of thousands whose pairs weigh alike sits in one blossom, and its pairs need no
-/// look.
+/// look. The runs of a class are read by top blossom, then lowest dual, so a row stops at
+/// the first run covered; and each player offered is checked against the bound with his own
+/// hint, exchange preference and blossom duals, in small integers once the wide sum is known
+/// (without it, a large bracket's rows offered three covered pairs for each uncovered one).
 struct Rows<W: Packed> {
     y: Vec<W>,
     /// Alive players of the bracket and its look-ahead by class, in rank order.
     members: Vec<Vec<u32>>,
     /// Each class's players by their blossoms (see [`Matcher::blossoms_of`]), then dual
     /// (lowest first), then rank; and the runs of players in the same blossoms:
-    /// (start, end, player).
+    /// (start, end, player), by top blossom (`usize::MAX` outside any), then lowest dual.
     by_blossom: Vec<Vec<u32>>,
     runs: Vec<Vec<(u32, u32, u32)>>,
+    /// Each class's top blossoms, by the lowest dual of their players: (top, the range of
+    /// its runs in `runs`).
+    tops: Vec<Vec<(usize, u32, u32)>>,
     /// Each player's blossoms (`usize::MAX` and zero outside any).
     blossoms: Vec<[(usize, W); 2]>,
     /// The most the exchange preference adds to a pair of a class's player, when any has one
@@ -319,6 +334,8 @@ struct Rows<W: Packed> {
     exchange_top: Vec<Option<W>>,
     /// The hint's unit is 1 (the lowest field): windows apply.
     hint_ones: bool,
+    /// Each player's exchange preference in an `i128` (saturated at its ends), if any.
+    exchange_i128: Option<Vec<Option<i128>>>,
 }
 
 impl<W: Packed> Rows<W> {
@@ -339,6 +356,7 @@ impl<W: Packed> Rows<W> {
         }
         let mut by_blossom = Vec::with_capacity(wt.classes);
         let mut runs = Vec::with_capacity(wt.classes);
+        let mut tops = Vec::with_capacity(wt.classes);
         // Once S1 and S2 are fixed, runs hold players of one side (see `row`).
         let side = |a: usize| wt.split.as_ref().map_or(0, |s| s[a]);
         let key = |x: u32| {
@@ -355,8 +373,25 @@ impl<W: Packed> Rows<W> {
                     _ => r.push((i as u32, i as u32 + 1, u)),
                 }
             }
+            // By top blossom, then lowest dual; the tops by their lowest dual (see `row`).
+            let top = |x: u32| blossoms[x as usize][1].0;
+            r.sort_by(|a, b| {
+                (top(a.2), &y[a.2 as usize], a.2).cmp(&(top(b.2), &y[b.2 as usize], b.2))
+            });
+            let mut g: Vec<(usize, u32, u32)> = Vec::new();
+            for (i, run) in r.iter().enumerate() {
+                match g.last_mut() {
+                    Some(last) if last.0 == top(run.2) => last.2 = i as u32 + 1,
+                    _ => g.push((top(run.2), i as u32, i as u32 + 1)),
+                }
+            }
+            g.sort_by(|a, b| {
+                let (x, z) = (r[a.1 as usize].2, r[b.1 as usize].2);
+                (&y[x as usize], x).cmp(&(&y[z as usize], z))
+            });
             by_blossom.push(m);
             runs.push(r);
+            tops.push(g);
         }
         let exchange_top = members
             .iter()
@@ -369,6 +404,7 @@ impl<W: Packed> Rows<W> {
             })
             .collect();
         Some(Rows {
+            tops,
             y,
             members,
             by_blossom,
@@ -376,6 +412,10 @@ impl<W: Packed> Rows<W> {
             blossoms,
             exchange_top,
             hint_ones: wt.layout.unit::<W>(wt.hint_field, 1) == W::ONE,
+            exchange_i128: wt
+                .exchange
+                .as_ref()
+                .map(|x| x.iter().map(|e| e.map(|e| e.saturating_i128())).collect()),
         })
     }
 
@@ -392,7 +432,6 @@ impl<W: Packed> Rows<W> {
             Hint::Natural { place, .. } => place[v] != NONE,
             Hint::Split { s1, s2, .. } => s1[v] != NONE || s2[v] != NONE,
         };
-        let windows = hinted && self.hint_ones;
         let hint_top = if hinted {
             wt.layout.unit::<W>(wt.hint_field, wt.hk)
         } else {
@@ -426,47 +465,104 @@ impl<W: Packed> Rows<W> {
                 _ => W::zero(),
             };
             let four_c = four(c.add(&exchange));
-            for &(start, end, x) in &self.runs[l] {
-                if let Some(split) = &wt.split {
-                    // Two players of S1, or two of S2, are kept apart: no pair to look at.
-                    if split[v] != 0 && split[v] == split[x as usize] {
-                        continue;
-                    }
+            // With the hint's unit 1: whether the pair with u may be uncovered given
+            // T = y(v) + (a lower bound on) shared − 4·(criteria + E), that is whether
+            // y(u) + T + 4·(E − exchange) < 4·hint for its own hint and exchange preference;
+            // the wide sum once, the rest in i128. Values beyond it: the sum counts as
+            // uncovered unless beyond it above (4·(E − exchange − hint) < 2^123), an exchange
+            // preference as none.
+            let e128 = exchange.saturating_i128();
+            let fits = |x: i128| (-(1 << 120)..1 << 120).contains(&x);
+            let uncovered = |u: usize, t: &W| -> bool {
+                let d = self.y[u].add(t).saturating_i128();
+                if d == i128::MAX && wt.hk < 1 << 60 {
+                    return false;
                 }
-                let players = &self.by_blossom[l][start as usize..end as usize];
-                let [(g, zx), (t, _)] = &self.blossoms[x as usize];
-                let lowest = &self.y[players[0] as usize];
-                let below = |shared: &W| lowest.add(&self.y[v]).add(shared).sub(&four_c);
-                let same_top = *t != usize::MAX && t == tv;
-                // First with the top blossom's duals only (every blossom holding both is in
-                // it): most runs are settled so, unless their pairs are looked at or the
-                // hint's window depends on R.
-                let mut shared = if same_top { *zt } else { W::zero() };
-                let mut r = below(&shared);
-                if same_top && (r < W::zero() || (windows && r < four(W::from_i64(wt.hk)))) {
-                    // The duals of the blossoms holding v and a player u of the run, at least:
-                    // those of the blossoms holding x and v when neither's first blossom holds
-                    // the other's (then u and v meet where x and v do), else those of the
-                    // larger.
-                    shared = if zx < zv { *zx } else { *zv };
-                    if x as usize != v && g != gv {
-                        if let Some(b) = matcher.shared_dual(x as usize, v) {
-                            if b < shared {
-                                shared = b;
+                if !fits(d) {
+                    return true;
+                }
+                let ex = match &self.exchange_i128 {
+                    None => 0,
+                    Some(xs) => match (xs[v], xs[u]) {
+                        (Some(a), Some(b)) => {
+                            let term = if u < v { b } else { a };
+                            if fits(term) && fits(e128) {
+                                e128 - term
+                            } else {
+                                0
                             }
                         }
+                        _ if fits(e128) => e128,
+                        _ => 0,
+                    },
+                };
+                let h = wt.hint_value(v.min(u), v.max(u));
+                d + 4 * ex < 4 * i128::from(h)
+            };
+            // Runs come by top blossom, then lowest dual, and the blossoms' duals only add:
+            // once a run is covered with its top's dual (v's) or none (another's), so is
+            // every later run of that top, and when none counted, of every later top too.
+            // R of a run is its lowest dual plus y(v) + shared − 4·(criteria + E).
+            let apart = self.y[v].sub(&four_c);
+            let within = apart.add(zt);
+            'tops: for &(top, from, to) in &self.tops[l] {
+                let same_top = top != usize::MAX && top == *tv;
+                for (i, &(start, end, x)) in
+                    self.runs[l][from as usize..to as usize].iter().enumerate()
+                {
+                    let players = &self.by_blossom[l][start as usize..end as usize];
+                    let lowest = &self.y[players[0] as usize];
+                    // First with the top blossom's duals only (every blossom holding both is
+                    // in it): most runs are settled so, unless their pairs are looked at or
+                    // the hint's window depends on R.
+                    let mut shared = if same_top { *zt } else { W::zero() };
+                    let mut r = lowest.add(if same_top { &within } else { &apart });
+                    if r >= W::zero() {
+                        if least.as_ref().is_none_or(|x| r < *x) {
+                            least = Some(r);
+                        }
+                        if i == 0 && !same_top {
+                            break 'tops;
+                        }
+                        break;
                     }
-                    r = below(&shared);
-                }
-                if r < W::zero() {
-                    // u can be uncovered only if y(u) < 4·(its most) − y(v) − shared.
-                    let most = four(c.add(&exchange).add(&hint_top))
-                        .sub(&self.y[v])
-                        .sub(&shared);
-                    let k = players.partition_point(|&u| self.y[u as usize] < most);
-                    out.extend_from_slice(&players[..k]);
-                } else if least.as_ref().is_none_or(|x| r < *x) {
-                    least = Some(r);
+                    if let Some(split) = &wt.split {
+                        // Two players of S1, or two of S2, are kept apart: no pair to look at.
+                        if split[v] != 0 && split[v] == split[x as usize] {
+                            continue;
+                        }
+                    }
+                    let [(g, zx), _] = &self.blossoms[x as usize];
+                    if same_top {
+                        // The duals of the blossoms holding v and a player u of the run, at least:
+                        // those of the blossoms holding x and v when neither's first blossom holds
+                        // the other's (then u and v meet where x and v do), else those of the
+                        // larger.
+                        shared = if zx < zv { *zx } else { *zv };
+                        if x as usize != v && g != gv {
+                            if let Some(b) = matcher.shared_dual(x as usize, v) {
+                                if b < shared {
+                                    shared = b;
+                                }
+                            }
+                        }
+                        r = lowest.add(&apart).add(&shared);
+                    }
+                    if r < W::zero() {
+                        // u can be uncovered only if y(u) < 4·(its most) − y(v) − shared.
+                        let most = four(c.add(&exchange).add(&hint_top))
+                            .sub(&self.y[v])
+                            .sub(&shared);
+                        let k = players.partition_point(|&u| self.y[u as usize] < most);
+                        if self.hint_ones {
+                            let t = apart.add(&shared);
+                            out.extend(players[..k].iter().filter(|&&u| uncovered(u as usize, &t)));
+                        } else {
+                            out.extend_from_slice(&players[..k]);
+                        }
+                    } else if least.as_ref().is_none_or(|x| r < *x) {
+                        least = Some(r);
+                    }
                 }
             }
             let Some(r) = least else {
@@ -490,6 +586,7 @@ impl<W: Packed> Rows<W> {
                 }
             }
             let d = lo;
+            let (t_apart, t_same) = (&apart, &within);
             // Index ranges of the players whose place puts the pair within d of the target.
             let mut push_places = |players: &[u32], from: i64, to: i64| {
                 let from = from.max(0);
@@ -500,7 +597,21 @@ impl<W: Packed> Rows<W> {
                 let (a, b) = (players[from as usize], players[to as usize]);
                 let start = m.partition_point(|&x| x < a);
                 let end = m.partition_point(|&x| x <= b);
-                out.extend_from_slice(&m[start..end]);
+                // Each with the least blossom dual his pair with v may have: the top
+                // blossom's when they share it.
+                out.extend(m[start..end].iter().filter(|&&u| {
+                    let u = u as usize;
+                    if *tv == usize::MAX || self.blossoms[u][1].0 != *tv {
+                        return uncovered(u, t_apart);
+                    }
+                    // In v's top blossom: with its dual first, then with those of every
+                    // blossom holding both.
+                    uncovered(u, t_same)
+                        && (u == v
+                            || matcher
+                                .shared_dual(u, v)
+                                .is_none_or(|z| uncovered(u, &t_apart.add(&z))))
+                }));
             };
             match &wt.hint {
                 Hint::Natural {
@@ -584,6 +695,9 @@ impl<'m, W: Packed> State<'m, W> {
             raised_rows: vec![false; n],
             over_budget: None,
             cancelled: false,
+            threads: std::thread::available_parallelism()
+                .map_or(1, |t| t.get())
+                .min(PRICE_THREADS),
         }
     }
 
@@ -605,12 +719,17 @@ impl<'m, W: Packed> State<'m, W> {
             return None;
         }
         if self.both_inside(a, b) {
-            let wt = self.weights.as_ref().expect("a bracket");
-            let (ka, kb) = (wt.class[a.min(b)], wt.class[a.max(b)]);
-            wt.table[ka as usize * wt.classes + kb as usize]?;
-            return Some(wt.current(a, b).unwrap_or_else(W::zero));
+            return self.inside_weight(a, b);
         }
         compatible(ctx, a, b).then(|| self.outer_weight(ctx, a, b))
+    }
+
+    /// [`State::pair_weight`] of two players of the bracket and its look-ahead, not barred.
+    fn inside_weight(&self, a: usize, b: usize) -> Option<W> {
+        let wt = self.weights.as_ref().expect("a bracket");
+        let (ka, kb) = (wt.class[a.min(b)], wt.class[a.max(b)]);
+        wt.table[ka as usize * wt.classes + kb as usize]?;
+        Some(wt.current(a, b).unwrap_or_else(W::zero))
     }
 
     /// The pair's base weight in this bracket (its criteria and the hint, before the Dutch
@@ -802,7 +921,7 @@ impl<'m, W: Packed> State<'m, W> {
             t0.elapsed()
         );
         #[cfg(test)]
-        self.assert_priced(ctx);
+        self.assert_priced();
         match self.complete(ctx, &r) {
             Some(mate) => mate,
             None => {
@@ -986,7 +1105,7 @@ impl<'m, W: Packed> State<'m, W> {
         // A pair of the graph is covered after a solve (the duals are feasible for it): it is
         // looked up only when found uncovered, not for each of the millions of pairs read.
         let check = |st: &Self, a: usize, b: usize, violated: &mut Vec<(W, u32, u32)>| {
-            if let Some(w) = st.allowed_inside(ctx, a, b) {
+            if let Some(w) = st.allowed_inside(a, b) {
                 if let Some(r) = st.matcher.pair_violation(a, b, w.add(&w)) {
                     if !st.gid.contains_key(&key(a, b)) {
                         violated.push((r, a as u32, b as u32));
@@ -1003,25 +1122,55 @@ impl<'m, W: Packed> State<'m, W> {
                 .weights
                 .as_ref()
                 .and_then(|wt| Rows::new(wt, &*self.matcher, &ins));
-            let mut row: Vec<u32> = Vec::new();
-            for &v in &lows {
-                row.clear();
-                match &index {
-                    Some(ix) => ix.row(
-                        self.weights.as_ref().expect("a bracket"),
-                        &*self.matcher,
-                        v,
-                        &mut row,
-                    ),
-                    None => row.extend(ins.iter().map(|&u| u as u32)),
-                }
-                // A pair at two such players once, from the higher-ranked.
-                for &u in &row {
-                    let u = u as usize;
-                    if u != v && (!low[u] || v < u) {
-                        check(self, v.min(u), v.max(u), &mut violated);
+            // The rows of blocks of players, block k by thread k mod t; the pairs found are
+            // sorted below, so the threads' order does not matter.
+            let rows = |part: usize, parts: usize, found: &mut Vec<(W, u32, u32)>| {
+                let mut row: Vec<u32> = Vec::new();
+                for (k, block) in lows.chunks(PRICE_BLOCK).enumerate() {
+                    if k % parts != part {
+                        continue;
+                    }
+                    for &v in block {
+                        row.clear();
+                        match &index {
+                            Some(ix) => ix.row(
+                                self.weights.as_ref().expect("a bracket"),
+                                &*self.matcher,
+                                v,
+                                &mut row,
+                            ),
+                            None => row.extend(ins.iter().map(|&u| u as u32)),
+                        }
+                        // A pair at two such players once, from the higher-ranked.
+                        for &u in &row {
+                            let u = u as usize;
+                            if u != v && (!low[u] || v < u) {
+                                check(self, v.min(u), v.max(u), found);
+                            }
+                        }
                     }
                 }
+            };
+            let parts = self.threads.min(lows.len().div_ceil(PRICE_BLOCK)).max(1);
+            if parts == 1 {
+                rows(0, 1, &mut violated);
+            } else {
+                std::thread::scope(|scope| {
+                    let rows = &rows;
+                    let others: Vec<_> = (1..parts)
+                        .map(|part| {
+                            scope.spawn(move || {
+                                let mut found = Vec::new();
+                                rows(part, parts, &mut found);
+                                found
+                            })
+                        })
+                        .collect();
+                    rows(0, parts, &mut violated);
+                    for h in others {
+                        violated.append(&mut h.join().expect("a pricing thread"));
+                    }
+                });
             }
             // Pairs a decision weighed apart from the classes: their weights are not bounded
             // by the class table. Those of players paired for good are never asked again.
@@ -1065,30 +1214,33 @@ impl<'m, W: Packed> State<'m, W> {
     /// The weight of a pair of two players of the bracket and its look-ahead, positive,
     /// left out of the reduced graph (pricing decides whether it belongs in).
     #[cfg(test)]
-    fn left_out(&self, ctx: &Context, a: usize, b: usize) -> Option<W> {
+    fn left_out(&self, a: usize, b: usize) -> Option<W> {
         if self.gid.contains_key(&key(a, b)) {
             return None;
         }
-        self.allowed_inside(ctx, a, b)
+        self.allowed_inside(a, b)
     }
 
     /// The weight of a pair of two players of the bracket and its look-ahead, positive, in
     /// the reduced graph or not.
-    fn allowed_inside(&self, ctx: &Context, a: usize, b: usize) -> Option<W> {
-        if !(self.alive[a] && self.alive[b] && self.inside[a] && self.inside[b]) {
+    fn allowed_inside(&self, a: usize, b: usize) -> Option<W> {
+        if !(self.alive[a] && self.alive[b] && self.both_inside(a, b))
+            || a == b
+            || self.is_barred(a, b)
+        {
             return None;
         }
-        self.pair_weight(ctx, a, b).filter(|w| *w > W::zero())
+        self.inside_weight(a, b).filter(|w| *w > W::zero())
     }
 
     /// Tests only: every pair of the bracket and its look-ahead left out of the reduced graph
     /// is covered by the duals, as the pricing claims (a full scan).
     #[cfg(test)]
-    fn assert_priced(&self, ctx: &Context) {
+    fn assert_priced(&self) {
         let ins = self.inside_alive();
         for (x, &a) in ins.iter().enumerate() {
             for &b in &ins[x + 1..] {
-                if let Some(w) = self.left_out(ctx, a, b) {
+                if let Some(w) = self.left_out(a, b) {
                     let r = self
                         .matcher
                         .pair_reduced_cost(a, b, w.add(&w))

@@ -24,8 +24,9 @@ use rustc_hash::FxHashMap as HashMap;
 pub use super::colour::colour_of;
 
 /// An exact maximum-weight matching kept between solves, supplied by the solver: the
-/// procedure changes a few weights or removes paired players, then asks again.
-pub trait Matcher<W> {
+/// procedure changes a few weights or removes paired players, then asks again. Read from
+/// several threads at once after a solve (pricing), hence `Sync`.
+pub trait Matcher<W>: Sync {
     /// A graph on vertices `0..n`; edge ids are positions in `edges`.
     fn start(&mut self, n: usize, edges: &[(usize, usize, W)]);
     fn set_weight(&mut self, edge: usize, w: W);

@@ -21,6 +21,8 @@ pub trait Packed: Copy + Ord + Debug + Send + Sync + 'static {
     fn sub(&self, other: &Self) -> Self;
     /// `self / 2` (the matching halves only even values).
     fn half(&self) -> Self;
+    /// The value when it fits in an `i128`, else `i128::MAX` or `i128::MIN` by its sign.
+    fn saturating_i128(&self) -> i128;
     /// Bits this type holds safely (the matching doubles weights and sums duals).
     const BITS: u32;
 }
@@ -42,6 +44,9 @@ impl Packed for i128 {
     }
     fn half(&self) -> Self {
         self / 2
+    }
+    fn saturating_i128(&self) -> i128 {
+        *self
     }
     const BITS: u32 = 100;
 }
@@ -67,6 +72,9 @@ impl<const L: usize> Packed for crate::fixed::Fixed<L> {
     }
     fn half(&self) -> Self {
         self.shr(1)
+    }
+    fn saturating_i128(&self) -> i128 {
+        crate::fixed::Fixed::saturating_i128(self)
     }
     const BITS: u32 = 64 * L as u32 - 16;
 }
