@@ -513,8 +513,8 @@ impl<W: Packed> Rows<W> {
                     let players = &self.by_blossom[l][start as usize..end as usize];
                     let lowest = &self.y[players[0] as usize];
                     // First with the top blossom's duals only (every blossom holding both is
-                    // in it): most runs are settled so, unless their pairs are looked at or
-                    // the hint's window depends on R.
+                    // in it): most runs are settled so; the others, when in v's top, with the
+                    // duals of the blossoms holding both.
                     let mut shared = if same_top { *zt } else { W::zero() };
                     let mut r = lowest.add(if same_top { &within } else { &apart });
                     if r >= W::zero() {
@@ -586,7 +586,6 @@ impl<W: Packed> Rows<W> {
                 }
             }
             let d = lo;
-            let (t_apart, t_same) = (&apart, &within);
             // Index ranges of the players whose place puts the pair within d of the target.
             let mut push_places = |players: &[u32], from: i64, to: i64| {
                 let from = from.max(0);
@@ -602,15 +601,15 @@ impl<W: Packed> Rows<W> {
                 out.extend(m[start..end].iter().filter(|&&u| {
                     let u = u as usize;
                     if *tv == usize::MAX || self.blossoms[u][1].0 != *tv {
-                        return uncovered(u, t_apart);
+                        return uncovered(u, &apart);
                     }
                     // In v's top blossom: with its dual first, then with those of every
                     // blossom holding both.
-                    uncovered(u, t_same)
+                    uncovered(u, &within)
                         && (u == v
                             || matcher
                                 .shared_dual(u, v)
-                                .is_none_or(|z| uncovered(u, &t_apart.add(&z))))
+                                .is_none_or(|z| uncovered(u, &apart.add(&z))))
                 }));
             };
             match &wt.hint {
@@ -907,15 +906,27 @@ impl<'m, W: Packed> State<'m, W> {
         }
         // The reduced graph holds the heaviest pairs only: the others priced by the duals.
         let mut priced = 0;
+        log::debug!(
+            "dutch: matching {}: solved in {:?}",
+            self.solves,
+            t0.elapsed()
+        );
         loop {
+            let t1 = std::time::Instant::now();
             let k = self.price(ctx);
+            let pricing = t1.elapsed();
             if k == 0 {
                 break;
             }
             priced += k;
             r = self.matcher.solve();
+            log::debug!(
+                "dutch: matching {}: priced in {pricing:?} (+{k} pairs), solved again in {:?}",
+                self.solves,
+                t1.elapsed() - pricing
+            );
         }
-        log::trace!(
+        log::debug!(
             "dutch: matching {} in {:?}, {priced} pairs added by pricing",
             self.solves,
             t0.elapsed()

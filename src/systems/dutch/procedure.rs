@@ -325,7 +325,16 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         let ord = |v: i64| layout.unit::<W>(f.order, v);
         // The unit of the lowest criterion: the order and hint fields add up to less.
         let above = layout.above::<W>(f.order);
+        // Where a bracket's time goes, for the trace: first solve, moved-down players,
+        // exchanges, the split's solve, the S1 players' decisions.
+        let mut clock = std::time::Instant::now();
+        let mut phases = [0f64; 4];
+        let mut lap = |k: usize, clock: &mut std::time::Instant| {
+            phases[k] = clock.elapsed().as_secs_f64();
+            *clock = std::time::Instant::now();
+        };
         let mut mate = st.solve(ctx);
+        lap(0, &mut clock);
         let mut finalized: Vec<(usize, usize)> = Vec::new();
         let mut matched = vec![false; n];
         let res_set: Vec<bool> = (0..n).map(|i| is_resident(i, &in_cur)).collect();
@@ -426,6 +435,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             }
         }
 
+        lap(1, &mut clock);
         // The remainder: residents paired among themselves or floating ("FIDE Dutch 2025 4.3").
         let remainder: Vec<usize> = residents.iter().copied().filter(|&i| st.alive[i]).collect();
         let rpos: HashMap<usize, usize> =
@@ -444,11 +454,18 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         let exchange_weight = |st: &State<'_, W>, a: usize, b: usize| -> Option<W> {
             Some(st.base_of(a, b)?.add(&exchange_add(rpos[&a])))
         };
-        st.start_exchanges(ctx, &remainder, exchange_add);
-        mate = st.solve(ctx);
         let is_top = |mate: &[Option<usize>], i: usize| {
             mate[i].is_some_and(|m| m > i && rpos.contains_key(&m))
         };
+        // No exchange (S1 the first `pairs_in` players of the remainder, each paired below
+        // him in it) is the most the exchange preference can give: an optimum of the criteria
+        // at hand that shows none stays optimal with the preference, and S1 and S2 are chosen
+        // without the exchanges' matching.
+        let no_exchange = st.clean && remainder[..pairs_in].iter().all(|&i| is_top(&mate, i));
+        if !no_exchange {
+            st.start_exchanges(ctx, &remainder, exchange_add);
+            mate = st.solve(ctx);
+        }
         let exchanges = remainder[..pairs_in]
             .iter()
             .filter(|&&i| !is_top(&mate, i))
@@ -509,6 +526,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             }
             q += 1;
         }
+        lap(2, &mut clock);
         // Fix S1 and S2 as chosen: a top meets only a non-top below it. The hint now points
         // each S1 player at the S2 player of his own place.
         let top: Vec<bool> = (0..n)
@@ -518,6 +536,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         // Each S1 player, in order, meets the highest S2 player the optimum allows.
         let s1: Vec<usize> = remainder.iter().copied().filter(|&a| top[a]).collect();
         let mut decided = vec![false; n];
+        let split_solves = st.solves;
         // The block's size is 2^streak: one more for each decision that needed a matching,
         // one less for each that did not.
         let mut streak = 0u32;
@@ -594,6 +613,21 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             }
         }
 
+        lap(3, &mut clock);
+        log::debug!(
+            "dutch: bracket {}: {} residents, {} moved down, {} next; {} matchings; \
+             first {:.2} s, moved down {:.2} s, exchanges {:.2} s, S1 {:.2} s ({} matchings)",
+            players[cur[0]].score,
+            residents.len(),
+            mdps.len(),
+            nxt.len(),
+            st.solves - solves_before,
+            phases[0],
+            phases[1],
+            phases[2],
+            phases[3],
+            st.solves - split_solves,
+        );
         // Who goes down: everyone of the bracket not paired in it.
         let down: Vec<usize> = cur.iter().copied().filter(|&i| st.alive[i]).collect();
         let nxt_score = nxt.first().map(|&i| players[i].score);
