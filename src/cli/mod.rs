@@ -107,7 +107,8 @@ pub fn options() -> Options {
 
 /// The solver's trace: with `OPTIPAIR_TRACE` set (to anything), optipair's `log` records of
 /// level debug and above go to standard error as `trace: …` lines (one per HiGHS solve,
-/// pricing round, matching and closed tier group); other crates' records are left out.
+/// pricing round, matching, Dutch bracket and closed tier group); other crates' records are
+/// left out.
 struct Trace;
 
 impl log::Log for Trace {

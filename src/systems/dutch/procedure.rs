@@ -458,9 +458,9 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             mate[i].is_some_and(|m| m > i && rpos.contains_key(&m))
         };
         // No exchange (S1 the first `pairs_in` players of the remainder, each paired below
-        // him in it) is the most the exchange preference can give: an optimum of the criteria
-        // at hand that shows none stays optimal with the preference, and S1 and S2 are chosen
-        // without the exchanges' matching.
+        // him in it) is the most the exchange preference of "FIDE Dutch 2025 4.3.3" can
+        // give: an optimum of the criteria at hand that shows none stays optimal with the
+        // preference, and S1 and S2 are chosen without the exchanges' matching.
         let no_exchange = st.clean && remainder[..pairs_in].iter().all(|&i| is_top(&mate, i));
         if !no_exchange {
             st.start_exchanges(ctx, &remainder, exchange_add);
