@@ -325,16 +325,16 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         let ord = |v: i64| layout.unit::<W>(f.order, v);
         // The unit of the lowest criterion: the order and hint fields add up to less.
         let above = layout.above::<W>(f.order);
-        // Where a bracket's time goes, for the trace: first solve, moved-down players,
-        // exchanges, the split's solve, the S1 players' decisions.
+        // Where a bracket's time goes, for the trace: the first matching, the moved-down
+        // players, the exchanges, the S1 players' decisions.
         let mut clock = std::time::Instant::now();
         let mut phases = [0f64; 4];
-        let mut lap = |k: usize, clock: &mut std::time::Instant| {
+        let mut lap = |k: usize| {
             phases[k] = clock.elapsed().as_secs_f64();
-            *clock = std::time::Instant::now();
+            clock = std::time::Instant::now();
         };
         let mut mate = st.solve(ctx);
-        lap(0, &mut clock);
+        lap(0);
         let mut finalized: Vec<(usize, usize)> = Vec::new();
         let mut matched = vec![false; n];
         let res_set: Vec<bool> = (0..n).map(|i| is_resident(i, &in_cur)).collect();
@@ -435,7 +435,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             }
         }
 
-        lap(1, &mut clock);
+        lap(1);
         // The remainder: residents paired among themselves or floating ("FIDE Dutch 2025 4.3").
         let remainder: Vec<usize> = residents.iter().copied().filter(|&i| st.alive[i]).collect();
         let rpos: HashMap<usize, usize> =
@@ -526,7 +526,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             }
             q += 1;
         }
-        lap(2, &mut clock);
+        lap(2);
         // Fix S1 and S2 as chosen: a top meets only a non-top below it. The hint now points
         // each S1 player at the S2 player of his own place.
         let top: Vec<bool> = (0..n)
@@ -536,7 +536,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         // Each S1 player, in order, meets the highest S2 player the optimum allows.
         let s1: Vec<usize> = remainder.iter().copied().filter(|&a| top[a]).collect();
         let mut decided = vec![false; n];
-        let split_solves = st.solves;
+        let s1_solves_before = st.solves;
         // The block's size is 2^streak: one more for each decision that needed a matching,
         // one less for each that did not.
         let mut streak = 0u32;
@@ -613,11 +613,14 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             }
         }
 
-        lap(3, &mut clock);
+        lap(3);
+        let score = residents
+            .first()
+            .map(|&i| players[i].score)
+            .unwrap_or(players[cur[0]].score);
         log::debug!(
-            "dutch: bracket {}: {} residents, {} moved down, {} next; {} matchings; \
+            "dutch: bracket {score}: {} residents, {} moved down, {} next; {} matchings; \
              first {:.2} s, moved down {:.2} s, exchanges {:.2} s, S1 {:.2} s ({} matchings)",
-            players[cur[0]].score,
             residents.len(),
             mdps.len(),
             nxt.len(),
@@ -626,7 +629,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             phases[1],
             phases[2],
             phases[3],
-            st.solves - split_solves,
+            st.solves - s1_solves_before,
         );
         // Who goes down: everyone of the bracket not paired in it.
         let down: Vec<usize> = cur.iter().copied().filter(|&i| st.alive[i]).collect();
@@ -640,10 +643,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             }
         }
         out.brackets.push(BracketLog {
-            score: residents
-                .first()
-                .map(|&i| players[i].score)
-                .unwrap_or(players[cur[0]].score),
+            score,
             residents: residents.len(),
             moved_down: mdps.len(),
             pairs: finalized.len(),
