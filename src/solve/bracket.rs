@@ -112,7 +112,24 @@ impl<W: Weight + Packed> Matcher<W> for ExactMatcher<W> {
         self.solves += 1;
         match self.solver.as_mut() {
             Some(s) => {
+                let (before, clock) = (s.stats(), std::time::Instant::now());
                 s.solve();
+                // Where a solve's time goes: a stage per augmentation, each scanning the
+                // edges of the S-vertices it labels (a large blossom's, again in each stage).
+                let d = s.stats().since(&before);
+                log::debug!(
+                    "blossom: solved in {:?} on {} edges: {} stages, {} augmentations, \
+                     {} blossoms made ({} nested), {} expanded, {} dual steps, {} edges scanned",
+                    clock.elapsed(),
+                    s.edge_count(),
+                    d.stages,
+                    d.augmentations,
+                    d.blossoms,
+                    d.nested,
+                    d.expanded_t + d.expanded_end,
+                    d.steps,
+                    d.scans
+                );
                 s.matching().mate
             }
             None => Vec::new(),

@@ -377,6 +377,22 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// What was done since `earlier` (counts of the same solver).
+    pub fn since(&self, earlier: &Stats) -> Stats {
+        Stats {
+            stages: self.stages - earlier.stages,
+            augmentations: self.augmentations - earlier.augmentations,
+            rotations: self.rotations - earlier.rotations,
+            blossoms: self.blossoms - earlier.blossoms,
+            nested: self.nested - earlier.nested,
+            expanded_t: self.expanded_t - earlier.expanded_t,
+            expanded_end: self.expanded_end - earlier.expanded_end,
+            greedy_matched: self.greedy_matched - earlier.greedy_matched,
+            steps: self.steps - earlier.steps,
+            scans: self.scans - earlier.scans,
+        }
+    }
+
     pub fn add(&mut self, o: &Stats) {
         self.stages += o.stages;
         self.augmentations += o.augmentations;
