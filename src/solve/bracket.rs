@@ -114,11 +114,11 @@ impl<W: Weight + Packed> Matcher<W> for ExactMatcher<W> {
             Some(s) => {
                 let (before, clock) = (s.stats(), std::time::Instant::now());
                 s.solve();
-                // Where a solve's time goes: a stage per augmentation, each scanning the
-                // edges of the S-vertices it labels (a large blossom's, again in each stage).
+                // Where a solve's time goes: its stages (each ends in one augmentation or a
+                // few) times the edges of the S-vertices each labels, read again each stage.
                 let d = s.stats().since(&before);
                 log::debug!(
-                    "blossom: solved in {:?} on {} edges: {} stages, {} augmentations, \
+                    "blossom: solved in {:?} ({} edges added so far): {} stages, {} augmentations, \
                      {} blossoms made ({} nested), {} expanded, {} dual steps, {} edges scanned",
                     clock.elapsed(),
                     s.edge_count(),
