@@ -119,7 +119,7 @@ impl<W: Weight + Packed> Matcher<W> for ExactMatcher<W> {
                 let d = s.stats().since(&before);
                 log::debug!(
                     "blossom: solved in {:?} ({} edges added so far): {} stages, {} augmentations, \
-                     {} blossoms made ({} nested), {} expanded, {} dual steps, {} edges scanned",
+                     {} blossoms made ({} nested), {} expanded, {} dual steps, {} edge ends scanned",
                     clock.elapsed(),
                     s.edge_count(),
                     d.stages,
