@@ -116,7 +116,8 @@ impl<W: Weight + Packed> Matcher<W> for ExactMatcher<W> {
                 s.solve();
                 // Where a solve's time goes: its stages (each ends in one augmentation or a
                 // few) times the edges of the S-vertices each labels, read again each stage.
-                // The stages needed are about the vertices the jump start left exposed.
+                // A solve from the jump start augments once for each two vertices it left
+                // exposed.
                 let d = s.stats().since(&before);
                 log::debug!(
                     "blossom: solved in {:?} ({} edges added so far): {} vertices matched by the \
