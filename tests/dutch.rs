@@ -125,6 +125,20 @@ fn every_reference_round_is_the_dutch_pairing() {
     );
 }
 
+/// Round 7 of `rtg_2005_261p_7r.trf` (a random tournament of 261 players from the reference
+/// engine's generator, seed 2005) is its Dutch pairing, certified optimal. Its matching
+/// expands a T-blossom holding a vertex whose records leaned on two trees taken apart after
+/// augmentations; the record of the second was once kept, and the matching then labelled
+/// from a vertex in no tree and panicked.
+#[test]
+fn a_round_whose_matching_meets_records_of_two_dead_trees() {
+    let t = load(&data("rtg_2005_261p_7r.trf"));
+    let (want, want_bye) = recorded(&t, 7);
+    let (got, got_bye, status, _) = engine_dense(&t, 7);
+    assert_eq!(status, Status::Optimal);
+    assert_eq!((got, got_bye), (want, want_bye));
+}
+
 /// `bbpPairings -p` output: pairs, then `WHITE BLACK` per board (`ID 0` a bye).
 fn expected(path: &Path) -> (BTreeSet<(u32, u32)>, Option<u32>) {
     let text = std::fs::read_to_string(path).unwrap();

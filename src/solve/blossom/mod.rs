@@ -5,21 +5,26 @@
 //! * Memory is O(n + m): adjacency lists, one record per edge, blossoms as child lists.
 //! * Weights are exact integers of any width through [`Weight`] (`i64`, `i128`, [`Wide`]).
 //!   Internally every weight is doubled so that all dual values stay integers.
-//! * Every search grows alternating trees from all exposed vertices at once; a stage ends at
-//!   an augmentation. The duals start from a greedy jump start (each vertex's dual lowered as
-//!   far as feasibility allows, a tight edge to an exposed neighbour matched at once), so the
-//!   number of stages is the number of vertices the greedy pass leaves exposed, not n/2.
+//! * Every search grows alternating trees from all exposed vertices at once. A stage ends
+//!   when the paths found on tight edges are augmented: the trees they ran through come
+//!   apart, the other trees keep their labels and go on growing (trees kept across
+//!   augmentations, as in Kolmogorov's Blossom V), so a stage costs about the trees it took
+//!   apart, not the whole search again. The duals start from a greedy jump start (each
+//!   vertex's dual lowered as far as feasibility allows, a tight edge to an exposed neighbour
+//!   matched at once), so the augmentations are as many as the vertices the greedy pass
+//!   leaves exposed, not n/2.
 //!   Exposed vertices then carry different duals: only those at the highest dual grow trees
 //!   ("roots"), the others wait until the roots' dual comes down to theirs (or a tree reaches
 //!   them, an augmentation). An S-vertex whose dual would go below what the certificate allows
 //!   (0, or in maximum-cardinality mode the roots' dual) becomes exposed instead: the
-//!   alternating path from its root is flipped (a "rotation", which ends the stage).
+//!   alternating path from its root is flipped (a "rotation", which takes its tree apart).
 //! * The result carries the dual solution ([`Duals`]) that proves it optimal; it is checked
 //!   independently by [`is_proved_optimal`].
 //! * [`Solver`] keeps matching and duals between solves: after edges are added, removed or
 //!   re-weighted, or a vertex removed, only the blossoms around the vertices touched are
 //!   dissolved (their duals moved onto their vertices, which stays feasible) and only the
-//!   vertices left exposed are searched from: a few stages instead of a solve from scratch.
+//!   vertices left exposed are searched from: a few augmentations instead of a solve from
+//!   scratch.
 //!
 //! Units: for an edge (u, v) of weight w and the blossoms B containing both ends,
 //! `vertex[u] + vertex[v] + Σ blossom[B] ≥ 2w` (twice the usual LP duals).
@@ -99,8 +104,8 @@ pub fn maximum_weight_matching<W: Weight>(
 /// [`Solver::matching`]; then change edges or remove vertices and call `solve` again. Each
 /// change dissolves the blossoms holding the vertices it touches and leaves those vertices
 /// exposed (at most two per change, plus the bases of the dissolved blossoms whose matched edge
-/// loses its tightness); the next solve runs one search stage per vertex left exposed, each
-/// costing about the part of the graph its trees explore. Edges added before the first
+/// loses its tightness); the next solve searches from the vertices left exposed, at a cost
+/// of about the part of the graph their trees explore. Edges added before the first
 /// solve are free.
 /// The duals at the end of a solve: vertex duals, the blossom forest, and for each blossom
 /// the sum of its own and its ancestors' duals.
@@ -305,7 +310,7 @@ pub struct Solver<W: Weight> {
     base: Vec<usize>,
     inblossom: Vec<usize>,
     unused: Vec<usize>,
-    // Search state of one stage.
+    // Search state of one solve.
     label: Vec<u8>,
     labelend: Vec<usize>,
     labeledge: Vec<usize>,
@@ -316,16 +321,20 @@ pub struct Solver<W: Weight> {
     level: W,
     waiting: Vec<usize>,
     mark: Vec<bool>,
-    /// The root of the tree holding each top-level blossom this stage, and the trees whose
-    /// paths were augmented (left alone until the stage ends).
+    /// The root of the tree holding each top-level blossom, and the trees whose paths were
+    /// augmented (left alone until the stage ends, then taken apart).
     treeid: Vec<usize>,
     dead: Vec<bool>,
+    /// Each tree's top-level blossoms as they joined it, and the trees augmented (or
+    /// rotated) since the last `dissolve`.
+    tree_tops: Vec<Vec<usize>>,
+    dead_trees: Vec<usize>,
     /// Which label each vertex's (blossom's) stored dual follows, and the total step.
     ylab: Vec<u8>,
     zlab: Vec<u8>,
     offset: W,
-    /// The least stored dual of an S-vertex.
-    min_s: Option<(W, usize)>,
+    /// Stored duals of S-vertices, least first (lazily cleaned).
+    heap1: BinaryHeap<Reverse<(W, usize)>>,
     /// Candidate steps: S-to-free edges, S-to-S edges, T-blossoms (lazily cleaned).
     heap2: BinaryHeap<Reverse<(W, usize, usize)>>,
     heap3: BinaryHeap<Reverse<(W, usize)>>,
@@ -343,22 +352,21 @@ pub struct Solver<W: Weight> {
     born: Vec<u64>,
     inner: Vec<usize>,
     stats: Stats,
-    /// Ids whose search labels were written this stage, and vertices (blossoms) whose dual
-    /// follows a label: the next stage clears only these (stages are many, trees small).
+    /// Ids whose search labels were written in this solve, and vertices (blossoms) whose dual
+    /// follows a label: the next solve clears only these.
     touched: Vec<usize>,
     is_touched: Vec<bool>,
     ylabeled: Vec<usize>,
     zlabeled: Vec<usize>,
-    /// The exposed vertices of the last stage in root order, and those exposed by a rotation
-    /// since: the next stage of the same solve sorts an almost sorted list.
-    exposed: Option<Vec<usize>>,
+    /// The vertices exposed by a rotation since the last `dissolve`.
     rotated: Vec<usize>,
 }
 
 /// What the solver did (counts since it was created).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// Search stages (each ends with an augmentation, a rotation, or the optimum).
+    /// Search stages: one per solve, and one more each time the trees of augmented (or
+    /// rotated) paths are taken apart.
     pub stages: usize,
     pub augmentations: usize,
     /// S-vertices made exposed to keep duals within bounds.
@@ -366,7 +374,8 @@ pub struct Stats {
     pub blossoms: usize,
     /// Blossoms formed with a blossom among their children.
     pub nested: usize,
-    /// T-blossoms expanded during a search, and S-blossoms at dual 0 at the end of a stage.
+    /// T-blossoms expanded during a search, and S-blossoms at dual 0 of the trees taken
+    /// apart at the end of a stage.
     pub expanded_t: usize,
     pub expanded_end: usize,
     /// Vertices matched by the greedy start.
@@ -446,10 +455,12 @@ impl<W: Weight> Solver<W> {
             mark: vec![false; nn],
             treeid: vec![NONE; nn],
             dead: vec![false; nn],
+            tree_tops: vec![Vec::new(); nn],
+            dead_trees: Vec::new(),
             ylab: vec![FREE; n],
             zlab: vec![FREE; nn],
             offset: W::zero(),
-            min_s: None,
+            heap1: BinaryHeap::new(),
             heap2: BinaryHeap::new(),
             heap3: BinaryHeap::new(),
             heap4: BinaryHeap::new(),
@@ -474,7 +485,6 @@ impl<W: Weight> Solver<W> {
             is_touched: vec![false; nn],
             ylabeled: Vec::new(),
             zlabeled: Vec::new(),
-            exposed: None,
             rotated: Vec::new(),
         }
     }
@@ -601,8 +611,7 @@ impl<W: Weight> Solver<W> {
             self.started = true;
             self.jump_start();
         }
-        self.exposed = None;
-        while self.stage() {}
+        self.search();
         let view = self.dual_view();
         self.lowered = (0..self.n).map(|v| !self.view.covers(&view, v)).collect();
         self.view = view;
@@ -882,8 +891,10 @@ impl<W: Weight> Solver<W> {
         }
     }
 
-    /// One search stage. Returns false when the matching is optimal.
-    fn stage(&mut self) -> bool {
+    /// The search, to the optimum: trees grow, paths are augmented and the trees they ran
+    /// through taken apart (`dissolve`), until no exposed vertex is left at a dual above 0
+    /// (in maximum-cardinality mode: until no tree can change).
+    fn search(&mut self) {
         let n = self.n;
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
@@ -897,36 +908,28 @@ impl<W: Weight> Solver<W> {
             self.bestedge[b] = NONE;
             self.treeid[b] = NONE;
             self.dead[b] = false;
+            self.tree_tops[b].clear();
             self.is_touched[b] = false;
         }
+        self.dead_trees.clear();
         self.queue.clear();
         self.inner.clear();
         self.heap2.clear();
         self.heap3.clear();
         self.heap4.clear();
-        self.min_s = None;
+        self.heap1.clear();
         self.offset = W::zero();
         self.stats.stages += 1;
         // Roots: the exposed vertices at the highest dual; the others wait.
         let root = |s: &Self, v: usize| {
             !s.vertex_gone[v] && s.mate[v] == NONE && (s.max_card || s.dual[v] > W::zero())
         };
-        let mut exposed: Vec<usize> = match self.exposed.take() {
-            Some(mut last) => {
-                last.append(&mut self.rotated);
-                last.retain(|&v| root(self, v));
-                last
-            }
-            None => (0..n).filter(|&v| root(self, v)).collect(),
-        };
+        let mut exposed: Vec<usize> = (0..n).filter(|&v| root(self, v)).collect();
         self.rotated.clear();
         if exposed.is_empty() {
-            return false;
+            return;
         }
-        // Stable and adaptive: after the first stage only the last roots' duals moved.
         exposed.sort_by(|&a, &b| self.dual[a].cmp(&self.dual[b]).then(b.cmp(&a)));
-        exposed.dedup();
-        self.exposed = Some(exposed.clone());
         self.level = self.dual[*exposed.last().unwrap()].clone();
         while let Some(&v) = exposed.last() {
             if self.dual[v] != self.level {
@@ -937,7 +940,8 @@ impl<W: Weight> Solver<W> {
         }
         self.waiting = exposed;
         // Once a path is augmented, its trees are left alone and the others keep growing on
-        // tight edges with no further dual step: many augmentations per stage.
+        // tight edges with no further dual step: many augmentations per stage. Then the
+        // augmented trees come apart and the others carry on.
         let mut augmented = false;
         let done = loop {
             // Grow from the S-vertices queued.
@@ -963,7 +967,9 @@ impl<W: Weight> Solver<W> {
                 }
             }
             if augmented {
-                break false;
+                // The trees the paths ran through come apart; the others keep their labels.
+                augmented = self.dissolve();
+                continue;
             }
             // The dual step: the smallest that makes something happen.
             let mut step: Option<(W, u8, usize)> = None;
@@ -972,8 +978,8 @@ impl<W: Weight> Solver<W> {
                     step = Some((d, kind, arg));
                 }
             };
-            if let Some((base, v)) = self.min_s.as_ref().filter(|_| !self.max_card) {
-                consider(base.sub(&self.offset), 1, *v);
+            if let Some((base, v)) = self.top1().filter(|_| !self.max_card) {
+                consider(base.sub(&self.offset), 1, v);
             }
             if let Some((key, e)) = self.top2() {
                 consider(key.sub(&self.offset), 2, e);
@@ -984,14 +990,14 @@ impl<W: Weight> Solver<W> {
             if let Some((key, b)) = self.top4() {
                 consider(key.sub(&self.offset.double()).half(), 4, b);
             }
-            if let Some(&w) = self.waiting.last() {
+            if let Some(w) = self.next_waiting() {
                 consider(self.level.sub(&self.dual[w]), 5, w);
             }
             let Some((d, kind, arg)) = step else {
-                // Maximum cardinality: no tree can change any more.
+                // No tree left, or (maximum cardinality) none can change any more.
                 self.record_inner();
                 self.settle();
-                return false;
+                return;
             };
             self.stats.steps += 1;
             self.offset = self.offset.add(&d);
@@ -1003,8 +1009,9 @@ impl<W: Weight> Solver<W> {
                     }
                     // An S-vertex at dual 0 below its root: it becomes exposed instead.
                     self.stats.rotations += 1;
+                    self.kill(arg);
                     self.augment_side(arg, NONE);
-                    break false;
+                    augmented = true;
                 }
                 2 | 3 => {
                     let (u, v) = self.ends(arg);
@@ -1024,7 +1031,7 @@ impl<W: Weight> Solver<W> {
                     self.expand(arg, false);
                 }
                 _ => {
-                    while let Some(&w) = self.waiting.last() {
+                    while let Some(w) = self.next_waiting() {
                         if self.dual[w] != self.level {
                             break;
                         }
@@ -1034,24 +1041,160 @@ impl<W: Weight> Solver<W> {
                 }
             }
         };
+        debug_assert!(done);
         self.settle();
-        if done {
-            return false;
+    }
+
+    /// After augmentations or rotations, with nothing left to grow on tight edges: the trees
+    /// they ran through come apart (labels cleared, duals settled, their S-blossoms at dual 0
+    /// expanded) and the other trees keep their labels, so the search goes on without
+    /// growing them again (trees kept across augmentations, as in Kolmogorov's Blossom V).
+    /// Every record that leaned on a dead tree's S-vertex is made again from the live ones:
+    /// the least-slack edges of the freed vertices and of their neighbours, and the tight
+    /// edges into T-blossoms. Returns whether that found an augmenting path at once.
+    fn dissolve(&mut self) -> bool {
+        let n = self.n;
+        self.stats.stages += 1;
+        // Edges known tight may not be any more once their ends' labels go.
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.allowed.iter_mut().for_each(|a| *a = 0);
+            self.stamp = 1;
         }
-        // End of stage: S-blossoms at dual 0 are no longer needed (only labelled ones are S).
-        let mut labelled: Vec<usize> = self.touched.iter().copied().filter(|&b| b >= n).collect();
-        labelled.sort_unstable();
-        for b in labelled {
-            if self.base[b] != NONE
-                && self.parent[b] == NONE
-                && self.label[b] == S
-                && self.dual[b] == W::zero()
-            {
+        // The dead trees' top-level blossoms (a tree's list also holds blossoms since
+        // absorbed into a larger one or expanded: skipped).
+        let mut tops = Vec::new();
+        for t in std::mem::take(&mut self.dead_trees) {
+            for b in std::mem::take(&mut self.tree_tops[t]) {
+                let top_level = if b < n {
+                    self.inblossom[b] == b
+                } else {
+                    self.base[b] != NONE && self.parent[b] == NONE
+                };
+                if top_level && self.treeid[b] == t && !self.mark[b] {
+                    self.mark[b] = true;
+                    tops.push(b);
+                }
+            }
+            self.dead[t] = false;
+        }
+        for &b in &tops {
+            self.mark[b] = false;
+        }
+        let mut dead_ids = Vec::new();
+        for &b in &tops {
+            self.subtree(b, &mut dead_ids);
+        }
+        // The dead trees' vertices, and their S-blossoms.
+        let mut freed: Vec<usize> = dead_ids.iter().copied().filter(|&x| x < n).collect();
+        let mut expand_later: Vec<usize> = tops
+            .iter()
+            .copied()
+            .filter(|&b| b >= n && self.label[b] == S)
+            .collect();
+        for &x in &freed {
+            self.mark[x] = true;
+        }
+        let mut recheck = Vec::new();
+        for &a in &freed {
+            if self.label[self.inblossom[a]] != S {
+                continue;
+            }
+            for i in 0..self.adj[a].len() {
+                let e = self.adj[a][i] as usize;
+                let w = self.other(e, a);
+                if self.mark[w] {
+                    continue; // freed itself
+                }
+                // (A vertex already listed may hold a second record leaning on another
+                // dead S-vertex: looked at again.)
+                let reached = self.label[w] == T && self.labelend[w] == a;
+                if self.bestedge[w] == e || reached {
+                    if reached {
+                        self.label[w] = FREE;
+                        self.labelend[w] = NONE;
+                        self.labeledge[w] = NONE;
+                    }
+                    self.bestedge[w] = NONE;
+                    recheck.push(w);
+                }
+            }
+        }
+        recheck.sort_unstable();
+        recheck.dedup();
+        for &x in &freed {
+            if self.ylab[x] != FREE {
+                self.set_ylab(x, FREE);
+            }
+        }
+        for &b in &dead_ids {
+            if b >= n && self.zlab[b] != FREE {
+                self.set_zlab(b, FREE);
+            }
+            // (Still listed as touched: cleared again when the next solve starts.)
+            self.label[b] = FREE;
+            self.labelend[b] = NONE;
+            self.labeledge[b] = NONE;
+            self.bestedge[b] = NONE;
+            self.treeid[b] = NONE;
+        }
+        expand_later.sort_unstable();
+        for b in expand_later {
+            if self.dual[b] == W::zero() {
                 self.stats.expanded_end += 1;
                 self.expand(b, true);
             }
         }
-        true
+        // Exposed vertices: the ones a rotation left (waiting for the level to come down to
+        // them), and none of those an augmentation matched.
+        let rotated = std::mem::take(&mut self.rotated);
+        let exposed = |s: &Self, v: usize| {
+            !s.vertex_gone[v] && s.mate[v] == NONE && (s.max_card || s.dual[v] > W::zero())
+        };
+        // (Matched ones still listed are dropped when they come up: see `next_waiting`.)
+        for v in rotated {
+            if exposed(self, v) && !self.waiting.contains(&v) {
+                let at = self.waiting.partition_point(|&u| {
+                    self.dual[u].cmp(&self.dual[v]).then(v.cmp(&u)) == std::cmp::Ordering::Less
+                });
+                self.waiting.insert(at, v);
+            }
+        }
+        // Every edge between a vertex set free (or whose record went) and a live S-vertex,
+        // seen again from the S side.
+        freed.append(&mut recheck);
+        let mut augmented = false;
+        for &x in &freed {
+            self.mark[x] = false;
+        }
+        for &x in &freed {
+            for i in 0..self.adj[x].len() {
+                let e = self.adj[x][i] as usize;
+                if self.gone[e] {
+                    continue;
+                }
+                let y = self.other(e, x);
+                if self.label[self.inblossom[y]] != S || self.is_dead(y) {
+                    continue;
+                }
+                let yy = self.y(y);
+                if let Found::Augmented = self.scan(y, &yy, e) {
+                    augmented = true;
+                }
+            }
+        }
+        augmented
+    }
+
+    /// The waiting exposed vertex of highest dual (those an augmentation matched dropped).
+    fn next_waiting(&mut self) -> Option<usize> {
+        while let Some(&w) = self.waiting.last() {
+            if self.mate[w] == NONE {
+                return Some(w);
+            }
+            self.waiting.pop();
+        }
+        None
     }
 
     /// Records that id b's search labels were written this stage.
@@ -1063,9 +1206,13 @@ impl<W: Weight> Solver<W> {
         }
     }
 
-    /// Whether v's top-level blossom is in a tree augmented this stage.
+    /// Whether v's top-level blossom is in a tree augmented this stage (not yet taken apart).
     fn is_dead(&self, v: usize) -> bool {
-        let t = self.treeid[self.inblossom[v]];
+        self.is_dead_top(self.inblossom[v])
+    }
+
+    fn is_dead_top(&self, b: usize) -> bool {
+        let t = self.treeid[b];
         t != NONE && self.dead[t]
     }
 
@@ -1075,10 +1222,14 @@ impl<W: Weight> Solver<W> {
         if self.treeid[b] == NONE {
             self.touch(b);
             self.treeid[b] = b;
+            self.tree_tops[b].push(b);
         }
         let t = self.treeid[b];
         self.touch(t);
-        self.dead[t] = true;
+        if !self.dead[t] {
+            self.dead[t] = true;
+            self.dead_trees.push(t);
+        }
     }
 
     fn record_inner(&mut self) {
@@ -1087,7 +1238,7 @@ impl<W: Weight> Solver<W> {
             .collect();
     }
 
-    /// A vertex's dual. During a stage duals are kept relative to the total step `offset`
+    /// A vertex's dual. During a search duals are kept relative to the total step `offset`
     /// (S-vertices follow it down, T-vertices up), so a step costs O(1).
     fn y(&self, v: usize) -> W {
         match self.ylab[v] {
@@ -1118,8 +1269,8 @@ impl<W: Weight> Solver<W> {
             T => y.sub(&self.offset),
             _ => y,
         };
-        if t == S && self.min_s.as_ref().is_none_or(|(m, _)| self.dual[v] < *m) {
-            self.min_s = Some((self.dual[v].clone(), v));
+        if t == S {
+            self.heap1.push(Reverse((self.dual[v].clone(), v)));
         }
     }
 
@@ -1137,7 +1288,7 @@ impl<W: Weight> Solver<W> {
         };
     }
 
-    /// Every dual back to its plain value (end of a stage).
+    /// Every dual back to its plain value (end of a search).
     fn settle(&mut self) {
         for v in std::mem::take(&mut self.ylabeled) {
             if self.ylab[v] != FREE {
@@ -1150,6 +1301,18 @@ impl<W: Weight> Solver<W> {
             }
         }
         self.offset = W::zero();
+    }
+
+    /// The S-vertex of least dual: (dual + offset, vertex).
+    fn top1(&mut self) -> Option<(W, usize)> {
+        while let Some(Reverse((key, v))) = self.heap1.peek() {
+            let v = *v;
+            if self.ylab[v] == S && self.dual[v] == *key {
+                return Some((key.clone(), v));
+            }
+            self.heap1.pop();
+        }
+        None
     }
 
     /// The least-slack edge from an S-vertex to a free vertex: (slack + offset, edge).
@@ -1217,10 +1380,23 @@ impl<W: Weight> Solver<W> {
         }
         let mut slack = None;
         if self.allowed[e] != self.stamp {
-            let s = yv.add(&self.y(w)).sub(&self.w2[e]);
+            let yw = self.y(w);
+            let s = yv.add(&yw).sub(&self.w2[e]);
             if s <= W::zero() {
                 self.allowed[e] = self.stamp;
             } else {
+                // v leaves its tree (a rotation, or the optimum) when its dual reaches 0:
+                // an edge that cannot get tight before then is never a step. Tight from
+                // an S-vertex to a free one after a step of its slack; between two
+                // S-vertices after half of it, while both stay above 0.
+                let reach = if self.label[bw] == S {
+                    yv.clone().min(yw).double()
+                } else {
+                    yv.clone()
+                };
+                if !self.max_card && s > reach {
+                    return Found::Nothing;
+                }
                 slack = Some(s);
             }
         }
@@ -1272,6 +1448,20 @@ impl<W: Weight> Solver<W> {
         Found::Nothing
     }
 
+    /// Every id in blossom b: b, its sub-blossoms and its vertices.
+    fn subtree(&self, b: usize, out: &mut Vec<usize>) {
+        let from = out.len();
+        out.push(b);
+        let mut i = from;
+        while i < out.len() {
+            let x = out[i];
+            if x >= self.n {
+                out.extend(self.childs[x].iter().copied());
+            }
+            i += 1;
+        }
+    }
+
     fn leaves(&self, b: usize, out: &mut Vec<usize>) {
         let mut stack = vec![b];
         while let Some(x) = stack.pop() {
@@ -1301,6 +1491,7 @@ impl<W: Weight> Solver<W> {
         } else {
             self.treeid[self.inblossom[p]]
         };
+        self.tree_tops[self.treeid[b]].push(b);
         let mut leaves = Vec::new();
         self.leaves(b, &mut leaves);
         for &x in &leaves {
@@ -1403,6 +1594,7 @@ impl<W: Weight> Solver<W> {
         self.touch(b);
         self.label[b] = S;
         self.treeid[b] = self.treeid[bb];
+        self.tree_tops[self.treeid[b]].push(b);
         self.labelend[b] = self.labelend[bb];
         self.labeledge[b] = self.labeledge[bb];
         self.zlab[b] = FREE;
@@ -1420,7 +1612,7 @@ impl<W: Weight> Solver<W> {
         }
     }
 
-    /// Replaces blossom b by its children: at the end of a stage (`end_stage`, children at
+    /// Replaces blossom b by its children: when its tree is taken apart (`end_stage`, children at
     /// dual 0 expanded too), or a T-blossom whose dual reached 0 during the search, whose
     /// children take labels along the even path from the entry child to the base.
     fn expand(&mut self, b: usize, end_stage: bool) {
@@ -1496,6 +1688,7 @@ impl<W: Weight> Solver<W> {
             self.labeledge[bv] = pe;
             self.bestedge[bv] = NONE;
             self.treeid[bv] = self.treeid[b];
+            self.tree_tops[self.treeid[bv]].push(bv);
             let mut lv = Vec::new();
             self.leaves(bv, &mut lv);
             for x in lv {
