@@ -319,7 +319,10 @@ pub struct Solver<W: Weight> {
     stamp: u32,
     queue: Vec<usize>,
     level: W,
-    waiting: Vec<usize>,
+    /// Exposed vertices below the roots' dual, each with its dual when listed, in order of
+    /// that dual (highest last). An entry whose vertex was matched since, or whose dual
+    /// changed (matched, then exposed again by a rotation), is dropped when it comes up.
+    waiting: Vec<(usize, W)>,
     mark: Vec<bool>,
     /// The root of the tree holding each top-level blossom, and the trees whose paths were
     /// augmented (left alone until the stage ends, then taken apart).
@@ -938,7 +941,10 @@ impl<W: Weight> Solver<W> {
             exposed.pop();
             self.assign_label(v, S, NONE, NONE);
         }
-        self.waiting = exposed;
+        self.waiting = exposed
+            .into_iter()
+            .map(|v| (v, self.dual[v].clone()))
+            .collect();
         // Once a path is augmented, its trees are left alone and the others keep growing on
         // tight edges with no further dual step: many augmentations per stage. Then the
         // augmented trees come apart and the others carry on.
@@ -1145,19 +1151,18 @@ impl<W: Weight> Solver<W> {
                 self.expand(b, true);
             }
         }
-        // Exposed vertices: the ones a rotation left (waiting for the level to come down to
-        // them), and none of those an augmentation matched.
+        // The vertices a rotation left exposed wait for the level to come down to them.
         let rotated = std::mem::take(&mut self.rotated);
         let exposed = |s: &Self, v: usize| {
             !s.vertex_gone[v] && s.mate[v] == NONE && (s.max_card || s.dual[v] > W::zero())
         };
-        // (Matched ones still listed are dropped when they come up: see `next_waiting`.)
         for v in rotated {
-            if exposed(self, v) && !self.waiting.contains(&v) {
-                let at = self.waiting.partition_point(|&u| {
-                    self.dual[u].cmp(&self.dual[v]).then(v.cmp(&u)) == std::cmp::Ordering::Less
-                });
-                self.waiting.insert(at, v);
+            if exposed(self, v) {
+                let y = self.dual[v].clone();
+                let at = self
+                    .waiting
+                    .partition_point(|(u, yu)| yu.cmp(&y).then(v.cmp(u)).is_lt());
+                self.waiting.insert(at, (v, y));
             }
         }
         // Every edge between a vertex set free (or whose record went) and a live S-vertex,
@@ -1186,10 +1191,11 @@ impl<W: Weight> Solver<W> {
         augmented
     }
 
-    /// The waiting exposed vertex of highest dual (those an augmentation matched dropped).
+    /// The waiting exposed vertex of highest dual (stale entries dropped: see `waiting`).
     fn next_waiting(&mut self) -> Option<usize> {
-        while let Some(&w) = self.waiting.last() {
-            if self.mate[w] == NONE {
+        while let Some((w, y)) = self.waiting.last() {
+            let w = *w;
+            if self.mate[w] == NONE && self.label[self.inblossom[w]] == FREE && self.dual[w] == *y {
                 return Some(w);
             }
             self.waiting.pop();
