@@ -924,10 +924,7 @@ impl<W: Weight> Solver<W> {
         self.offset = W::zero();
         self.stats.stages += 1;
         // Roots: the exposed vertices at the highest dual; the others wait.
-        let root = |s: &Self, v: usize| {
-            !s.vertex_gone[v] && s.mate[v] == NONE && (s.max_card || s.dual[v] > W::zero())
-        };
-        let mut exposed: Vec<usize> = (0..n).filter(|&v| root(self, v)).collect();
+        let mut exposed: Vec<usize> = (0..n).filter(|&v| self.to_search(v)).collect();
         self.rotated.clear();
         if exposed.is_empty() {
             return;
@@ -949,7 +946,7 @@ impl<W: Weight> Solver<W> {
         // tight edges with no further dual step: many augmentations per stage. Then the
         // augmented trees come apart and the others carry on.
         let mut augmented = false;
-        let done = loop {
+        loop {
             // Grow from the S-vertices queued.
             while let Some(v) = self.queue.pop() {
                 if self.is_dead(v) {
@@ -1011,7 +1008,7 @@ impl<W: Weight> Solver<W> {
             match kind {
                 1 => {
                     if self.level == W::zero() {
-                        break true;
+                        break;
                     }
                     // An S-vertex at dual 0 below its root: it becomes exposed instead.
                     self.stats.rotations += 1;
@@ -1046,9 +1043,14 @@ impl<W: Weight> Solver<W> {
                     }
                 }
             }
-        };
-        debug_assert!(done);
+        }
         self.settle();
+    }
+
+    /// An exposed vertex the search must still grow a tree from (one at dual 0 is optimal
+    /// as it is, unless maximum cardinality).
+    fn to_search(&self, v: usize) -> bool {
+        !self.vertex_gone[v] && self.mate[v] == NONE && (self.max_card || self.dual[v] > W::zero())
     }
 
     /// After augmentations or rotations, with nothing left to grow on tight edges: the trees
@@ -1153,11 +1155,8 @@ impl<W: Weight> Solver<W> {
         }
         // The vertices a rotation left exposed wait for the level to come down to them.
         let rotated = std::mem::take(&mut self.rotated);
-        let exposed = |s: &Self, v: usize| {
-            !s.vertex_gone[v] && s.mate[v] == NONE && (s.max_card || s.dual[v] > W::zero())
-        };
         for v in rotated {
-            if exposed(self, v) {
+            if self.to_search(v) {
                 let y = self.dual[v].clone();
                 let at = self
                     .waiting
@@ -1214,11 +1213,7 @@ impl<W: Weight> Solver<W> {
 
     /// Whether v's top-level blossom is in a tree augmented this stage (not yet taken apart).
     fn is_dead(&self, v: usize) -> bool {
-        self.is_dead_top(self.inblossom[v])
-    }
-
-    fn is_dead_top(&self, b: usize) -> bool {
-        let t = self.treeid[b];
+        let t = self.treeid[self.inblossom[v]];
         t != NONE && self.dead[t]
     }
 
