@@ -551,10 +551,17 @@ impl<W: Weight> Solver<W> {
         assert!(!self.gone[e], "re-weighting a removed edge");
         let w2 = w.double();
         if self.started && w2 < self.w2[e] {
-            // A lighter edge loses its tightness: whatever rested on it goes.
+            // A lighter edge loses its tightness: whatever rested on it (a matched edge, a
+            // blossom's edge: both tight) goes. An edge with slack held nothing.
             let (u, v) = self.ends(e);
-            self.release(u);
-            self.release(v);
+            let slack = self.dual[u]
+                .add(&self.dual[v])
+                .add(&self.sum_common(u, v))
+                .sub(&self.w2[e]);
+            if slack <= W::zero() {
+                self.release(u);
+                self.release(v);
+            }
         }
         self.w2[e] = w2;
         if self.started {

@@ -139,6 +139,23 @@ impl<W: Packed> Weights<W> {
         })
     }
 
+    /// The pair's criteria alone (no hint, no split); `None` when kept apart or not allowed
+    /// by the colour rules.
+    fn criteria(&self, a: usize, b: usize) -> Option<W> {
+        let (a, b) = (a.min(b), a.max(b));
+        let (ka, kb) = (self.class[a], self.class[b]);
+        if ka == NONE || kb == NONE {
+            return None;
+        }
+        if self.marked[a] && self.marked[b] {
+            let k = key(a, b);
+            if self.dropped.contains(&k) || self.apart.contains(&k) {
+                return None;
+            }
+        }
+        self.table[ka as usize * self.classes + kb as usize]
+    }
+
     fn hint_value(&self, a: usize, b: usize) -> i64 {
         let (i, j) = match &self.hint {
             Hint::Natural { place, half, .. } => {
@@ -267,6 +284,9 @@ pub(super) fn field_bound<W: Packed>(ctx: &Context, st: &State<W>) -> W {
 thread_local! {
     /// Tests only: reduced solves whose pricing was checked by a full scan.
     pub(super) static PRICED_CHECKS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Tests only: reduced graphs started class by class, each checked against the start
+    /// read pair by pair (the same lists; floors covering every pair).
+    pub(super) static CLASS_STARTS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Pairs per player in a bracket's first reduced graph (the heaviest), before pricing.
@@ -288,6 +308,142 @@ pub(super) const COMPLETION_DEGREES: [usize; 2] = [8, 48];
 /// Most classes a bracket's table holds (their square, with one weight each): a bracket of
 /// more distinct players stops the procedure as over the budget.
 const MAX_CLASSES: usize = 2048;
+
+/// How far from a resident's hint target (in places) [`State::floors`] reads the players of
+/// each class one by one; beyond it, a class's pairs are bounded at once (small in tests, so
+/// that their brackets are bounded too).
+const FLOOR_WINDOW: i64 = if cfg!(test) { 4 } else { 96 };
+
+/// The bracket's players by class, for the reduced graph's start: each class's residents by
+/// place, its other players (moved down, look-ahead), and all of them, in rank order.
+struct ByClass {
+    res: Vec<Vec<(i64, usize)>>,
+    oth: Vec<Vec<usize>>,
+    all: Vec<Vec<usize>>,
+}
+
+/// The reduced graph's first pairs (each with its weight), and each player's heaviest weight
+/// (doubled).
+type Start<W> = (Vec<(usize, usize, W)>, Vec<W>);
+
+/// A player's pairs on one side of him in rank order (below: `true`), class by class.
+#[derive(Clone, Copy)]
+struct Side {
+    v: usize,
+    below: bool,
+    /// v's place among the residents (none: no hint on any of his pairs).
+    place: Option<i64>,
+    half: i64,
+}
+
+impl Side {
+    /// The hint's target place (residents only).
+    fn target(&self) -> i64 {
+        let p = self.place.unwrap_or(0);
+        if self.below {
+            p + self.half
+        } else {
+            p - self.half
+        }
+    }
+
+    /// The range of `list` (in rank order, by `key`) on this side of v.
+    fn range<T>(&self, list: &[T], key: impl Fn(&T) -> i64, at: i64) -> (usize, usize) {
+        if self.below {
+            (list.partition_point(|x| key(x) <= at), list.len())
+        } else {
+            (0, list.partition_point(|x| key(x) < at))
+        }
+    }
+}
+
+/// One class's candidates for one side of a player, best first: residents by distance from
+/// the hint's target (the higher-ranked first on a tie), then the others in rank order; for a
+/// player without a hint, every one in rank order.
+struct Walk {
+    class: usize,
+    /// Residents (by place): the next below the target, its end, the next above, its end.
+    lo: usize,
+    lo_end: usize,
+    hi: usize,
+    hi_end: usize,
+    target: i64,
+    /// The others (or everyone, without a hint): the next and the end.
+    next: usize,
+    end: usize,
+    hinted: bool,
+}
+
+impl Walk {
+    fn new(by: &ByClass, class: usize, side: &Side) -> Walk {
+        let v = side.v as i64;
+        let (next, end) = if side.place.is_some() {
+            side.range(&by.oth[class], |&u| u as i64, v)
+        } else {
+            side.range(&by.all[class], |&u| u as i64, v)
+        };
+        let mut w = Walk {
+            class,
+            lo: 0,
+            lo_end: 0,
+            hi: 0,
+            hi_end: 0,
+            target: 0,
+            next,
+            end,
+            hinted: false,
+        };
+        if let Some(p) = side.place {
+            let res = &by.res[class];
+            let (a, b) = side.range(res, |x| x.0, p);
+            let t = side.target();
+            let c = a + res[a..b].partition_point(|x| x.0 < t);
+            // `lo` counts down: the next below is `lo - 1`.
+            (w.lo, w.lo_end, w.hi, w.hi_end) = (c, a, c, b);
+            w.target = t;
+            w.hinted = true;
+        }
+        w
+    }
+
+    /// The next resident: (taking the lower side, its place and player).
+    fn next_resident(&self, by: &ByClass) -> Option<(bool, i64, usize)> {
+        let res = &by.res[self.class];
+        let down = (self.lo > self.lo_end).then(|| res[self.lo - 1]);
+        let up = (self.hi < self.hi_end).then(|| res[self.hi]);
+        match (down, up) {
+            (Some(d), Some(u)) if self.target - d.0 <= u.0 - self.target => Some((true, d.0, d.1)),
+            (_, Some(u)) => Some((false, u.0, u.1)),
+            (Some(d), None) => Some((true, d.0, d.1)),
+            (None, None) => None,
+        }
+    }
+
+    /// The next candidate's hint value and player, without taking it.
+    fn peek(&self, by: &ByClass, hk: i64) -> Option<(i64, usize)> {
+        if self.hinted {
+            if let Some((_, p, u)) = self.next_resident(by) {
+                return Some((hk - (p - self.target).pow(2), u));
+            }
+            return (self.next < self.end).then(|| (0, by.oth[self.class][self.next]));
+        }
+        (self.next < self.end).then(|| (0, by.all[self.class][self.next]))
+    }
+
+    fn advance(&mut self, by: &ByClass) {
+        if self.hinted {
+            if let Some((down, _, _)) = self.next_resident(by) {
+                if down {
+                    self.lo -= 1;
+                } else {
+                    self.hi += 1;
+                }
+                return;
+            }
+        }
+        self.next += 1;
+    }
+}
 
 /// What a bracket's weights are built from (see [`State::begin_bracket`]).
 pub(super) struct BracketSpec<'a> {
@@ -1001,10 +1157,213 @@ impl<'m, W: Packed> State<'m, W> {
         });
     }
 
+    /// The bracket's players by class, with the natural hint's places and half; `None` once
+    /// a decision of the Dutch order has weighed pairs apart from their classes.
+    fn by_class(&self, ins: &[usize]) -> Option<(ByClass, &[u32], i64)> {
+        let wt = self.weights.as_ref()?;
+        let Hint::Natural { place, half, .. } = &wt.hint else {
+            return None;
+        };
+        if wt.exchange.is_some()
+            || wt.split.is_some()
+            || !wt.over.is_empty()
+            || !wt.dropped.is_empty()
+        {
+            return None;
+        }
+        let k = wt.classes;
+        let mut by = ByClass {
+            res: vec![Vec::new(); k],
+            oth: vec![Vec::new(); k],
+            all: vec![Vec::new(); k],
+        };
+        for &v in ins {
+            let c = wt.class[v] as usize;
+            if place[v] == NONE {
+                by.oth[c].push(v);
+            } else {
+                by.res[c].push((i64::from(place[v]), v));
+            }
+            by.all[c].push(v);
+        }
+        Some((by, place, *half))
+    }
+
+    /// The table's weight of v's pairs on `side` with class `c` (the higher-ranked player's
+    /// class first).
+    fn class_weight(&self, side: &Side, c: usize) -> Option<W> {
+        let wt = self.weights.as_ref()?;
+        let kv = wt.class[side.v] as usize;
+        let (hi, lo) = if side.below { (kv, c) } else { (c, kv) };
+        wt.table[hi * wt.classes + lo]
+    }
+
+    /// [`State::heaviest`] read class by class: within a class, v's heaviest pairs are the
+    /// residents nearest the hint's target, then the others in rank order, so each list is a
+    /// merge of one walk per class. The same lists as reading every pair, in O(classes) per
+    /// player and pair taken rather than O(players).
+    fn heaviest_by_class(&self, ctx: &Context, ins: &[usize]) -> Option<Start<W>> {
+        let (by, place, half) = self.by_class(ins)?;
+        let wt = self.weights.as_ref()?;
+        let n = self.n();
+        let mut most = vec![W::zero(); n];
+        let mut lists: Vec<[Vec<(W, usize)>; 2]> = vec![[Vec::new(), Vec::new()]; n];
+        for &v in ins {
+            for (s, below) in [(0, true), (1, false)] {
+                let side = Side {
+                    v,
+                    below,
+                    place: (place[v] != NONE).then(|| i64::from(place[v])),
+                    half,
+                };
+                let mut walks: Vec<(W, Walk)> = Vec::new();
+                let mut heap = std::collections::BinaryHeap::new();
+                for c in 0..wt.classes {
+                    let Some(t) = self.class_weight(&side, c) else {
+                        continue;
+                    };
+                    let walk = Walk::new(&by, c, &side);
+                    if let Some((h, u)) = walk.peek(&by, wt.hk) {
+                        heap.push((t, h, std::cmp::Reverse(u), walks.len()));
+                    }
+                    walks.push((t, walk));
+                }
+                let list = &mut lists[v][s];
+                while let Some((t, h, std::cmp::Reverse(u), i)) = heap.pop() {
+                    let walk = &mut walks[i].1;
+                    walk.advance(&by);
+                    if let Some((h2, u2)) = walk.peek(&by, wt.hk) {
+                        heap.push((t, h2, std::cmp::Reverse(u2), i));
+                    }
+                    let Some(w) = self.pair_weight(ctx, v, u).filter(|w| *w > W::zero()) else {
+                        continue;
+                    };
+                    debug_assert!(w == t.add(&wt.layout.unit::<W>(wt.hint_field, h)));
+                    list.push((w, u));
+                    if list.len() == INSIDE_DEGREE {
+                        break;
+                    }
+                }
+            }
+            for l in &lists[v] {
+                if let Some(&(w, _)) = l.first() {
+                    let w2 = w.add(&w);
+                    if w2 > most[v] {
+                        most[v] = w2;
+                    }
+                }
+            }
+        }
+        let mut chosen: Vec<(usize, usize, W)> = Vec::new();
+        for &v in ins {
+            for &(w, u) in &lists[v][0] {
+                chosen.push((v, u, w));
+            }
+            for &(w, u) in &lists[v][1] {
+                // Chosen from both ends: once.
+                if !lists[u][0].iter().any(|&(_, x)| x == v) {
+                    chosen.push((u, v, w));
+                }
+            }
+        }
+        chosen.sort_unstable_by_key(|&(a, b, _)| (a, b));
+        Some((chosen, most))
+    }
+
+    /// [`State::floors`] read class by class: each player's pairs with the residents of a
+    /// class near the hint's target one by one, and the rest of the class at once by the
+    /// class's weight, the best hint beyond the window and the least dual in the class (so
+    /// at least what every pair needs: feasible, if a little above the pair-by-pair floors).
+    fn floors_by_class(&self, ctx: &Context, ins: &[usize], most: Vec<W>) -> Option<Vec<W>> {
+        let (by, place, half) = self.by_class(ins)?;
+        let wt = self.weights.as_ref()?;
+        let k = wt.classes;
+        let mut y = most;
+        let least = |list: &mut dyn Iterator<Item = usize>, y: &[W]| list.map(|u| y[u]).min();
+        let mut min_res: Vec<Option<W>> = (0..k)
+            .map(|c| least(&mut by.res[c].iter().map(|x| x.1), &y))
+            .collect();
+        let mut min_oth: Vec<Option<W>> = (0..k)
+            .map(|c| least(&mut by.oth[c].iter().copied(), &y))
+            .collect();
+        let far = {
+            let h = (wt.hk - (FLOOR_WINDOW + 1).pow(2)).max(0);
+            wt.layout.unit::<W>(wt.hint_field, 4 * h)
+        };
+        for &v in ins {
+            let mut top = W::zero();
+            let mut any = false;
+            let mut need = |x: W| {
+                any = true;
+                if x > top {
+                    top = x;
+                }
+            };
+            for below in [true, false] {
+                let side = Side {
+                    v,
+                    below,
+                    place: (place[v] != NONE).then(|| i64::from(place[v])),
+                    half,
+                };
+                for c in 0..k {
+                    let Some(t) = self.class_weight(&side, c) else {
+                        continue;
+                    };
+                    let t4 = t.add(&t).add(&t.add(&t));
+                    let Some(p) = side.place else {
+                        // No hint: every pair of the class weighs the table's weight.
+                        let (a, b) = side.range(&by.all[c], |&u| u as i64, v as i64);
+                        if a < b {
+                            let m = match (min_res[c], min_oth[c]) {
+                                (Some(x), Some(z)) => x.min(z),
+                                (x, z) => x.or(z).expect("a player of the class"),
+                            };
+                            need(t4.sub(&m));
+                        }
+                        continue;
+                    };
+                    let res = &by.res[c];
+                    let (a, b) = side.range(res, |x| x.0, p);
+                    let target = side.target();
+                    let lo = a + res[a..b].partition_point(|x| x.0 < target - FLOOR_WINDOW);
+                    let hi = a + res[a..b].partition_point(|x| x.0 <= target + FLOOR_WINDOW);
+                    for &(_, u) in &res[lo..hi] {
+                        if let Some(w) = self.pair_weight(ctx, v, u).filter(|w| *w > W::zero()) {
+                            let w2 = w.add(&w);
+                            need(w2.add(&w2).sub(&y[u]));
+                        }
+                    }
+                    if lo > a || hi < b {
+                        let m = min_res[c].expect("a resident of the class");
+                        need(t4.add(&far).sub(&m));
+                    }
+                    let (a, b) = side.range(&by.oth[c], |&u| u as i64, v as i64);
+                    if a < b {
+                        need(t4.sub(&min_oth[c].expect("a player of the class")));
+                    }
+                }
+            }
+            if any {
+                y[v] = top;
+                let c = wt.class[v] as usize;
+                let m = if place[v] == NONE {
+                    &mut min_oth[c]
+                } else {
+                    &mut min_res[c]
+                };
+                if m.is_none_or(|x| top < x) {
+                    *m = Some(top);
+                }
+            }
+        }
+        Some(y)
+    }
+
     /// Each player's heaviest pairs with players ranked below him and above him in the
     /// bracket and its look-ahead (the reduced graph's start), and each player's heaviest
     /// weight (doubled), for [`State::floors`].
-    fn heaviest(&self, ctx: &Context, ins: &[usize]) -> (Vec<(usize, usize, W)>, Vec<W>) {
+    fn heaviest(&self, ctx: &Context, ins: &[usize]) -> Start<W> {
         let n = self.n();
         let mut below: Vec<Vec<(W, usize)>> = vec![Vec::new(); n];
         let mut above: Vec<Vec<(W, usize)>> = vec![Vec::new(); n];
@@ -1242,6 +1601,24 @@ impl<'m, W: Packed> State<'m, W> {
             return None;
         }
         self.inside_weight(a, b).filter(|w| *w > W::zero())
+    }
+
+    /// Tests only: the reduced graph's start duals cover every pair of the bracket and its
+    /// look-ahead (in matcher units: weights doubled twice).
+    #[cfg(test)]
+    fn assert_floors(&self, ctx: &Context, ins: &[usize], y: &[W]) {
+        for (x, &a) in ins.iter().enumerate() {
+            for &b in &ins[x + 1..] {
+                if let Some(w) = self.pair_weight(ctx, a, b).filter(|w| *w > W::zero()) {
+                    let w2 = w.add(&w);
+                    assert!(
+                        y[a].add(&y[b]) >= w2.add(&w2),
+                        "pair {:?} uncovered",
+                        (a, b)
+                    );
+                }
+            }
+        }
     }
 
     /// Tests only: every pair of the bracket and its look-ahead left out of the reduced graph
@@ -1532,8 +1909,16 @@ impl<'m, W: Packed> State<'m, W> {
 
     /// S1 and S2 fixed (`top`: in S1): pairs of the remainder other than S1 v S2 are kept
     /// apart, the others weigh their base with the hint pointing each S1 player at the S2
-    /// player of his own place; what the exchanges set is gone.
-    pub(super) fn fix_split(&mut self, ctx: &Context, remainder: &[usize], top: &[bool]) {
+    /// player of his own place; what the exchanges set is gone. With `keep_hint` (the natural
+    /// split, tried on the first optimum) the natural hint stays, and the S1 v S2 pairs keep
+    /// their weights: the matcher goes on from its optimum, only the pairs kept apart changed.
+    pub(super) fn fix_split(
+        &mut self,
+        ctx: &Context,
+        remainder: &[usize],
+        top: &[bool],
+        keep_hint: bool,
+    ) {
         let n = self.n();
         if let Some(wt) = self.weights.as_mut() {
             let mut split = vec![0u8; n];
@@ -1556,17 +1941,50 @@ impl<'m, W: Packed> State<'m, W> {
                 split[a] == 0 || split[b] == 0
             });
             wt.split = Some(split);
-            wt.hint = Hint::Split {
-                s1,
-                s2,
-                s1_players,
-                s2_players,
-            };
+            if !keep_hint {
+                wt.hint = Hint::Split {
+                    s1,
+                    s2,
+                    s1_players,
+                    s2_players,
+                };
+            }
         }
-        // Every pair of the remainder changes: solving again from the jump start is cheaper
-        // than exposing each player at a dual of his own.
-        self.matcher.forget();
+        if !keep_hint {
+            // Every pair of the remainder changes: solving again from the jump start is
+            // cheaper than exposing each player at a dual of his own.
+            self.matcher.forget();
+        }
         self.reweigh(ctx, remainder);
+    }
+
+    /// Undoes [`State::fix_split`] with `keep_hint` (the natural split found worse on the
+    /// criteria): the pairs it kept apart weigh their base again.
+    pub(super) fn unfix_split(&mut self, ctx: &Context, remainder: &[usize]) {
+        if let Some(wt) = self.weights.as_mut() {
+            wt.split = None;
+        }
+        self.reweigh(ctx, remainder);
+    }
+
+    /// The criteria of a matching of the unpaired players (`mate[i]` by player index): its
+    /// pairs' weights without the hint and the Dutch order's preferences, and without a
+    /// split of the remainder; two matchings equal on it are equal on every criterion.
+    pub(super) fn criteria_value(&self, ctx: &Context, mate: &[Option<usize>]) -> W {
+        let wt = self.weights.as_ref().expect("a bracket");
+        let mut sum = W::zero();
+        for (a, m) in mate.iter().enumerate() {
+            let Some(b) = m.filter(|&b| a < b && self.alive[a] && self.alive[b]) else {
+                continue;
+            };
+            let w = if self.both_inside(a, b) {
+                wt.criteria(a, b)
+            } else {
+                Some(self.outer_weight(ctx, a, b))
+            };
+            sum = sum.add(&w.unwrap_or_else(W::zero));
+        }
+        sum
     }
 
     /// Starts the matcher again on the current weights (paired players removed).
@@ -1591,7 +2009,18 @@ impl<'m, W: Packed> State<'m, W> {
             self.matcher.start(n, &all);
         } else {
             let ins = self.inside_alive();
-            let (chosen, most) = self.heaviest(ctx, &ins);
+            let (chosen, most) = match self.heaviest_by_class(ctx, &ins) {
+                Some(fast) => {
+                    #[cfg(test)]
+                    {
+                        let slow = self.heaviest(ctx, &ins);
+                        assert_eq!(fast, slow, "class by class as pair by pair");
+                        CLASS_STARTS.with(|c| c.set(c.get() + 1));
+                    }
+                    fast
+                }
+                None => self.heaviest(ctx, &ins),
+            };
             for (a, b, w) in chosen {
                 self.push_graph(a, b, all.len(), w);
                 all.push((a, b, w.add(&w)));
@@ -1611,7 +2040,13 @@ impl<'m, W: Packed> State<'m, W> {
                 }
             }
             self.matcher.start(2 * n + 1, &all);
-            for (v, y) in self.floors(ctx, &ins, most).into_iter().enumerate() {
+            let floors = match self.floors_by_class(ctx, &ins, most.clone()) {
+                Some(y) => y,
+                None => self.floors(ctx, &ins, most),
+            };
+            #[cfg(test)]
+            self.assert_floors(ctx, &ins, &floors);
+            for (v, y) in floors.into_iter().enumerate() {
                 if y > W::zero() {
                     self.matcher.set_floor(v, y);
                 }

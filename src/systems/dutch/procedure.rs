@@ -318,10 +318,12 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             bye_score,
             unplayed_rank: &unplayed_rank,
         };
+        let t_begin = std::time::Instant::now();
         if !st.begin_bracket(ctx, &spec) {
             out.over_budget = st.over_budget;
             return out;
         }
+        let graph_time = t_begin.elapsed().as_secs_f64();
         let ord = |v: i64| layout.unit::<W>(f.order, v);
         // The unit of the lowest criterion: the order and hint fields add up to less.
         let above = layout.above::<W>(f.order);
@@ -462,7 +464,29 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         // give: an optimum of the criteria at hand that shows none stays optimal with the
         // preference, and S1 and S2 are chosen without the exchanges' matching.
         let no_exchange = st.clean && remainder[..pairs_in].iter().all(|&i| is_top(&mate, i));
-        if !no_exchange {
+        // Otherwise the natural split (S1 the first `pairs_in`) is tried first: when its
+        // optimum is as good on every criterion as the optimum without a split, no exchange
+        // is needed (the exchange preference's most), and the exchanges' matching, which
+        // re-weighs every pair of the remainder, is saved.
+        let mut split_fixed = false;
+        if !no_exchange && st.clean {
+            let before = st.criteria_value(ctx, &mate);
+            let top: Vec<bool> = (0..n)
+                .map(|i| rpos.get(&i).is_some_and(|&k| k < pairs_in))
+                .collect();
+            st.fix_split(ctx, &remainder, &top, true);
+            let tried = st.solve(ctx);
+            if st.clean
+                && remainder[..pairs_in].iter().all(|&i| is_top(&tried, i))
+                && st.criteria_value(ctx, &tried) == before
+            {
+                mate = tried;
+                split_fixed = true;
+            } else {
+                st.unfix_split(ctx, &remainder);
+            }
+        }
+        if !no_exchange && !split_fixed {
             st.start_exchanges(ctx, &remainder, exchange_add);
             mate = st.solve(ctx);
         }
@@ -470,6 +494,17 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             .iter()
             .filter(|&&i| !is_top(&mate, i))
             .count();
+        log::debug!(
+            "dutch: remainder of {} players, {pairs_in} pairs: {exchanges} exchanges ({})",
+            remainder.len(),
+            if no_exchange {
+                "none in the first optimum"
+            } else if split_fixed {
+                "the natural split as good"
+            } else {
+                "by the exchanges' matching"
+            }
+        );
         // S1 players to move: the lowest first.
         let mut left = exchanges;
         let mut p = pairs_in;
@@ -532,7 +567,9 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         let top: Vec<bool> = (0..n)
             .map(|i| rpos.contains_key(&i) && is_top(&mate, i))
             .collect();
-        st.fix_split(ctx, &remainder, &top);
+        if !split_fixed {
+            st.fix_split(ctx, &remainder, &top, false);
+        }
         // Each S1 player, in order, meets the highest S2 player the optimum allows.
         let s1: Vec<usize> = remainder.iter().copied().filter(|&a| top[a]).collect();
         let mut decided = vec![false; n];
@@ -620,7 +657,8 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             .unwrap_or(players[cur[0]].score);
         log::debug!(
             "dutch: bracket {score}: {} residents, {} moved down, {} next; {} matchings; \
-             first {:.2} s, moved down {:.2} s, exchanges {:.2} s, S1 {:.2} s ({} matchings)",
+             graph {graph_time:.2} s, first {:.2} s, moved down {:.2} s, exchanges {:.2} s, \
+             S1 {:.2} s ({} matchings)",
             residents.len(),
             mdps.len(),
             nxt.len(),

@@ -3,7 +3,7 @@
 //! duals do not cover. The round is paired and must be the reference engine's pairing.
 //! Also: the S1 players' blocks, at the narrowest weights and at wide ones.
 
-use super::graph::PRICED_CHECKS;
+use super::graph::{CLASS_STARTS, PRICED_CHECKS};
 use crate::solve::bracket::DutchMatchers;
 
 thread_local! {
@@ -79,5 +79,22 @@ fn s1_players_decided_in_blocks_get_the_opponents_decided_one_by_one() {
     assert!(
         wide_total < narrow_total,
         "{wide_total} matchings wide, {narrow_total} narrow"
+    );
+}
+
+/// A bracket's reduced graph starts from each player's heaviest pairs and duals covering every
+/// pair, read class by class (a merge of one walk per class; a window around the hint's
+/// target, then a bound per class): each start is checked against the lists read pair by
+/// pair, and its duals against every pair (`State::restart`), on rounds where brackets meet
+/// moved-down players, a look-ahead and pairs kept apart.
+#[test]
+fn a_reduced_graph_started_class_by_class_is_the_one_read_pair_by_pair() {
+    CLASS_STARTS.with(|c| c.set(0));
+    pair_round("rtg_12345_500p_9r.trf", 5);
+    pair_round("rtg_1011_250p_7r.trf", 7);
+    let started = CLASS_STARTS.with(|c| c.get());
+    assert!(
+        started > 10,
+        "only {started} brackets started class by class"
     );
 }
