@@ -767,6 +767,20 @@ fn the_lowest_common_blossom_from_the_order_is_the_one_a_walk_finds() {
     assert_eq!(meets.len(), 6, "pairs meeting 1 to 6 levels up");
 }
 
+/// About `per` edges at each of `n` vertices, to random others, weighing `lo` to `lo + k − 1`.
+fn few_weights(rng: &mut Rng, n: usize, per: u64, lo: i64, k: u64) -> Vec<(usize, usize, i64)> {
+    let mut edges = Vec::new();
+    for u in 0..n {
+        for _ in 0..per {
+            let v = rng.next(n as u64) as usize;
+            if v != u {
+                edges.push((u, v, lo + rng.next(k) as i64));
+            }
+        }
+    }
+    edges
+}
+
 /// Trees kept across augmentations: graphs with few distinct weights (many ties, so many
 /// trees, blossoms and rotations at once), solved, then solved again with the other half of
 /// their edges added; both optima certified. Before the fixes this caught, it failed on a
@@ -780,15 +794,7 @@ fn trees_kept_across_augmentations_leave_optimal_matchings() {
         let n = 40 + rng.next(300) as usize;
         let per = 2 + rng.next(6);
         let hi = 2 + rng.next(6);
-        let mut edges = Vec::new();
-        for u in 0..n {
-            for _ in 0..per {
-                let v = rng.next(n as u64) as usize;
-                if v != u {
-                    edges.push((u, v, 1 + rng.next(hi) as i64));
-                }
-            }
-        }
+        let edges = few_weights(&mut rng, n, per, 1, hi);
         let max_card = seed % 3 == 0;
         let mut s = Solver::new(n, max_card);
         let half = edges.len() / 2;
@@ -818,15 +824,7 @@ fn lighter_edges_release_only_what_rested_on_them() {
         let mut rng = Rng(seed * 104_729 + 7);
         let n = 30 + rng.next(200) as usize;
         let per = 2 + rng.next(5);
-        let mut edges = Vec::new();
-        for u in 0..n {
-            for _ in 0..per {
-                let v = rng.next(n as u64) as usize;
-                if v != u {
-                    edges.push((u, v, 6 + rng.next(3) as i64));
-                }
-            }
-        }
+        let mut edges = few_weights(&mut rng, n, per, 6, 3);
         let max_card = seed % 3 == 0;
         let mut s = Solver::new(n, max_card);
         for e in &edges {
