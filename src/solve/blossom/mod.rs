@@ -553,12 +553,8 @@ impl<W: Weight> Solver<W> {
         if self.started && w2 < self.w2[e] {
             // A lighter edge loses its tightness: whatever rested on it (a matched edge, a
             // blossom's edge: both tight) goes. An edge with slack held nothing.
-            let (u, v) = self.ends(e);
-            let slack = self.dual[u]
-                .add(&self.dual[v])
-                .add(&self.sum_common(u, v))
-                .sub(&self.w2[e]);
-            if slack <= W::zero() {
+            if self.settled_slack(e) <= W::zero() {
+                let (u, v) = self.ends(e);
                 self.release(u);
                 self.release(v);
             }
@@ -1874,12 +1870,20 @@ impl<W: Weight> Solver<W> {
         }
     }
 
+    /// Between solves (duals settled): edge e's slack, the duals of the blossoms holding both
+    /// ends counted.
+    fn settled_slack(&self, e: usize) -> W {
+        let (u, v) = self.ends(e);
+        self.dual[u]
+            .add(&self.dual[v])
+            .add(&self.sum_common(u, v))
+            .sub(&self.w2[e])
+    }
+
     /// A new or heavier edge with negative slack: one end is released and its dual raised.
     fn repair(&mut self, e: usize) {
         let (u, v) = self.ends(e);
-        let su: W = self.sum_common(u, v);
-        let s = self.dual[u].add(&self.dual[v]).add(&su).sub(&self.w2[e]);
-        if s < W::zero() {
+        if self.settled_slack(e) < W::zero() {
             self.release(u);
             // Releasing may already have raised it enough.
             let rest = self.dual[u].add(&self.dual[v]).sub(&self.w2[e]);

@@ -781,6 +781,16 @@ fn few_weights(rng: &mut Rng, n: usize, per: u64, lo: i64, k: u64) -> Vec<(usize
     edges
 }
 
+/// A solver of the graph, solved once.
+fn solved(n: usize, max_card: bool, edges: &[(usize, usize, i64)]) -> Solver<i64> {
+    let mut s = Solver::new(n, max_card);
+    for e in edges {
+        s.add_edge(e.0, e.1, e.2);
+    }
+    s.solve();
+    s
+}
+
 /// Trees kept across augmentations: graphs with few distinct weights (many ties, so many
 /// trees, blossoms and rotations at once), solved, then solved again with the other half of
 /// their edges added; both optima certified. Before the fixes this caught, it failed on a
@@ -796,12 +806,8 @@ fn trees_kept_across_augmentations_leave_optimal_matchings() {
         let hi = 2 + rng.next(6);
         let edges = few_weights(&mut rng, n, per, 1, hi);
         let max_card = seed % 3 == 0;
-        let mut s = Solver::new(n, max_card);
         let half = edges.len() / 2;
-        for e in &edges[..half] {
-            s.add_edge(e.0, e.1, e.2);
-        }
-        s.solve();
+        let mut s = solved(n, max_card, &edges[..half]);
         check(n, &edges[..half], max_card, &s.matching())
             .unwrap_or_else(|e| panic!("seed {seed}, first solve: {e}"));
         for e in &edges[half..] {
@@ -826,11 +832,7 @@ fn lighter_edges_release_only_what_rested_on_them() {
         let per = 2 + rng.next(5);
         let mut edges = few_weights(&mut rng, n, per, 6, 3);
         let max_card = seed % 3 == 0;
-        let mut s = Solver::new(n, max_card);
-        for e in &edges {
-            s.add_edge(e.0, e.1, e.2);
-        }
-        s.solve();
+        let mut s = solved(n, max_card, &edges);
         for round in 0..3 {
             for (k, e) in edges.iter_mut().enumerate() {
                 match rng.next(6) {

@@ -115,22 +115,12 @@ impl<W: Packed> Weights<W> {
     /// the colour rules (barred opponents are the caller's).
     fn base(&self, a: usize, b: usize) -> Option<W> {
         let (a, b) = (a.min(b), a.max(b));
-        let (ka, kb) = (self.class[a], self.class[b]);
-        if ka == NONE || kb == NONE {
-            return None;
-        }
         if let Some(split) = &self.split {
             if split[a] != 0 && split[b] != 0 && !(split[a] == 1 && split[b] == 2) {
                 return None;
             }
         }
-        if self.marked[a] && self.marked[b] {
-            let k = key(a, b);
-            if self.dropped.contains(&k) || self.apart.contains(&k) {
-                return None;
-            }
-        }
-        let w = self.table[ka as usize * self.classes + kb as usize]?;
+        let w = self.criteria(a, b)?;
         let h = self.hint_value(a, b);
         Some(if h == 0 {
             w
@@ -309,7 +299,7 @@ pub(super) const COMPLETION_DEGREES: [usize; 2] = [8, 48];
 /// more distinct players stops the procedure as over the budget.
 const MAX_CLASSES: usize = 2048;
 
-/// How far from a resident's hint target (in places) [`State::floors`] reads the players of
+/// How far from a resident's hint target (in places) [`State::floors_by_class`] reads the players of
 /// each class one by one; beyond it, a class's pairs are bounded at once (small in tests, so
 /// that their brackets are bounded too).
 const FLOOR_WINDOW: i64 = if cfg!(test) { 4 } else { 96 };
@@ -337,6 +327,15 @@ struct Side {
 }
 
 impl Side {
+    fn new(v: usize, below: bool, place: &[u32], half: i64) -> Side {
+        Side {
+            v,
+            below,
+            place: (place[v] != NONE).then(|| i64::from(place[v])),
+            half,
+        }
+    }
+
     /// The hint's target place (residents only).
     fn target(&self) -> i64 {
         let p = self.place.unwrap_or(0);
@@ -1210,13 +1209,8 @@ impl<'m, W: Packed> State<'m, W> {
         let mut lists: Vec<[Vec<(W, usize)>; 2]> = vec![[Vec::new(), Vec::new()]; n];
         for &v in ins {
             for (s, below) in [(0, true), (1, false)] {
-                let side = Side {
-                    v,
-                    below,
-                    place: (place[v] != NONE).then(|| i64::from(place[v])),
-                    half,
-                };
-                let mut walks: Vec<(W, Walk)> = Vec::new();
+                let side = Side::new(v, below, place, half);
+                let mut walks: Vec<Walk> = Vec::new();
                 let mut heap = std::collections::BinaryHeap::new();
                 for c in 0..wt.classes {
                     let Some(t) = self.class_weight(&side, c) else {
@@ -1226,11 +1220,11 @@ impl<'m, W: Packed> State<'m, W> {
                     if let Some((h, u)) = walk.peek(&by, wt.hk) {
                         heap.push((t, h, std::cmp::Reverse(u), walks.len()));
                     }
-                    walks.push((t, walk));
+                    walks.push(walk);
                 }
                 let list = &mut lists[v][s];
                 while let Some((t, h, std::cmp::Reverse(u), i)) = heap.pop() {
-                    let walk = &mut walks[i].1;
+                    let walk = &mut walks[i];
                     walk.advance(&by);
                     if let Some((h2, u2)) = walk.peek(&by, wt.hk) {
                         heap.push((t, h2, std::cmp::Reverse(u2), i));
@@ -1279,12 +1273,13 @@ impl<'m, W: Packed> State<'m, W> {
         let wt = self.weights.as_ref()?;
         let k = wt.classes;
         let mut y = most;
-        let least = |list: &mut dyn Iterator<Item = usize>, y: &[W]| list.map(|u| y[u]).min();
-        let mut min_res: Vec<Option<W>> = (0..k)
-            .map(|c| least(&mut by.res[c].iter().map(|x| x.1), &y))
+        // Each class's least dual so far, of its residents and of its others (never raised:
+        // a bound from a lower one is only higher).
+        let mut min_res: Vec<Option<W>> = (by.res.iter())
+            .map(|r| r.iter().map(|x| y[x.1]).min())
             .collect();
-        let mut min_oth: Vec<Option<W>> = (0..k)
-            .map(|c| least(&mut by.oth[c].iter().copied(), &y))
+        let mut min_oth: Vec<Option<W>> = (by.oth.iter())
+            .map(|o| o.iter().map(|&u| y[u]).min())
             .collect();
         let far = {
             let h = (wt.hk - (FLOOR_WINDOW + 1).pow(2)).max(0);
@@ -1300,12 +1295,7 @@ impl<'m, W: Packed> State<'m, W> {
                 }
             };
             for below in [true, false] {
-                let side = Side {
-                    v,
-                    below,
-                    place: (place[v] != NONE).then(|| i64::from(place[v])),
-                    half,
-                };
+                let side = Side::new(v, below, place, half);
                 for c in 0..k {
                     let Some(t) = self.class_weight(&side, c) else {
                         continue;
