@@ -282,6 +282,11 @@ thread_local! {
 /// Pairs per player in a bracket's first reduced graph (the heaviest), before pricing.
 pub(super) const INSIDE_DEGREE: usize = 12;
 
+/// How far from the natural hint's target (in places) every allowed pair of two residents
+/// joins the first reduced graph as well (small in tests, so that their brackets are still
+/// priced). See [`State::near_target`].
+const START_WINDOW: i64 = if cfg!(test) { 2 } else { 48 };
+
 /// Uncovered pairs added per player in one pricing round (the most violated).
 pub(super) const PRICE_DEGREE: usize = 4;
 
@@ -1156,6 +1161,41 @@ impl<'m, W: Packed> State<'m, W> {
         });
     }
 
+    /// Every allowed pair of two residents within [`START_WINDOW`] places of the natural
+    /// hint's target not in `chosen`. The first optimum's pairs of residents lie near the
+    /// target (round 3 of 10,000 players: all within 28 places), but many are not among the
+    /// players' heaviest, which the colour rules fill with players of one class; priced in
+    /// instead, they took 7–8 rounds of pricing and re-solving, a third of them more than 384
+    /// places away while the duals settled (BENCHMARKS.md).
+    fn near_target(&self, ctx: &Context, chosen: &[(usize, usize, W)]) -> Vec<(usize, usize, W)> {
+        let Some(Hint::Natural {
+            residents, half, ..
+        }) = self.weights.as_ref().map(|wt| &wt.hint)
+        else {
+            return Vec::new();
+        };
+        let have: HashSet<u64> = chosen.iter().map(|&(a, b, _)| key(a, b)).collect();
+        let last = residents.len() as i64 - 1;
+        let mut near = Vec::new();
+        for (i, &a) in residents.iter().enumerate() {
+            let (i, a) = (i as i64, a as usize);
+            if !self.alive[a] {
+                continue;
+            }
+            // Only the partners below a: each pair once.
+            for j in (i + half - START_WINDOW).max(i + 1)..=(i + half + START_WINDOW).min(last) {
+                let b = residents[j as usize] as usize;
+                if !self.alive[b] || have.contains(&key(a, b)) {
+                    continue;
+                }
+                if let Some(w) = self.pair_weight(ctx, a, b).filter(|w| *w > W::zero()) {
+                    near.push((a, b, w));
+                }
+            }
+        }
+        near
+    }
+
     /// The bracket's players by class, with the natural hint's places and half; `None` once
     /// a decision of the Dutch order has weighed pairs apart from their classes.
     fn by_class(&self, ins: &[usize]) -> Option<(ByClass, &[u32], i64)> {
@@ -2011,7 +2051,8 @@ impl<'m, W: Packed> State<'m, W> {
                 }
                 None => self.heaviest(ctx, &ins),
             };
-            for (a, b, w) in chosen {
+            let near = self.near_target(ctx, &chosen);
+            for (a, b, w) in chosen.into_iter().chain(near) {
                 self.push_graph(a, b, all.len(), w);
                 all.push((a, b, w.add(&w)));
             }
