@@ -120,6 +120,19 @@ impl<const L: usize> Fixed<L> {
         Fixed(r)
     }
 
+    /// The bits up to and including the highest one where the two's complement forms of
+    /// self and o differ (0 when equal).
+    #[inline]
+    pub fn differing_bits(&self, o: &Self) -> u32 {
+        for i in (0..L).rev() {
+            let x = self.0[i] ^ o.0[i];
+            if x != 0 {
+                return 64 * i as u32 + 64 - x.leading_zeros();
+            }
+        }
+        0
+    }
+
     /// The value when it fits in an `i128`, else `i128::MAX` or `i128::MIN` by its sign.
     pub fn saturating_i128(&self) -> i128 {
         let low = i128::from(self.0[0]) | (i128::from(self.0[1]) << 64);

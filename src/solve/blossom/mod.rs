@@ -36,6 +36,7 @@
 #![allow(clippy::needless_range_loop)] // parallel arrays indexed by vertex or blossom id
 
 mod check;
+mod queue;
 #[cfg(test)]
 mod tests;
 mod weight;
@@ -43,10 +44,15 @@ mod weight;
 pub use check::is_proved_optimal;
 pub use weight::{wide, Weight, Wide};
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use queue::Events;
 
 const NONE: usize = usize::MAX;
+/// The kinds of dual step, in the order preferred among steps of one size.
+const STEP_DUAL: u8 = 1;
+const STEP_FREE: u8 = 2;
+const STEP_SS: u8 = 3;
+const STEP_EXPAND: u8 = 4;
+const STEP_WAITING: u8 = 5;
 const FREE: u8 = 0;
 const S: u8 = 1;
 const T: u8 = 2;
@@ -332,16 +338,20 @@ pub struct Solver<W: Weight> {
     /// rotated) since the last `dissolve`.
     tree_tops: Vec<Vec<usize>>,
     dead_trees: Vec<usize>,
+    /// Trees grown from a root and not yet augmented or rotated: once none is left (and no
+    /// exposed vertex waits), every step the heaps still hold is stale, and the search ends
+    /// without draining them (most of their entries, after the last augmentation).
+    live_trees: usize,
     /// Which label each vertex's (blossom's) stored dual follows, and the total step.
     ylab: Vec<u8>,
     zlab: Vec<u8>,
     offset: W,
-    /// Stored duals of S-vertices, least first (lazily cleaned).
-    heap1: BinaryHeap<Reverse<(W, usize)>>,
-    /// Candidate steps: S-to-free edges, S-to-S edges, T-blossoms (lazily cleaned).
-    heap2: BinaryHeap<Reverse<(W, usize, usize)>>,
-    heap3: BinaryHeap<Reverse<(W, usize)>>,
-    heap4: BinaryHeap<Reverse<(W, usize)>>,
+    /// Candidate steps by twice the total step at which they happen (stale entries dropped
+    /// as met): an S-vertex's dual reaching 0 (`STEP_DUAL`), an S-to-free edge
+    /// (`STEP_FREE`) or an S-to-S edge (`STEP_SS`) getting tight, a T-blossom's dual
+    /// reaching 0 (`STEP_EXPAND`), the level coming down to a waiting vertex
+    /// (`STEP_WAITING`); of one time, in that order.
+    events: Events<W>,
     started: bool,
     /// Least dual each vertex takes in the jump start (see [`Solver::set_floor`]).
     lower: Vec<Option<W>>,
@@ -460,13 +470,11 @@ impl<W: Weight> Solver<W> {
             dead: vec![false; nn],
             tree_tops: vec![Vec::new(); nn],
             dead_trees: Vec::new(),
+            live_trees: 0,
             ylab: vec![FREE; n],
             zlab: vec![FREE; nn],
             offset: W::zero(),
-            heap1: BinaryHeap::new(),
-            heap2: BinaryHeap::new(),
-            heap3: BinaryHeap::new(),
-            heap4: BinaryHeap::new(),
+            events: Events::new(),
             started: false,
             lower: vec![None; n],
             lowered: vec![true; n],
@@ -918,12 +926,10 @@ impl<W: Weight> Solver<W> {
             self.is_touched[b] = false;
         }
         self.dead_trees.clear();
+        self.live_trees = 0;
         self.queue.clear();
         self.inner.clear();
-        self.heap2.clear();
-        self.heap3.clear();
-        self.heap4.clear();
-        self.heap1.clear();
+        self.events.clear();
         self.offset = W::zero();
         self.stats.stages += 1;
         // Roots: the exposed vertices at the highest dual; the others wait.
@@ -945,6 +951,10 @@ impl<W: Weight> Solver<W> {
             .into_iter()
             .map(|v| (v, self.dual[v].clone()))
             .collect();
+        for i in 0..self.waiting.len() {
+            let (v, y) = self.waiting[i].clone();
+            self.queue_waiting(v, &y);
+        }
         // Once a path is augmented, its trees are left alone and the others keep growing on
         // tight edges with no further dual step: many augmentations per stage. Then the
         // augmented trees come apart and the others carry on.
@@ -977,28 +987,26 @@ impl<W: Weight> Solver<W> {
                 augmented = self.dissolve();
                 continue;
             }
+            if self.live_trees == 0 && self.next_waiting().is_none() {
+                self.record_inner();
+                self.settle();
+                return;
+            }
             // The dual step: the smallest that makes something happen.
-            let mut step: Option<(W, u8, usize)> = None;
-            let mut consider = |d: W, kind: u8, arg: usize| {
-                if step.as_ref().is_none_or(|s| d < s.0) {
-                    step = Some((d, kind, arg));
+            let step = loop {
+                let Some((key, event)) = self.events.peek() else {
+                    break None;
+                };
+                if self.happens(&key, event) {
+                    let arg = if event.0 == STEP_FREE {
+                        event.2
+                    } else {
+                        event.1
+                    };
+                    break Some((key.half().sub(&self.offset), event.0, arg as usize));
                 }
+                self.events.pop();
             };
-            if let Some((base, v)) = self.top1().filter(|_| !self.max_card) {
-                consider(base.sub(&self.offset), 1, v);
-            }
-            if let Some((key, e)) = self.top2() {
-                consider(key.sub(&self.offset), 2, e);
-            }
-            if let Some((key, e)) = self.top3() {
-                consider(key.sub(&self.offset.double()).half(), 3, e);
-            }
-            if let Some((key, b)) = self.top4() {
-                consider(key.sub(&self.offset.double()).half(), 4, b);
-            }
-            if let Some(w) = self.next_waiting() {
-                consider(self.level.sub(&self.dual[w]), 5, w);
-            }
             let Some((d, kind, arg)) = step else {
                 // No tree left, or (maximum cardinality) none can change any more.
                 self.record_inner();
@@ -1009,7 +1017,7 @@ impl<W: Weight> Solver<W> {
             self.offset = self.offset.add(&d);
             self.level = self.level.sub(&d);
             match kind {
-                1 => {
+                STEP_DUAL => {
                     if self.level == W::zero() {
                         break;
                     }
@@ -1019,7 +1027,7 @@ impl<W: Weight> Solver<W> {
                     self.augment_side(arg, NONE);
                     augmented = true;
                 }
-                2 | 3 => {
+                STEP_FREE | STEP_SS => {
                     let (u, v) = self.ends(arg);
                     self.allowed[arg] = self.stamp;
                     let s = if self.label[self.inblossom[u]] == S {
@@ -1032,7 +1040,7 @@ impl<W: Weight> Solver<W> {
                         augmented = true;
                     }
                 }
-                4 => {
+                STEP_EXPAND => {
                     self.stats.expanded_t += 1;
                     self.expand(arg, false);
                 }
@@ -1164,6 +1172,7 @@ impl<W: Weight> Solver<W> {
                 let at = self
                     .waiting
                     .partition_point(|(u, yu)| yu.cmp(&y).then(v.cmp(u)).is_lt());
+                self.queue_waiting(v, &y);
                 self.waiting.insert(at, (v, y));
             }
         }
@@ -1223,7 +1232,8 @@ impl<W: Weight> Solver<W> {
     /// Marks the tree of v (or v's free blossom) as augmented.
     fn kill(&mut self, v: usize) {
         let b = self.inblossom[v];
-        if self.treeid[b] == NONE {
+        let grown = self.treeid[b] != NONE;
+        if !grown {
             self.touch(b);
             self.treeid[b] = b;
             self.tree_tops[b].push(b);
@@ -1233,6 +1243,9 @@ impl<W: Weight> Solver<W> {
         if !self.dead[t] {
             self.dead[t] = true;
             self.dead_trees.push(t);
+            if grown {
+                self.live_trees -= 1;
+            }
         }
     }
 
@@ -1273,8 +1286,9 @@ impl<W: Weight> Solver<W> {
             T => y.sub(&self.offset),
             _ => y,
         };
-        if t == S {
-            self.heap1.push(Reverse((self.dual[v].clone(), v)));
+        if t == S && !self.max_card {
+            self.events
+                .push(self.dual[v].double(), (STEP_DUAL, v as u32, 0));
         }
     }
 
@@ -1307,67 +1321,52 @@ impl<W: Weight> Solver<W> {
         self.offset = W::zero();
     }
 
-    /// The S-vertex of least dual: (dual + offset, vertex).
-    fn top1(&mut self) -> Option<(W, usize)> {
-        while let Some(Reverse((key, v))) = self.heap1.peek() {
-            let v = *v;
-            if self.ylab[v] == S && self.dual[v] == *key {
-                return Some((key.clone(), v));
+    /// Whether a queued step still happens at twice the total step `key` (see `events`).
+    fn happens(&self, key: &W, (kind, a, b): queue::Event) -> bool {
+        let (a, b) = (a as usize, b as usize);
+        match kind {
+            STEP_DUAL => self.ylab[a] == S && self.dual[a].double() == *key,
+            STEP_FREE => {
+                let (w, e) = (a, b);
+                self.label[self.inblossom[w]] == FREE
+                    && self.label[w] == FREE
+                    && self.bestedge[w] == e
+                    && self.slack(e).add(&self.offset).double() == *key
             }
-            self.heap1.pop();
+            STEP_SS => {
+                let e = a;
+                let (u, v) = self.ends(e);
+                let (bu, bv) = (self.inblossom[u], self.inblossom[v]);
+                bu != bv
+                    && self.label[bu] == S
+                    && self.label[bv] == S
+                    && self.slack(e).add(&self.offset.double()) == *key
+            }
+            STEP_EXPAND => {
+                let b = a;
+                self.base[b] != NONE
+                    && self.parent[b] == NONE
+                    && self.label[b] == T
+                    && self.zlab[b] == T
+                    && self.dual[b] == *key
+            }
+            _ => {
+                let w = a;
+                self.mate[w] == NONE
+                    && self.label[self.inblossom[w]] == FREE
+                    && self.waiting_key(&self.dual[w]) == *key
+            }
         }
-        None
     }
 
-    /// The least-slack edge from an S-vertex to a free vertex: (slack + offset, edge).
-    fn top2(&mut self) -> Option<(W, usize)> {
-        while let Some(Reverse((key, w, e))) = self.heap2.peek() {
-            let (w, e) = (*w, *e);
-            let valid = self.label[self.inblossom[w]] == FREE
-                && self.label[w] == FREE
-                && self.bestedge[w] == e
-                && self.slack(e).add(&self.offset) == *key;
-            if valid {
-                return Some((key.clone(), e));
-            }
-            self.heap2.pop();
-        }
-        None
+    /// Twice the total step at which the level comes down to dual y (their sum stays put).
+    fn waiting_key(&self, y: &W) -> W {
+        self.level.add(&self.offset).sub(y).double()
     }
 
-    /// The least-slack edge between two S-blossoms: (slack + 2·offset, edge).
-    fn top3(&mut self) -> Option<(W, usize)> {
-        while let Some(Reverse((key, e))) = self.heap3.peek() {
-            let e = *e;
-            let (u, v) = self.ends(e);
-            let (bu, bv) = (self.inblossom[u], self.inblossom[v]);
-            let valid = bu != bv
-                && self.label[bu] == S
-                && self.label[bv] == S
-                && self.slack(e).add(&self.offset.double()) == *key;
-            if valid {
-                return Some((key.clone(), e));
-            }
-            self.heap3.pop();
-        }
-        None
-    }
-
-    /// The T-blossom of least dual: (dual + 2·offset, blossom).
-    fn top4(&mut self) -> Option<(W, usize)> {
-        while let Some(Reverse((key, b))) = self.heap4.peek() {
-            let b = *b;
-            let valid = self.base[b] != NONE
-                && self.parent[b] == NONE
-                && self.label[b] == T
-                && self.zlab[b] == T
-                && self.dual[b] == *key;
-            if valid {
-                return Some((key.clone(), b));
-            }
-            self.heap4.pop();
-        }
-        None
+    fn queue_waiting(&mut self, v: usize, y: &W) {
+        let key = self.waiting_key(y);
+        self.events.push(key, (STEP_WAITING, v as u32, 0));
     }
 
     /// Edge e seen from S-vertex v, whose dual is yv.
@@ -1436,15 +1435,15 @@ impl<W: Weight> Solver<W> {
             Some(s) => {
                 if self.label[bw] == S {
                     let key = s.add(&self.offset.double());
-                    self.heap3.push(Reverse((key, e)));
+                    self.events.push(key, (STEP_SS, e as u32, 0));
                 } else if self.label[w] == FREE
                     && (self.bestedge[w] == NONE || s < self.slack(self.bestedge[w]))
                 {
                     self.touch(w);
                     self.bestedge[w] = e;
                     if self.label[bw] == FREE {
-                        let key = s.add(&self.offset);
-                        self.heap2.push(Reverse((key, w, e)));
+                        let key = s.add(&self.offset).double();
+                        self.events.push(key, (STEP_FREE, w as u32, e as u32));
                     }
                 }
             }
@@ -1491,6 +1490,7 @@ impl<W: Weight> Solver<W> {
         self.bestedge[w] = NONE;
         self.bestedge[b] = NONE;
         self.treeid[b] = if p == NONE {
+            self.live_trees += 1;
             b
         } else {
             self.treeid[self.inblossom[p]]
@@ -1508,7 +1508,8 @@ impl<W: Weight> Solver<W> {
             self.queue.extend(leaves);
         } else {
             if b >= self.n {
-                self.heap4.push(Reverse((self.dual[b].clone(), b)));
+                self.events
+                    .push(self.dual[b].clone(), (STEP_EXPAND, b as u32, 0));
             }
             let base = self.base[b];
             let m = self.mate[base];
@@ -1700,7 +1701,8 @@ impl<W: Weight> Solver<W> {
             }
             if bv >= n {
                 self.set_zlab(bv, T);
-                self.heap4.push(Reverse((self.dual[bv].clone(), bv)));
+                self.events
+                    .push(self.dual[bv].clone(), (STEP_EXPAND, bv as u32, 0));
             }
             // The children off the path: free, unless one of their vertices was reached.
             let mut j = if forward { 1 } else { k - 1 };
@@ -1724,8 +1726,8 @@ impl<W: Weight> Solver<W> {
             for &x in &all {
                 let e = self.bestedge[x];
                 if e != NONE && self.label[self.inblossom[x]] == FREE && self.label[x] == FREE {
-                    let key = self.slack(e).add(&self.offset);
-                    self.heap2.push(Reverse((key, x, e)));
+                    let key = self.slack(e).add(&self.offset).double();
+                    self.events.push(key, (STEP_FREE, x as u32, e as u32));
                 }
             }
         }

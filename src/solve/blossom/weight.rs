@@ -15,6 +15,12 @@ pub trait Weight: Clone + Ord + std::fmt::Debug + Send + Sync + 'static {
     fn double(&self) -> Self;
     /// Exact self/2 where self is even (the algorithm only halves even values).
     fn half(&self) -> Self;
+    /// The bits of the two's complement forms of self and other up to and including the
+    /// highest one where they differ (0 when equal): a key's bucket in the search's event
+    /// queue ([`super::queue::Events`]).
+    fn differing_bits(&self, other: &Self) -> u32;
+    /// Width in bits: the event queue's buckets.
+    const WIDTH: u32;
 }
 
 macro_rules! primitive {
@@ -36,6 +42,10 @@ macro_rules! primitive {
                 debug_assert!(self % 2 == 0, "halving an odd weight");
                 self / 2
             }
+            fn differing_bits(&self, other: &Self) -> u32 {
+                <$t>::BITS - (self ^ other).leading_zeros()
+            }
+            const WIDTH: u32 = <$t>::BITS;
         }
     };
 }
@@ -66,6 +76,10 @@ impl Weight for Wide {
         // An arithmetic shift is exact on even values, negative ones included.
         *self >> 1u32
     }
+    fn differing_bits(&self, other: &Self) -> u32 {
+        Wide::BITS - (*self ^ *other).leading_zeros()
+    }
+    const WIDTH: u32 = Wide::BITS;
 }
 
 /// The Dutch procedure's widths ([`crate::fixed::Fixed`]).
@@ -86,6 +100,10 @@ impl<const L: usize> Weight for crate::fixed::Fixed<L> {
         // An arithmetic shift is exact on even values, negative ones included.
         self.shr(1)
     }
+    fn differing_bits(&self, other: &Self) -> u32 {
+        crate::fixed::Fixed::differing_bits(self, other)
+    }
+    const WIDTH: u32 = 64 * L as u32;
 }
 
 /// An `i128` as a [`Wide`].
