@@ -339,8 +339,8 @@ pub struct Solver<W: Weight> {
     tree_tops: Vec<Vec<usize>>,
     dead_trees: Vec<usize>,
     /// Trees grown from a root and not yet augmented or rotated: once none is left (and no
-    /// exposed vertex waits), every step the heaps still hold is stale, and the search ends
-    /// without draining them (most of their entries, after the last augmentation).
+    /// exposed vertex waits), every step `events` still holds is stale, and the search ends
+    /// without draining them (most of its entries, after the last augmentation).
     live_trees: usize,
     /// Which label each vertex's (blossom's) stored dual follows, and the total step.
     ylab: Vec<u8>,
