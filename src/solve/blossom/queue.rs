@@ -122,28 +122,23 @@ impl<W: Weight> Events<W> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::Rng;
     use super::*;
 
     /// Interleaved pushes (never below the last least key) and pops come out exactly as from
     /// a binary heap of (key, event), ties by event.
     #[test]
     fn events_come_out_as_from_a_binary_heap() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for round in 0..200 {
             let mut q: Events<i64> = Events::new();
             let mut h: BinaryHeap<Reverse<(i64, Event)>> = BinaryHeap::new();
             let mut floor = 0i64;
             let spread = [4, 1 << 10, 1 << 40][round % 3];
             for _ in 0..500 {
-                if next() % 3 != 0 {
-                    let key = floor + (next() % spread) as i64;
-                    let event = ((next() % 3) as u8, (next() % 5) as u32, (next() % 5) as u32);
+                if rng.next(3) != 0 {
+                    let key = floor + rng.next(spread) as i64;
+                    let event = (rng.next(3) as u8, rng.next(5) as u32, rng.next(5) as u32);
                     q.push(key, event);
                     h.push(Reverse((key, event)));
                 } else {
@@ -159,7 +154,6 @@ mod tests {
             if round % 2 == 0 {
                 q.clear();
                 h.clear();
-                floor = 0;
                 q.push(3, (0, 0, 0));
                 h.push(Reverse((3, (0, 0, 0))));
             }
@@ -168,7 +162,6 @@ mod tests {
                 q.pop();
             }
             assert_eq!(q.peek(), None);
-            let _ = floor;
         }
     }
 }

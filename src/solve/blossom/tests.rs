@@ -5,10 +5,10 @@ use super::check::check;
 use super::*;
 use proptest::prelude::*;
 
-/// xorshift: deterministic random graphs without a dependency.
-struct Rng(u64);
+/// xorshift: deterministic random graphs without a dependency (the event queue's test too).
+pub(super) struct Rng(pub(super) u64);
 impl Rng {
-    fn next(&mut self, m: u64) -> u64 {
+    pub(super) fn next(&mut self, m: u64) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
