@@ -1162,19 +1162,18 @@ impl<'m, W: Packed> State<'m, W> {
     }
 
     /// Every allowed pair of two residents within [`START_WINDOW`] places of the natural
-    /// hint's target not in `chosen`. The first optimum's pairs of residents lie near the
+    /// hint's target not in the graph yet. The first optimum's pairs of residents lie near the
     /// target (round 3 of 10,000 players: all within 28 places), but many are not among the
     /// players' heaviest, which the colour rules fill with players of one class; priced in
     /// instead, they took 7–8 rounds of pricing and re-solving, a third of them more than 384
     /// places away while the duals settled (BENCHMARKS.md).
-    fn near_target(&self, ctx: &Context, chosen: &[(usize, usize, W)]) -> Vec<(usize, usize, W)> {
+    fn near_target(&self, ctx: &Context) -> Vec<(usize, usize, W)> {
         let Some(Hint::Natural {
             residents, half, ..
         }) = self.weights.as_ref().map(|wt| &wt.hint)
         else {
             return Vec::new();
         };
-        let have: HashSet<u64> = chosen.iter().map(|&(a, b, _)| key(a, b)).collect();
         let last = residents.len() as i64 - 1;
         let mut near = Vec::new();
         for (i, &a) in residents.iter().enumerate() {
@@ -1185,7 +1184,7 @@ impl<'m, W: Packed> State<'m, W> {
             // Only the partners below a: each pair once.
             for j in (i + half - START_WINDOW).max(i + 1)..=(i + half + START_WINDOW).min(last) {
                 let b = residents[j as usize] as usize;
-                if !self.alive[b] || have.contains(&key(a, b)) {
+                if !self.alive[b] || self.gid.contains_key(&key(a, b)) {
                     continue;
                 }
                 if let Some(w) = self.pair_weight(ctx, a, b).filter(|w| *w > W::zero()) {
@@ -2051,8 +2050,11 @@ impl<'m, W: Packed> State<'m, W> {
                 }
                 None => self.heaviest(ctx, &ins),
             };
-            let near = self.near_target(ctx, &chosen);
-            for (a, b, w) in chosen.into_iter().chain(near) {
+            for (a, b, w) in chosen {
+                self.push_graph(a, b, all.len(), w);
+                all.push((a, b, w.add(&w)));
+            }
+            for (a, b, w) in self.near_target(ctx) {
                 self.push_graph(a, b, all.len(), w);
                 all.push((a, b, w.add(&w)));
             }
