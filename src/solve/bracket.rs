@@ -100,6 +100,12 @@ impl<W: Weight + Packed> Matcher<W> for ExactMatcher<W> {
         }
     }
 
+    fn remove_edges(&mut self, edges: &[usize]) {
+        if let Some(s) = self.solver.as_mut() {
+            s.remove_loose_edges(edges);
+        }
+    }
+
     fn side(&mut self, n: usize, edges: &[(usize, usize, i64)]) -> Vec<Option<usize>> {
         super::blossom::maximum_weight_matching(n, edges, false).mate
     }
@@ -220,6 +226,9 @@ macro_rules! delegate {
             }
             fn remove_vertex(&mut self, v: usize) {
                 self.$f.remove_vertex(v)
+            }
+            fn remove_edges(&mut self, edges: &[usize]) {
+                self.$f.remove_edges(edges)
             }
             fn solve(&mut self) -> Vec<Option<usize>> {
                 self.$f.solve()

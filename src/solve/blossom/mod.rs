@@ -544,14 +544,42 @@ impl<W: Weight> Solver<W> {
             return;
         }
         let (u, v) = self.ends(e);
-        if self.started {
-            // The edge may hold a blossom together or be matched.
+        // A tight edge may hold a blossom together or be matched; one with slack holds
+        // nothing.
+        if self.started && self.settled_slack(e) <= W::zero() {
             self.release(u);
             self.release(v);
         }
         self.gone[e] = true;
         self.adj[u].retain(|&x| x as usize != e);
         self.adj[v].retain(|&x| x as usize != e);
+    }
+
+    /// After a solve, nothing changed since: removes edges whose reduced cost is positive
+    /// (they hold no blossom and no matched pair, so nothing is released); one pass over
+    /// each end's list. Others go through [`Solver::remove_edge`].
+    pub fn remove_loose_edges(&mut self, edges: &[usize]) {
+        let mut ends = Vec::new();
+        for &e in edges {
+            if self.gone[e] {
+                continue;
+            }
+            if self.reduced_cost(e) <= W::zero() {
+                self.remove_edge(e);
+                continue;
+            }
+            self.gone[e] = true;
+            let (u, v) = self.ends(e);
+            ends.push(u);
+            ends.push(v);
+        }
+        ends.sort_unstable();
+        ends.dedup();
+        for v in ends {
+            let gone = &self.gone;
+            self.adj[v].retain(|&x| !gone[x as usize]);
+            self.stale[v] = 0;
+        }
     }
 
     /// Gives edge e weight w.
@@ -1885,13 +1913,24 @@ impl<W: Weight> Solver<W> {
     /// A new or heavier edge with negative slack: one end is released and its dual raised.
     fn repair(&mut self, e: usize) {
         let (u, v) = self.ends(e);
-        if self.settled_slack(e) < W::zero() {
-            self.release(u);
-            // Releasing may already have raised it enough.
-            let rest = self.dual[u].add(&self.dual[v]).sub(&self.w2[e]);
-            if rest < W::zero() {
-                self.dual[u] = self.dual[u].sub(&rest);
+        let slack = self.settled_slack(e);
+        if slack >= W::zero() {
+            return;
+        }
+        // A matched edge at a vertex in no blossom: raising that vertex's dual makes it tight
+        // again and only adds slack to its other edges, so the matching stays optimal (a
+        // heavier opponent already held is no reason to search again).
+        if self.mate[u] == e {
+            if let Some(x) = [u, v].into_iter().find(|&x| self.parent[x] == NONE) {
+                self.dual[x] = self.dual[x].sub(&slack);
+                return;
             }
+        }
+        self.release(u);
+        // Releasing may already have raised it enough.
+        let rest = self.dual[u].add(&self.dual[v]).sub(&self.w2[e]);
+        if rest < W::zero() {
+            self.dual[u] = self.dual[u].sub(&rest);
         }
     }
 
@@ -1917,16 +1956,34 @@ impl<W: Weight> Solver<W> {
 
     /// Σ duals of the blossoms holding both u and v.
     fn sum_common(&self, u: usize, v: usize) -> W {
-        let mut up = Vec::new();
-        let mut x = self.parent[u];
-        while x != NONE {
-            up.push(x);
-            x = self.parent[x];
+        // The two chains of blossoms, levelled, then walked up together to where they meet:
+        // linear in their depth (nested blossoms come in chains of hundreds).
+        let depth = |mut x: usize| {
+            let mut d = 0usize;
+            while self.parent[x] != NONE {
+                x = self.parent[x];
+                d += 1;
+            }
+            d
+        };
+        let (mut a, mut b) = (u, v);
+        let (mut da, mut db) = (depth(u), depth(v));
+        while da > db {
+            a = self.parent[a];
+            da -= 1;
+        }
+        while db > da {
+            b = self.parent[b];
+            db -= 1;
+        }
+        while a != b && a != NONE {
+            a = self.parent[a];
+            b = self.parent[b];
         }
         let mut s = W::zero();
-        let mut x = self.parent[v];
+        let mut x = a;
         while x != NONE {
-            if up.contains(&x) {
+            if x >= self.n {
                 s = s.add(&self.dual[x]);
             }
             x = self.parent[x];

@@ -187,6 +187,9 @@ struct GraphPair<W> {
     b: u32,
     mid: usize,
     w: W,
+    /// Taken out of the matcher's graph: in no optimum of the bracket's criteria (see
+    /// [`State::prune`]).
+    pruned: bool,
 }
 
 /// The pairing state shared by the bracket steps.
@@ -1158,6 +1161,7 @@ impl<'m, W: Packed> State<'m, W> {
             b: b as u32,
             mid,
             w,
+            pruned: false,
         });
     }
 
@@ -1854,6 +1858,9 @@ impl<'m, W: Packed> State<'m, W> {
             Some(&g) => {
                 let g = &mut self.graph[g as usize];
                 g.w = new;
+                if g.pruned {
+                    return;
+                }
                 let w = if self.mode == Mode::Reduced {
                     new.add(&new)
                 } else {
@@ -1898,7 +1905,7 @@ impl<'m, W: Packed> State<'m, W> {
         self.clean = false;
         for g in 0..self.graph.len() {
             let (a, b) = (self.graph[g].a as usize, self.graph[g].b as usize);
-            if !self.alive[a] || !self.alive[b] {
+            if !self.alive[a] || !self.alive[b] || self.graph[g].pruned {
                 continue;
             }
             let new = self.pair_weight(ctx, a, b).unwrap_or_else(W::zero);
@@ -2108,6 +2115,7 @@ impl<'m, W: Packed> State<'m, W> {
             two
         };
         match self.gid.get(&key(a, b)) {
+            Some(&g) if self.graph[g as usize].pruned => true,
             Some(&g) => self
                 .matcher
                 .reduced_cost(self.graph[g as usize].mid)
@@ -2127,6 +2135,32 @@ impl<'m, W: Packed> State<'m, W> {
                             .is_some_and(|r| r >= bound))
             }
         }
+    }
+
+    /// After a clean solve whose optimum is optimal on the fields at or above `unit` for
+    /// the rest of the bracket (every later change weighs below it): the pairs of the graph
+    /// that `excluded` shows in no such optimum leave the matcher's graph, so the searches
+    /// that follow scan fewer edges. They stay in the pair index, so pricing does not bring
+    /// them back; an optimum without them is an optimum with them. How many went.
+    pub(super) fn prune(&mut self, unit: W) -> usize {
+        if !self.clean || self.mode != Mode::Reduced {
+            return 0;
+        }
+        let two = unit.add(&unit);
+        let bound = two.add(&two);
+        let mut gone = Vec::new();
+        for g in 0..self.graph.len() {
+            let p = &self.graph[g];
+            if p.pruned || !self.alive[p.a as usize] || !self.alive[p.b as usize] {
+                continue;
+            }
+            if self.matcher.reduced_cost(p.mid).is_some_and(|r| r >= bound) {
+                gone.push(p.mid);
+                self.graph[g].pruned = true;
+            }
+        }
+        self.matcher.remove_edges(&gone);
+        gone.len()
     }
 
     /// A player paired for good leaves the graph.

@@ -23,6 +23,11 @@ use rustc_hash::FxHashMap as HashMap;
 
 pub use super::colour::colour_of;
 
+/// How many candidates below his current opponent an S1 player of a block ranks (see the
+/// S1 step): enough that the cascades of a block (each player taking the next one's
+/// opponent) seldom leave one without a ranked opponent.
+const BELOW_MATE: usize = 7;
+
 /// An exact maximum-weight matching kept between solves, supplied by the solver: the
 /// procedure changes a few weights or removes paired players, then asks again. Read from
 /// several threads at once after a solve (pricing), hence `Sync`.
@@ -60,6 +65,8 @@ pub trait Matcher<W>: Sync {
     fn forget(&mut self);
     /// The vertex and its edges leave the graph (a player paired for good).
     fn remove_vertex(&mut self, v: usize);
+    /// After a solve: the edges leave the graph (pairs in no optimum left to find).
+    fn remove_edges(&mut self, edges: &[usize]);
     /// An optimal matching of the current graph: `mate[v]`.
     fn solve(&mut self) -> Vec<Option<usize>>;
     /// A maximum-weight matching of a separate graph, solved on its own (the completion of
@@ -336,6 +343,9 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             clock = std::time::Instant::now();
         };
         let mut mate = st.solve(ctx);
+        // Every step below weighs in the order and hint fields only: a pair in no optimum of
+        // the criteria now is in none of theirs.
+        let mut pruned = st.prune(above);
         lap(0);
         let mut finalized: Vec<(usize, usize)> = Vec::new();
         let mut matched = vec![false; n];
@@ -568,15 +578,18 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             .map(|i| rpos.contains_key(&i) && is_top(&mate, i))
             .collect();
         if !split_fixed {
-            st.fix_split(ctx, &remainder, &top, false);
+            // With no exchange the natural hint already points each S1 player at the S2
+            // player of his place (but for players paired with the moved-down ones): kept,
+            // the matcher goes on from its optimum instead of solving again from scratch.
+            st.fix_split(ctx, &remainder, &top, no_exchange);
+            mate = st.solve(ctx);
         }
+        // The split's optimum is one of the criteria's: its duals may show more pairs out.
+        pruned += st.prune(above);
         // Each S1 player, in order, meets the highest S2 player the optimum allows.
         let s1: Vec<usize> = remainder.iter().copied().filter(|&a| top[a]).collect();
         let mut decided = vec![false; n];
         let s1_solves_before = st.solves;
-        // The block's size is 2^streak: one more for each decision that needed a matching,
-        // one less for each that did not.
-        let mut streak = 0u32;
         for (k, &a) in s1.iter().enumerate() {
             if decided[a] {
                 continue;
@@ -599,7 +612,6 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 })
                 .map(|k| candidates[k]);
             if let Some(m) = best {
-                streak = streak.saturating_sub(1);
                 decided[a] = true;
                 matched[a] = true;
                 matched[m] = true;
@@ -611,34 +623,73 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             // One matching decides a block of the next players at once: each one's
             // preference for the higher S2 players weighs more than all of the later ones'
             // together, so the optimum gives each, in order, the highest the ones before him
-            // leave (the same as one matching each). Its preferences are priced again after
-            // each solve, which costs more than the matchings it saves where the optimum found
-            // mostly is the first candidate already: the block grows only while decisions keep
-            // needing matchings (1, 2, 4, ... up to what the weights hold, `f.block`).
-            let size = f.block.min(1 << streak.min(16));
-            streak += 1;
-            let block: Vec<usize> = s1[k..]
-                .iter()
-                .copied()
-                .filter(|&x| !decided[x])
-                .take(size)
-                .collect();
-            for (t, &x) in block.iter().enumerate() {
-                let shift = f.ob * (block.len() - 1 - t) as u32;
-                let mut bonus = 0i64;
-                for &b in remainder.iter().rev() {
-                    if b <= x || matched[b] {
-                        continue;
+            // leave (the same as one matching each).
+            //
+            // A player's preference ranks his current opponent, the candidates above him
+            // that may still be in an optimum of the criteria, and the next `BELOW_MATE`
+            // below him (the optimum gives him a lower one only when a player before him
+            // takes that opponent): a few bits each, so a block fills the order field with
+            // some twenty players. One left with an opponent he does not rank is not decided,
+            // nor is anyone after him in the block.
+            let room = f.block as u32 * f.ob;
+            let mut block: Vec<(usize, Vec<usize>, bool)> = Vec::new();
+            let mut used = 0;
+            for &x in s1[k..].iter().filter(|&&x| !decided[x]) {
+                let mut ranked: Vec<usize> = remainder
+                    .iter()
+                    .copied()
+                    .filter(|&b| {
+                        b > x && !matched[b] && st.base_of(x, b).is_some_and(|w| w > W::zero())
+                    })
+                    .collect();
+                let upto = mate[x]
+                    .and_then(|m| ranked.iter().position(|&b| b == m))
+                    .map_or(ranked.len(), |p| (p + 1 + BELOW_MATE).min(ranked.len()));
+                let whole = upto == ranked.len();
+                ranked.truncate(upto);
+                // A pair in no optimum of the criteria now is in none later either.
+                let clean = st.clean;
+                ranked.retain(|&b| !clean || Some(b) == mate[x] || !st.excluded(ctx, x, b, above));
+                let width = bits_for(ranked.len() as u64);
+                if used + width > room {
+                    break;
+                }
+                used += width;
+                block.push((x, ranked, whole));
+            }
+            let mut shift = used;
+            for (x, ranked, _) in &block {
+                shift -= bits_for(ranked.len() as u64);
+                // The current opponent's pair first: it is matched, and raising it alone
+                // leaves the matching optimal and the other pairs at x with more slack (see
+                // the matcher's repair), so a player whose preference changes nothing is
+                // not searched for again.
+                let at = mate[*x].and_then(|m| ranked.iter().position(|&b| b == m));
+                let order = at
+                    .into_iter()
+                    .chain((0..ranked.len()).filter(|&j| Some(j) != at));
+                for j in order {
+                    let b = ranked[j];
+                    if let Some(w) = st.base_of(*x, b) {
+                        let w = w.add(&ord((ranked.len() - j) as i64).shl(shift));
+                        st.set(ctx, *x, b, w);
                     }
-                    if let Some(w) = st.base_of(x, b) {
-                        let w = w.add(&ord(bonus).shl(shift));
-                        st.set(ctx, x, b, w);
-                    }
-                    bonus += 1;
                 }
             }
             mate = st.solve(ctx);
-            for &x in &block {
+            let mut stop = false;
+            for (x, ranked, whole) in &block {
+                let x = *x;
+                stop = stop || !(*whole || mate[x].is_some_and(|m| ranked.contains(&m)));
+                if stop {
+                    // Undecided: his preference goes (the next block weighs it again).
+                    for &b in ranked {
+                        if st.alive[b] {
+                            st.restore(ctx, x, b);
+                        }
+                    }
+                    continue;
+                }
                 decided[x] = true;
                 if let Some(m) = mate[x] {
                     matched[x] = true;
@@ -658,7 +709,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         log::debug!(
             "dutch: bracket {score}: {} residents, {} moved down, {} next; {} matchings; \
              graph {graph_time:.2} s, first {:.2} s, moved down {:.2} s, exchanges {:.2} s, \
-             S1 {:.2} s ({} matchings)",
+             S1 {:.2} s ({} matchings); {pruned} pairs pruned",
             residents.len(),
             mdps.len(),
             nxt.len(),
