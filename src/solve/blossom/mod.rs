@@ -1859,33 +1859,44 @@ impl<W: Weight> Solver<W> {
             chain.push(x);
             x = self.parent[x];
         }
-        for &b in chain.iter().rev() {
+        // Each blossom's dual goes, half each, onto its vertices: a vertex gets the halves of
+        // the chain's blossoms down to the child it leaves by, summed on the way down, so
+        // each vertex is reached once (chains run hundreds deep).
+        let mut acc = W::zero();
+        let mut cl = Vec::new();
+        for (k, &b) in chain.iter().enumerate().rev() {
             let z = self.dual[b].clone();
-            let base = self.base[b];
-            let mut lv = Vec::new();
-            self.leaves(b, &mut lv);
             if z != W::zero() {
-                let h = z.half();
-                for &x in &lv {
-                    self.dual[x] = self.dual[x].add(&h);
-                }
+                acc = acc.add(&z.half());
                 // The base's own matched edge (outside b) is no longer tight.
-                self.unmatch(base);
+                self.unmatch(self.base[b]);
             }
+            // The child the chain goes on through (or v itself) is taken apart next.
+            let next = if k == 0 { v } else { chain[k - 1] };
             let childs = std::mem::take(&mut self.childs[b]);
             self.endps[b].clear();
             for &c in &childs {
                 self.parent[c] = NONE;
-                let mut cl = Vec::new();
+                if c == next {
+                    continue;
+                }
+                cl.clear();
                 self.leaves(c, &mut cl);
-                for x in cl {
+                for &x in &cl {
                     self.inblossom[x] = c;
+                    if acc != W::zero() {
+                        self.dual[x] = self.dual[x].add(&acc);
+                    }
                 }
             }
             self.base[b] = NONE;
             self.dual[b] = W::zero();
             self.parent[b] = NONE;
             self.unused.push(b);
+        }
+        if !chain.is_empty() {
+            self.inblossom[v] = v;
+            self.dual[v] = self.dual[v].add(&acc);
         }
         debug_assert!(n > 0);
         self.unmatch(v);
