@@ -546,7 +546,7 @@ impl<W: Weight> Solver<W> {
         let (u, v) = self.ends(e);
         // A tight edge may hold a blossom together or be matched; one with slack holds
         // nothing.
-        if self.started && self.settled_slack(e) <= W::zero() {
+        if self.started && self.not_loose(e) {
             self.release(u);
             self.release(v);
         }
@@ -589,7 +589,7 @@ impl<W: Weight> Solver<W> {
         if self.started && w2 < self.w2[e] {
             // A lighter edge loses its tightness: whatever rested on it (a matched edge, a
             // blossom's edge: both tight) goes. An edge with slack held nothing.
-            if self.settled_slack(e) <= W::zero() {
+            if self.not_loose(e) {
                 let (u, v) = self.ends(e);
                 self.release(u);
                 self.release(v);
@@ -1921,9 +1921,21 @@ impl<W: Weight> Solver<W> {
             .sub(&self.w2[e])
     }
 
+    /// Between solves: whether edge e is tight or worse. Blossom duals are never negative,
+    /// so an edge with slack on its ends' duals alone has slack without the walk up their
+    /// blossoms.
+    fn not_loose(&self, e: usize) -> bool {
+        let (u, v) = self.ends(e);
+        self.dual[u].add(&self.dual[v]).sub(&self.w2[e]) <= W::zero()
+            && self.settled_slack(e) <= W::zero()
+    }
+
     /// A new or heavier edge with negative slack: one end is released and its dual raised.
     fn repair(&mut self, e: usize) {
         let (u, v) = self.ends(e);
+        if self.dual[u].add(&self.dual[v]) >= self.w2[e] {
+            return;
+        }
         let slack = self.settled_slack(e);
         if slack >= W::zero() {
             return;
