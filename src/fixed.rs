@@ -43,13 +43,13 @@ impl<const L: usize> Fixed<L> {
     /// `self + o`, panicking on overflow.
     #[inline]
     pub fn add(&self, o: &Self) -> Self {
+        // A 128-bit sum per limb: the compiler makes it one add-with-carry chain.
         let mut r = [0u64; L];
-        let mut carry = false;
+        let mut carry = 0u64;
         for i in 0..L {
-            let (s, c1) = self.0[i].overflowing_add(o.0[i]);
-            let (s, c2) = s.overflowing_add(u64::from(carry));
-            r[i] = s;
-            carry = c1 || c2;
+            let s = u128::from(self.0[i]) + u128::from(o.0[i]) + u128::from(carry);
+            r[i] = s as u64;
+            carry = (s >> 64) as u64;
         }
         let r = Fixed(r);
         assert!(
@@ -62,13 +62,15 @@ impl<const L: usize> Fixed<L> {
     /// `self - o`, panicking on overflow.
     #[inline]
     pub fn sub(&self, o: &Self) -> Self {
+        // As `add`: a 128-bit difference per limb, negative (its top bit set) on a borrow.
         let mut r = [0u64; L];
-        let mut borrow = false;
+        let mut borrow = 0u64;
         for i in 0..L {
-            let (s, b1) = self.0[i].overflowing_sub(o.0[i]);
-            let (s, b2) = s.overflowing_sub(u64::from(borrow));
-            r[i] = s;
-            borrow = b1 || b2;
+            let d = u128::from(self.0[i])
+                .wrapping_sub(u128::from(o.0[i]))
+                .wrapping_sub(u128::from(borrow));
+            r[i] = d as u64;
+            borrow = (d >> 127) as u64;
         }
         let r = Fixed(r);
         assert!(
