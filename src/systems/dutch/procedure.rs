@@ -590,18 +590,22 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         let s1: Vec<usize> = remainder.iter().copied().filter(|&a| top[a]).collect();
         let mut decided = vec![false; n];
         let s1_solves_before = st.solves;
+        // The players an S1 player may still meet, highest first.
+        let candidates_of = |st: &State<'_, W>, matched: &[bool], x: usize| -> Vec<usize> {
+            remainder
+                .iter()
+                .copied()
+                .filter(|&b| {
+                    b > x && !matched[b] && st.base_of(x, b).is_some_and(|w| w > W::zero())
+                })
+                .collect()
+        };
         for (k, &a) in s1.iter().enumerate() {
             if decided[a] {
                 continue;
             }
             // As for the moved-down players: no solve when the optimum already agrees.
-            let candidates: Vec<usize> = remainder
-                .iter()
-                .copied()
-                .filter(|&b| {
-                    b > a && !matched[b] && st.base_of(a, b).is_some_and(|w| w > W::zero())
-                })
-                .collect();
+            let candidates = candidates_of(&st, &matched, a);
             let best = mate[a]
                 .and_then(|m| candidates.iter().position(|&b| b == m))
                 .filter(|&k| {
@@ -635,13 +639,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             let mut block: Vec<(usize, Vec<usize>, bool)> = Vec::new();
             let mut used = 0;
             for &x in s1[k..].iter().filter(|&&x| !decided[x]) {
-                let mut ranked: Vec<usize> = remainder
-                    .iter()
-                    .copied()
-                    .filter(|&b| {
-                        b > x && !matched[b] && st.base_of(x, b).is_some_and(|w| w > W::zero())
-                    })
-                    .collect();
+                let mut ranked = candidates_of(&st, &matched, x);
                 let upto = mate[x]
                     .and_then(|m| ranked.iter().position(|&b| b == m))
                     .map_or(ranked.len(), |p| (p + 1 + BELOW_MATE).min(ranked.len()));
