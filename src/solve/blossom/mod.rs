@@ -1925,21 +1925,25 @@ impl<W: Weight> Solver<W> {
     /// so an edge with slack on its ends' duals alone has slack without the walk up their
     /// blossoms.
     fn not_loose(&self, e: usize) -> bool {
+        self.vertex_slack(e) <= W::zero() && self.settled_slack(e) <= W::zero()
+    }
+
+    /// Between solves: edge e's slack on its ends' duals alone (at most its slack).
+    fn vertex_slack(&self, e: usize) -> W {
         let (u, v) = self.ends(e);
-        self.dual[u].add(&self.dual[v]).sub(&self.w2[e]) <= W::zero()
-            && self.settled_slack(e) <= W::zero()
+        self.dual[u].add(&self.dual[v]).sub(&self.w2[e])
     }
 
     /// A new or heavier edge with negative slack: one end is released and its dual raised.
     fn repair(&mut self, e: usize) {
-        let (u, v) = self.ends(e);
-        if self.dual[u].add(&self.dual[v]) >= self.w2[e] {
+        if self.vertex_slack(e) >= W::zero() {
             return;
         }
         let slack = self.settled_slack(e);
         if slack >= W::zero() {
             return;
         }
+        let (u, v) = self.ends(e);
         // A matched edge at a vertex in no blossom: raising that vertex's dual makes it tight
         // again and only adds slack to its other edges, so the matching stays optimal (a
         // heavier opponent already held is no reason to search again).

@@ -2107,13 +2107,7 @@ impl<'m, W: Packed> State<'m, W> {
         if !self.clean {
             return false;
         }
-        // The matcher's weights are doubled in reduced mode.
-        let two = unit.add(&unit);
-        let bound = if self.mode == Mode::Reduced {
-            two.add(&two)
-        } else {
-            two
-        };
+        let bound = self.exclusion_bound(unit);
         match self.gid.get(&key(a, b)) {
             Some(&g) if self.graph[g as usize].pruned => true,
             Some(&g) => self
@@ -2146,8 +2140,7 @@ impl<'m, W: Packed> State<'m, W> {
         if !self.clean || self.mode != Mode::Reduced {
             return 0;
         }
-        let two = unit.add(&unit);
-        let bound = two.add(&two);
+        let bound = self.exclusion_bound(unit);
         let mut gone = Vec::new();
         for g in 0..self.graph.len() {
             let p = &self.graph[g];
@@ -2161,6 +2154,18 @@ impl<'m, W: Packed> State<'m, W> {
         }
         self.matcher.remove_edges(&gone);
         gone.len()
+    }
+
+    /// The reduced cost from which `excluded` shows a pair out of every optimum on the
+    /// fields at or above `unit`: twice the unit, in the matcher's units (whose weights are
+    /// doubled again in reduced mode).
+    fn exclusion_bound(&self, unit: W) -> W {
+        let two = unit.add(&unit);
+        if self.mode == Mode::Reduced {
+            two.add(&two)
+        } else {
+            two
+        }
     }
 
     /// A player paired for good leaves the graph.

@@ -645,9 +645,9 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                     .map_or(ranked.len(), |p| (p + 1 + BELOW_MATE).min(ranked.len()));
                 let whole = upto == ranked.len();
                 ranked.truncate(upto);
-                // A pair in no optimum of the criteria now is in none later either.
-                let clean = st.clean;
-                ranked.retain(|&b| !clean || Some(b) == mate[x] || !st.excluded(ctx, x, b, above));
+                // A pair in no optimum of the criteria now is in none later either (the
+                // current opponent's, matched in an optimum, never is).
+                ranked.retain(|&b| !st.excluded(ctx, x, b, above));
                 let width = bits_for(ranked.len() as u64);
                 if used + width > room {
                     break;
