@@ -186,6 +186,7 @@ fn main() {
         p.long
     );
     println!("by system: {:?}", p.by_system);
+    println!("by source: {:?}", p.by_source);
     for (why, n) in &p.refusals {
         println!("refused {n:>7}: {why}");
     }

@@ -867,6 +867,8 @@ pub struct PairCounts {
     pub long: u64,
     /// Runs per system.
     pub by_system: BTreeMap<String, u64>,
+    /// Runs per source of the event (`json`, `trf`, `tsh`, `csv`, `pair`: built from bytes).
+    pub by_source: BTreeMap<String, u64>,
     /// Refusals by reason (the message with numbers blanked).
     pub refusals: BTreeMap<String, u64>,
 }
@@ -1070,6 +1072,11 @@ fn pair_once(
     }));
     stats.pair.runs += 1;
     *stats.pair.by_system.entry(system.to_string()).or_default() += 1;
+    *stats
+        .pair
+        .by_source
+        .entry(source.name().into())
+        .or_default() += 1;
     let run = match caught {
         Ok(run) => run,
         Err(_) => {

@@ -56,6 +56,12 @@ fn short_fuzz_run_finds_no_panic() {
         assert!(c.accepted > 0, "{}: no mutated input parsed", target.name());
     }
     assert_eq!(stats.pair.runs, cfg.pair_runs);
+    // Events made from CSV player lists are paired too (issue 50: the CSV path).
+    assert!(
+        stats.pair.by_source.get("csv").is_some_and(|&n| n > 0),
+        "{:?}",
+        stats.pair.by_source
+    );
     let broken: Vec<_> = stats
         .findings
         .iter()
