@@ -415,3 +415,27 @@ fn a_writer_waits_for_the_lock_and_loses_no_update() {
     ];
     assert_eq!(results, ["1-0", "0-1"], "one writer's result was lost");
 }
+
+/// A `.t` file is changed directly or through its `config.tsh`: both kinds of run take the
+/// config's lock, so they do not overwrite each other either.
+#[cfg(unix)]
+#[test]
+fn a_tsh_division_file_waits_for_a_run_changing_its_config() {
+    let s = Scratch::new("io-lock-tsh");
+    let dir = tsh_event(&s);
+    let before = std::fs::read(dir.join("a.t")).unwrap();
+    let held = hold_lock(&dir.join("config.tsh"));
+    let o = run_in(
+        Some(&s.0),
+        &["bye", "ev/a.t", "1", "--round", "8", "--kind", "half"],
+        None,
+    );
+    drop(held);
+    assert_eq!(code(&o), 2, "{}", describe(&o));
+    assert!(
+        stderr(&o).contains("config.tsh") && stderr(&o).contains("another optipair run"),
+        "{}",
+        describe(&o)
+    );
+    assert_eq!(std::fs::read(dir.join("a.t")).unwrap(), before);
+}

@@ -242,11 +242,23 @@ impl EventLock {
 /// The lock of a command that will change `event`, taken before it reads it; a file that
 /// cannot be replaced (read-only, special) is refused first. A `config.tsh` is not itself
 /// written (its divisions' files are, each checked before any is written).
-pub fn lock_for_change(event: &Path) -> Result<EventLock> {
-    if super::kind_of(event).ok() != Some(super::Kind::TshConfig) {
+///
+/// A `.t` file beside a `config.tsh` is also changed through the config (`pair
+/// EVENT/config.tsh --write`), so its writers take the config's lock first, as those do: the
+/// two kinds of run are serialised too, always in the same order.
+pub fn lock_for_change(event: &Path) -> Result<Vec<EventLock>> {
+    let kind = super::kind_of(event).ok();
+    if kind != Some(super::Kind::TshConfig) {
         check_writable(event)?;
     }
-    EventLock::acquire(event, LOCK_WAIT)
+    let mut locks = Vec::new();
+    if kind == Some(super::Kind::Tsh) {
+        if let Some(config) = super::tsh_config::beside(event) {
+            locks.push(EventLock::acquire(&config, LOCK_WAIT)?);
+        }
+    }
+    locks.push(EventLock::acquire(event, LOCK_WAIT)?);
+    Ok(locks)
 }
 
 #[cfg(unix)]
