@@ -12,7 +12,8 @@
 //! * `--targets LIST`: the parser targets to run (default all);
 //! * `--pair-runs N` (default 200): pair + check runs (half on parsed inputs, half on events
 //!   built from random bytes);
-//! * `--crashes DIR` (default `fuzz/crashes`): failing inputs and why;
+//! * `--crashes DIR` (default `fuzz/regressions`, in the repository: `cargo test` replays
+//!   every input there): failing inputs, and pair runs past the time limit + 5 s, with why;
 //! * `--stats FILE`: the figures as JSON (rewritten at every progress line);
 //! * `--mem-limit-mb N` (default 4096): an allocation past this much live Rust heap saves the
 //!   input being run as an OOM finding and aborts (HiGHS's C++ heap is not counted);
@@ -74,7 +75,7 @@ fn main() {
     cfg.parser_inputs = 10_000;
     cfg.pair_runs = 200;
     cfg.progress_every = 10_000;
-    cfg.crash_dir = Some(PathBuf::from("fuzz/crashes"));
+    cfg.crash_dir = Some(PathBuf::from(fuzzing::SAVED_DIR));
     let mut replay: Vec<PathBuf> = Vec::new();
     let mut mem_mb: usize = 4096;
     let mut args = std::env::args().skip(1);
@@ -173,10 +174,19 @@ fn main() {
     let p = &stats.pair;
     println!(
         "pair+check runs {}  optimal {}  unproved {}  refused {}  objections {} (certificate \
-         optimal: {})  panics {}  timeouts {}",
-        p.runs, p.optimal, p.unproved, p.refused, p.objections, p.lies, p.panics, p.timeouts
+         optimal: {})  panics {}  timeouts {}  long {}",
+        p.runs,
+        p.optimal,
+        p.unproved,
+        p.refused,
+        p.objections,
+        p.lies,
+        p.panics,
+        p.timeouts,
+        p.long
     );
     println!("by system: {:?}", p.by_system);
+    println!("by source: {:?}", p.by_source);
     for (why, n) in &p.refusals {
         println!("refused {n:>7}: {why}");
     }

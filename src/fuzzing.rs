@@ -71,7 +71,7 @@ impl Target {
     }
 
     /// The corpus subdirectory and file extension of the target's inputs.
-    fn ext(self) -> &'static str {
+    pub fn ext(self) -> &'static str {
         match self {
             Target::Json => "json",
             Target::Trf => "trf",
@@ -840,6 +840,13 @@ pub struct Counts {
     pub slow: u64,
 }
 
+/// Seconds past the time limit after which a pair + check run is saved as `long`.
+pub const LONG_PAIR_MARGIN: f64 = 5.0;
+
+/// Where the stable driver saves what it finds by default, in the repository:
+/// `tests/fuzz.rs` replays every file there in CI.
+pub const SAVED_DIR: &str = "fuzz/regressions";
+
 /// Counts for pair + check runs.
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct PairCounts {
@@ -856,8 +863,12 @@ pub struct PairCounts {
     pub panics: u64,
     /// Runs more than 3 × the time limit + 5 s.
     pub timeouts: u64,
+    /// Runs past the time limit + [`LONG_PAIR_MARGIN`] (and not timeouts): saved, not failed.
+    pub long: u64,
     /// Runs per system.
     pub by_system: BTreeMap<String, u64>,
+    /// Runs per source of the event (`json`, `trf`, `tsh`, `csv`, `pair`: built from bytes).
+    pub by_source: BTreeMap<String, u64>,
     /// Refusals by reason (the message with numbers blanked).
     pub refusals: BTreeMap<String, u64>,
 }
@@ -1061,6 +1072,11 @@ fn pair_once(
     }));
     stats.pair.runs += 1;
     *stats.pair.by_system.entry(system.to_string()).or_default() += 1;
+    *stats
+        .pair
+        .by_source
+        .entry(source.name().into())
+        .or_default() += 1;
     let run = match caught {
         Ok(run) => run,
         Err(_) => {
@@ -1078,6 +1094,17 @@ fn pair_once(
         stats.pair.timeouts += 1;
         let msg = format!("{system} round {}: {:.1} s", run.round, run.seconds);
         record(cfg, stats, Target::Pair, "timeout", &event, msg);
+    } else if run.seconds > cfg.time_limit + LONG_PAIR_MARGIN {
+        // Not a failure, but saved: a run past its time limit is reproduced from its file.
+        stats.pair.long += 1;
+        let msg = format!(
+            "{system} round {} (from {}): {:.1} s, time limit {} s",
+            run.round,
+            source.name(),
+            run.seconds,
+            cfg.time_limit
+        );
+        record(cfg, stats, Target::Pair, "long", &event, msg);
     }
     match run.outcome {
         PairOutcome::Optimal => stats.pair.optimal += 1,
@@ -1203,7 +1230,11 @@ pub fn run(cfg: &Config) -> Stats {
                         && t.rounds.len() <= 30
                         && t.rounds_planned.is_none_or(|p| p <= 30)
                         && t.rounds.iter().all(|r| r.number <= 30);
-                    let pairable = matches!(target, Target::Json | Target::Trf | Target::Tsh);
+                    // CSV player lists too: an event made from one pairs its first round.
+                    let pairable = matches!(
+                        target,
+                        Target::Json | Target::Trf | Target::Tsh | Target::Csv
+                    );
                     // Spread the parsed-input budget over the whole run.
                     let due = stats.pair.runs < parsed_budget * (i + 1) / cfg.parser_inputs.max(1);
                     if small && pairable && due {
@@ -1300,18 +1331,41 @@ fn write_stats(cfg: &Config, stats: &Stats) {
     }
 }
 
+/// The saved inputs under `dir` (`.why.txt` notes left out), sorted by name.
+pub fn saved_inputs(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    v.retain(|p| {
+        p.is_file()
+            && !p.to_string_lossy().ends_with(".why.txt")
+            && p.file_name().and_then(|n| n.to_str()) != Some("README.md")
+    });
+    v.sort();
+    v
+}
+
+/// The target a saved input's name starts with (`json-…`, `pair-…`), as [`save_finding`]
+/// names them.
+pub fn target_of(path: &Path) -> Option<Target> {
+    let name = path.file_name()?.to_str()?;
+    Target::PARSERS
+        .into_iter()
+        .chain([Target::Pair])
+        .find(|t| name.starts_with(&format!("{}-", t.name())))
+}
+
 /// Loads a saved input again (for reproducing a finding): the target by the file's name
 /// prefix, as [`save_finding`] names them.
 pub fn replay(path: &Path) -> Option<(Target, Option<Tournament>)> {
     let data = std::fs::read(path).ok()?;
-    let name = path.file_name()?.to_str()?;
-    let target = Target::PARSERS
-        .into_iter()
-        .chain([Target::Pair])
-        .find(|t| name.starts_with(&format!("{}-", t.name())))?;
+    let target = target_of(path)?;
     if target == Target::Pair {
-        // Saved pair findings are the event as JSON.
-        let t = formats::json::parse(std::str::from_utf8(&data).ok()?).ok();
+        // The driver saves the event as JSON; libFuzzer saves the bytes it was built from.
+        let t = match std::str::from_utf8(&data).ok().map(formats::json::parse) {
+            Some(Ok(t)) => Some(t),
+            _ => event_from_bytes(&data, &pair_options(2.0)).ok(),
+        };
         return Some((target, t));
     }
     Some((target, parse_target(target, &data)))

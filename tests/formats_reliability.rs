@@ -145,12 +145,20 @@ fn writes_keep_the_file_mode() {
     let d = scratch("mode");
     let target = d.join("event.json");
     std::fs::write(&target, "old").unwrap();
-    for mode in [0o640, 0o600, 0o444, 0o664] {
+    for mode in [0o640, 0o600, 0o664] {
         std::fs::set_permissions(&target, std::fs::Permissions::from_mode(mode)).unwrap();
         formats::write_atomic(&target, b"new").unwrap();
         let got = std::fs::metadata(&target).unwrap().permissions().mode() & 0o7777;
         assert_eq!(got, mode, "mode {mode:o} not kept");
     }
+    // A read-only file is the director's "do not change": refused, not replaced (issue 43).
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let err = formats::write_atomic(&target, b"newer")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("read-only"), "{err}");
+    assert_eq!(std::fs::read(&target).unwrap(), b"new");
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o644)).unwrap();
     // A new file gets the mode any created file gets (umask), not a temp file's 0600.
     let fresh = d.join("fresh.json");
     formats::write_atomic(&fresh, b"x").unwrap();
@@ -332,13 +340,13 @@ fn trf_text_fields_round_trip_after_one_write() {
     let mut t = four(1.0, 0.5);
     t.players[0].name = "   {Carol Clark".into();
     t.players[1].name = "\u{1}est0080 Player0080".into();
-    t.players[2].name = "A name much longer than thirty-three characters".into();
+    t.players[2].name = "A name of exactly thirty-three ch ".into();
     t.players[3].federation = Some("\tFR".into());
     let text = trf::write(&t).unwrap();
     let back = trf::parse(&text).unwrap();
     assert_eq!(back.players[0].name, "{Carol Clark");
     assert_eq!(back.players[1].name, "est0080 Player0080");
-    assert_eq!(back.players[2].name.chars().count(), 33);
+    assert_eq!(back.players[2].name, "A name of exactly thirty-three ch");
     assert_eq!(back.players[3].federation.as_deref(), Some("FR"));
     assert_eq!(trf::write(&back).unwrap(), text);
     // A control character inside the name columns of a TRF reads as a space.

@@ -56,6 +56,12 @@ fn short_fuzz_run_finds_no_panic() {
         assert!(c.accepted > 0, "{}: no mutated input parsed", target.name());
     }
     assert_eq!(stats.pair.runs, cfg.pair_runs);
+    // Events made from CSV player lists are paired too (issue 50: the CSV path).
+    assert!(
+        stats.pair.by_source.get("csv").is_some_and(|&n| n > 0),
+        "{:?}",
+        stats.pair.by_source
+    );
     let broken: Vec<_> = stats
         .findings
         .iter()
@@ -103,4 +109,88 @@ fn findings_are_refused_or_flagged_never_passed_off() {
     }
     assert!(seen >= 10, "{seen} findings");
     assert!(failed.is_empty(), "{failed:#?}");
+}
+
+/// Runs `optipair` with `args` in `dir` under a 1 GiB memory cap; returns the exit code after
+/// checking the run did not panic nor pass the cap (exit 4, the bound of work asked of every
+/// input).
+fn bounded_run(dir: &Path, args: &[&str]) -> i32 {
+    let mut argv = vec!["--memory-limit", "1024"];
+    argv.extend_from_slice(args);
+    let o = crate::common::cli::run_in(Some(dir), &argv, None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    let code = o.status.code().unwrap_or(-1);
+    assert!(
+        code != 4 && code >= 0 && code != 101,
+        "{args:?}: exit {code}: {err}"
+    );
+    code
+}
+
+/// Every input saved in `fuzz/regressions/` (by the driver, libFuzzer or by hand, see its
+/// README): through its target without a panic, then through the commands a director would
+/// run on it — `check`, `pair --write` (also with `--format trf`), the engine line, `new`
+/// from a CSV — none panics or passes a 1 GiB memory cap, a command that fails leaves the file
+/// as it was, and `check` calls clean only an event with players.
+#[test]
+fn saved_inputs_replay_without_panic_change_or_runaway() {
+    let saved = fuzzing::saved_inputs(&root().join(fuzzing::SAVED_DIR));
+    assert!(saved.len() >= 4, "{} saved inputs", saved.len());
+    for path in saved {
+        let name = path.display().to_string();
+        let target = fuzzing::target_of(&path).unwrap_or_else(|| panic!("{name}: no target"));
+        let replayed = std::panic::catch_unwind(|| fuzzing::replay(&path));
+        assert!(
+            replayed.is_ok(),
+            "{name}: the {} target panics",
+            target.name()
+        );
+        let s = crate::common::cli::Scratch::new("replay");
+        let ext = match target {
+            Target::Pair => "json",
+            Target::Config => "tsh",
+            t => t.ext(),
+        };
+        let file = format!("input.{ext}");
+        let copy = s.copy(&path, &file);
+        let before = std::fs::read(&copy).unwrap();
+        let runs: Vec<Vec<&str>> = match target {
+            Target::Csv => vec![vec!["new", "--players", &file, "--out", "new.json"]],
+            Target::Results => vec![],
+            _ => vec![
+                vec!["check", &file],
+                vec![
+                    "pair",
+                    &file,
+                    "--write",
+                    "--time-limit",
+                    "1",
+                    "--format",
+                    "trf",
+                ],
+                vec!["pair", &file, "--write", "--time-limit", "1"],
+                vec!["--dutch", &file, "-p", "pairs.txt"],
+            ],
+        };
+        for args in runs {
+            let code = bounded_run(&s.0, &args);
+            let now = std::fs::read(&copy).unwrap();
+            if code != 0 {
+                assert_eq!(
+                    now, before,
+                    "{name}: {args:?} failed (exit {code}) but changed the file"
+                );
+            }
+            if args[0] == "check" && code == 0 {
+                let t = optipair::formats::load(&copy);
+                assert!(
+                    t.is_ok_and(|t| !t.players.is_empty()),
+                    "{name}: check called an event without players clean"
+                );
+            }
+            // The next command starts from the saved input again.
+            std::fs::write(&copy, &before).unwrap();
+        }
+    }
 }

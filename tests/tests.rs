@@ -17,6 +17,7 @@ mod engine_cli;
 mod formats;
 mod formats_reliability;
 mod fuzz;
+mod io_safety;
 mod night;
 mod nsc2006;
 mod reliability;

@@ -55,6 +55,10 @@ pub fn run(a: AuditArgs) -> Result<u8> {
         }
         None => audit::recorded(&t, a.round).map_err(|e| e.in_file(&a.file))?,
     };
+    // Refused before the solve: the report must not replace an input or a special file.
+    if let Some(out) = &a.out {
+        formats::paths::check_output(out, "--out")?;
+    }
     let opts = Options {
         time_limit: Some(a.time_limit),
         ..super::options()

@@ -46,6 +46,10 @@ pub fn generate(a: GenerateArgs) -> Result<u8> {
         greedy_only: a.greedy_history,
         ..super::options()
     };
+    formats::paths::check_output(&a.out, "--out")?;
+    if formats::kind_of(&a.out)? == formats::Kind::Tsh {
+        formats::paths::check_output(&formats::tsh::sidecar(&a.out), "--out")?;
+    }
     let t = generate::field(&spec, &opts)?;
     formats::save(&a.out, &t)?;
     // A `.t` file cannot hold the rounds planned or the settings: its sidecar does, so that
@@ -197,6 +201,7 @@ pub fn bench(a: BenchArgs) -> Result<u8> {
         }
     }
     if let Some(path) = &a.csv {
+        formats::paths::check_output(path, "--csv")?;
         formats::write_atomic(path, (rows.join("\n") + "\n").as_bytes())?;
     }
     Ok(0)

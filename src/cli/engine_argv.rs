@@ -16,8 +16,10 @@
 //!
 //! Exit codes, bbpPairings' meanings: 0 success; 1 no valid pairing exists; 2 unexpected
 //! error (the verifier rejected the pairing); 3 invalid request (argv, or an input file that
-//! is not a valid TRF for the request); 4 a size limit exceeded (the memory cap); 5 a file
-//! could not be read or written.
+//! is not a valid TRF for the request, an OUTPUT that is the input file itself, also through
+//! a link); 4 a size limit exceeded (the memory cap); 5 a file could not be read or written
+//! (among them an input or OUTPUT that is a device, FIFO, socket or directory, and a
+//! read-only OUTPUT).
 
 use optipair::engine;
 use optipair::formats;
@@ -266,6 +268,7 @@ fn load_trf(path: &Path) -> optipair::Result<Tournament> {
     let mut t = formats::trf::parse(&text).map_err(|e| e.in_file(path))?;
     t.encoding = encoding;
     t.validate().map_err(|e| e.in_file(path))?;
+    formats::refuse_empty(&t, path)?;
     Ok(t)
 }
 
@@ -318,6 +321,11 @@ fn player_line(text: &str, id: u32) -> Option<usize> {
 fn pair(system: SystemKind, input: &Path, output: Option<&Path>) -> optipair::Result<u8> {
     let (text, _) = formats::read_trf_text(input)?;
     let t = load_trf(input)?;
+    // `-p IN.trf` (or a link to it) would replace the tournament with the pairs: refused
+    // (invalid request); a device, FIFO or read-only file as OUTPUT cannot be written.
+    if let Some(out) = output {
+        formats::paths::check_output(out, "-p")?;
+    }
     let last = t.last_paired_round();
     // A round paired but not played (an opponent without a result, as `optipair pair
     // --write` stores it): no TRF code says "not played yet", and the engine pairs the next
@@ -444,8 +452,10 @@ fn generate(
         draw_rate: draw / 100.0,
         system,
     };
+    formats::paths::check_output(output, "-o")?;
     let t = optipair::generate::field(&spec, &super::options())?;
-    formats::write_atomic(output, formats::trf::write(&t)?.as_bytes())?;
+    let text = formats::trf::write(&t).map_err(|e| e.in_file(output))?;
+    formats::write_atomic(output, text.as_bytes())?;
     Ok(OK)
 }
 

@@ -1,6 +1,7 @@
 //! `enter`, `withdraw`, `return`, `bye`, `unpair`, `record`: the changes a director makes to
-//! the field and the rounds between rounds. Each checks everything first (exit 2 naming the
-//! file and field, the file untouched), stores the event atomically, and prints one line per
+//! the field and the rounds between rounds. Each takes the event's lock (waiting a few
+//! seconds for another run that holds it), checks everything first (exit 2 naming the file
+//! and field, the file untouched), stores the event atomically, and prints one line per
 //! change.
 
 use optipair::formats;
@@ -138,6 +139,7 @@ fn player(t: &Tournament, file: &Path, text: &str) -> Result<u32> {
 }
 
 pub fn enter(a: EnterArgs) -> Result<u8> {
+    let _lock = formats::paths::lock_for_change(&a.file)?;
     let t = formats::load(&a.file)?;
     let missed = a.missed_byes.bye().ok_or_else(|| {
         Error::field("--missed-byes", "missed rounds score half, zero or full").in_file(&a.file)
@@ -156,24 +158,28 @@ pub fn enter(a: EnterArgs) -> Result<u8> {
 }
 
 pub fn withdraw(a: WithdrawArgs) -> Result<u8> {
+    let _lock = formats::paths::lock_for_change(&a.file)?;
     let t = formats::load(&a.file)?;
     let id = player(&t, &a.file, &a.player)?;
     finish(&a.file, edit::withdraw(&t, id, a.from_round))
 }
 
 pub fn return_player(a: WithdrawArgs) -> Result<u8> {
+    let _lock = formats::paths::lock_for_change(&a.file)?;
     let t = formats::load(&a.file)?;
     let id = player(&t, &a.file, &a.player)?;
     finish(&a.file, edit::return_player(&t, id, a.from_round))
 }
 
 pub fn bye(a: ByeArgs) -> Result<u8> {
+    let _lock = formats::paths::lock_for_change(&a.file)?;
     let t = formats::load(&a.file)?;
     let id = player(&t, &a.file, &a.player)?;
     finish(&a.file, edit::bye(&t, id, &a.round, a.kind.bye()))
 }
 
 pub fn unpair(a: UnpairArgs) -> Result<u8> {
+    let _lock = formats::paths::lock_for_change(&a.file)?;
     let t = formats::load(&a.file)?;
     finish(
         &a.file,
@@ -184,6 +190,11 @@ pub fn unpair(a: UnpairArgs) -> Result<u8> {
 /// `record`: every line checked, then each correction reported (`board 12 (5 v 9): 1-0 →
 /// 0-1`) and the boards still without a result listed as ranges; `--dry-run` stores nothing.
 pub fn record(a: RecordArgs) -> Result<u8> {
+    // Held from the read to the write, so that two `record`s at once both land.
+    let _lock = match a.dry_run {
+        false => Some(formats::paths::lock_for_change(&a.file)?),
+        true => None,
+    };
     let mut t = formats::load(&a.file)?;
     let (text, src) = match &a.results {
         Some(p) => (formats::read_text(p)?, p.clone()),

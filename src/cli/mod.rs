@@ -262,9 +262,10 @@ fn dispatch(cli: Cli) -> Result<u8> {
         } => {
             let text = formats::read_text(&players)?;
             let list = formats::csv::parse_players(&text).map_err(|e| e.in_file(&players))?;
-            if out.exists() {
+            if std::fs::symlink_metadata(&out).is_ok() {
                 return Err(Error::input("file exists already; not overwriting").in_file(&out));
             }
+            formats::paths::check_output(&out, "--out")?;
             let mut t = Tournament::new(name, list);
             t.rounds_planned = rounds;
             t.system = Some(system.to_string());

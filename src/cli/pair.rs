@@ -41,6 +41,12 @@ pub struct PairArgs {
 }
 
 pub fn run(a: PairArgs) -> Result<u8> {
+    // A writer holds the event's lock from the read to the write: no other run's change is
+    // lost in between.
+    let _lock = match a.write {
+        true => Some(formats::paths::lock_for_change(&a.file)?),
+        false => None,
+    };
     let full = formats::load(&a.file)?;
     let system = system_name(&full, a.system, &a.file)?;
     // With --division, everything below looks at that division only.
@@ -127,12 +133,19 @@ pub fn run(a: PairArgs) -> Result<u8> {
     // A pairing the verifier rejects is never stored (the engine already tried the legal
     // fallback); the sheet below shows it with the findings, and the exit code says so.
     let rejected = paired.pairing.certificate.status == Status::Rejected;
-    if a.write && !rejected {
-        formats::save(&a.file, &stored)?;
-    }
     let mut shown = paired.clone();
     if !a.timing {
         shown.pairing.certificate.seconds = f64::NAN;
+    }
+    // The output is made before the file is written: a round that cannot be shown (TRF
+    // cannot hold a Scrabble event) is not stored either.
+    let text = match a.format {
+        OutFormat::Text => sheet(&t, &shown),
+        OutFormat::Json => json(&t, &shown) + "\n",
+        OutFormat::Trf => formats::trf::write(&stored).map_err(|e| e.in_file(&a.file))?,
+    };
+    if a.write && !rejected {
+        formats::save(&a.file, &stored)?;
     }
     errln!(
         "round {round}: {:?} in {:.3} s",
@@ -140,11 +153,7 @@ pub fn run(a: PairArgs) -> Result<u8> {
         paired.pairing.certificate.seconds
     );
     let paired = shown;
-    match a.format {
-        OutFormat::Text => out!("{}", sheet(&t, &paired)),
-        OutFormat::Json => outln!("{}", json(&t, &paired)),
-        OutFormat::Trf => out!("{}", formats::trf::write(&stored)?),
-    }
+    out!("{text}");
     for v in &paired.violations {
         errln!("verifier: {}", v.message);
     }

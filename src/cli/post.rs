@@ -145,6 +145,7 @@ fn check_after(t: &Tournament, after: u32, file: &Path) -> Result<()> {
 fn emit(out: Option<&Path>, text: &str) -> Result<()> {
     match out {
         Some(p) => {
+            formats::paths::check_output(p, "--out")?;
             formats::write_atomic(p, text.as_bytes())?;
             errln!("{}: written", p.display());
             Ok(())

@@ -150,6 +150,7 @@ pub fn run(a: SimulateArgs) -> Result<u8> {
 
 fn output(a: &SimulateArgs, report: &simulate::Report, timing: bool) -> Result<u8> {
     if let Some(p) = &a.chart {
+        formats::paths::check_output(p, "--chart")?;
         formats::write_atomic(p, simulate::svg(report).as_bytes())?;
     }
     match a.format {

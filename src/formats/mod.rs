@@ -3,6 +3,7 @@
 
 pub mod csv;
 pub mod json;
+pub mod paths;
 pub mod results;
 pub mod trf;
 pub mod tsh;
@@ -56,7 +57,8 @@ pub fn kind_of(path: &Path) -> Result<Kind> {
 pub const MAX_FILE_BYTES: u64 = 512 << 20;
 
 /// Reads a file as text; invalid UTF-8 is reported, not replaced. Files over
-/// [`MAX_FILE_BYTES`] are refused (streams and devices too: at most that much is read).
+/// [`MAX_FILE_BYTES`] are refused; so is anything but a regular file (a FIFO, socket, device
+/// or directory), from its metadata, before it is opened ([`paths::check_input`]).
 pub fn read_text(path: &Path) -> Result<String> {
     use std::io::Read;
     let too_big = || {
@@ -66,7 +68,9 @@ pub fn read_text(path: &Path) -> Result<String> {
         ))
         .in_file(path)
     };
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    paths::check_input(path)?;
+    let file = open_regular(path)?;
+    paths::note_read(path);
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     if size > MAX_FILE_BYTES {
         return Err(too_big());
@@ -85,6 +89,20 @@ pub fn read_text(path: &Path) -> Result<String> {
         ))
         .in_file(path)
     })
+}
+
+/// Opens `path` for reading, refusing what is not a regular file. On Unix the open does not
+/// wait for a FIFO's writer (`O_NONBLOCK`), should one replace the file after the check.
+fn open_regular(path: &Path) -> Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path).map_err(|e| Error::io(path, e))?;
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Err(Error::io(path, "not a regular file: not read"));
+    }
+    Ok(file)
 }
 
 /// Windows-1252's characters for bytes 0x80-0x9F (the five it leaves undefined read as the
@@ -157,7 +175,22 @@ pub fn load(path: &Path) -> Result<Tournament> {
         }
     };
     t.validate().map_err(|e| e.in_file(path))?;
+    refuse_empty(&t, path)?;
+    paths::check_settings(&t, path)?;
     Ok(t)
+}
+
+/// Refuses an event without players (an empty file among them): no command has anything to
+/// pair, check or rank in it, and a check of it is not "clean".
+pub fn refuse_empty(t: &Tournament, path: &Path) -> Result<()> {
+    if t.players.is_empty() {
+        return Err(Error::field(
+            "players",
+            "the file holds no players (is it empty?): not an event to work on",
+        )
+        .in_file(path));
+    }
+    Ok(())
 }
 
 /// The tournament as text in the format `kind`; an error names what the format cannot hold.
@@ -198,6 +231,7 @@ pub fn save(path: &Path, t: &Tournament) -> Result<()> {
 ///   whose writer is gone: each writer holds an exclusive lock on its temp file while it
 ///   exists, and the kernel drops the lock when the process dies.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    paths::check_writable(path)?;
     let target = through_links(path)?;
     let dir = target
         .parent()
@@ -211,7 +245,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .into_owned();
     remove_stale_temps(&dir, &name);
     let mode = std::fs::metadata(&target).ok().map(|m| m.permissions());
-    let tmp = create_temp(&dir, &name).map_err(|e| Error::io(path, e))?;
+    let tmp = create_temp(&dir, &name).map_err(|e| Error::io(path, plain(&e)))?;
     let written = (|| -> std::io::Result<()> {
         let mut f = tmp.as_file();
         f.write_all(bytes)?;
@@ -221,10 +255,21 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         tmp.as_file().sync_all()
     })();
     // On an error (or a panic) the temp file is dropped, which removes it.
-    written.map_err(|e| Error::io(path, e))?;
-    tmp.persist(&target).map_err(|e| Error::io(path, e.error))?;
+    written.map_err(|e| Error::io(path, plain(&e)))?;
+    tmp.persist(&target)
+        .map_err(|e| Error::io(path, plain(&e.error)))?;
     sync_dir(&dir);
     Ok(())
+}
+
+/// An I/O error's own words, without the temp file's name `tempfile` adds: the target is
+/// what the user named.
+fn plain(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.split_once(" at path ") {
+        Some((words, _)) => words.to_string(),
+        None => text,
+    }
 }
 
 /// The prefix of `name`'s temp files; what follows it is `PID-` and random letters and digits

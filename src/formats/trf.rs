@@ -29,11 +29,11 @@
 //!
 //! What TRF cannot hold: the order of boards (games are listed in the order their first player
 //! appears in the file), `system`, `settings` other than forbidden pairs, player `group` /
-//! `joined` / `withdrawn`, game scores, names longer than 33 characters (cut), outer spaces and
-//! control characters in text (trimmed, flattened); a player without a game in a paired round
-//! reads back absent. What would shift columns is refused by [`write`] with an error naming the
-//! player or field: start ranks or ratings above 9999, points that do not fit columns 81-84,
-//! more than [`MAX_ROUNDS`] rounds.
+//! `joined` / `withdrawn`, game scores, outer spaces and control characters in text (trimmed,
+//! flattened); a player without a game in a paired round reads back absent. What would shift
+//! columns or be cut is refused by [`write`] with an error naming the player or field: names
+//! longer than 33 characters, start ranks or ratings above 9999, points that do not fit
+//! columns 81-84, more than [`MAX_ROUNDS`] rounds.
 //!
 //! Why one long file: reading and writing share the record layouts and the line-for-line
 //! round trip (each line kept, or rewritten in the codes the file used), which splitting would
@@ -1717,6 +1717,18 @@ fn groups(t: &Tournament) -> Result<Vec<(String, Vec<String>)>> {
                 format!(
                     "player {} ({}): rating {} does not fit TRF's 4 columns (49-52)",
                     p.id, p.name, p.rating
+                ),
+            );
+        }
+        let length = fit(&p.name, usize::MAX).chars().count();
+        if length > 33 {
+            // Cut, it would be another name; written wide, it would shift every column.
+            return refuse(
+                format!("players[{i}].name"),
+                format!(
+                    "player {} ({}): the name has {length} characters and TRF's name field \
+                     (columns 15-47) holds 33; shorten it, or keep the event as .json",
+                    p.id, p.name
                 ),
             );
         }

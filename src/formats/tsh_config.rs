@@ -57,6 +57,8 @@ pub const FILES_KEY: &str = "tsh.division_files";
 pub struct Config {
     /// Divisions in order, with their files as written.
     pub divisions: Vec<(String, String)>,
+    /// The line of each division's `division NAME FILE` (as `divisions`).
+    pub division_lines: Vec<usize>,
     pub max_rounds: Option<u32>,
     /// Settings for every division.
     pub settings: BTreeMap<String, Value>,
@@ -162,7 +164,10 @@ pub fn parse(text: &str) -> Result<Config> {
                         format!("division '{name}' is declared twice"),
                     ));
                 }
+                super::paths::confine(Path::new(""), file)
+                    .map_err(|m| Error::at(no, "division", m))?;
                 c.divisions.push((name.to_string(), file.to_string()));
+                c.division_lines.push(no);
             }
             Some("config") => {
                 let rest = line["config".len()..].trim();
@@ -308,6 +313,14 @@ pub fn beside(t_file: &Path) -> Option<PathBuf> {
 }
 
 impl Config {
+    /// Division `i`'s file, in `dir` (the directory of `config`, the config file): a path
+    /// that leads out of it is refused naming the config's line ([`super::paths::confine`]).
+    pub fn division_file(&self, i: usize, dir: &Path, config: &Path) -> Result<PathBuf> {
+        let line = self.division_lines.get(i).copied().unwrap_or(0);
+        super::paths::confine(dir, &self.divisions[i].1)
+            .map_err(|m| Error::at(line, "division", m).in_file(config))
+    }
+
     /// The division whose file is `t_file` (compared by file name in the same directory).
     pub fn division_of(&self, t_file: &Path) -> Option<&str> {
         let name = t_file.file_name()?;
@@ -360,8 +373,8 @@ pub fn load(path: &Path) -> Result<Tournament> {
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     let mut parts = Vec::new();
-    for (d, f) in &cfg.divisions {
-        let file = dir.join(f);
+    for (i, (d, f)) in cfg.divisions.iter().enumerate() {
+        let file = cfg.division_file(i, dir, path)?;
         let text = super::read_text(&file)?;
         let t = load_t(&file, &text)?;
         t.validate().map_err(|e| e.in_file(&file))?;
@@ -428,18 +441,19 @@ pub fn save(path: &Path, t: &Tournament) -> Result<()> {
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     if cfg.divisions.len() == 1 || !t.settings.contains_key(FILES_KEY) {
-        let Some((_, f)) = cfg.divisions.first() else {
+        if cfg.divisions.is_empty() {
             return Err(Error::field("division", "no `division NAME FILE` line").in_file(path));
         };
-        return super::save(&dir.join(f), t);
+        return super::save(&cfg.division_file(0, dir, path)?, t);
     }
     // Render every division first, so that a division that cannot be written stops them all.
     let mut out = Vec::new();
-    for (d, f) in &cfg.divisions {
+    for (i, (d, _)) in cfg.divisions.iter().enumerate() {
         let mut part = t.division(&Some(d.clone()));
         renumber(&mut part);
-        let file = dir.join(f);
+        let file = cfg.division_file(i, dir, path)?;
         let text = tsh::write(&part).map_err(|e| e.in_file(&file))?;
+        super::paths::check_writable(&file)?;
         out.push((file, text));
     }
     for (file, text) in out {

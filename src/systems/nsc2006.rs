@@ -217,7 +217,7 @@ pub fn settings(t: &Tournament) -> Result<Settings> {
     let schedule = match t.settings.get(key) {
         None | Some(serde_json::Value::Null) => Schedule::nsc2006(),
         Some(serde_json::Value::String(path)) => {
-            let text = std::fs::read_to_string(path)
+            let text = crate::formats::read_text(std::path::Path::new(path))
                 .map_err(|e| Error::field(key, format!("cannot read '{path}': {e}")))?;
             Schedule::parse(&text, &format!("{key} ({path})"))?
         }

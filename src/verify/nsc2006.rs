@@ -48,7 +48,8 @@ fn load(t: &Tournament) -> Result<Sched, String> {
     let v: Value = match t.settings.get("nsc2006.schedule") {
         None | Some(Value::Null) => serde_json::from_str(SHIPPED).map_err(|e| e.to_string())?,
         Some(Value::String(p)) => {
-            let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}"))?;
+            let text = crate::formats::read_text(std::path::Path::new(p))
+                .map_err(|e| format!("cannot read {p}: {e}"))?;
             serde_json::from_str(&text).map_err(|e| format!("{p}: {e}"))?
         }
         Some(v) => v.clone(),
