@@ -18,6 +18,7 @@ mod formats;
 mod formats_reliability;
 mod fuzz;
 mod night;
+mod posting;
 mod nsc2006;
 mod reliability;
 mod simulate;

@@ -1185,8 +1185,17 @@ pub static POINTS_WARNING: std::sync::atomic::AtomicBool =
 
 static WARNINGS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 
+/// Collects a warning for the command to print (once, however often the same file is read).
+pub fn warn(msg: String) {
+    if let Ok(mut w) = WARNINGS.lock() {
+        if !w.contains(&msg) {
+            w.push(msg);
+        }
+    }
+}
+
 /// The warnings collected since the last call (points-column mismatches under
-/// [`POINTS_WARNING`]).
+/// [`POINTS_WARNING`], `config.tsh` keys not followed).
 pub fn take_warnings() -> Vec<String> {
     WARNINGS
         .lock()
@@ -1487,6 +1496,13 @@ fn pts(v: f64) -> String {
 /// number, players in that order, and games and byes follow. Read back, the ids are the
 /// pairing numbers.
 pub fn by_pairing_number(t: &Tournament) -> Tournament {
+    // Divisions that each number from 1 (tsh's) share numbers: the ids stay.
+    let numbers: HashSet<u32> = t.players.iter().map(|p| p.number()).collect();
+    if numbers.len() < t.players.len() {
+        let mut out = t.clone();
+        out.players.iter_mut().for_each(|p| p.pairing_number = None);
+        return out;
+    }
     let map: HashMap<u32, u32> = t.players.iter().map(|p| (p.id, p.number())).collect();
     let to = |id: u32| map.get(&id).copied().unwrap_or(id);
     let mut out = t.clone();
