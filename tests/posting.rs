@@ -59,9 +59,8 @@ fn a_trf_sheet_posts_the_boards_in_the_reference_order_and_record_follows_it() {
     assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
     // The first recording is echoed too, with both players as the sheet names them.
     assert!(
-        stdout(&o).contains(
-            "recorded board 1 (Test0010 Player0010 (10) v Test0009 Player0009 (9)): 1-0"
-        ),
+        stdout(&o)
+            .contains("recorded board 1 (Test0010 Player0010 (10) v Test0009 Player0009 (9)): 1-0"),
         "{}",
         describe(&o)
     );
@@ -83,17 +82,27 @@ fn a_scored_event_refuses_a_result_without_scores_and_stores_nothing() {
     let s = Scratch::new("noscores");
     let config = tsh_event(&s);
     let before = std::fs::read(s.path("b.t")).unwrap();
-    let o = record(&config, &["--round", "2", "--division", "b"], "1 400-350\n2 1-0\n");
+    let o = record(
+        &config,
+        &["--round", "2", "--division", "b"],
+        "1 400-350\n2 1-0\n",
+    );
     assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
     assert!(
         stderr(&o).contains("line 2, field result: '1-0' has no game scores"),
         "{}",
         describe(&o)
     );
-    assert_eq!(std::fs::read(s.path("b.t")).unwrap(), before, "nothing stored");
+    assert_eq!(
+        std::fs::read(s.path("b.t")).unwrap(),
+        before,
+        "nothing stored"
+    );
     // A JSON event keeping game scores refuses it alike.
     let mut t = formats::load(&config).unwrap().named_division("b").unwrap();
-    let e = formats::results::plan(&t, 2, "1 1-0").unwrap_err().to_string();
+    let e = formats::results::plan(&t, 2, "1 1-0")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("has no game scores"), "{e}");
     formats::results::apply(&mut t, 2, "1 400-350").unwrap();
 }
@@ -120,15 +129,7 @@ fn tsh_divisions_number_players_and_tables_as_tsh_does() {
     let o = record(&config, &["--round", "2"], "1 400-350\n");
     assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
     // A player typed as tsh names him: b3.
-    let out = ok(&[
-        "bye",
-        p(&config),
-        "b3",
-        "--round",
-        "3",
-        "--kind",
-        "half",
-    ]);
+    let out = ok(&["bye", p(&config), "b3", "--round", "3", "--kind", "half"]);
     assert!(out.contains("half-point bye for King, Kim (b3)"), "{out}");
     let out = ok(&[
         "bye",
@@ -156,8 +157,16 @@ fn a_one_division_config_answers_to_its_division_and_its_printed_keys() {
     );
     let o = run(&["sheet", p(&config), "--division", "b", "--round", "2"]);
     assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
-    assert!(stdout(&o).starts_with("Kingston Open — round 2"), "{}", describe(&o));
-    assert!(stderr(&o).contains("`config tables` is not followed"), "{}", describe(&o));
+    assert!(
+        stdout(&o).starts_with("Kingston Open — round 2"),
+        "{}",
+        describe(&o)
+    );
+    assert!(
+        stderr(&o).contains("`config tables` is not followed"),
+        "{}",
+        describe(&o)
+    );
     let o = run(&["sheet", p(&config), "--division", "c"]);
     assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
 }
@@ -180,7 +189,14 @@ fn a_late_entry_has_one_number_on_sheets_commands_and_the_trf_export() {
     let file = s.path("event.json");
     formats::save(&file, &field()).unwrap();
     ok(&["pair", p(&file), "--write"]);
-    ok(&["record", p(&file), "--round", "1", "--results", p(&s.write("r1", "1 1-0\n2 1-0\n3 1-0\n"))]);
+    ok(&[
+        "record",
+        p(&file),
+        "--round",
+        "1",
+        "--results",
+        p(&s.write("r1", "1 1-0\n2 1-0\n3 1-0\n")),
+    ]);
     // Petrov ranks second: pairing number 2; his id (7) stays internal.
     ok(&["enter", p(&file), "--name", "Petrov", "--rating", "2350"]);
     let t = formats::load(&file).unwrap();
@@ -191,15 +207,28 @@ fn a_late_entry_has_one_number_on_sheets_commands_and_the_trf_export() {
     let row = alpha.lines().find(|l| l.starts_with("Petrov")).unwrap();
     assert!(row.split_whitespace().nth(1) == Some("2"), "{alpha}");
     let sheet = ok(&["sheet", p(&file)]);
-    assert!(sheet.contains("Petrov (2)") && sheet.contains("Fay (7)"), "{sheet}");
+    assert!(
+        sheet.contains("Petrov (2)") && sheet.contains("Fay (7)"),
+        "{sheet}"
+    );
     // The TRF export gives him start rank 2 …
     let trf = formats::render(&t, formats::Kind::Trf).unwrap();
-    assert!(trf.lines().any(|l| l.starts_with("001    2") && l.contains("Petrov")), "{trf}");
+    assert!(
+        trf.lines()
+            .any(|l| l.starts_with("001    2") && l.contains("Petrov")),
+        "{trf}"
+    );
     // … and 2 is what the commands take.
     let out = ok(&["bye", p(&file), "2", "--round", "3", "--kind", "half"]);
     assert!(out.contains("half-point bye for Petrov (2)"), "{out}");
     let t = formats::load(&file).unwrap();
-    let g = t.round(2).unwrap().games.iter().find(|g| g.white == 7 || g.black == 7).unwrap();
+    let g = t
+        .round(2)
+        .unwrap()
+        .games
+        .iter()
+        .find(|g| g.white == 7 || g.black == 7)
+        .unwrap();
     let line = if g.white == 7 {
         format!("2 {} 1-0\n", t.number_of(g.black))
     } else {
@@ -209,7 +238,13 @@ fn a_late_entry_has_one_number_on_sheets_commands_and_the_trf_export() {
     assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
     assert!(stdout(&o).contains("Petrov (2)"), "{}", describe(&o));
     let t = formats::load(&file).unwrap();
-    let g = t.round(2).unwrap().games.iter().find(|g| g.white == 7 || g.black == 7).unwrap();
+    let g = t
+        .round(2)
+        .unwrap()
+        .games
+        .iter()
+        .find(|g| g.white == 7 || g.black == 7)
+        .unwrap();
     assert_ne!(g.result, GameResult::Pending, "stored on Petrov's game");
     // audit --pairing reads pairing numbers: the recorded pairing, typed by number, is it.
     let rd = t.round(2).unwrap();

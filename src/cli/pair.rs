@@ -131,8 +131,12 @@ pub fn run(a: PairArgs) -> Result<u8> {
     if formats::kind_of(&a.file)? != formats::Kind::Json {
         optipair::tournament::boards::post_order(&mut stored, round);
         if let Some(rd) = stored.round(round) {
-            let ours: std::collections::HashSet<(u32, u32)> =
-                paired.round.games.iter().map(|g| (g.white, g.black)).collect();
+            let ours: std::collections::HashSet<(u32, u32)> = paired
+                .round
+                .games
+                .iter()
+                .map(|g| (g.white, g.black))
+                .collect();
             paired.round.games = rd
                 .games
                 .iter()

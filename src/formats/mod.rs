@@ -157,11 +157,6 @@ pub fn load(path: &Path) -> Result<Tournament> {
         }
     };
     t.validate().map_err(|e| e.in_file(path))?;
-    // TRF and .t files cannot hold the order of boards: the posted order is recomputed.
-    let mut t = t;
-    if kind != Kind::Json {
-        crate::tournament::boards::post_order_all(&mut t);
-    }
     Ok(t)
 }
 

@@ -27,8 +27,8 @@
 //! Every line optipair does not own is kept as read, in its place, and so is every owned
 //! record group whose content has not changed ([`write`]).
 //!
-//! What TRF cannot hold: the order of boards (games are listed in the order their first player
-//! appears in the file), `system`, `settings` other than forbidden pairs, player `group` /
+//! What TRF cannot hold: the order of boards (each round's games are put in the order the
+//! pairing sheet posts them, [`crate::tournament::boards`]), `system`, `settings` other than forbidden pairs, player `group` /
 //! `joined` / `withdrawn`, game scores, names longer than 33 characters (cut), outer spaces and
 //! control characters in text (trimmed, flattened); a player without a game in a paired round
 //! reads back absent. What would shift columns is refused by [`write`] with an error naming the
@@ -1167,6 +1167,11 @@ pub fn parse(text: &str) -> Result<Tournament> {
     t.format = FORMAT.to_string();
     if t.initial_colour.is_none() {
         t.initial_colour = infer_initial_colour(&t);
+    }
+    // TRF cannot hold the order of boards: the posted order is recomputed (a file that does
+    // not validate is refused by its reader before any round is shown).
+    if t.validate().is_ok() {
+        crate::tournament::boards::post_order_all(&mut t);
     }
     t.trf.bom = text.starts_with('\u{feff}');
     t.trf.final_newline = text.ends_with(['\r', '\n']);

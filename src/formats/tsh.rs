@@ -13,8 +13,9 @@
 //! token after which every token is a valid player number, preferring the split that gives the
 //! file's usual number of opponents.
 //!
-//! Mapping to the domain: player id = line number among player lines; a game is built from
-//! both players' lines (they must name each other); `white` is the player who went first
+//! Mapping to the domain: player id = line number among player lines (the player's number in
+//! his division, as tsh numbers him); each round's games in tsh's table order
+//! ([`crate::tournament::boards`]); a game is built from both players' lines (they must name each other); `white` is the player who went first
 //! (lower id when p12 is 3 or 4 or absent, with `Order::Draw` / `Order::Unknown`); opponents
 //! without scores on either line are a pending game (a pairing not yet played). A bye with a
 //! positive score is a pairing-allocated bye, 0 a half bye, negative a zero bye (forfeit), each
@@ -426,6 +427,8 @@ pub fn parse(text: &str) -> Result<Tournament> {
         t.rounds.push(round);
     }
     t.validate()?;
+    // A `.t` file cannot hold the order of tables: the posted order is recomputed.
+    crate::tournament::boards::post_order_all(&mut t);
     Ok(t)
 }
 

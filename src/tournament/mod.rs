@@ -661,8 +661,10 @@ impl Tournament {
     /// division's name before it where divisions share numbers (tsh's `b3`: each division
     /// numbers its players from 1).
     pub fn shown_number(&self, id: u32) -> String {
-        self.player(id)
-            .map_or_else(|| id.to_string(), |p| self.number_text(p, self.numbers_shared()))
+        self.player(id).map_or_else(
+            || id.to_string(),
+            |p| self.number_text(p, self.numbers_shared()),
+        )
     }
 
     /// [`Tournament::shown_number`] of `p`, `shared` saying whether divisions share numbers
@@ -696,7 +698,9 @@ impl Tournament {
             p.pairing_number = None;
         }
         for r in &mut out.rounds {
-            r.games.iter_mut().for_each(|g| (g.white, g.black) = (to(g.white), to(g.black)));
+            r.games
+                .iter_mut()
+                .for_each(|g| (g.white, g.black) = (to(g.white), to(g.black)));
             r.byes.iter_mut().for_each(|b| b.player = to(b.player));
         }
         if let Ok(mut fp) = self.forbidden_pairs() {
