@@ -262,3 +262,25 @@ fn a_late_entry_has_one_number_on_sheets_commands_and_the_trf_export() {
     assert_eq!(o.status.code(), recorded.status.code(), "{}", describe(&o));
     assert!(o.status.code() != Some(2), "{}", describe(&o));
 }
+
+#[test]
+fn a_t_file_keeps_the_tables_tsh_gave_in_its_board_field() {
+    let s = Scratch::new("tshboard");
+    // tsh put 3 v 4 on table 1 and 1 v 2 on table 2 (the `board` field, one per round).
+    let file = s.write(
+        "x.t",
+        "Ann 1800 2; ; p12 1; board 2\nBob 1700 1; ; p12 2; board 2\n\
+         Cat 1600 4; ; p12 1; board 1\nDan 1500 3; ; p12 2; board 1\n",
+    );
+    let sheet = ok(&["sheet", p(&file), "--round", "1"]);
+    assert!(rows(&sheet)[1].contains("Cat (3)"), "{sheet}");
+    let o = record(&file, &["--round", "1"], "1 400-300\n");
+    assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
+    assert!(
+        stdout(&o).contains("board 1 (Cat (3) v Dan (4)): 400-300"),
+        "{}",
+        describe(&o)
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("Cat 1600 4; 400; p12 1; board 1"), "{text}");
+}
