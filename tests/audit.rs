@@ -166,7 +166,7 @@ fn colours_against_e1_break_a_rule_and_the_board_is_listed_as_reversed() {
 #[test]
 fn bad_pairings_files_exit_2_naming_file_line_and_field() {
     for (text, line, field, what) in [
-        ("2 1\n3 9\n", 2, "black", "no player 9"),
+        ("2 1\n3 9\n", 2, "black", "no player has pairing number 9"),
         ("2 1\n3 2\n", 2, "black", "already paired on line 1"),
         ("2 1\nthree 4\n", 2, "white", "not a pairing number"),
         ("# nothing\n2 1 3\n", 2, "entry", "expected 'WHITE BLACK'"),

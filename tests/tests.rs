@@ -20,6 +20,7 @@ mod fuzz;
 mod io_safety;
 mod night;
 mod nsc2006;
+mod posting;
 mod reliability;
 mod simulate;
 mod solver;

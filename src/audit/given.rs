@@ -48,27 +48,28 @@ pub fn parse_pairings(text: &str, t: &Tournament, round: u32) -> Result<Given> {
             continue;
         }
         let words: Vec<&str> = body.split_whitespace().collect();
+        // Pairing numbers, as the sheets and the TRF export show them; ids stay internal.
         let id = |word: &str, field: &str| -> Result<u32> {
-            let id: u32 = word.parse().map_err(|_| {
+            let n: u32 = word.parse().map_err(|_| {
                 Error::at(
                     line,
                     field,
                     format!("'{word}' is not a pairing number (a whole number from 1)"),
                 )
             })?;
-            if t.player(id).is_none() {
+            let Some(id) = t.id_of_number(word) else {
                 return Err(Error::at(
                     line,
                     field,
-                    format!("no player {id} in the tournament"),
+                    format!("no player has pairing number {n} in the tournament"),
                 ));
-            }
+            };
             if absent.contains(&id) {
                 return Err(Error::at(
                     line,
                     field,
                     format!(
-                        "player {id} has a requested bye or absence recorded for round {round} \
+                        "player {n} has a requested bye or absence recorded for round {round} \
                          and cannot be paired"
                     ),
                 ));
@@ -80,7 +81,10 @@ pub fn parse_pairings(text: &str, t: &Tournament, round: u32) -> Result<Given> {
                 return Err(Error::at(
                     line,
                     field,
-                    format!("player {id} is already paired on line {prev}"),
+                    format!(
+                        "player {} is already paired on line {prev}",
+                        t.shown_number(id)
+                    ),
                 ));
             }
             Ok(())
@@ -97,7 +101,7 @@ pub fn parse_pairings(text: &str, t: &Tournament, round: u32) -> Result<Given> {
                     return Err(Error::at(
                         line,
                         "black",
-                        format!("player {w} cannot play himself"),
+                        format!("player {} cannot play himself", t.shown_number(w)),
                     ));
                 }
                 note(w, "white")?;

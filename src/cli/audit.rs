@@ -47,6 +47,9 @@ pub fn run(a: AuditArgs) -> Result<u8> {
     if let Some(d) = &a.division {
         t = t.named_division(d).map_err(|e| e.in_file(&a.file))?;
     }
+    // The report names players by id: by pairing number, they are the sheets' (and a
+    // pairings file's).
+    let t = t.by_numbers();
     let system = system_name(&t, a.system, &a.file)?;
     let given: Given = match &a.pairing {
         Some(p) => {

@@ -62,18 +62,24 @@ pub struct EnterArgs {
 #[derive(clap::Args)]
 pub struct WithdrawArgs {
     file: PathBuf,
-    /// Player: id or exact name.
+    /// Player: pairing number (as the sheets show it) or exact name.
     player: String,
     /// First round not played.
     #[arg(long)]
     from_round: u32,
+    /// The player's division (events with divisions number each from 1).
+    #[arg(long)]
+    division: Option<String>,
 }
 
 #[derive(clap::Args)]
 pub struct ByeArgs {
     file: PathBuf,
-    /// Player: id or exact name.
+    /// Player: pairing number (as the sheets show it) or exact name.
     player: String,
+    /// The player's division (events with divisions number each from 1).
+    #[arg(long)]
+    division: Option<String>,
     /// Round(s): `3`, `3,4`, or the option repeated.
     #[arg(long, value_delimiter = ',', required = true)]
     round: Vec<u32>,
@@ -106,6 +112,10 @@ pub struct RecordArgs {
     /// Show what would be stored; store nothing.
     #[arg(long)]
     dry_run: bool,
+    /// The division the results are for: its boards and its players' numbers (required when
+    /// the event has several).
+    #[arg(long)]
+    division: Option<String>,
 }
 
 /// Checks the changed event like a loaded one, stores it, prints the changes.
@@ -123,19 +133,34 @@ fn finish(file: &Path, edit: Result<Edit>) -> Result<u8> {
     for c in &changes {
         outln!("{}: {c}", file.display());
     }
-    if tournament.renumbered() && formats::kind_of(file)? == formats::Kind::Trf {
-        // TRF has one number per player: the pairing number, so ids move with it.
-        outln!(
-            "{}: note: TRF holds one number per player, so the file now numbers every player \
-             by pairing number (start rank); use those numbers from now on",
-            file.display()
-        );
-    }
     Ok(0)
 }
 
-fn player(t: &Tournament, file: &Path, text: &str) -> Result<u32> {
-    edit::find_player(t, text).map_err(|e| e.in_file(file))
+/// The player `text` names (a pairing number or a name), within `division` when given.
+fn player(t: &Tournament, file: &Path, text: &str, division: Option<&str>) -> Result<u32> {
+    let scope = match division {
+        Some(d) => t.named_division(d).map_err(|e| e.in_file(file))?,
+        None => t.clone(),
+    };
+    edit::find_player(&scope, text).map_err(|e| e.in_file(file))
+}
+
+/// The part of the event `record` works on: the division named, else the whole event (which
+/// must then have one division, each numbering its boards and players from 1).
+fn record_scope(t: &Tournament, file: &Path, division: Option<&str>) -> Result<Tournament> {
+    match division {
+        Some(d) => t.named_division(d).map_err(|e| e.in_file(file)),
+        None if t.divisions().len() > 1 => Err(Error::field(
+            "--division",
+            format!(
+                "the event has divisions {}, each with its own boards: choose one with \
+                 --division",
+                t.division_names()
+            ),
+        )
+        .in_file(file)),
+        None => Ok(t.clone()),
+    }
 }
 
 pub fn enter(a: EnterArgs) -> Result<u8> {
@@ -144,13 +169,28 @@ pub fn enter(a: EnterArgs) -> Result<u8> {
     let missed = a.missed_byes.bye().ok_or_else(|| {
         Error::field("--missed-byes", "missed rounds score half, zero or full").in_file(&a.file)
     })?;
+    // Division names as tsh's: any case; an event of one division answers to its name.
+    let division = match a.division {
+        Some(d) if t.divisions() == [None] => {
+            t.named_division(&d).map_err(|e| e.in_file(&a.file))?;
+            None
+        }
+        Some(d) => Some(
+            t.divisions()
+                .into_iter()
+                .flatten()
+                .find(|x| x.eq_ignore_ascii_case(&d))
+                .unwrap_or(d),
+        ),
+        None => None,
+    };
     let e = Entry {
         name: a.name,
         rating: a.rating,
         title: a.title,
         federation: a.fed,
         fide_id: a.fide_id,
-        division: a.division,
+        division,
         from_round: a.from_round,
         missed,
     };
@@ -160,21 +200,21 @@ pub fn enter(a: EnterArgs) -> Result<u8> {
 pub fn withdraw(a: WithdrawArgs) -> Result<u8> {
     let _lock = formats::paths::lock_for_change(&a.file)?;
     let t = formats::load(&a.file)?;
-    let id = player(&t, &a.file, &a.player)?;
+    let id = player(&t, &a.file, &a.player, a.division.as_deref())?;
     finish(&a.file, edit::withdraw(&t, id, a.from_round))
 }
 
 pub fn return_player(a: WithdrawArgs) -> Result<u8> {
     let _lock = formats::paths::lock_for_change(&a.file)?;
     let t = formats::load(&a.file)?;
-    let id = player(&t, &a.file, &a.player)?;
+    let id = player(&t, &a.file, &a.player, a.division.as_deref())?;
     finish(&a.file, edit::return_player(&t, id, a.from_round))
 }
 
 pub fn bye(a: ByeArgs) -> Result<u8> {
     let _lock = formats::paths::lock_for_change(&a.file)?;
     let t = formats::load(&a.file)?;
-    let id = player(&t, &a.file, &a.player)?;
+    let id = player(&t, &a.file, &a.player, a.division.as_deref())?;
     finish(&a.file, edit::bye(&t, id, &a.round, a.kind.bye()))
 }
 
@@ -205,7 +245,8 @@ pub fn record(a: RecordArgs) -> Result<u8> {
             (s, PathBuf::from("<stdin>"))
         }
     };
-    let plan = formats::results::plan(&t, a.round, &text).map_err(|e| e.in_file(&src))?;
+    let scope = record_scope(&t, &a.file, a.division.as_deref())?;
+    let plan = formats::results::plan(&scope, a.round, &text).map_err(|e| e.in_file(&src))?;
     let f = a.file.display();
     let round = a.round;
     if a.dry_run {
@@ -215,8 +256,16 @@ pub fn record(a: RecordArgs) -> Result<u8> {
     } else {
         formats::results::store(&mut t, &plan);
         formats::save(&a.file, &t)?;
-        for l in plan.lines.iter().filter(|l| l.is_correction()) {
-            outln!("{f}: corrected {}", l.describe());
+        // Every result echoed with its players, so that a board typed wrong shows at once.
+        for l in &plan.lines {
+            let verb = if l.is_correction() {
+                "corrected"
+            } else if l.is_unchanged() {
+                "unchanged"
+            } else {
+                "recorded"
+            };
+            outln!("{f}: {verb} {}", l.describe());
         }
     }
     let n = plan.lines.len();

@@ -199,6 +199,9 @@ enum Command {
         /// Output format.
         #[arg(long, default_value = "text")]
         format: OutFormat,
+        /// Check this division only (events with divisions).
+        #[arg(long)]
+        division: Option<String>,
     },
 }
 
@@ -291,8 +294,14 @@ fn dispatch(cli: Cli) -> Result<u8> {
             round,
             system,
             format,
+            division,
         } => {
-            let t = formats::load(&file)?;
+            let mut t = formats::load(&file)?;
+            if let Some(d) = &division {
+                t = t.named_division(d).map_err(|e| e.in_file(&file))?;
+            }
+            // The verifier names players by id: by pairing number, they are the sheets'.
+            let t = t.by_numbers();
             let system = system_name(&t, system, &file)?;
             if let Some(r) = round {
                 if !t.round(r).is_some_and(|rd| rd.is_paired()) {

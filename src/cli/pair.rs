@@ -130,6 +130,27 @@ pub fn run(a: PairArgs) -> Result<u8> {
             None => stored,
         }
     };
+    // A TRF or .t file cannot hold the order of boards: it is recomputed when the file is
+    // read, so the round is printed in that order, the one `sheet` and `record` will use.
+    let mut stored = stored;
+    let mut paired = paired;
+    if formats::kind_of(&a.file)? != formats::Kind::Json {
+        optipair::tournament::boards::post_order(&mut stored, round);
+        if let Some(rd) = stored.round(round) {
+            let ours: std::collections::HashSet<(u32, u32)> = paired
+                .round
+                .games
+                .iter()
+                .map(|g| (g.white, g.black))
+                .collect();
+            paired.round.games = rd
+                .games
+                .iter()
+                .filter(|g| ours.contains(&(g.white, g.black)))
+                .cloned()
+                .collect();
+        }
+    }
     // A pairing the verifier rejects is never stored (the engine already tried the legal
     // fallback); the sheet below shows it with the findings, and the exit code says so.
     let rejected = paired.pairing.certificate.status == Status::Rejected;

@@ -1,12 +1,15 @@
 //! Result entry: `board result` or `white black result` lines.
 //!
-//! * `3 1-0`: board 3 (1-based, in the round's game order) ended 1-0.
-//! * `12 5 1/2`: the game player 12 (white) v player 5 (black) was drawn. The players must be
+//! * `3 1-0`: board 3 (1-based, the board the pairing sheet shows) ended 1-0.
+//! * `12 5 1/2`: the game player 12 (white) v player 5 (black) was drawn: pairing numbers, as
+//!   the sheets show them (`b12` in an event with several divisions). The players must be
 //!   given in colour order: white first.
 //! * Result notations are those of [`GameResult::parse`] (`1-0`, `0-1`, `1/2`, `=`, `+-`, `-+`,
 //!   `--`, `*` …).
-//! * Where games keep scores (`scoring.game_scores`, Scrabble), the result may be the game
-//!   scores, first player's first: `3 432-377`.
+//! * Where games keep scores (`scoring.game_scores`, Scrabble), a game played is entered as
+//!   its scores, first player's first: `3 432-377`; a bare `1-0` there is refused (it would
+//!   store a game without its scores, losing the spread). Forfeits (`+-`, `-+`, `--`) and `*`
+//!   are typed as in chess.
 //! * Blank lines and `#` comments (whole line or the rest of a line) are skipped.
 //!
 //! Every line is checked before anything is recorded: one bad line leaves the tournament as it
@@ -28,6 +31,8 @@ pub struct Recorded {
     pub before_scores: Option<[i32; 2]>,
     pub result: GameResult,
     pub scores: Option<[i32; 2]>,
+    /// The players as the sheets show them, `Name (number)`: white's, then black's.
+    pub names: [String; 2],
 }
 
 impl Recorded {
@@ -40,22 +45,19 @@ impl Recorded {
         self.before == self.result && self.before_scores == self.scores
     }
 
-    /// `board 12 (5 v 9): 1-0 → 0-1` for a correction, `board 12 (5 v 9): 1-0` otherwise.
+    /// `board 12 (Ann (5) v Bob (9)): 1-0 → 0-1` for a correction, `board 12 (Ann (5) v
+    /// Bob (9)): 1-0` otherwise.
     pub fn describe(&self) -> String {
         let now = shown(self.result, self.scores);
+        let [w, b] = &self.names;
         if self.is_correction() {
             format!(
-                "board {} ({} v {}): {} → {now}",
+                "board {} ({w} v {b}): {} → {now}",
                 self.board,
-                self.white,
-                self.black,
                 shown(self.before, self.before_scores)
             )
         } else {
-            format!(
-                "board {} ({} v {}): {now}",
-                self.board, self.white, self.black
-            )
+            format!("board {} ({w} v {b}): {now}", self.board)
         }
     }
 }
@@ -84,13 +86,19 @@ pub fn apply(t: &mut Tournament, round: u32, text: &str) -> Result<usize> {
     Ok(p.lines.len())
 }
 
-/// Stores a checked plan.
+/// Stores a checked plan: each result on the game of its two players, so that a plan made on
+/// one division of an event ([`Tournament::division`]) is stored on the same games.
 pub fn store(t: &mut Tournament, p: &Plan) {
     let r = t.round_mut(p.round);
     for l in &p.lines {
-        let g = &mut r.games[l.board - 1];
-        g.result = l.result;
-        g.scores = l.scores;
+        if let Some(g) = r
+            .games
+            .iter_mut()
+            .find(|g| g.white == l.white && g.black == l.black)
+        {
+            g.result = l.result;
+            g.scores = l.scores;
+        }
     }
 }
 
@@ -144,12 +152,8 @@ pub fn plan(t: &Tournament, round: u32, text: &str) -> Result<Plan> {
                 (b - 1, *res, "board")
             }
             [white, black, res] => {
-                let w: u32 = white.parse().map_err(|_| {
-                    Error::at(n, "white", format!("player id '{white}' is not a number"))
-                })?;
-                let b: u32 = black.parse().map_err(|_| {
-                    Error::at(n, "black", format!("player id '{black}' is not a number"))
-                })?;
+                let w = number(t, n, "white", white)?;
+                let b = number(t, n, "black", black)?;
                 if let Some(&i) = by_pair.get(&(w, b)) {
                     (i, *res, "white")
                 } else if by_pair.contains_key(&(b, w)) {
@@ -157,8 +161,8 @@ pub fn plan(t: &Tournament, round: u32, text: &str) -> Result<Plan> {
                         n,
                         "white",
                         format!(
-                            "wrong colour order: in round {round} player {b} has white against \
-                             {w}; write '{b} {w} <result>'"
+                            "wrong colour order: in round {round} player {black} has white \
+                             against {white}; write '{black} {white} <result>'"
                         ),
                     ));
                 } else {
@@ -167,20 +171,25 @@ pub fn plan(t: &Tournament, round: u32, text: &str) -> Result<Plan> {
                         (
                             "white",
                             format!(
-                                "result for an unpaired player: {w} has no game in round {round}"
+                                "result for an unpaired player: {white} has no game in round \
+                                 {round}"
                             ),
                         )
                     } else if !paired(b) {
                         (
                             "black",
                             format!(
-                                "result for an unpaired player: {b} has no game in round {round}"
+                                "result for an unpaired player: {black} has no game in round \
+                                 {round}"
                             ),
                         )
                     } else {
                         (
                             "black",
-                            format!("players {w} and {b} do not play each other in round {round}"),
+                            format!(
+                                "players {white} and {black} do not play each other in round \
+                                 {round}"
+                            ),
                         )
                     };
                     return Err(Error::at(n, field, msg));
@@ -214,6 +223,17 @@ pub fn plan(t: &Tournament, round: u32, text: &str) -> Result<Plan> {
                 }
             },
         };
+        if t.scoring.game_scores && res.played() && scores.is_none() {
+            return Err(Error::at(
+                n,
+                "result",
+                format!(
+                    "'{res_text}' has no game scores: this event keeps them (spread breaks \
+                     ties), so enter the scores, first player's first (e.g. 432-377), or a \
+                     forfeit (+-, -+, --)"
+                ),
+            ));
+        }
         if let Some(prev) = given.insert(gi, n) {
             let g = &games[gi];
             return Err(Error::at(
@@ -222,8 +242,8 @@ pub fn plan(t: &Tournament, round: u32, text: &str) -> Result<Plan> {
                 format!(
                     "board {} ({} v {}) is given twice (first on line {prev})",
                     gi + 1,
-                    g.white,
-                    g.black
+                    t.shown_number(g.white),
+                    t.shown_number(g.black)
                 ),
             ));
         }
@@ -241,6 +261,10 @@ pub fn plan(t: &Tournament, round: u32, text: &str) -> Result<Plan> {
                 before_scores: g.scores,
                 result,
                 scores,
+                names: [
+                    crate::report::label(t, g.white),
+                    crate::report::label(t, g.black),
+                ],
             }
         })
         .collect();
@@ -261,6 +285,22 @@ pub fn plan(t: &Tournament, round: u32, text: &str) -> Result<Plan> {
         lines,
         missing,
     })
+}
+
+/// The player a `white black result` line names by number (see the module notes).
+fn number(t: &Tournament, line: usize, field: &str, text: &str) -> Result<u32> {
+    if let Some(id) = t.id_of_number(text) {
+        return Ok(id);
+    }
+    let digits = text.trim_start_matches(|c: char| !c.is_ascii_digit());
+    let msg = if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        format!("'{text}' is not a pairing number")
+    } else if digits.len() == text.len() && t.divisions().len() > 1 {
+        format!("several divisions have a player {text}: give --division, or write e.g. b{text}")
+    } else {
+        format!("no player has pairing number {text}")
+    };
+    Err(Error::at(line, field, msg))
 }
 
 /// Game scores `432-377` (first player's, then second's; a score may be negative, e.g.

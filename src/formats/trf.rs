@@ -27,13 +27,13 @@
 //! Every line optipair does not own is kept as read, in its place, and so is every owned
 //! record group whose content has not changed ([`write`]).
 //!
-//! What TRF cannot hold: the order of boards (games are listed in the order their first player
-//! appears in the file), `system`, `settings` other than forbidden pairs, player `group` /
-//! `joined` / `withdrawn`, game scores, outer spaces and control characters in text (trimmed,
-//! flattened); a player without a game in a paired round reads back absent. What would shift
-//! columns or be cut is refused by [`write`] with an error naming the player or field: names
-//! longer than 33 characters, start ranks or ratings above 9999, points that do not fit
-//! columns 81-84, more than [`MAX_ROUNDS`] rounds.
+//! What TRF cannot hold: the order of boards (each round's games are put in the order the
+//! pairing sheet posts them, [`crate::tournament::boards`]), `system`, `settings` other than
+//! forbidden pairs, player `group` / `joined` / `withdrawn`, game scores, outer spaces and
+//! control characters in text (trimmed, flattened); a player without a game in a paired round
+//! reads back absent. What would shift columns or be cut is refused by [`write`] with an error
+//! naming the player or field: names longer than 33 characters, start ranks or ratings above
+//! 9999, points that do not fit columns 81-84, more than [`MAX_ROUNDS`] rounds.
 //!
 //! Why one long file: reading and writing share the record layouts and the line-for-line
 //! round trip (each line kept, or rewritten in the codes the file used), which splitting would
@@ -1168,6 +1168,11 @@ pub fn parse(text: &str) -> Result<Tournament> {
     if t.initial_colour.is_none() {
         t.initial_colour = infer_initial_colour(&t);
     }
+    // TRF cannot hold the order of boards: the posted order is recomputed (a file that does
+    // not validate is refused by its reader before any round is shown).
+    if t.validate().is_ok() {
+        crate::tournament::boards::post_order_all(&mut t);
+    }
     t.trf.bom = text.starts_with('\u{feff}');
     t.trf.final_newline = text.ends_with(['\r', '\n']);
     // What optipair would write for each group now: a group still the same when the event
@@ -1185,8 +1190,17 @@ pub static POINTS_WARNING: std::sync::atomic::AtomicBool =
 
 static WARNINGS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 
+/// Collects a warning for the command to print (once, however often the same file is read).
+pub fn warn(msg: String) {
+    if let Ok(mut w) = WARNINGS.lock() {
+        if !w.contains(&msg) {
+            w.push(msg);
+        }
+    }
+}
+
 /// The warnings collected since the last call (points-column mismatches under
-/// [`POINTS_WARNING`]).
+/// [`POINTS_WARNING`], `config.tsh` keys not followed).
 pub fn take_warnings() -> Vec<String> {
     WARNINGS
         .lock()
@@ -1487,6 +1501,13 @@ fn pts(v: f64) -> String {
 /// number, players in that order, and games and byes follow. Read back, the ids are the
 /// pairing numbers.
 pub fn by_pairing_number(t: &Tournament) -> Tournament {
+    // Divisions that each number from 1 (tsh's) share numbers: the ids stay.
+    let numbers: HashSet<u32> = t.players.iter().map(|p| p.number()).collect();
+    if numbers.len() < t.players.len() {
+        let mut out = t.clone();
+        out.players.iter_mut().for_each(|p| p.pairing_number = None);
+        return out;
+    }
     let map: HashMap<u32, u32> = t.players.iter().map(|p| (p.id, p.number())).collect();
     let to = |id: u32| map.get(&id).copied().unwrap_or(id);
     let mut out = t.clone();

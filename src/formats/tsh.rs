@@ -13,8 +13,10 @@
 //! token after which every token is a valid player number, preferring the split that gives the
 //! file's usual number of opponents.
 //!
-//! Mapping to the domain: player id = line number among player lines; a game is built from
-//! both players' lines (they must name each other); `white` is the player who went first
+//! Mapping to the domain: player id = line number among player lines (the player's number in
+//! his division, as tsh numbers him); each round's games in tsh's table order — the tables of
+//! tsh's `board` field where it numbers a round's games 1 to N, else as
+//! [`crate::tournament::boards`] orders them; a game is built from both players' lines (they must name each other); `white` is the player who went first
 //! (lower id when p12 is 3 or 4 or absent, with `Order::Draw` / `Order::Unknown`); opponents
 //! without scores on either line are a pending game (a pairing not yet played). A bye with a
 //! positive score is a pairing-allocated bye, 0 a half bye, negative a zero bye (forfeit), each
@@ -426,7 +428,28 @@ pub fn parse(text: &str) -> Result<Tournament> {
         t.rounds.push(round);
     }
     t.validate()?;
+    // The posted order of tables: tsh's own numbers where the file has them for a whole
+    // round, else recomputed as tsh orders them.
+    crate::tournament::boards::post_order_all(&mut t);
+    for rd in &mut t.rounds {
+        let r = rd.number as usize - 1;
+        let table = |id: u32| lines[id as usize - 1].table(r);
+        let mut tables: Vec<u32> = rd.games.iter().filter_map(|g| table(g.white)).collect();
+        tables.sort_unstable();
+        if tables.iter().copied().eq(1..=rd.games.len() as u32) {
+            rd.games.sort_by_key(|g| table(g.white));
+        }
+    }
     Ok(t)
+}
+
+impl Line {
+    /// The table tsh gave the player in round `r` (0-based), from his `board` field (one
+    /// number a round).
+    fn table(&self, r: usize) -> Option<u32> {
+        let f = self.extra.iter().find(|f| f.starts_with("board "))?;
+        f.split_whitespace().nth(r + 1)?.parse().ok()
+    }
 }
 
 /// The tournament as a `.t` file (canonical layout; see the module notes). Refused: round

@@ -64,7 +64,23 @@ pub struct Config {
     pub settings: BTreeMap<String, Value>,
     /// Settings for one division (lower-case name).
     pub by_division: BTreeMap<String, BTreeMap<String, Value>>,
+    /// `config event_name`: the event's name on every sheet.
+    pub event_name: Option<String>,
+    /// `config` keys that change what tsh prints but optipair does not follow, by line: each
+    /// is named in a warning when the event is loaded.
+    pub not_followed: Vec<(usize, String)>,
 }
+
+/// `config` keys that change what tsh prints (sheets, numbering) and that optipair does not
+/// follow: a load names each in a warning rather than ignoring it silently.
+const PRINTED_KEYS: [&str; 6] = [
+    "tables",
+    "event_date",
+    "no_boards",
+    "assign_firsts",
+    "player_number_format",
+    "division_label",
+];
 
 /// The flight-cap variants by name: (per round left − 1, final round); `None` = no cap.
 pub fn flight_cap(name: &str) -> Option<Option<(u32, u32)>> {
@@ -254,7 +270,12 @@ pub fn parse(text: &str) -> Result<Config> {
                         },
                         _ => return Err(bad("expected a name (tsh07, none)")),
                     },
-                    _ => {} // tsh's own settings: nothing to do with pairing here.
+                    "event_name" => match value()? {
+                        PerlValue::Scalar(n) => c.event_name = Some(n),
+                        _ => return Err(bad("expected the event's name")),
+                    },
+                    k if PRINTED_KEYS.contains(&k) => c.not_followed.push((no, k.to_string())),
+                    _ => {} // tsh's own settings: nothing to do with pairing or sheets here.
                 }
             }
             Some("autopair") => {
@@ -321,6 +342,17 @@ impl Config {
             .map_err(|m| Error::at(line, "division", m).in_file(config))
     }
 
+    /// Names each `config` key optipair does not follow (see [`PRINTED_KEYS`]) in a warning.
+    pub fn warn(&self, path: &Path) {
+        for (line, key) in &self.not_followed {
+            super::trf::warn(format!(
+                "{}: line {line}: `config {key}` is not followed: optipair's sheets number \
+                 boards 1, 2, … in each division",
+                path.display()
+            ));
+        }
+    }
+
     /// The division whose file is `t_file` (compared by file name in the same directory).
     pub fn division_of(&self, t_file: &Path) -> Option<&str> {
         let name = t_file.file_name()?;
@@ -344,7 +376,12 @@ impl Config {
         if self.max_rounds.is_some() {
             t.rounds_planned = self.max_rounds;
         }
+        if let Some(n) = &self.event_name {
+            t.name = n.clone();
+        }
         t.settings.extend(self.settings_for(d));
+        t.settings
+            .insert(crate::tournament::DIVISION_NAME.into(), d.into());
     }
 }
 
@@ -353,6 +390,7 @@ pub fn load_t(path: &Path, text: &str) -> Result<Tournament> {
     let mut t = tsh::parse(text).map_err(|e| e.in_file(path))?;
     if let Some(cfg_path) = beside(path) {
         let cfg = read(&cfg_path)?;
+        cfg.warn(&cfg_path);
         if let Some(d) = cfg.division_of(path) {
             cfg.apply(d, &mut t);
         }
@@ -383,7 +421,7 @@ pub fn load(path: &Path) -> Result<Tournament> {
     if parts.len() == 1 {
         return Ok(parts.pop().expect("one").2);
     }
-    let mut all = Tournament::new("", Vec::new());
+    let mut all = Tournament::new(cfg.event_name.clone().unwrap_or_default(), Vec::new());
     all.scoring = parts[0].2.scoring.clone();
     all.system = parts[0].2.system.clone();
     all.rounds_planned = parts.iter().filter_map(|p| p.2.rounds_planned).max();
@@ -398,6 +436,8 @@ pub fn load(path: &Path) -> Result<Tournament> {
         per_division.insert(d.clone(), own.into());
         files.insert(d.clone(), serde_json::json!({"file": f, "offset": offset}));
         for mut p in t.players {
+            // The division's own number (tsh's b3): its line in the division's file.
+            p.pairing_number = Some(p.number());
             p.id += offset;
             p.division = Some(d.clone());
             all.players.push(p);

@@ -51,29 +51,46 @@ pub fn spread(x: i64) -> String {
     }
 }
 
-/// `Name (id)`, or the id alone for an unknown player.
+/// `Name (number)` — the pairing number a director reads and types (`b3` in an event with
+/// several divisions) — or the id alone for an unknown player.
 pub fn label(t: &Tournament, id: u32) -> String {
     t.player(id)
-        .map(|p| format!("{} ({id})", p.name))
+        .map(|p| format!("{} ({})", p.name, t.shown_number(id)))
         .unwrap_or_else(|| id.to_string())
 }
 
-/// Players by id: sheets of thousands of boards look players up in constant time.
-pub struct People<'a>(std::collections::HashMap<u32, &'a Player>);
+/// Players by id, with the number each is known by: sheets of thousands of boards look
+/// players up in constant time.
+pub struct People<'a>(std::collections::HashMap<u32, (&'a Player, String)>);
 
 impl<'a> People<'a> {
     pub fn new(t: &'a Tournament) -> People<'a> {
-        People(t.players.iter().map(|p| (p.id, p)).collect())
+        let shared = t.numbers_shared();
+        People(
+            t.players
+                .iter()
+                .map(|p| (p.id, (p, t.number_text(p, shared))))
+                .collect(),
+        )
     }
 
     pub fn get(&self, id: u32) -> Option<&'a Player> {
-        self.0.get(&id).copied()
+        self.0.get(&id).map(|e| e.0)
     }
 
-    /// `Name (id)`, or the id alone for an unknown player.
+    /// The number player `id` is known by (his pairing number), or the id for an unknown
+    /// player.
+    pub fn number(&self, id: u32) -> String {
+        self.0
+            .get(&id)
+            .map_or_else(|| id.to_string(), |e| e.1.clone())
+    }
+
+    /// `Name (number)`, or the id alone for an unknown player.
     pub fn label(&self, id: u32) -> String {
-        self.get(id)
-            .map(|p| format!("{} ({id})", p.name))
+        self.0
+            .get(&id)
+            .map(|(p, n)| format!("{} ({n})", p.name))
             .unwrap_or_else(|| id.to_string())
     }
 

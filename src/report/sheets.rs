@@ -225,6 +225,7 @@ pub fn alpha(t: &Tournament, round: &Round, system: SystemKind) -> Sheet {
         a.name
             .to_lowercase()
             .cmp(&b.name.to_lowercase())
+            .then(a.number().cmp(&b.number()))
             .then(a.id.cmp(&b.id))
     });
     let mut table = Table::new(&[
@@ -239,7 +240,7 @@ pub fn alpha(t: &Tournament, round: &Round, system: SystemKind) -> Sheet {
         let [bd, col, opp] = entry[&p.id].clone();
         table.rows.push(vec![
             p.name.clone(),
-            p.id.to_string(),
+            people.number(p.id),
             people.rating(p.id),
             bd,
             col,
@@ -325,6 +326,7 @@ pub fn crosstable(
                         _ if pts > s.loss + 1e-9 => "T",
                         _ => "L",
                     };
+                    let opp = people.number(opp);
                     match g.spread_for(me) {
                         Some(d) => format!("{wlt}{opp} {}", spread(d)),
                         None => format!("{wlt}{opp}"),
@@ -341,7 +343,7 @@ pub fn crosstable(
                         _ if pts > 0.0 => "+".into(),
                         _ => "-".into(),
                     };
-                    format!("{opp}{col}{res}")
+                    format!("{}{col}{res}", people.number(opp))
                 };
                 put(me, text);
             }
@@ -390,7 +392,7 @@ pub fn crosstable(
             } else {
                 rank.to_string()
             },
-            id.to_string(),
+            people.number(id),
             people.get(id).map(|p| p.name.clone()).unwrap_or_default(),
             people.rating(id),
         ];

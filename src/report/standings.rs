@@ -53,7 +53,7 @@ pub fn build(
     let mut json_rows = Vec::new();
     for r in &rows {
         let p = people.get(r.id);
-        let mut cells = vec![r.rank.to_string(), r.id.to_string()];
+        let mut cells = vec![r.rank.to_string(), people.number(r.id)];
         if titles {
             cells.push(p.and_then(|p| p.title.clone()).unwrap_or_default());
         }
@@ -70,6 +70,7 @@ pub fn build(
         json_rows.push(serde_json::json!({
             "rank": r.rank,
             "id": r.id,
+            "number": people.number(r.id),
             "name": p.map(|p| p.name.clone()),
             "rating": p.map(|p| p.rating),
             "title": p.and_then(|p| p.title.clone()),
@@ -133,7 +134,7 @@ fn scrabble(t: &Tournament, after: u32, system: SystemKind, heading: String) -> 
         let w = wl.get(&id).copied().unwrap_or_default();
         table.rows.push(vec![
             rank.to_string(),
-            id.to_string(),
+            people.number(id),
             people.get(id).map(|p| p.name.clone()).unwrap_or_default(),
             people.rating(id),
             wl_text(w),
@@ -142,6 +143,7 @@ fn scrabble(t: &Tournament, after: u32, system: SystemKind, heading: String) -> 
         json_rows.push(serde_json::json!({
             "rank": rank,
             "id": id,
+            "number": people.number(id),
             "name": people.get(id).map(|p| p.name.clone()),
             "rating": s.rating,
             "wins": w.0,

@@ -106,18 +106,37 @@ pub fn bye_words(kind: ByeKind) -> &'static str {
     }
 }
 
-/// The player a command-line argument names: an id, or a name (exact, else the one name equal
-/// ignoring case).
+/// The player a command-line argument names: a pairing number (`16`, or `b3` for number 3 of
+/// division b where the event has several), or a name (exact, else the one name equal
+/// ignoring case). A number two divisions share is refused: give the division.
 pub fn find_player(t: &Tournament, text: &str) -> Result<u32> {
     let s = text.trim();
-    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
-        let id: u32 = s
-            .parse()
-            .map_err(|_| Error::field("PLAYER", format!("player id '{s}' is too large")))?;
-        return match t.player(id) {
-            Some(_) => Ok(id),
-            None => Err(Error::field("PLAYER", format!("no player has id {id}"))),
-        };
+    let numeric = s.trim_start_matches(|c: char| !c.is_ascii_digit());
+    if !numeric.is_empty() && numeric.bytes().all(|b| b.is_ascii_digit()) {
+        if numeric.parse::<u32>().is_err() {
+            return Err(Error::field("PLAYER", format!("number '{s}' is too large")));
+        }
+        if let Some(id) = t.id_of_number(s) {
+            return Ok(id);
+        }
+        let shared = t
+            .players
+            .iter()
+            .filter(|p| p.number().to_string() == numeric && p.division.is_some())
+            .count();
+        if numeric.len() == s.len() {
+            return Err(Error::field(
+                "PLAYER",
+                if shared > 1 {
+                    format!(
+                        "{shared} divisions have a player {s}: name the division (--division, \
+                         or e.g. b{s})"
+                    )
+                } else {
+                    format!("no player has pairing number {s}")
+                },
+            ));
+        }
     }
     if let Some(p) = t.players.iter().find(|p| p.name == s) {
         return Ok(p.id);
@@ -131,20 +150,22 @@ pub fn find_player(t: &Tournament, text: &str) -> Result<u32> {
         [p] => Ok(p.id),
         [] => Err(Error::field(
             "PLAYER",
-            format!("no player is named '{s}' (give the id or the exact name)"),
+            format!("no player is named '{s}' (give the pairing number or the exact name)"),
         )),
         _ => Err(Error::field(
             "PLAYER",
             format!(
-                "several players are named '{s}' (ids {}): give the id",
-                ranges(&like.iter().map(|p| p.id).collect::<Vec<_>>())
+                "several players are named '{s}' (numbers {}): give the number",
+                ranges(&like.iter().map(|p| p.number()).collect::<Vec<_>>())
             ),
         )),
     }
 }
 
-fn who(p: &Player) -> String {
-    format!("{} ({})", p.name, p.id)
+/// `Name (pairing number)`: the number a director knows the player by (`b3` where each
+/// division numbers from 1, a tsh event's).
+fn who(t: &Tournament, p: &Player) -> String {
+    format!("{} ({})", p.name, t.shown_number(p.id))
 }
 
 /// The part of `t` that a player's rounds belong to: his division where the event has several.
@@ -211,7 +232,7 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
     {
         return Err(Error::field(
             "--name",
-            format!("{} is already entered", who(p)),
+            format!("{} is already entered", who(t, p)),
         ));
     }
     let title = match e.title.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
@@ -245,7 +266,7 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
             if let Some(p) = t.players.iter().find(|p| p.fide_id.as_deref() == Some(s)) {
                 return Err(Error::field(
                     "--fide-id",
-                    format!("FIDE id {s} is {}'s", who(p)),
+                    format!("FIDE id {s} is {}'s", who(t, p)),
                 ));
             }
             Some(s.to_string())
@@ -299,7 +320,7 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
     p.division = division.clone();
     p.joined = (from > 1).then_some(from);
     let mut changes = vec![format!(
-        "entered {} (id {id}, rating {}{}{}) from round {from}",
+        "entered {} (rating {}{}{}) from round {from}",
         name,
         e.rating,
         p.title
@@ -311,12 +332,18 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
             .map(|f| format!(", {f}"))
             .unwrap_or_default(),
     )];
-    let top = t.players.iter().map(Player::number).max().unwrap_or(0);
+    // C.04.2 is a chess rule: a Scrabble event (games keep scores) numbers entries as they
+    // come, as tsh does, each division from 1 (tsh's b1, b2, …).
+    let scrabble = t.scoring.game_scores;
+    let top = t
+        .players
+        .iter()
+        .filter(|q| !scrabble || q.division == division)
+        .map(Player::number)
+        .max()
+        .unwrap_or(0);
     // C.04.2 numbers are frozen once round 4 is paired: the entry goes to the end.
     let frozen = t.last_paired_round() >= 4;
-    // C.04.2 is a chess rule: a Scrabble event (games keep scores) numbers entries as they
-    // come, as tsh does.
-    let scrabble = t.scoring.game_scores;
     let place = if frozen || scrabble {
         None
     } else {
@@ -378,7 +405,7 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
     }
     if !missed.is_empty() {
         changes.push(format!(
-            "{}: {} for {name} ({id})",
+            "{}: {} for {name} ({number})",
             rounds_text(&missed),
             bye_words(e.missed)
         ));
@@ -425,7 +452,7 @@ pub fn withdraw(t: &Tournament, id: u32, from: u32) -> Result<Edit> {
             format!(
                 "{} is paired in round {r} ({at}): withdraw from round {}, or unpair round {r} \
                  first",
-                who(p),
+                who(t, p),
                 r + 1
             ),
         ));
@@ -433,7 +460,7 @@ pub fn withdraw(t: &Tournament, id: u32, from: u32) -> Result<Edit> {
     let mut out = t.clone();
     let mut changes = vec![format!(
         "withdrew {} from round {from}: not paired in round {from} or later{}",
-        who(p),
+        who(t, p),
         p.withdrawn
             .map(|w| format!(" (was from round {w})"))
             .unwrap_or_default()
@@ -471,7 +498,7 @@ pub fn return_player(t: &Tournament, id: u32, from: u32) -> Result<Edit> {
     let Some(w) = p.withdrawn else {
         return Err(Error::field(
             "PLAYER",
-            format!("{} is not withdrawn", who(p)),
+            format!("{} is not withdrawn", who(t, p)),
         ));
     };
     if from < w {
@@ -479,7 +506,7 @@ pub fn return_player(t: &Tournament, id: u32, from: u32) -> Result<Edit> {
             "--from-round",
             format!(
                 "{} withdrew from round {w}: he returns in round {w} or later",
-                who(p)
+                who(t, p)
             ),
         ));
     }
@@ -490,13 +517,13 @@ pub fn return_player(t: &Tournament, id: u32, from: u32) -> Result<Edit> {
             format!(
                 "round {last} is already paired without {}: return from round {} (or unpair \
                  round {last} first)",
-                who(p),
+                who(t, p),
                 last + 1
             ),
         ));
     }
     let mut out = t.clone();
-    let mut changes = vec![format!("{} returns from round {from}", who(p))];
+    let mut changes = vec![format!("{} returns from round {from}", who(t, p))];
     // Rounds before his entry are not his to miss.
     let missed: Vec<u32> = (w..from)
         .filter(|&r| p.joined.is_none_or(|j| r >= j))
@@ -559,7 +586,7 @@ pub fn bye(t: &Tournament, id: u32, rounds: &[u32], kind: Option<ByeKind>) -> Re
                 "--round",
                 format!(
                     "{} withdrew from round {}: no bye in round {r}",
-                    who(p),
+                    who(t, p),
                     p.withdrawn.unwrap_or(0)
                 ),
             ));
@@ -569,7 +596,7 @@ pub fn bye(t: &Tournament, id: u32, rounds: &[u32], kind: Option<ByeKind>) -> Re
                 "--round",
                 format!(
                     "{} plays from round {} only: no bye in round {r}",
-                    who(p),
+                    who(t, p),
                     p.joined.unwrap_or(0)
                 ),
             ));
@@ -588,11 +615,11 @@ pub fn bye(t: &Tournament, id: u32, rounds: &[u32], kind: Option<ByeKind>) -> Re
             (Some(o), Some(k)) => format!(
                 "round {r}: {} for {} (was {})",
                 bye_words(k),
-                who(p),
+                who(t, p),
                 bye_words(o)
             ),
-            (None, Some(k)) => format!("round {r}: {} for {}", bye_words(k), who(p)),
-            (Some(o), None) => format!("round {r}: {} for {} removed", bye_words(o), who(p)),
+            (None, Some(k)) => format!("round {r}: {} for {}", bye_words(k), who(t, p)),
+            (Some(o), None) => format!("round {r}: {} for {} removed", bye_words(o), who(t, p)),
         };
         changes.push(line);
         let rd = out.round_mut(r);

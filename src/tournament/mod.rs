@@ -7,6 +7,7 @@
 //! Why one long file: the domain types and the derivations that must never disagree with the
 //! results (scores, colours, floats, byes) live together; edits and tie-breaks are apart.
 
+pub mod boards;
 pub mod edit;
 pub mod standings;
 pub mod tiebreak;
@@ -451,6 +452,10 @@ impl Round {
 /// [`Tournament::division`].
 pub const DIVISION_SETTINGS: &str = "division_settings";
 
+/// Settings key naming the one division an event holds (a tsh `.t` file's division, from its
+/// `config.tsh`), so that `--division NAME` finds it. Not written to any file.
+pub const DIVISION_NAME: &str = "tsh.division";
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Tournament {
@@ -652,6 +657,87 @@ impl Tournament {
         self.players.iter().any(|p| p.number() != p.id)
     }
 
+    /// The number a director reads and types for player `id`: his pairing number, with his
+    /// division's name before it where divisions share numbers (tsh's `b3`: each division
+    /// numbers its players from 1).
+    pub fn shown_number(&self, id: u32) -> String {
+        self.player(id).map_or_else(
+            || id.to_string(),
+            |p| self.number_text(p, self.numbers_shared()),
+        )
+    }
+
+    /// [`Tournament::shown_number`] of `p`, `shared` saying whether divisions share numbers
+    /// ([`Tournament::numbers_shared`]; sheets of thousands of rows ask once).
+    pub fn number_text(&self, p: &Player, shared: bool) -> String {
+        match p.division.as_deref() {
+            Some(d) if shared => format!("{d}{}", p.number()),
+            _ => p.number().to_string(),
+        }
+    }
+
+    /// Whether two divisions number players alike (tsh's: each from 1), so that a number
+    /// needs its division's name to say whom it means.
+    pub fn numbers_shared(&self) -> bool {
+        let mut seen = std::collections::HashSet::new();
+        !self.players.iter().all(|p| seen.insert(p.number()))
+    }
+
+    /// The event with every player's id his pairing number (games, byes and forbidden pairs
+    /// renumbered alike), for the read-only commands whose messages name players by id: what
+    /// they print is then the number the sheets show. Unchanged where numbers repeat.
+    pub fn by_numbers(&self) -> Tournament {
+        if !self.renumbered() || self.numbers_shared() {
+            return self.clone();
+        }
+        let map: BTreeMap<u32, u32> = self.players.iter().map(|p| (p.id, p.number())).collect();
+        let to = |id: u32| map.get(&id).copied().unwrap_or(id);
+        let mut out = self.clone();
+        for p in &mut out.players {
+            p.id = p.number();
+            p.pairing_number = None;
+        }
+        for r in &mut out.rounds {
+            r.games
+                .iter_mut()
+                .for_each(|g| (g.white, g.black) = (to(g.white), to(g.black)));
+            r.byes.iter_mut().for_each(|b| b.player = to(b.player));
+        }
+        if let Ok(mut fp) = self.forbidden_pairs() {
+            fp.iter_mut()
+                .for_each(|f| f.players.iter_mut().for_each(|id| *id = to(*id)));
+            if !fp.is_empty() {
+                let v = serde_json::to_value(fp).expect("json");
+                out.settings.insert(FORBIDDEN_PAIRS.into(), v);
+            }
+        }
+        out
+    }
+
+    /// The player a number typed by a director names: a pairing number (`16`), or in an event
+    /// with several divisions a division's name and the number in it (`b3`). `None` when no
+    /// player, or more than one (the same number in two divisions), has it.
+    pub fn id_of_number(&self, text: &str) -> Option<u32> {
+        let s = text.trim();
+        let prefix = s.len() - s.trim_start_matches(|c: char| !c.is_ascii_digit()).len();
+        let (div, num) = s.split_at(prefix);
+        if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let n: u32 = num.parse().ok()?;
+        let mut found = self.players.iter().filter(|p| {
+            p.number() == n
+                && (div.is_empty()
+                    || p.division
+                        .as_deref()
+                        .is_some_and(|d| d.eq_ignore_ascii_case(div)))
+        });
+        match (found.next(), found.next()) {
+            (Some(p), None) => Some(p.id),
+            _ => None,
+        }
+    }
+
     pub fn round(&self, number: u32) -> Option<&Round> {
         self.rounds.iter().find(|r| r.number == number)
     }
@@ -754,14 +840,28 @@ impl Tournament {
 
     /// [`Tournament::division`] for a division named on the command line: an error if no
     /// player is in it.
+    /// Division names compare ignoring case, as tsh's do; an event of one division whose
+    /// file named it (`settings["tsh.division"]`, a `.t` file's division in its
+    /// `config.tsh`) answers to that name.
     pub fn named_division(&self, name: &str) -> crate::Result<Tournament> {
-        let d = Some(name.to_string());
-        if !self.players.iter().any(|p| p.division == d) {
+        let own = self.settings.get(DIVISION_NAME).and_then(|v| v.as_str());
+        if self.divisions() == [None] && own.is_some_and(|o| o.eq_ignore_ascii_case(name)) {
+            return Ok(self.clone());
+        }
+        let Some(d) = self
+            .divisions()
+            .into_iter()
+            .find(|d| d.as_deref().is_some_and(|d| d.eq_ignore_ascii_case(name)))
+        else {
+            let known = match own {
+                Some(o) if self.divisions() == [None] => o.to_string(),
+                _ => self.division_names(),
+            };
             return Err(crate::Error::field(
                 "--division",
-                format!("no player is in division '{name}'"),
+                format!("no player is in division '{name}' (the event's divisions: {known})"),
             ));
-        }
+        };
         Ok(self.division(&d))
     }
 
@@ -876,6 +976,7 @@ impl Tournament {
             }
         }
         // Pairing numbers rank players: two alike would leave the order undefined.
+        // Each division numbers its own players (tsh's a1, b1).
         let mut seen_numbers = HashMap::new();
         for (i, p) in self.players.iter().enumerate() {
             if p.pairing_number == Some(0) {
@@ -884,7 +985,7 @@ impl Tournament {
                     "pairing number must be 1 or more",
                 ));
             }
-            if let Some(other) = seen_numbers.insert(p.number(), p.id) {
+            if let Some(other) = seen_numbers.insert((p.division.clone(), p.number()), p.id) {
                 return Err(Error::field(
                     &format!("players[{i}].pairing_number"),
                     format!("pairing number {} is also player {other}'s", p.number()),

@@ -1,0 +1,63 @@
+//! The order of boards as a pairing sheet posts them, for files that cannot store it (TRF
+//! lists games by the start rank of their first player; a `.t` file by player line). Reading
+//! such a file, and pairing a round to be stored in one, put each round's games in this order,
+//! so that board (table) N of `sheet` and of `record` is the game posted on board N.
+//!
+//! Chess: the higher of the two players' pairing scores first (points before the round plus
+//! the round's virtual points), then the lower, then the higher-ranked player's pairing number
+//! — the order the reference Dutch engine publishes and optipair's own pairing prints.
+//! Scrabble (games keep scores): the better-ranked of the two players first, ranks by wins,
+//! then spread, then rating, then pairing number before the round — tsh's table order.
+
+use super::{Standings, Tournament};
+use std::collections::HashMap;
+
+/// Puts every round's games in the posted order.
+pub fn post_order_all(t: &mut Tournament) {
+    let rounds: Vec<u32> = t.rounds.iter().map(|r| r.number).collect();
+    for r in rounds {
+        post_order(t, r);
+    }
+}
+
+/// Puts round `round`'s games in the posted order (see the module notes).
+pub fn post_order(t: &mut Tournament, round: u32) {
+    let rank = ranks(t, round);
+    let scrabble = t.scoring.game_scores;
+    if let Some(rd) = t.rounds.iter_mut().find(|r| r.number == round) {
+        rd.games.sort_by_key(|g| {
+            let (a, b) = (rank(g.white), rank(g.black));
+            let (hi, lo) = if a <= b { (a, b) } else { (b, a) };
+            if scrabble {
+                hi
+            } else {
+                (hi.0, lo.0, 0, hi.3)
+            }
+        });
+    }
+}
+
+/// Each player's rank before `round` as a key (smaller ranks higher): pairing score, then
+/// (Scrabble) spread and rating, then pairing number.
+fn ranks(t: &Tournament, round: u32) -> impl Fn(u32) -> (i64, i64, i64, u32) {
+    let st = Standings::before(t, round);
+    let scrabble = t.scoring.game_scores;
+    let keys: HashMap<u32, (i64, i64, i64, u32)> = st
+        .by_id
+        .values()
+        .map(|s| {
+            let vp = t
+                .player(s.id)
+                .and_then(|p| p.virtual_points.get(round as usize - 1).copied())
+                .unwrap_or(0.0);
+            let score = -((s.score + vp) * 1000.0).round() as i64;
+            let k = if scrabble {
+                (score, -s.spread, -i64::from(s.rating), s.number)
+            } else {
+                (score, 0, 0, s.number)
+            };
+            (s.id, k)
+        })
+        .collect();
+    move |id| keys.get(&id).copied().unwrap_or((0, 0, 0, u32::MAX))
+}
