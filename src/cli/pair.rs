@@ -105,6 +105,13 @@ pub fn run(a: PairArgs) -> Result<u8> {
         greedy_only: a.greedy,
         ..super::options()
     };
+    if round == 1 && t.trf.read && t.initial_colour.is_none() {
+        errln!(
+            "note: the file gives no initial colour (XXC white1 or black1; TRF-2026 152 W or B): \
+             round 1 gives the initial colour, white, to the top player (FIDE C.04.3 E.5); the \
+             engine line refuses such a file, as the reference does"
+        );
+    }
     let paired = engine::pair_round(&t, round, system, &opts).map_err(|e| e.in_file(&a.file))?;
     // Later pairings are ignored: the output (and a write, which needs none) ends at `round`,
     // but requested byes already known for later rounds are kept (`optipair bye`).
@@ -143,7 +150,8 @@ pub fn run(a: PairArgs) -> Result<u8> {
     match a.format {
         OutFormat::Text => out!("{}", sheet(&t, &paired)),
         OutFormat::Json => outln!("{}", json(&t, &paired)),
-        OutFormat::Trf => out!("{}", formats::trf::write(&stored)?),
+        // In the encoding `--write` keeps: a Windows-1252 file comes out in Windows-1252.
+        OutFormat::Trf => super::emit_bytes(&formats::trf_bytes(&stored)?)?,
     }
     for v in &paired.violations {
         errln!("verifier: {}", v.message);
