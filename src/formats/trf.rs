@@ -18,6 +18,11 @@
 //!   against the results), 86-89 rank (kept), then one slot per round from column 92, every 10
 //!   columns: opponent (4), colour (`w`, `b`, `-`), result.
 //!
+//! A manager's dummy player (a line named `spielfrei`, `bye`, `Freilos`…, with no rating and no
+//! FIDE id) is no player: its games are byes for its opponents ([`take_warnings`] notes each),
+//! and its line is kept as read. A game neither of whose lines gives a colour (`12 - -`) is
+//! read with [`Order::Unknown`] and written back so.
+//!
 //! A blank slot inside the rounds paired is an absence (TRF-2026: blank is Z); after them it is
 //! a player still to pair. A slot with an opponent and colour but no result (`  12 w  `) is a
 //! game paired and not yet played ([`GameResult::Pending`]): TRF-2026 has no result code for
