@@ -166,8 +166,8 @@ fn check_reports_each_round_and_exits_0() {
     for r in 1..=5 {
         assert!(text.contains(&format!("{name}: Round #{r}\n")), "{text}");
     }
-    // The same file with player 1's round-1 colours swapped on both lines: the check names
-    // the reversed game under round 1 and still exits 0 (a report, as the reference's).
+    // The same file with player 1's round-1 colours swapped on both lines: the check lists
+    // the reversed games and still exits 0 (a report, as the reference's).
     let text = std::fs::read_to_string(input).unwrap();
     let mut lines: Vec<String> = text.split('\r').map(String::from).collect();
     let slot = |l: &str| l[91..99].to_string();
@@ -191,8 +191,72 @@ fn check_reports_each_round_and_exits_0() {
     let o = run(&dir.0, &["--dutch", "swapped.trf", "-c"]);
     assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8_lossy(&o.stdout);
-    let r1 = &text[..text.find("swapped: Round #2").unwrap()];
-    assert!(r1.contains("colours reversed"), "{text}");
+    // The whole output is the reference checker's (stored when the fixture was made): the
+    // flip changes the colour drawn in round 1, so every round-1 game is listed.
+    let want = std::fs::read_to_string(Path::new(DATA).join("swapped.bbp-c.txt")).unwrap();
+    assert_eq!(text, want);
+}
+
+/// `-c` prints what the reference's checker prints (stored beside each file as
+/// `NAME.bbp-c.txt`): a round changed by hand (round 5 of a reference tournament, two games'
+/// opponents exchanged: legal, not the Dutch pairing), and forfeits written without colours
+/// (agreeing either way round) or with colours the other way round (listed).
+#[test]
+fn check_prints_the_reference_checkers_table() {
+    let dir = Scratch::new("check-table");
+    for name in ["hand_rtg_1001_r5", "forfeit_colours"] {
+        let input = Path::new(DATA).join(format!("{name}.trf"));
+        let o = run(&dir.0, &["--dutch", input.to_str().unwrap(), "-c"]);
+        assert_eq!(
+            code(&o),
+            0,
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let want = std::fs::read_to_string(Path::new(DATA).join(format!("{name}.bbp-c.txt")));
+        assert_eq!(String::from_utf8_lossy(&o.stdout), want.unwrap(), "{name}");
+    }
+}
+
+/// The reference's refusals (exit 3) with messages that name the file's records, never a
+/// flag the manager did not pass: more rounds recorded than XXR plans (`-c` and `-p`), no
+/// round left to pair, round 1 without an initial colour (`pair` pairs it with a note), an
+/// empty file (`-c` on it prints the blank line and exits 0, as the reference).
+#[test]
+fn bad_requests_are_refused_as_the_reference_refuses_them() {
+    let dir = Scratch::new("refusals");
+    let hand = std::fs::read_to_string(Path::new(DATA).join("hand_rtg_1001_r5.trf")).unwrap();
+    dir.write("x3.trf", &hand.replace("XXR 5", "XXR 3"));
+    dir.write("x5.trf", &hand);
+    let round1: String = hand
+        .lines()
+        .filter(|l| l.starts_with("001"))
+        .map(|l| format!("{}  0.0\n", &l[..79]))
+        .collect();
+    dir.write("r1.trf", &format!("012 Round one\nXXR 5\n{round1}"));
+    dir.write("empty.trf", "");
+    for (file, mode, words) in [
+        ("x3.trf", "-c", "plans 3"),
+        ("x3.trf", "-p", "plans 3"),
+        ("x5.trf", "-p", "no round 6 to pair"),
+        ("r1.trf", "-p", "initial colour"),
+        ("empty.trf", "-p", "number of rounds"),
+    ] {
+        let o = run(&dir.0, &["--dutch", file, mode]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(code(&o), 3, "{file} {mode}: {err}");
+        assert!(o.stdout.is_empty(), "{file} {mode}");
+        assert!(
+            err.contains(words) && !err.contains("--round"),
+            "{file} {mode}: {err}"
+        );
+        assert!(!err.contains("withdrawn"), "{file} {mode}: {err}");
+    }
+    let o = run(&dir.0, &["--dutch", "empty.trf", "-c"]);
+    assert_eq!((code(&o), o.stdout.as_slice()), (0, &b"\n"[..]));
+    let o = run(&dir.0, &["pair", "r1.trf"]);
+    assert_eq!(code(&o), 0);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no initial colour"));
 }
 
 #[test]

@@ -806,3 +806,49 @@ fn unknown_first_is_not_first_second_history() {
     assert_eq!(st.get(4).unwrap().firsts_seconds(), (1, 0));
     assert!(st.get(1).unwrap().has_met(3));
 }
+
+/// An arbiter's export: a header naming the columns in its own order and spelling, separated
+/// by semicolons; every column read into the player (ids as given keep the file order).
+#[test]
+fn csv_with_a_header_reads_the_common_columns_in_any_order() {
+    let text = "No;Title;Name;FED;Rtg;FIDE-ID;Birth;Sex;Club\n\
+                2;GM;\"Adler; Anna\";GER;2500;4600001;1990/01/02;w;SK Berlin\n\
+                1;;Berg, Bruno;AUT;;;;m;\n";
+    let ps = csv::parse_players(text).unwrap();
+    assert_eq!(ps.len(), 2);
+    let a = &ps[0];
+    assert_eq!((a.id, a.name.as_str(), a.rating), (2, "Adler; Anna", 2500));
+    assert_eq!(a.title.as_deref(), Some("GM"));
+    assert_eq!(a.federation.as_deref(), Some("GER"));
+    assert_eq!(a.fide_id.as_deref(), Some("4600001"));
+    assert_eq!(a.birth_date.as_deref(), Some("1990/01/02"));
+    assert_eq!(a.sex.as_deref(), Some("w"));
+    assert_eq!(a.club.as_deref(), Some("SK Berlin"));
+    let b = &ps[1];
+    assert_eq!((b.id, b.name.as_str(), b.rating), (1, "Berg, Bruno", 0));
+    assert_eq!((b.title.as_deref(), b.club.as_deref()), (None, None));
+    // Last and first name columns make "Last, First"; ids by rating when none is given.
+    let ps = csv::parse_players("Surname,First name,Elo\nZorn,Zoe,1800\nAbel,Al,1900\n").unwrap();
+    let got: Vec<(u32, &str)> = ps.iter().map(|p| (p.id, p.name.as_str())).collect();
+    assert_eq!(got, vec![(1, "Abel, Al"), (2, "Zorn, Zoe")]);
+}
+
+#[test]
+fn csv_names_an_unknown_column_and_a_short_row() {
+    let e = csv::parse_players("name,rating,shoe size\nAnn,2100,38\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("line 1") && e.contains("'shoe size'"), "{e}");
+    let e = csv::parse_players("name,rating,federation\nAnn,2100\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("line 2") && e.contains("2 fields"), "{e}");
+    // A data line whose rating is mistyped is not skipped as a header.
+    let e = csv::parse_players("Ann,21OO\nBob,2000\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("'Ann'"), "{e}");
+    // The old form without a header still reads.
+    let ps = csv::parse_players("Ann,2100\nBob,2000,\n").unwrap();
+    assert_eq!(ps.len(), 2);
+}

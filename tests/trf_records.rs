@@ -387,9 +387,128 @@ fn a_pending_round_is_refused_for_pairing_and_checked() {
     );
 }
 
+/// Swiss-Manager's "spielfrei" line: its games are the byes of its opponents (here the
+/// pairing-allocated byes of rounds 1 and 2, as the engine gave them), noted on stderr; the
+/// dummy is no player, so it is never paired and the round checks clean.
 #[test]
-fn a_dummy_bye_player_is_reported_not_paired() {
-    refused("dummy_player.trf", 9, "spielfrei");
+fn a_dummy_opponent_is_read_as_the_byes_it_stands_for() {
+    let t = formats::load(&data("dummy_opponent.trf")).unwrap();
+    assert_eq!(t.players.len(), 5);
+    assert!(t.players.iter().all(|p| p.name != "spielfrei"));
+    let pab = |r: u32| -> Vec<u32> {
+        t.round(r)
+            .unwrap()
+            .byes
+            .iter()
+            .filter(|b| b.kind == ByeKind::PairingAllocated)
+            .map(|b| b.player)
+            .collect()
+    };
+    assert_eq!((pab(1), pab(2)), (vec![5], vec![3]));
+    let o = run(&["check", data("dummy_opponent.trf").to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("'spielfrei'") && err.contains("dummy"),
+        "{err}"
+    );
+    // Round 3: 3 and 5 have had the bye, so 4 gets it; nobody plays the dummy.
+    let o = run(&[
+        "--dutch",
+        data("dummy_opponent.trf").to_str().unwrap(),
+        "-p",
+    ]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "3\n1 5\n3 2\n4 0\n");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("spielfrei"));
+    // A dummy line without games loads too, leaving the six players.
+    let t = formats::load(&data("dummy_player.trf")).unwrap();
+    assert_eq!(t.players.len(), 6);
+}
+
+/// Forfeits written without colours (`12 - -`, round 4) or with the colours the other way
+/// round (round 5) are not judged for colours by `check` or `audit` (exit 0, not 3).
+#[test]
+fn the_colours_of_forfeits_are_not_judged() {
+    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/engine/forfeit_colours.trf");
+    let f = f.to_str().unwrap();
+    let o = run(&["check", f]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    for r in ["4", "5"] {
+        let o = run(&["audit", f, "--round", r]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "round {r}: {out}");
+        assert!(!out.contains("reversed"), "round {r}: {out}");
+    }
+}
+
+/// `pair --format trf` prints the file in the encoding `--write` keeps: Windows-1252 in,
+/// Windows-1252 out.
+#[test]
+fn the_trf_printed_keeps_the_files_encoding() {
+    let o = run(&[
+        "pair",
+        data("latin1_names.trf").to_str().unwrap(),
+        "--format",
+        "trf",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(std::str::from_utf8(&o.stdout).is_err(), "printed as UTF-8");
+    assert!(o.stdout.windows(6).any(|w| w == b"M\xfcller"));
+}
+
+/// A half-point bye requested for a later round is written in its slot but not counted in
+/// any points column before that round is played; one for the round to pair is (JaVaFo's
+/// manual asks it).
+#[test]
+fn a_later_bye_is_not_counted_in_the_points_column() {
+    let dir = Scratch::new("later-bye");
+    let base = std::fs::read_to_string(data("base.trf")).unwrap();
+    let f = dir.write("x.trf", &base.replace("142 5", "XXR 5"));
+    let points = |text: &str| -> Vec<String> {
+        text.split(['\r', '\n'])
+            .filter(|l| l.starts_with("001"))
+            .map(|l| l[80..84].to_string())
+            .collect()
+    };
+    let before = points(&base);
+    let bye = |id: &str, round: &str| {
+        let o = run(&[
+            "bye",
+            f.to_str().unwrap(),
+            id,
+            "--round",
+            round,
+            "--kind",
+            "half",
+        ]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        points(&std::fs::read_to_string(&f).unwrap())
+    };
+    assert_eq!(bye("3", "5"), before, "a round-5 bye counted after round 2");
+    let now = bye("4", "3");
+    let changed: Vec<usize> = (0..now.len()).filter(|&i| now[i] != before[i]).collect();
+    assert_eq!(
+        changed,
+        vec![3],
+        "only player 4's points gain the round-3 bye"
+    );
+    // The file reads back, its points agreeing with its results.
+    formats::load(&f).unwrap();
 }
 
 #[test]

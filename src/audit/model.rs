@@ -165,8 +165,11 @@ pub fn audit(
 
     let yours = boards(&given.games);
     let optimum = boards(&best.pairing.games);
+    // Compared with the forfeits' colours taken from the optimum: they are not judged.
+    let judged = unjudged_forfeits(t, round, given, &best.pairing.games);
+    let aligned = boards(&judged);
 
-    let scored = score(&spec, &yours, &given.byes, opts);
+    let scored = score(&spec, &aligned, &given.byes, opts);
     let excluded = scored.excluded;
     let colours_not_allocated = scored.colours;
     let (tiers, first_difference) = match scored.values {
@@ -189,7 +192,7 @@ pub fn audit(
         None => (None, None),
     };
 
-    let differences = diff(&yours, &given.byes, &optimum, &best.pairing.byes);
+    let differences = diff(&aligned, &given.byes, &optimum, &best.pairing.byes);
     // The Dutch system is deterministic: a pairing is optimal exactly when it is the Dutch
     // pairing; otherwise the first bracket and criterion (or step of the Dutch order) on
     // which it loses is what the arbiter needs. The tier model does not apply. When the exact
@@ -200,7 +203,7 @@ pub fn audit(
     let dutch = if dutch_round && best.is_clean() {
         let field = engine::accelerated(&base, round, system)?;
         let mine = verify::dutch::Pairing {
-            games: given.games.clone(),
+            games: judged.clone(),
             bye: given.byes.first().copied(),
         };
         let theirs = verify::dutch::Pairing {
@@ -260,6 +263,35 @@ pub fn audit(
     };
     a.summary = summary(&a);
     Ok(a)
+}
+
+/// The given games with each one recorded as a forfeit in round `round` of `t`, and paired
+/// by the optimum too, turned to the optimum's colours: a game not played has no colour to
+/// judge (a TRF file often records none, `12 - -`).
+fn unjudged_forfeits(
+    t: &Tournament,
+    round: u32,
+    given: &Given,
+    optimum: &[(u32, u32)],
+) -> Vec<(u32, u32)> {
+    let forfeit = |w: u32, b: u32| {
+        t.round(round).is_some_and(|rd| {
+            rd.games
+                .iter()
+                .any(|g| g.white == w && g.black == b && g.result.is_forfeit())
+        })
+    };
+    given
+        .games
+        .iter()
+        .map(|&(w, b)| {
+            if forfeit(w, b) && optimum.contains(&(b, w)) {
+                (b, w)
+            } else {
+                (w, b)
+            }
+        })
+        .collect()
 }
 
 /// The given pairing on the round specification's terms.

@@ -12,7 +12,12 @@
 //! `--dutch` pairs with optipair's `swiss` system, `--baku` with `baku`. `-p` writes the
 //! number of pairs on the first line, then `WHITE BLACK` per board and the pairing-allocated
 //! bye as `ID 0` (counted among the pairs), to OUTPUT or, without it, to standard output.
-//! `-c` prints, per round, `NAME: Round #k` and the verifier's findings for that round.
+//! `-c` prints, per round, `NAME: Round #k` and, for a round whose recorded pairing is not
+//! the one the engine makes from the rounds before, the reference checker's table of the games
+//! that differ ("Checker pairings" beside "Tournament pairings"); the verifier's findings go to
+//! standard error. Refused as the reference refuses them (exit 3): more rounds recorded (or,
+//! for `-p`, to pair) than XXR plans; round 1 to pair without an initial colour (XXC / 152);
+//! a file with no players and no rounds planned.
 //!
 //! Exit codes, bbpPairings' meanings: 0 success; 1 no valid pairing exists; 2 unexpected
 //! error (the verifier rejected the pairing); 3 invalid request (argv, or an input file that
@@ -25,8 +30,9 @@ use optipair::engine;
 use optipair::formats;
 use optipair::solve::Status;
 use optipair::tournament::standings::Standings;
-use optipair::tournament::{ByeKind, GameResult, Tournament};
+use optipair::tournament::{ByeKind, Colour, GameResult, Order, Round, Tournament};
 use optipair::{Error, SystemKind};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// bbpPairings' exit codes.
@@ -242,6 +248,9 @@ pub fn run(args: &[String]) -> u8 {
             seed,
         } => generate(system, config.as_deref(), &output, seed.unwrap_or(1)),
     };
+    for w in formats::trf::take_warnings() {
+        errln!("warning: {w}");
+    }
     match outcome {
         Ok(code) => code,
         Err(e) => {
@@ -277,23 +286,9 @@ fn load_trf(path: &Path) -> optipair::Result<Tournament> {
 /// real score (without acceleration) of the pair's higher player, then of the lower one, then
 /// by the higher player's pairing number — the Dutch engine's own order, except where
 /// acceleration (XXA, TRF-2026 250) puts a pair's pairing scores in another order.
-pub fn pairs_text(t: &Tournament, round: &optipair::tournament::Round) -> String {
-    let st = Standings::before(t, round.number);
-    let score = |id: u32| st.get(id).map_or(0.0, |s| s.score);
-    let key = |w: u32, b: u32| {
-        // The higher player: the better real score, then the better pairing number.
-        let above = |a: u32, b: u32| {
-            score(a) > score(b) || (score(a) == score(b) && t.number_of(a) < t.number_of(b))
-        };
-        let (hi, lo) = if above(w, b) { (w, b) } else { (b, w) };
-        (
-            -(score(hi) * 1000.0).round() as i64,
-            -(score(lo) * 1000.0).round() as i64,
-            t.number_of(hi),
-        )
-    };
+pub fn pairs_text(t: &Tournament, round: &Round) -> String {
     let mut games: Vec<(u32, u32)> = round.games.iter().map(|g| (g.white, g.black)).collect();
-    games.sort_by_key(|&(w, b)| key(w, b));
+    sort_boards(t, round.number, &mut games);
     let mut lines: Vec<String> = games.iter().map(|(w, b)| format!("{w} {b}")).collect();
     for b in &round.byes {
         if b.kind == ByeKind::PairingAllocated {
@@ -306,6 +301,27 @@ pub fn pairs_text(t: &Tournament, round: &optipair::tournament::Round) -> String
         s.push('\n');
     }
     s
+}
+
+/// Sorts round `round`'s games `(white, black)` in the order the reference publishes them
+/// (see [`pairs_text`]); a bye, `(id, id)`, goes last.
+fn sort_boards(t: &Tournament, round: u32, games: &mut [(u32, u32)]) {
+    let st = Standings::before(t, round);
+    let score = |id: u32| st.get(id).map_or(0.0, |s| s.score);
+    let key = |&(w, b): &(u32, u32)| {
+        // The higher player: the better real score, then the better pairing number.
+        let above = |a: u32, b: u32| {
+            score(a) > score(b) || (score(a) == score(b) && t.number_of(a) < t.number_of(b))
+        };
+        let (hi, lo) = if above(w, b) { (w, b) } else { (b, w) };
+        (
+            w == b,
+            -(score(hi) * 1000.0).round() as i64,
+            -(score(lo) * 1000.0).round() as i64,
+            t.number_of(hi),
+        )
+    };
+    games.sort_by_key(key);
 }
 
 /// The line number (1-based) of player `id`'s 001 line in a TRF text.
@@ -327,6 +343,11 @@ fn pair(system: SystemKind, input: &Path, output: Option<&Path>) -> optipair::Re
         formats::paths::check_output(out, "-p")?;
     }
     let last = t.last_paired_round();
+    refuse_request(&t, last + 1).map_err(|e| e.in_file(input))?;
+    if t.players.is_empty() {
+        // Nobody to pair: no pairs, as the reference writes it.
+        return write_pairs(output, "0\n").map(|_| OK);
+    }
     // A round paired but not played (an opponent without a result, as `optipair pair
     // --write` stores it): no TRF code says "not played yet", and the engine pairs the next
     // round from complete results, so the file is refused, naming the first such game.
@@ -369,29 +390,156 @@ fn pair(system: SystemKind, input: &Path, output: Option<&Path>) -> optipair::Re
         return Ok(UNEXPECTED);
     }
     let text = pairs_text(&t, &paired.round);
+    write_pairs(output, &text)?;
+    Ok(OK)
+}
+
+fn write_pairs(output: Option<&Path>, text: &str) -> optipair::Result<()> {
     match output {
         Some(path) => formats::write_atomic(path, text.as_bytes())?,
         None => out!("{text}"),
     }
-    Ok(OK)
+    Ok(())
 }
 
+/// What the reference refuses before pairing round `next` (exit 3, invalid request): a file
+/// with no players and no rounds planned (an empty file), more rounds played or to pair than
+/// XXR plans, and round 1 without an initial colour (the engine does not draw it by lot).
+fn refuse_request(t: &Tournament, next: u32) -> optipair::Result<()> {
+    if t.players.is_empty() && t.rounds_planned.is_none() {
+        return Err(Error::input(
+            "no players and no number of rounds: the total number of rounds in the tournament \
+             must be specified (XXR)",
+        ));
+    }
+    refuse_rounds(t)?;
+    if let Some(n) = t.rounds_planned.filter(|&n| next > n) {
+        return Err(Error::field(
+            "XXR",
+            format!("the {n} rounds planned are all paired: there is no round {next} to pair"),
+        ));
+    }
+    if next == 1 && t.initial_colour.is_none() {
+        return Err(Error::field(
+            "XXC",
+            "round 1 is to be paired and the file gives no initial colour: please configure \
+             the initial piece colours (XXC white1 or XXC black1; TRF-2026 152 W or 152 B)",
+        ));
+    }
+    Ok(())
+}
+
+/// More rounds recorded than XXR plans: refused for `-p` and `-c`, as the reference does.
+fn refuse_rounds(t: &Tournament) -> optipair::Result<()> {
+    let last = t.last_paired_round();
+    match t.rounds_planned {
+        Some(n) if last > n => Err(Error::field(
+            "XXR",
+            format!(
+                "the file records {last} rounds but plans {n}: the number of rounds is larger \
+                 than the number of rounds planned"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `-c`: per round, `NAME: Round #k`, then, when the recorded pairing is not the one the
+/// engine makes from the rounds before, the reference's table of the games concerned (see
+/// [`discrepancies`]); a blank line at the end. The exit code is 0 either way, as the
+/// reference's; the verifier's findings go to standard error.
 fn check(system: SystemKind, input: &Path) -> optipair::Result<u8> {
     let t = load_trf(input)?;
+    refuse_rounds(&t).map_err(|e| e.in_file(input))?;
     let name = input
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     for r in 1..=t.last_paired_round() {
         outln!("{name}: Round #{r}");
-        if t.round(r).is_some_and(|rd| rd.is_paired()) {
-            for v in optipair::verify::check(&t, Some(r), system)? {
-                outln!("  {}", v.message);
+        let Some(rd) = t.round(r).filter(|rd| rd.is_paired()) else {
+            continue;
+        };
+        for v in optipair::verify::check(&t, Some(r), system)? {
+            errln!("verifier: {}", v.message);
+        }
+        match engine::pair_round(&t, r, system, &super::options()) {
+            Ok(p) => {
+                if !p.dutch && system == SystemKind::Swiss {
+                    errln!(
+                        "note: round {r}: the exact Dutch procedure did not pair this round; \
+                         compared with the legal pairing found instead"
+                    );
+                }
+                out!("{}", discrepancies(&t, rd, &p.round));
             }
+            Err(e) if code_of(&e) == NO_VALID_PAIRING => {
+                outln!("No valid pairing exists for round {r}.\n");
+            }
+            Err(e) => return Err(e.in_file(input)),
         }
     }
     outln!("");
     Ok(OK)
+}
+
+/// The reference checker's table for one round: empty when every game (and the bye) of the
+/// engine's pairing is recorded with the same colours; otherwise the header, then the
+/// recorded games of the players whose games differ (right), beside the engine's (left), each
+/// list in board order, and a blank line. A game recorded without colours (`12 - -`) agrees
+/// with the same pair either way round, as the reference reads it.
+fn discrepancies(t: &Tournament, recorded: &Round, engine: &Round) -> String {
+    // Each player's recorded opponent (himself for a bye) and colour, if known.
+    let mut had: HashMap<u32, (u32, Option<Colour>)> = HashMap::new();
+    for g in &recorded.games {
+        let known = g.order == Order::Recorded;
+        had.insert(g.black, (g.white, known.then_some(Colour::Black)));
+        had.insert(g.white, (g.black, known.then_some(Colour::White)));
+    }
+    let mine = |id: u32| had.get(&id).copied().unwrap_or((id, None));
+    let mut wrong: Vec<(u32, u32)> = engine
+        .games
+        .iter()
+        .map(|g| (g.white, g.black))
+        .chain(
+            engine
+                .byes
+                .iter()
+                .filter(|b| b.kind == ByeKind::PairingAllocated)
+                .map(|b| (b.player, b.player)),
+        )
+        .filter(|&(w, b)| {
+            let (o, c) = mine(w);
+            o != b || c == Some(Colour::Black)
+        })
+        .collect();
+    if wrong.is_empty() {
+        return String::new();
+    }
+    let mut given: Vec<(u32, u32)> = Vec::new();
+    for &(w, b) in &wrong {
+        for p in if w == b { vec![w] } else { vec![w, b] } {
+            let (o, c) = mine(p);
+            if p <= o {
+                given.push(if c == Some(Colour::Black) {
+                    (o, p)
+                } else {
+                    (p, o)
+                });
+            }
+        }
+    }
+    sort_boards(t, recorded.number, &mut wrong);
+    sort_boards(t, recorded.number, &mut given);
+    let pair = |(w, b): (u32, u32)| format!("{w:>3} - {:>3}", if w == b { 0 } else { b });
+    let mut s = format!("  Checker pairings{:8}Tournament pairings \n", "");
+    let mut left = wrong.into_iter();
+    for g in given {
+        let l = left.next().map_or(" ".repeat(9), pair);
+        s.push_str(&format!("    {l}{:16}{}\n", "", pair(g)));
+    }
+    s.push('\n');
+    s
 }
 
 /// bbpPairings' generator configuration: `Key=value` lines (`PlayersNumber`, `RoundsNumber`,

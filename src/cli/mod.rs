@@ -132,9 +132,14 @@ fn install_trace() {
 /// Writes to standard output and flushes, so that a closed pipe or a full disk is an error
 /// (exit 4) here rather than a panic inside `print!`.
 pub fn emit(text: &str) -> Result<()> {
+    emit_bytes(text.as_bytes())
+}
+
+/// [`emit`] for text already encoded (a TRF file's Windows-1252).
+pub fn emit_bytes(bytes: &[u8]) -> Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
+    out.write_all(bytes)
         .and_then(|_| out.flush())
         .map_err(|e| Error::Output {
             message: e.to_string(),
@@ -143,7 +148,8 @@ pub fn emit(text: &str) -> Result<()> {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Start an event from a CSV player list (`name,rating[,id]`).
+    /// Start an event from a CSV player list (`name,rating[,id]`, or a header row naming the
+    /// columns: name, rating, id, title, federation, FIDE id, birth date, sex, club).
     New {
         /// The CSV player list.
         #[arg(long)]

@@ -111,6 +111,13 @@ pub fn run(a: PairArgs) -> Result<u8> {
         greedy_only: a.greedy,
         ..super::options()
     };
+    if round == 1 && t.trf.read && t.initial_colour.is_none() {
+        errln!(
+            "note: the file gives no initial colour (XXC white1 or black1; TRF-2026 152 W or B): \
+             round 1 gives the initial colour, white, to the top player (FIDE C.04.3 E.5); the \
+             engine line refuses such a file, as the reference does"
+        );
+    }
     let paired = engine::pair_round(&t, round, system, &opts).map_err(|e| e.in_file(&a.file))?;
     // Later pairings are ignored: the output (and a write, which needs none) ends at `round`,
     // but requested byes already known for later rounds are kept (`optipair bye`).
@@ -160,10 +167,11 @@ pub fn run(a: PairArgs) -> Result<u8> {
     }
     // The output is made before the file is written: a round that cannot be shown (TRF
     // cannot hold a Scrabble event) is not stored either.
-    let text = match a.format {
-        OutFormat::Text => sheet(&t, &shown),
-        OutFormat::Json => json(&t, &shown) + "\n",
-        OutFormat::Trf => formats::trf::write(&stored).map_err(|e| e.in_file(&a.file))?,
+    // TRF in the encoding `--write` keeps: a Windows-1252 file comes out in Windows-1252.
+    let bytes = match a.format {
+        OutFormat::Text => sheet(&t, &shown).into_bytes(),
+        OutFormat::Json => (json(&t, &shown) + "\n").into_bytes(),
+        OutFormat::Trf => formats::trf_bytes(&stored).map_err(|e| e.in_file(&a.file))?,
     };
     if a.write && !rejected {
         formats::save(&a.file, &stored)?;
@@ -174,7 +182,7 @@ pub fn run(a: PairArgs) -> Result<u8> {
         paired.pairing.certificate.seconds
     );
     let paired = shown;
-    out!("{text}");
+    super::emit_bytes(&bytes)?;
     for v in &paired.violations {
         errln!("verifier: {}", v.message);
     }

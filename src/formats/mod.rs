@@ -206,17 +206,26 @@ pub fn render(t: &Tournament, kind: Kind) -> Result<String> {
     }
 }
 
+/// The tournament as TRF bytes, in the encoding it was read in (UTF-8 or Windows-1252).
+pub fn trf_bytes(t: &Tournament) -> Result<Vec<u8>> {
+    let text = trf::write(t)?;
+    match t.encoding {
+        crate::tournament::Encoding::Windows1252 => encode_cp1252(&text),
+        _ => Ok(text.into_bytes()),
+    }
+}
+
 /// Saves a tournament atomically in the format its extension names.
 pub fn save(path: &Path, t: &Tournament) -> Result<()> {
     let kind = kind_of(path)?;
     if kind == Kind::TshConfig {
         return tsh_config::save(path, t);
     }
-    let text = render(t, kind).map_err(|e| e.in_file(path))?;
-    if kind == Kind::Trf && t.encoding == crate::tournament::Encoding::Windows1252 {
-        let bytes = encode_cp1252(&text).map_err(|e| e.in_file(path))?;
+    if kind == Kind::Trf {
+        let bytes = trf_bytes(t).map_err(|e| e.in_file(path))?;
         return write_atomic(path, &bytes);
     }
+    let text = render(t, kind).map_err(|e| e.in_file(path))?;
     write_atomic(path, text.as_bytes())
 }
 

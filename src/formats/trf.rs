@@ -18,6 +18,11 @@
 //!   against the results), 86-89 rank (kept), then one slot per round from column 92, every 10
 //!   columns: opponent (4), colour (`w`, `b`, `-`), result.
 //!
+//! A manager's dummy player (a line named `spielfrei`, `bye`, `Freilos`…, with no rating and no
+//! FIDE id) is no player: its games are byes for its opponents ([`take_warnings`] notes each),
+//! and its line is kept as read. A game neither of whose lines gives a colour (`12 - -`) is
+//! read with [`Order::Unknown`] and written back so.
+//!
 //! A blank slot inside the rounds paired is an absence (TRF-2026: blank is Z); after them it is
 //! a player still to pair. A slot with an opponent and colour but no result (`  12 w  `) is a
 //! game paired and not yet played ([`GameResult::Pending`]): TRF-2026 has no result code for
@@ -40,8 +45,8 @@
 //! scatter over modules that each need all of them.
 
 use crate::tournament::{
-    Bye, ByeKind, Colour, ForbiddenPairs, Game, GameResult, Player, Round, Scoring, Tournament,
-    FORMAT,
+    Bye, ByeKind, Colour, ForbiddenPairs, Game, GameResult, Order, Player, Round, Scoring,
+    Tournament, FORMAT,
 };
 use crate::{Error, Result};
 use std::collections::{HashMap, HashSet};
@@ -1062,19 +1067,19 @@ pub fn parse(text: &str) -> Result<Tournament> {
         }
     }
 
-    for rec in &recs {
-        if is_dummy(&rec.player) {
-            return Err(Error::at(
-                rec.line,
-                "name",
-                format!(
-                    "player {} '{}' (no rating, no federation) is a manager's dummy bye player: \
-                     optipair gives the bye itself; remove the line",
-                    rec.player.id, rec.player.name
-                ),
-            ));
+    for id in read_dummies(&mut recs, &t.scoring)? {
+        // Kept in the file as read: the dummy is no player of the event.
+        for (g, _) in &mut t.trf.lines {
+            if *g == format!("001:{id}") {
+                g.clear();
+            }
         }
     }
+    index = recs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.player.id, i))
+        .collect();
     // TRF-2026 240: requested byes, in the player's slot of that round.
     for &(n, kind, round, id) in &requested {
         let Some(&i) = index.get(&id) else {
@@ -1200,17 +1205,20 @@ pub fn warn(msg: String) {
 }
 
 /// The warnings collected since the last call (points-column mismatches under
-/// [`POINTS_WARNING`], `config.tsh` keys not followed).
+/// [`POINTS_WARNING`], `config.tsh` keys not followed, dummy players read as byes).
 pub fn take_warnings() -> Vec<String> {
-    WARNINGS
+    let all = WARNINGS
         .lock()
         .map(|mut w| std::mem::take(&mut *w))
-        .unwrap_or_default()
+        .unwrap_or_default();
+    // A command that reads the file twice (before and after writing it) warns once.
+    let mut seen = HashSet::new();
+    all.into_iter().filter(|w| seen.insert(w.clone())).collect()
 }
 
 /// The points column (81-84) against the results under the file's scoring: a wrong scoring
 /// (a 3-1-0 event read as 1-½-0) shows at once. The written points may count the byes
-/// already requested for rounds not yet paired, or not.
+/// already requested for the round to pair, or for every round not yet paired, or not.
 /// A file whose points columns are all blank or zero has not filled them: not checked.
 fn check_points(t: &Tournament, recs: &[Rec]) -> Result<()> {
     if recs
@@ -1225,11 +1233,15 @@ fn check_points(t: &Tournament, recs: &[Rec]) -> Result<()> {
     // with the byes requested for later rounds.
     let mut done: HashMap<u32, f64> = HashMap::new();
     let mut upto: HashMap<u32, f64> = HashMap::new();
+    let mut next: HashMap<u32, f64> = HashMap::new();
     let mut all: HashMap<u32, f64> = HashMap::new();
     for r in &t.rounds {
         let complete = r.games.iter().all(|g| g.result != GameResult::Pending);
         let mut add = |id: u32, v: f64| {
             *all.entry(id).or_default() += v;
+            if r.number <= last + 1 {
+                *next.entry(id).or_default() += v;
+            }
             if r.number <= last {
                 *upto.entry(id).or_default() += v;
                 if complete {
@@ -1262,7 +1274,7 @@ fn check_points(t: &Tournament, recs: &[Rec]) -> Result<()> {
                 .copied()
                 .unwrap_or(0.0)
         });
-        let agrees = [get(&done), a, b].iter().any(|&real| {
+        let agrees = [get(&done), a, get(&next), b].iter().any(|&real| {
             [0.0, accel[0], accel[1]]
                 .iter()
                 .any(|&x| (written - real - x).abs() <= 1e-6)
@@ -1279,9 +1291,7 @@ fn check_points(t: &Tournament, recs: &[Rec]) -> Result<()> {
                 pts(s.loss)
             );
             if POINTS_WARNING.load(std::sync::atomic::Ordering::Relaxed) {
-                if let Ok(mut w) = WARNINGS.lock() {
-                    w.push(format!("line {}: {msg}", rec.line));
-                }
+                warn(format!("line {}: {msg}", rec.line));
             } else {
                 return Err(Error::at(rec.line, "points", msg));
             }
@@ -1290,10 +1300,10 @@ fn check_points(t: &Tournament, recs: &[Rec]) -> Result<()> {
     Ok(())
 }
 
-/// A manager's dummy player (the "bye" line some write to give the bye as a game): no rating,
-/// no federation, a known name.
+/// A manager's dummy player (the line some write to give the bye as a game, as Swiss-Manager's
+/// "spielfrei"): a known name, no rating, no FIDE id.
 fn is_dummy(p: &Player) -> bool {
-    const NAMES: [&str; 8] = [
+    const NAMES: [&str; 10] = [
         "bye",
         "spielfrei",
         "free",
@@ -1302,10 +1312,148 @@ fn is_dummy(p: &Player) -> bool {
         "exento",
         "bye player",
         "pairing bye",
+        "bye (pairing)",
+        "dummy",
     ];
-    p.rating == 0
-        && p.federation.is_none()
-        && NAMES.contains(&p.name.trim().to_lowercase().as_str())
+    p.rating == 0 && p.fide_id.is_none() && NAMES.contains(&p.name.trim().to_lowercase().as_str())
+}
+
+/// Takes the managers' dummy players (see [`is_dummy`]) out of `recs` and returns their ids:
+/// a game against a dummy is a bye for the real player, of the points his own line gives (a
+/// win the pairing-allocated bye, or a full-point bye when the round has that already or the
+/// scoring values the two differently; a draw a half-point bye; a loss a zero-point bye). Each
+/// dummy is noted as a warning.
+fn read_dummies(recs: &mut Vec<Rec>, s: &Scoring) -> Result<Vec<u32>> {
+    let dummies: Vec<usize> = (0..recs.len())
+        .filter(|&i| is_dummy(&recs[i].player))
+        .collect();
+    let ids: Vec<u32> = dummies.iter().map(|&i| recs[i].player.id).collect();
+    if ids.is_empty() {
+        return Ok(ids);
+    }
+    check_dummy_lines(recs, &dummies)?;
+    let mut pab_rounds: HashSet<usize> = HashSet::new();
+    for r in recs.iter() {
+        for (k, e) in r.entries.iter().enumerate() {
+            if *e == Entry::Bye(ByeKind::PairingAllocated) {
+                pab_rounds.insert(k);
+            }
+        }
+    }
+    let mut notes: HashMap<u32, Vec<(usize, String)>> = HashMap::new();
+    for rec in recs.iter_mut().filter(|r| !ids.contains(&r.player.id)) {
+        for (k, e) in rec.entries.iter_mut().enumerate() {
+            let Entry::Game { opp, result, .. } = *e else {
+                continue;
+            };
+            if !ids.contains(&opp) {
+                continue;
+            }
+            let kind = match result {
+                '=' => ByeKind::Half,
+                '0' | '-' => ByeKind::Zero,
+                _ if s.pairing_bye == s.win && pab_rounds.insert(k) => ByeKind::PairingAllocated,
+                _ => ByeKind::Full,
+            };
+            *e = Entry::Bye(kind);
+            notes.entry(opp).or_default().push((
+                k,
+                format!(
+                    "round {}: player {} {}",
+                    k + 1,
+                    rec.player.id,
+                    bye_words(kind)
+                ),
+            ));
+        }
+    }
+    for &d in &dummies {
+        let r = &recs[d];
+        let mut games = notes.remove(&r.player.id).unwrap_or_default();
+        games.sort();
+        let games: Vec<String> = games.into_iter().map(|(_, g)| g).collect();
+        let what = if games.is_empty() {
+            "it has no games".to_string()
+        } else {
+            format!("its games are byes ({})", games.join("; "))
+        };
+        warn(format!(
+            "line {}: player {} '{}' (no rating) is read as the manager's dummy opponent, not a \
+             player: {what}",
+            r.line, r.player.id, r.player.name
+        ));
+    }
+    let mut k = 0;
+    recs.retain(|_| {
+        k += 1;
+        !dummies.contains(&(k - 1))
+    });
+    Ok(ids)
+}
+
+/// A game with a dummy must be on both lines; a dummy's slot whose opponent has a bye there
+/// instead (a file optipair wrote back, the bye written as a bye) is that same bye.
+fn check_dummy_lines(recs: &[Rec], dummies: &[usize]) -> Result<()> {
+    let by_id = |id: u32| recs.iter().find(|r| r.player.id == id);
+    for &d in dummies {
+        let dummy = &recs[d];
+        for (k, e) in dummy.entries.iter().enumerate() {
+            let Entry::Game { opp, .. } = *e else {
+                continue;
+            };
+            let back = by_id(opp).and_then(|r| r.entries.get(k).copied());
+            let agrees = match back {
+                Some(Entry::Game { opp: o, .. }) => o == dummy.player.id,
+                Some(Entry::Bye(_)) => true,
+                _ => false,
+            };
+            if !agrees {
+                return Err(Error::at(
+                    dummy.line,
+                    &format!("round {} opponent", k + 1),
+                    format!(
+                        "round {}: the dummy line '{}' pairs it with player {opp}, whose line does \
+                         not",
+                        k + 1,
+                        dummy.player.name
+                    ),
+                ));
+            }
+        }
+        for rec in recs {
+            for (k, e) in rec.entries.iter().enumerate() {
+                let Entry::Game { opp, .. } = *e else {
+                    continue;
+                };
+                let mirrored = matches!(dummy.entries.get(k),
+                    Some(Entry::Game { opp: o, .. }) if *o == rec.player.id);
+                if opp == dummy.player.id && !mirrored {
+                    return Err(Error::at(
+                        rec.line,
+                        &format!("round {} opponent", k + 1),
+                        format!(
+                            "round {}: player {} is paired with the dummy '{}' (line {}), whose \
+                             line does not pair it with him",
+                            k + 1,
+                            rec.player.id,
+                            dummy.player.name,
+                            dummy.line
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn bye_words(kind: ByeKind) -> &'static str {
+    match kind {
+        ByeKind::PairingAllocated => "the pairing-allocated bye",
+        ByeKind::Full => "a full-point bye",
+        ByeKind::Half => "a half-point bye",
+        ByeKind::Zero => "a zero-point bye",
+    }
 }
 
 /// Without an XXC line, the colour drawn by lot shows in round 1: the best-numbered player who
@@ -1460,10 +1608,18 @@ fn build_rounds(recs: &[Rec], index: &HashMap<u32, usize>) -> Result<Vec<Round>>
                     };
                     done.insert(i);
                     done.insert(j);
+                    // Neither line gives a colour (`12 - -`, a forfeit as many managers write
+                    // it): who had white is not known, and nothing judges it.
+                    let order = if colour.is_none() && o_colour.is_none() {
+                        Order::Unknown
+                    } else {
+                        Order::Recorded
+                    };
                     round.games.push(Game {
                         white: w,
                         black: b,
                         result: res,
+                        order,
                         ..Default::default()
                     });
                 }
@@ -1853,6 +2009,7 @@ fn groups(t: &Tournament) -> Result<Vec<(String, Vec<String>)>> {
     let prefer_240 = src.trf2026 || src.codes.contains("240");
     let mut requests: std::collections::BTreeMap<(u32, char), Vec<u32>> = Default::default();
     let max_round = t.rounds.iter().map(|r| r.number).max().unwrap_or(0) as usize;
+    let next = t.last_paired_round() + 1;
     let mut slots: HashMap<u32, Vec<String>> = HashMap::new();
     let mut score: HashMap<u32, f64> = HashMap::new();
     let blank = " ".repeat(8);
@@ -1882,16 +2039,20 @@ fn groups(t: &Tournament) -> Result<Vec<(String, Vec<String>)>> {
                 GameResult::DoubleForfeit => ('-', '-'),
             };
             let (wp, bp) = g.result.points(s);
+            let (wl, bl) = match g.order {
+                Order::Recorded => ('w', 'b'),
+                _ => ('-', '-'),
+            };
             put(
                 g.white,
                 round.number,
-                Some(format!("{:>4} w {wc}", g.black)),
+                Some(format!("{:>4} {wl} {wc}", g.black)),
                 wp,
             );
             put(
                 g.black,
                 round.number,
-                Some(format!("{:>4} b {bc}", g.white)),
+                Some(format!("{:>4} {bl} {bc}", g.white)),
                 bp,
             );
         }
@@ -1914,14 +2075,16 @@ fn groups(t: &Tournament) -> Result<Vec<(String, Vec<String>)>> {
                     .or_default()
                     .push(b.player);
             }
-            // The points column counts a bye of a round not yet paired when it is in the slot
-            // (JaVaFo's manual asks it then), not when a 240 line carries it.
+            // The points column counts a bye of the round to pair when it is in the slot
+            // (JaVaFo's manual asks it then), not when a 240 line carries it, and never one of
+            // a later round: the points are those of the rounds played.
             let to_slot = paired || in_slot || !to_240;
+            let counts = to_slot && (paired || round.number <= next);
             put(
                 b.player,
                 round.number,
                 to_slot.then(|| format!("0000 - {c}")),
-                if to_slot { b.kind.points(s) } else { 0.0 },
+                if counts { b.kind.points(s) } else { 0.0 },
             );
         }
     }

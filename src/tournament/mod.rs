@@ -148,6 +148,9 @@ pub struct Player {
     /// A group label used by some systems (e.g. an acceleration group); informational otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
+    /// Club, as a player list gives it (informational; TRF has no column for it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub club: Option<String>,
     /// First round the player is paired in (a late entry); earlier rounds are absences.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub joined: Option<u32>,
@@ -176,6 +179,7 @@ impl Player {
             sex: None,
             birth_date: None,
             group: None,
+            club: None,
             joined: None,
             withdrawn: None,
             division: None,

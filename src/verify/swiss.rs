@@ -27,8 +27,9 @@
 //!   the two players may be paired again (C.04.2: a pairing not actually played is not illegal
 //!   in future rounds), so C.04.1 b looks only at games played over the board. Games of
 //!   earlier rounds still pending count as played. In the round being checked every game is a
-//!   pairing, with the colours the pairing gave, whether or not it was later forfeited: the
-//!   pairing is judged as it was made.
+//!   pairing (rematches and absences are judged whether or not it was later forfeited), but
+//!   the colours of a forfeit are not judged: a file often records none (`12 - -`), and a
+//!   game not played has no colour that counts.
 //! * **PAB eligibility (C.04.1 d).** Barred: a player who had a PAB, who won a game by forfeit,
 //!   or who in one round scored, without playing, at least the points of a win (the 2025
 //!   wording of the basic rules, which also covers a requested full-point bye).
@@ -514,8 +515,9 @@ impl<'a> Checker<'a> {
             self.check_bye_placement(pabs[0], &to_pair, &games);
         }
 
-        // Colours.
-        for &(w, b, _) in &games {
+        // Colours. A forfeit has no colour to judge: TRF often records none (`12 - -`), and
+        // what it records was never played.
+        for &(w, b, _) in games.iter().filter(|g| !g.2.is_forfeit()) {
             self.check_colour_limits(w, Colour::White, b);
             self.check_colour_limits(b, Colour::Black, w);
             self.check_allocation(w, b);
