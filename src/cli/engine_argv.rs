@@ -344,10 +344,6 @@ fn pair(system: SystemKind, input: &Path, output: Option<&Path>) -> optipair::Re
     }
     let last = t.last_paired_round();
     refuse_request(&t, last + 1).map_err(|e| e.in_file(input))?;
-    if t.players.is_empty() {
-        // Nobody to pair: no pairs, as the reference writes it.
-        return write_pairs(output, "0\n").map(|_| OK);
-    }
     // A round paired but not played (an opponent without a result, as `optipair pair
     // --write` stores it): no TRF code says "not played yet", and the engine pairs the next
     // round from complete results, so the file is refused, naming the first such game.
