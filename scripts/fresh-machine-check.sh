@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The README's quick start on a machine without the HiGHS build tools. A fresh clone of this
+# repository's current branch runs the two commands (`cargo xtask pair instances/open-250.trf`,
+# `cargo xtask test`) in a private mount namespace where g++, cmake and libclang-dev are not
+# installed: /usr, /etc and /var are overlays in which the packages' files are deleted and
+# dpkg's records of them dropped. The commands must install them (apt-get, as root) and pass.
+# Other processes on the machine still see the tools. First, a plain `cargo build --release`
+# must fail there (the tools really are gone).
+#
+# Needs root (unshare, overlay mounts), Debian/Ubuntu and a Rust toolchain. HiGHS builds from
+# scratch: about 15 minutes on 2 cores, most of it the test suite. Usage:
+#     scripts/fresh-machine-check.sh
+set -euo pipefail
+
+if [ "${1:-}" != --inside ]; then
+  [ "$(id -u)" -eq 0 ] || { echo "error: needs root (unshare, mount)" >&2; exit 1; }
+  repo=$(git -C "$(dirname "${BASH_SOURCE[0]}")/.." rev-parse --show-toplevel)
+  branch=$(git -C "$repo" rev-parse --abbrev-ref HEAD)
+  work=$(mktemp -d "${TMPDIR:-/tmp}/optipair-fresh.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+  git clone --quiet --branch "$branch" "$repo" "$work/optipair"
+  echo "== fresh clone of $branch ($(git -C "$work/optipair" rev-parse --short HEAD)) in $work"
+  unshare --mount --propagation private bash "${BASH_SOURCE[0]}" --inside "$work"
+  echo "== fresh-machine check passed"
+  exit 0
+fi
+
+work=$2
+for d in usr etc var; do
+  mkdir -p "$work/overlay/$d/upper" "$work/overlay/$d/work"
+  mount -t overlay overlay \
+    -o "lowerdir=/$d,upperdir=$work/overlay/$d/upper,workdir=$work/overlay/$d/work" "/$d"
+done
+
+# The packages that give the HiGHS build its tools, with the versioned ones they pull in.
+mapfile -t pkgs < <(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' 'g++' 'g++-[0-9]*' \
+  cmake cmake-data libclang-dev 'libclang-[0-9]*-dev' 'libclang1-[0-9]*' \
+  'libclang-common-[0-9]*-dev' 2>/dev/null | awk '$1 == "ii" { print $2 }')
+echo "== hiding: ${pkgs[*]}"
+for p in "${pkgs[@]}"; do
+  while IFS= read -r f; do
+    # Only through the overlays: a path elsewhere is never touched.
+    real=$(readlink -f "$(dirname "$f")")/$(basename "$f")
+    case "$real" in /usr/* | /etc/* | /var/*) ;; *) continue ;; esac
+    if [ -L "$real" ] || [ -f "$real" ]; then rm -f "$real"; fi
+  done < <(dpkg-query -L "$p")
+  rm -f /var/lib/dpkg/info/"$p".* /var/lib/dpkg/info/"$p":*.*
+done
+awk -v list=" ${pkgs[*]} " 'BEGIN { RS = ""; ORS = "\n\n" }
+  { split($0, l, "\n"); sub(/^Package: /, "", l[1]); if (index(list, " " l[1] " ") == 0) print }' \
+  /var/lib/dpkg/status > "$work/status" && cat "$work/status" > /var/lib/dpkg/status
+for p in "${pkgs[@]}"; do
+  ! dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^ii' \
+    || { echo "error: $p still installed" >&2; exit 1; }
+done
+! command -v cmake >/dev/null || { echo "error: cmake still found" >&2; exit 1; }
+
+cd "$work/optipair"
+export CARGO_TARGET_DIR="$work/target" CARGO_TERM_COLOR=never
+unset CI CXX CMAKE LIBCLANG_PATH
+echo "== plain cargo build --release (must fail: no cmake, no libclang)"
+if cargo build --release >"$work/plain.log" 2>&1; then
+  echo "error: the build passed without the tools" >&2
+  exit 1
+fi
+grep -m 1 -E "cmake|libclang|clang" "$work/plain.log" || tail -n 5 "$work/plain.log"
+
+echo "== cargo xtask pair instances/open-250.trf"
+start=$(date +%s)
+cargo xtask pair instances/open-250.trf | tee "$work/pair.txt" | tail -n 3
+grep -q 'Verifier: no rule broken.' "$work/pair.txt"
+echo "== pair: $(( $(date +%s) - start )) s (installs, first build with HiGHS, the pairing)"
+
+echo "== cargo xtask test"
+start=$(date +%s)
+cargo xtask test 2>&1 | tee "$work/test.txt" | grep -E '^test result|passed|failed' | tail -n 3
+[ "${PIPESTATUS[0]}" -eq 0 ]
+echo "== test: $(( $(date +%s) - start )) s (build of the tests, the whole suite)"
