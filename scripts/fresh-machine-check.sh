@@ -32,20 +32,30 @@ for d in usr etc var; do
     -o "lowerdir=/$d,upperdir=$work/overlay/$d/upper,workdir=$work/overlay/$d/work" "/$d"
 done
 
-# The packages that give the HiGHS build its tools, with the versioned ones they pull in.
-mapfile -t pkgs < <(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' 'g++' 'g++-[0-9]*' \
+# The packages that give the HiGHS build its tools, with the versioned ones they pull in and,
+# as a removal would take them, the packages that depend on them (build-essential).
+mapfile -t base < <(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' 'g++' 'g++-[0-9]*' \
   cmake cmake-data libclang-dev 'libclang-[0-9]*-dev' 'libclang1-[0-9]*' \
   'libclang-common-[0-9]*-dev' 2>/dev/null | awk '$1 == "ii" { print $2 }')
+mapfile -t pkgs < <(apt-get -s remove "${base[@]}" | awk '/^Remv / { sub(/:.*/, "", $2); print $2 }')
 echo "== hiding: ${pkgs[*]}"
+# Deleted only through the overlays: /usr, /etc, /var, and /bin, /lib… where they link into /usr.
+files=()
 for p in "${pkgs[@]}"; do
   while IFS= read -r f; do
-    # Only through the overlays: a path elsewhere is never touched.
-    real=$(readlink -f "$(dirname "$f")")/$(basename "$f")
-    case "$real" in /usr/* | /etc/* | /var/*) ;; *) continue ;; esac
-    if [ -L "$real" ] || [ -f "$real" ]; then rm -f "$real"; fi
+    case "$f" in
+      /usr/* | /etc/* | /var/*) ;;
+      /bin/* | /sbin/* | /lib/* | /lib64/*)
+        top=${f#/}
+        [ -L "/${top%%/*}" ] || continue
+        ;;
+      *) continue ;;
+    esac
+    if [ -L "$f" ] || [ -f "$f" ]; then files+=("$f"); fi
   done < <(dpkg-query -L "$p")
-  rm -f /var/lib/dpkg/info/"$p".* /var/lib/dpkg/info/"$p":*.*
 done
+rm -f -- "${files[@]}"
+for p in "${pkgs[@]}"; do rm -f /var/lib/dpkg/info/"$p".* /var/lib/dpkg/info/"$p":*.*; done
 awk -v list=" ${pkgs[*]} " 'BEGIN { RS = ""; ORS = "\n\n" }
   { split($0, l, "\n"); sub(/^Package: /, "", l[1]); if (index(list, " " l[1] " ") == 0) print }' \
   /var/lib/dpkg/status > "$work/status" && cat "$work/status" > /var/lib/dpkg/status

@@ -6,7 +6,10 @@
 # the exit codes must be byte-identical. Usage, after both builds:
 #     cargo build --release && cargo build --release --target x86_64-pc-windows-gnu
 #     scripts/windows-check.sh [BACK]        # BACK: rounds replayed per tournament, default 1
-# Needs wine (Debian: apt-get install -y wine64); WINEPREFIX as set, else ~/.wine.
+# Needs wine (Debian: apt-get install -y wine64) and MinGW's gcc; WINEPREFIX as set, else
+# ~/.wine. Wine 8 (Debian 12) lacks bcryptprimitives.dll, whose ProcessPrng Rust's standard
+# library calls (Windows 10 and later have it): a stub of it, on Windows' own RtlGenRandom, is
+# built beside the copy of optipair.exe that runs here.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 back=${1:-1}
@@ -16,10 +19,28 @@ exe=$target/x86_64-pc-windows-gnu/release/optipair.exe
 for f in "$linux" "$exe"; do
   [ -x "$f" ] || [ -f "$f" ] || { echo "error: $f not built" >&2; exit 1; }
 done
-wine=$(command -v wine64 || command -v wine) || { echo "error: wine not found" >&2; exit 1; }
+wine=$(command -v wine || command -v wine64 || ls /usr/lib/wine/wine64 2>/dev/null) \
+  || { echo "error: wine not found" >&2; exit 1; }
 export WINEDEBUG=-all
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/exe"
+cp "$exe" "$tmp/exe/optipair.exe"
+exe=$tmp/exe/optipair.exe
+cat >"$tmp/prng.c" <<'C'
+#include <windows.h>
+#include <ntsecapi.h>
+__declspec(dllexport) BOOL WINAPI ProcessPrng(PBYTE data, SIZE_T len) {
+  while (len > 0) {
+    ULONG n = len > 0x10000 ? 0x10000 : (ULONG)len;
+    if (!RtlGenRandom(data, n)) return FALSE;
+    data += n;
+    len -= n;
+  }
+  return TRUE;
+}
+C
+x86_64-w64-mingw32-gcc-posix -shared -O2 -o "$tmp/exe/bcryptprimitives.dll" "$tmp/prng.c" -ladvapi32
 
 # Runs one build on STATE.trf in $tmp: writes NAME.out (the -p file, or nothing) and NAME.rc.
 engine() {
