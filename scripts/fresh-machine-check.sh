@@ -8,8 +8,9 @@
 # must fail there (the tools really are gone).
 #
 # Needs root (unshare, overlay mounts), Debian/Ubuntu and a Rust toolchain. HiGHS builds from
-# scratch: about 15 minutes on 2 cores, most of it the test suite. Usage:
-#     scripts/fresh-machine-check.sh
+# scratch, then the test suite: see README for the time measured. Usage:
+#     scripts/fresh-machine-check.sh [+TOOLCHAIN]
+# `+1.89` builds with that rustup toolchain (Cargo.toml's rust-version), checking it too.
 set -euo pipefail
 
 if [ "${1:-}" != --inside ]; then
@@ -20,12 +21,13 @@ if [ "${1:-}" != --inside ]; then
   trap 'rm -rf "$work"' EXIT
   git clone --quiet --branch "$branch" "$repo" "$work/optipair"
   echo "== fresh clone of $branch ($(git -C "$work/optipair" rev-parse --short HEAD)) in $work"
-  unshare --mount --propagation private bash "${BASH_SOURCE[0]}" --inside "$work"
+  unshare --mount --propagation private bash "${BASH_SOURCE[0]}" --inside "$work" "${1:-}"
   echo "== fresh-machine check passed"
   exit 0
 fi
 
 work=$2
+if [ -n "${3:-}" ]; then export RUSTUP_TOOLCHAIN=${3#+}; fi
 for d in usr etc var; do
   mkdir -p "$work/overlay/$d/upper" "$work/overlay/$d/work"
   mount -t overlay overlay \
@@ -68,6 +70,7 @@ done
 cd "$work/optipair"
 export CARGO_TARGET_DIR="$work/target" CARGO_TERM_COLOR=never
 unset CI CXX CMAKE LIBCLANG_PATH
+echo "== $(rustc --version), $(cargo --version)"
 echo "== plain cargo build --release (must fail: no cmake, no libclang)"
 if cargo build --release >"$work/plain.log" 2>&1; then
   echo "error: the build passed without the tools" >&2
