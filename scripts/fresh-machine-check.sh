@@ -76,7 +76,8 @@ if cargo build --release >"$work/plain.log" 2>&1; then
   echo "error: the build passed without the tools" >&2
   exit 1
 fi
-grep -m 1 -E "cmake|libclang|clang" "$work/plain.log" || tail -n 5 "$work/plain.log"
+grep -m 1 -E "is .cmake. not installed|libclang" "$work/plain.log" \
+  || { tail -n 20 "$work/plain.log" >&2; echo "error: it failed for another reason" >&2; exit 1; }
 
 echo "== cargo xtask pair instances/open-250.trf"
 start=$(date +%s)
