@@ -23,7 +23,7 @@ fn main() {
         "setup" => return,
         "test" => ["test", "--release"]
             .into_iter()
-            .chain(rest(&args))
+            .chain(args[1..].iter().map(String::as_str))
             .collect(),
         _ => ["run", "--release", "--"]
             .into_iter()
@@ -32,10 +32,6 @@ fn main() {
     };
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     exit(run(Command::new(cargo).args(cargo_args)));
-}
-
-fn rest(args: &[String]) -> impl Iterator<Item = &str> {
-    args[1..].iter().map(String::as_str)
 }
 
 fn usage() -> ! {
