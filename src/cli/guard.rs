@@ -1,10 +1,11 @@
-//! The memory guard: a cap on the process's data memory (`setrlimit(RLIMIT_DATA)`), set at
-//! start-up from `--memory-limit` (default: half the machine's memory), and an allocator that
+//! The memory guard: a cap on the process's data memory (`setrlimit(RLIMIT_DATA)`; on Windows a
+//! job object's process-memory limit), set at start-up from `--memory-limit` (default: half the
+//! machine's memory), and an allocator that
 //! turns a refused allocation into a message and exit code 4 instead of a bare abort. No input
 //! can then make a run take the machine's memory from everything else on it.
 //!
 //! The only `unsafe` of the command line is here: a global allocator is an `unsafe` trait, and
-//! `setrlimit` has no safe form in the standard library.
+//! `setrlimit` (and the Windows job calls) have no safe form in the standard library.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Write;
@@ -62,22 +63,35 @@ unsafe impl GlobalAlloc for Guarded {
     }
 }
 
-/// Half the machine's memory in MiB (from `/proc/meminfo`), or 8 GiB where that cannot be read.
+/// Half the machine's memory in MiB, or 8 GiB where that cannot be read.
 pub fn default_limit_mib() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("MemTotal:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<u64>().ok())
-        })
+    total_memory_kib()
         .map(|kb| (kb / 1024 / 2).max(512))
         .unwrap_or(8192)
 }
 
+#[cfg(not(windows))]
+fn total_memory_kib() -> Option<u64> {
+    std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| {
+        s.lines()
+            .find(|l| l.starts_with("MemTotal:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|kb| kb.parse::<u64>().ok())
+    })
+}
+
+#[cfg(windows)]
+fn total_memory_kib() -> Option<u64> {
+    use windows_sys::Win32::System::SystemInformation::{GlobalMemoryStatusEx, MEMORYSTATUSEX};
+    // SAFETY: a zeroed MEMORYSTATUSEX with its length set is what the call expects.
+    let mut m: MEMORYSTATUSEX = unsafe { std::mem::zeroed() };
+    m.dwLength = std::mem::size_of::<MEMORYSTATUSEX>() as u32;
+    (unsafe { GlobalMemoryStatusEx(&mut m) } != 0).then_some(m.ullTotalPhys / 1024)
+}
+
 /// Caps the data memory of this process at `mib` MiB (or at the hard limit already set, if
 /// lower: only the soft limit is changed, which needs no privilege).
+#[cfg(unix)]
 pub fn set_limit_mib(mib: u64) -> std::io::Result<()> {
     let bytes = mib.saturating_mul(1024 * 1024) as libc::rlim_t;
     let mut lim = libc::rlimit {
@@ -99,4 +113,39 @@ pub fn set_limit_mib(mib: u64) -> std::io::Result<()> {
     } else {
         Err(std::io::Error::last_os_error())
     }
+}
+
+/// Caps the committed memory of this process at `mib` MiB: the process joins a new job
+/// object with that process-memory limit (Windows 8 and later allow it inside a manager's own
+/// job). The job lives as long as the process; its handle is never closed.
+#[cfg(windows)]
+pub fn set_limit_mib(mib: u64) -> std::io::Result<()> {
+    use windows_sys::Win32::System::JobObjects::{
+        AssignProcessToJobObject, CreateJobObjectW, JobObjectExtendedLimitInformation,
+        SetInformationJobObject, JOBOBJECT_EXTENDED_LIMIT_INFORMATION,
+        JOB_OBJECT_LIMIT_PROCESS_MEMORY,
+    };
+    use windows_sys::Win32::System::Threading::GetCurrentProcess;
+    let bytes = usize::try_from(mib.saturating_mul(1024 * 1024)).unwrap_or(usize::MAX);
+    // SAFETY: plain Win32 calls on a job this function creates and the current process's
+    // pseudo-handle; `info` outlives the call that reads it.
+    unsafe {
+        let job = CreateJobObjectW(std::ptr::null(), std::ptr::null());
+        if job.is_null() {
+            return Err(std::io::Error::last_os_error());
+        }
+        let mut info: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = std::mem::zeroed();
+        info.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_PROCESS_MEMORY;
+        info.ProcessMemoryLimit = bytes;
+        let set = SetInformationJobObject(
+            job,
+            JobObjectExtendedLimitInformation,
+            (&info as *const JOBOBJECT_EXTENDED_LIMIT_INFORMATION).cast(),
+            std::mem::size_of::<JOBOBJECT_EXTENDED_LIMIT_INFORMATION>() as u32,
+        );
+        if set == 0 || AssignProcessToJobObject(job, GetCurrentProcess()) == 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }

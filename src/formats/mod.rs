@@ -265,8 +265,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     })();
     // On an error (or a panic) the temp file is dropped, which removes it.
     written.map_err(|e| Error::io(path, plain(&e)))?;
-    tmp.persist(&target)
-        .map_err(|e| Error::io(path, plain(&e.error)))?;
+    persist(tmp, &target).map_err(|e| Error::io(path, plain(&e)))?;
     sync_dir(&dir);
     Ok(())
 }
@@ -279,6 +278,24 @@ fn plain(e: &std::io::Error) -> String {
         Some((words, _)) => words.to_string(),
         None => text,
     }
+}
+
+/// Renames the temp file over `target`. Unix replaces a file that is open elsewhere at once;
+/// Windows refuses while another program holds it open without delete sharing (a virus
+/// scanner or an indexer, for a moment), so there the rename is tried for half a second.
+fn persist(mut tmp: tempfile::NamedTempFile, target: &Path) -> std::io::Result<()> {
+    for _ in 0..10 {
+        match tmp.persist(target) {
+            Ok(_) => return Ok(()),
+            // ERROR_ACCESS_DENIED, ERROR_SHARING_VIOLATION
+            Err(e) if cfg!(windows) && matches!(e.error.raw_os_error(), Some(5 | 32)) => {
+                tmp = e.file;
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            Err(e) => return Err(e.error),
+        }
+    }
+    tmp.persist(target).map(drop).map_err(|e| e.error)
 }
 
 /// The prefix of `name`'s temp files; what follows it is `PID-` and random letters and digits
