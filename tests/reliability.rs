@@ -661,3 +661,34 @@ fn the_default_time_limit_is_documented_in_the_help() {
         );
     }
 }
+
+#[test]
+fn check_past_its_time_limit_does_not_call_a_round_clean() {
+    use crate::common::{add, g, pab};
+    let dir = Scratch::new("check-budget");
+    let file = event(&dir, 5, 3);
+    let mut t: Tournament = optipair::formats::load(&file).unwrap();
+    add(
+        &mut t,
+        1,
+        vec![g(1, 3, "1-0"), g(4, 2, "1-0")],
+        vec![pab(5)],
+    );
+    // The bye to 4 (1 point) while 2 and 3 (0 points) could have had it.
+    add(
+        &mut t,
+        2,
+        vec![g(5, 1, "1-0"), g(3, 2, "1-0")],
+        vec![pab(4)],
+    );
+    optipair::formats::save(&file, &t).unwrap();
+    let path = file.to_str().unwrap();
+    let o = run(&["check", path, "--time-limit", "0"]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("round 2: not fully checked"), "{out}");
+    assert!(!out.contains("clean"), "{out}");
+    let o = run(&["check", path]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("lowest score group"));
+}
