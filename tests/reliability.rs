@@ -683,12 +683,15 @@ fn check_past_its_time_limit_does_not_call_a_round_clean() {
     );
     optipair::formats::save(&file, &t).unwrap();
     let path = file.to_str().unwrap();
+    // No time at all: the bye placement is not proved, and the round not called clean (exit
+    // 1 for the other findings of this small field, 4 when there are none).
     let o = run(&["check", path, "--time-limit", "0"]);
-    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(matches!(o.status.code(), Some(1 | 4)), "{}", stderr(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("round 2: not fully checked"), "{out}");
     assert!(!out.contains("clean"), "{out}");
+    assert!(!out.contains("could have had it"), "{out}");
     let o = run(&["check", path]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("lowest score group"));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("could have had it"));
 }
