@@ -66,7 +66,8 @@ pub fn pair_round(
     let sys = systems::model(system, &solve::PROGRAMS);
     systems::check_scoring(&*sys, t)?;
     let base = t.before_round(round);
-    let first = attempt(&*sys, &base, round, system, opts)?;
+    let started = std::time::Instant::now();
+    let first = attempt(&*sys, &base, round, system, opts, started)?;
     if first.players == 0 {
         return Err(Error::field(
             "round",
@@ -84,7 +85,7 @@ pub fn pair_round(
             greedy_only: true,
             ..opts.clone()
         };
-        let mut fb = attempt(&*sys, &base, round, system, &greedy)?.paired;
+        let mut fb = attempt(&*sys, &base, round, system, &greedy, started)?.paired;
         if fb.is_clean() {
             let why = match paired.violations.first() {
                 Some(v) => format!("the exact pairing broke a rule ({})", v.message),
@@ -145,12 +146,25 @@ struct Attempt {
     players: usize,
 }
 
+/// `started + share` of the time limit, if there is one (and the instant can be represented).
+fn share_end(
+    opts: &Options,
+    started: std::time::Instant,
+    share: f64,
+) -> Option<std::time::Instant> {
+    let d = std::time::Duration::try_from_secs_f64(opts.time_limit? * share).ok()?;
+    started.checked_add(d)
+}
+
+/// `attempt` pairs and verifies the round; `started` is when the round began, from which
+/// the shares of the time limit are measured.
 fn attempt(
     sys: &dyn systems::System,
     base: &Tournament,
     round: u32,
     system: SystemKind,
     opts: &Options,
+    started: std::time::Instant,
 ) -> Result<Attempt> {
     // The exact procedure, unless a dense graph it needs would be over the memory it is
     // allowed (then the tier model, with a note).
@@ -159,19 +173,20 @@ fn attempt(
     let mut over = None;
     let mut late = false;
     let mut rest = opts.clone();
+    let whole = share_end(opts, started, 1.0);
     if !opts.greedy_only && dutch {
-        let started = std::time::Instant::now();
-        match dutch_attempt(sys, base, round, system, opts, budget)? {
+        match dutch_attempt(sys, base, round, system, opts, budget, whole)? {
             DutchAttempt::Paired(a) => return Ok(*a),
             // A dense graph over the budget, or its share of the time limit passed.
-            DutchAttempt::OverBudget(pairs) => over = Some(pairs),
             DutchAttempt::Cancelled => late = true,
+            DutchAttempt::OverBudget(pairs) => over = Some(pairs),
         }
-        // The time limit is the round's: the tier model has what is left of it.
-        rest.time_limit = opts
-            .time_limit
-            .map(|t| (t - started.elapsed().as_secs_f64()).max(0.0));
     }
+    // The time limit is the round's: the exact solve has its share of what is left, the
+    // fallback and the verification the rest.
+    rest.time_limit = opts
+        .time_limit
+        .map(|t| (t * SOLVE_SHARE - started.elapsed().as_secs_f64()).max(0.0));
     // Large fields come as a sparse specification when the system can price its pairs lazily.
     let (spec, pairing) = match sys.sparse_spec(base, round, opts.sparse_from)? {
         Some(sparse) if !opts.full_candidates => {
@@ -209,23 +224,39 @@ fn attempt(
         base,
         round,
         system,
-        pairing,
-        notes,
-        spec.players.len(),
-        false,
+        Solved {
+            pairing,
+            notes,
+            players: spec.players.len(),
+            dutch: false,
+        },
+        whole,
     )
 }
 
-/// The paired round as domain data, checked by the independent verifier.
-fn finish(
-    base: &Tournament,
-    round: u32,
-    system: SystemKind,
+/// A solved round before its verification.
+struct Solved {
     pairing: Pairing,
     notes: Vec<String>,
     players: usize,
     dutch: bool,
+}
+
+/// The paired round as domain data, checked by the independent verifier in what is left of
+/// the time limit (`by`; the checks it leaves undone are named in the notes).
+fn finish(
+    base: &Tournament,
+    round: u32,
+    system: SystemKind,
+    solved: Solved,
+    by: Option<std::time::Instant>,
 ) -> Result<Attempt> {
+    let Solved {
+        mut pairing,
+        mut notes,
+        players,
+        dutch,
+    } = solved;
     let mut rd = base.round(round).cloned().unwrap_or(Round {
         number: round,
         ..Round::default()
@@ -247,11 +278,24 @@ fn finish(
     }));
     let mut after = base.clone();
     *after.round_mut(round) = rd.clone();
-    let violations = if rd.is_paired() {
-        verify::check_round(&after, round, system)?
+    let checked = if rd.is_paired() {
+        verify::check_round_within(&after, round, system, by)?
     } else {
-        Vec::new()
+        verify::Checked::default()
     };
+    for u in &checked.unchecked {
+        notes.push(format!(
+            "{}: the pairing keeps every rule checked",
+            u.message
+        ));
+    }
+    if !checked.unchecked.is_empty() {
+        pairing.certificate.summary = format!(
+            "{}; not fully verified within the time limit",
+            pairing.certificate.summary
+        );
+    }
+    let violations = checked.violations;
     Ok(Attempt {
         players,
         paired: Paired {
@@ -296,6 +340,9 @@ pub fn accelerated(t: &Tournament, round: u32, system: SystemKind) -> Result<Tou
 /// The share of a round's time limit the exact Dutch procedure may take: past it, the tier
 /// model pairs the round in what is left (then the greedy pass, past the whole limit).
 const DUTCH_SHARE: f64 = 0.75;
+/// The share of the time limit by which the exact solve (the Dutch procedure, then the tier
+/// model) ends: the legal fallback and the verifier have the rest.
+const SOLVE_SHARE: f64 = 0.85;
 const DUTCH_SHARE_WORDS: &str = "three quarters";
 
 /// What the exact Dutch procedure made of a round.
@@ -315,11 +362,10 @@ fn dutch_attempt(
     system: SystemKind,
     opts: &Options,
     budget: usize,
+    whole: Option<std::time::Instant>,
 ) -> Result<DutchAttempt> {
     let started = std::time::Instant::now();
-    let deadline = opts
-        .time_limit
-        .and_then(|s| started.checked_add(std::time::Duration::from_secs_f64(s * DUTCH_SHARE)));
+    let deadline = share_end(opts, started, DUTCH_SHARE);
     let should_cancel = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
     // The accelerations' own checks (groups, rounds planned) and notes.
     let spec_notes = sys.notes(base, round)?;
@@ -406,8 +452,13 @@ fn dutch_attempt(
         unpaired: d.unpaired.clone(),
         certificate,
     };
-    finish(base, round, system, pairing, spec_notes, d.players, true)
-        .map(|a| DutchAttempt::Paired(Box::new(a)))
+    let solved = Solved {
+        pairing,
+        notes: spec_notes,
+        players: d.players,
+        dutch: true,
+    };
+    finish(base, round, system, solved, whole).map(|a| DutchAttempt::Paired(Box::new(a)))
 }
 
 /// The refusal of a round no pairing can complete: who is left over, whom each has not met

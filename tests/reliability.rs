@@ -661,3 +661,37 @@ fn the_default_time_limit_is_documented_in_the_help() {
         );
     }
 }
+
+#[test]
+fn check_past_its_time_limit_does_not_call_a_round_clean() {
+    use crate::common::{add, g, pab};
+    let dir = Scratch::new("check-budget");
+    let file = event(&dir, 5, 3);
+    let mut t: Tournament = optipair::formats::load(&file).unwrap();
+    add(
+        &mut t,
+        1,
+        vec![g(1, 3, "1-0"), g(4, 2, "1-0")],
+        vec![pab(5)],
+    );
+    // The bye to 4 (1 point) while 2 and 3 (0 points) could have had it.
+    add(
+        &mut t,
+        2,
+        vec![g(5, 1, "1-0"), g(3, 2, "1-0")],
+        vec![pab(4)],
+    );
+    optipair::formats::save(&file, &t).unwrap();
+    let path = file.to_str().unwrap();
+    // No time at all: the bye placement is not proved, and the round not called clean (exit
+    // 1 for the other findings of this small field, 4 when there are none).
+    let o = run(&["check", path, "--time-limit", "0"]);
+    assert!(matches!(o.status.code(), Some(1 | 4)), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("round 2: not fully checked"), "{out}");
+    assert!(!out.contains("clean"), "{out}");
+    assert!(!out.contains("could have had it"), "{out}");
+    let o = run(&["check", path]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("could have had it"));
+}

@@ -3,7 +3,7 @@
 
 use crate::common::{add, g, pab};
 use optipair::tournament::{Bye, ByeKind, Colour, Player, Tournament};
-use optipair::verify::{check, check_round, Violation};
+use optipair::verify::{check, check_round, check_round_within, Violation};
 use optipair::SystemKind;
 
 fn field(n: u32) -> Tournament {
@@ -191,6 +191,37 @@ fn bye_after_forfeit_win_flagged() {
         .unwrap()
         .message;
     assert!(m.contains("forfeit"), "{m}");
+}
+
+#[test]
+fn a_check_past_its_time_budget_says_what_it_left_unchecked() {
+    let mut t = field(5);
+    add(
+        &mut t,
+        1,
+        vec![g(1, 3, "1-0"), g(4, 2, "1-0")],
+        vec![pab(5)],
+    );
+    add(&mut t, 2, vec![g(5, 1, "*"), g(3, 2, "*")], vec![pab(4)]);
+    // The budget already spent: the bye placement (a matching over every allowed pair) is
+    // not proved, and the round is not called clean.
+    let past = Some(std::time::Instant::now());
+    let c = check_round_within(&t, 2, SystemKind::Swiss, past).unwrap();
+    assert!(
+        of(&c.violations, "FIDE C.04.3 bye (lowest score group)").is_empty(),
+        "{}",
+        show(&c.violations)
+    );
+    assert_eq!(c.unchecked.len(), 1, "{:?}", c.unchecked);
+    assert_eq!(c.unchecked[0].round, 2);
+    assert!(c.unchecked[0].message.contains("not fully checked"));
+    // With time to spare it is checked whole, and the misplaced bye found.
+    let c = check_round_within(&t, 2, SystemKind::Swiss, None).unwrap();
+    assert!(c.unchecked.is_empty());
+    assert_eq!(
+        of(&c.violations, "FIDE C.04.3 bye (lowest score group)").len(),
+        1
+    );
 }
 
 #[test]

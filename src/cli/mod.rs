@@ -208,6 +208,10 @@ enum Command {
         /// Check this division only (events with divisions).
         #[arg(long)]
         division: Option<String>,
+        /// Seconds for the whole check (0 to a week): a part of a round still being checked
+        /// then is left undone, and the round is reported as not fully checked (exit 4).
+        #[arg(long, value_parser = seconds, default_value_t = DEFAULT_TIME_LIMIT)]
+        time_limit: f64,
     },
 }
 
@@ -301,7 +305,9 @@ fn dispatch(cli: Cli) -> Result<u8> {
             system,
             format,
             division,
+            time_limit,
         } => {
+            let started = std::time::Instant::now();
             let mut t = formats::load(&file)?;
             if let Some(d) = &division {
                 t = t.named_division(d).map_err(|e| e.in_file(&file))?;
@@ -323,26 +329,44 @@ fn dispatch(cli: Cli) -> Result<u8> {
                     .in_file(&file));
                 }
             }
-            let found = optipair::verify::check(&t, round, system)?;
+            let deadline = std::time::Duration::try_from_secs_f64(time_limit)
+                .ok()
+                .and_then(|d| started.checked_add(d));
+            let checked = optipair::verify::check_within(&t, round, system, deadline)?;
+            let (found, unchecked) = (&checked.violations, &checked.unchecked);
             match format {
                 OutFormat::Json => outln!(
                     "{}",
                     serde_json::to_string_pretty(&serde_json::json!({
                         "system": system,
                         "violations": found,
+                        "unchecked": unchecked,
                     }))
                     .expect("json")
                 ),
                 _ => {
-                    for v in &found {
+                    for v in found {
                         outln!("{}", v.message);
+                    }
+                    for u in unchecked {
+                        outln!("{}", u.message);
                     }
                     let rounds = match round {
                         Some(r) => format!("round {r}"),
                         None => "every round".to_string(),
                     };
-                    if found.is_empty() {
+                    let mut late: Vec<u32> = unchecked.iter().map(|u| u.round).collect();
+                    late.dedup();
+                    let late: Vec<String> = late.iter().map(|r| r.to_string()).collect();
+                    if found.is_empty() && late.is_empty() {
                         outln!("{}: {rounds} clean under {system}", file.display());
+                    } else if found.is_empty() {
+                        outln!(
+                            "{}: no violation found under {system}, but not fully checked within the time limit (round{} {})",
+                            file.display(),
+                            if late.len() == 1 { "" } else { "s" },
+                            late.join(", ")
+                        );
                     } else {
                         outln!(
                             "{}: {} violation{} under {system}",
@@ -353,7 +377,13 @@ fn dispatch(cli: Cli) -> Result<u8> {
                     }
                 }
             }
-            Ok(if found.is_empty() { 0 } else { 1 })
+            Ok(if !found.is_empty() {
+                1
+            } else if !unchecked.is_empty() {
+                4
+            } else {
+                0
+            })
         }
     }
 }

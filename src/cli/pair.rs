@@ -16,8 +16,9 @@ pub struct PairArgs {
     /// Re-pair round N from the rounds before it (later rounds ignored).
     #[arg(long)]
     round: Option<u32>,
-    /// Seconds for the exact solve (0 to a week): the exact FIDE Dutch procedure has three
-    /// quarters of them, then the tier model; past them the legal fallback pairs the round.
+    /// Seconds for the whole command (0 to a week): the exact FIDE Dutch procedure has three
+    /// quarters of them, then the tier model until 85%; then the legal fallback pairs the round
+    /// and the verifier checks it in what is left.
     #[arg(long, value_parser = super::seconds, default_value_t = super::DEFAULT_TIME_LIMIT)]
     time_limit: f64,
     #[arg(long, default_value = "text")]

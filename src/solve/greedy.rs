@@ -24,7 +24,13 @@ use std::collections::VecDeque;
 pub struct Fallback {
     pub selection: Selection,
     pub extended: Option<RoundSpec>,
+    /// Pairs the matching looked at: the listed candidates and those asked of the source.
+    pub pairs_seen: usize,
 }
+
+/// Ranks either side of a player whose pairs the first widening asks of the source (then
+/// four times as many each time players are still left over).
+const FIRST_WINDOW: usize = 16;
 
 pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>) -> Fallback {
     // The quick pass first: when it pairs everyone, it is the answer (and the fallback pairs
@@ -34,6 +40,7 @@ pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>) -> Fallback {
         return Fallback {
             selection: start,
             extended: None,
+            pairs_seen: spec.candidates.len(),
         };
     }
     let n = spec.players.len();
@@ -96,29 +103,40 @@ pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>) -> Fallback {
     g.augment_all(0..n);
     assign_byes(&mut g);
     if let Some(src) = source {
-        if (0..n).any(|i| g.mate[i].is_none()) {
-            // Every allowed pair, not only the listed ones: a free player's augmenting path
-            // may need any of them. A player's pairs are asked of the source when a search
-            // first scans him (needed only when the listed pairs admit no complete pairing).
+        g.source = Some(src);
+        g.known = spec
+            .candidates
+            .iter()
+            .map(|c| (c.a.min(c.b), c.a.max(c.b)))
+            .collect();
+        g.reach = vec![0; n + slots];
+        for r in &mut g.reach[n..] {
+            *r = usize::MAX;
+        }
+        // More allowed pairs, a window of ranks at a time: the players' pairs with the ranks
+        // nearest theirs first (where a complete pairing almost always is), widened only while
+        // players are left over, up to every allowed pair. A player's pairs are asked of the
+        // source when a search first scans him, so only the players a search reaches are
+        // widened; the last window is every pair, so the players left unpaired are as few as
+        // any pairing can leave.
+        let mut window = FIRST_WINDOW;
+        while (0..n).any(|i| g.mate[i].is_none()) && g.window < n {
             for s in n..n + slots {
                 if let Some(p) = g.mate[s].take() {
                     g.mate[p] = None;
                 }
             }
-            g.source = Some(src);
-            g.known = spec
-                .candidates
-                .iter()
-                .map(|c| (c.a.min(c.b), c.a.max(c.b)))
-                .collect();
-            g.expanded = vec![false; n + slots];
-            for e in &mut g.expanded[n..] {
-                *e = true;
-            }
+            g.window = window.min(n);
             g.augment_all(0..n);
             assign_byes(&mut g);
+            window = window.saturating_mul(4);
         }
     }
+    let pairs_seen = if g.source.is_some() {
+        g.known.len()
+    } else {
+        spec.candidates.len()
+    };
 
     let mut extended: Option<RoundSpec> = None;
     let mut sel = Selection::default();
@@ -146,6 +164,7 @@ pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>) -> Fallback {
     Fallback {
         selection: sel,
         extended,
+        pairs_seen,
     }
 }
 
@@ -154,10 +173,11 @@ struct Graph<'a> {
     /// Players are vertices `0..players`; bye slots follow.
     players: usize,
     adj: Vec<Vec<usize>>,
-    /// With a pair source: vertices whose every allowed pair is in `adj` already, and the
-    /// pairs in `adj`.
+    /// With a pair source: how many ranks either side of each vertex its allowed pairs are
+    /// in `adj` already, how far they should be, and the pairs in `adj`.
     source: Option<&'a dyn PairSource>,
-    expanded: Vec<bool>,
+    reach: Vec<usize>,
+    window: usize,
     known: std::collections::HashSet<(usize, usize)>,
     mate: Vec<Option<usize>>,
     /// Scratch of one search: the tree parent of an inner vertex, and each vertex's blossom
@@ -174,7 +194,8 @@ impl<'a> Graph<'a> {
             players,
             adj: vec![Vec::new(); n],
             source: None,
-            expanded: Vec::new(),
+            reach: Vec::new(),
+            window: 0,
             known: Default::default(),
             mate: vec![None; n],
             parent: Vec::new(),
@@ -273,15 +294,19 @@ impl<'a> Graph<'a> {
 }
 
 impl Graph<'_> {
-    /// Adds every allowed pair of `v` from the source, once.
+    /// Adds the allowed pairs of `v` from the source with the players within the current
+    /// window of ranks, each once.
     fn expand(&mut self, v: usize) {
         let Some(src) = self.source else { return };
-        if self.expanded[v] {
+        let (had, want) = (self.reach[v], self.window);
+        if had >= want {
             return;
         }
-        self.expanded[v] = true;
-        for b in 0..self.players {
-            if b == v {
+        self.reach[v] = want;
+        let lo = v.saturating_sub(want);
+        let hi = v.saturating_add(want).min(self.players - 1);
+        for b in lo..=hi {
+            if b == v || b.abs_diff(v) <= had {
                 continue;
             }
             let key = (v.min(b), v.max(b));
@@ -341,5 +366,76 @@ impl Graph<'_> {
             self.mate[pv] = Some(x);
             v = next;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::Candidate;
+
+    /// A field of `n` players with no listed pairs, every pair the rule allows coming from the
+    /// source.
+    struct Rule(fn(usize, usize) -> bool);
+
+    impl PairSource for Rule {
+        fn pair(&self, a: usize, b: usize) -> Option<Candidate> {
+            (self.0)(a, b).then(|| Candidate {
+                a,
+                b,
+                white: a,
+                costs: Vec::new(),
+            })
+        }
+        fn class(&self, _: usize) -> usize {
+            0
+        }
+        fn lower(&self, _: usize, _: usize) -> Vec<i64> {
+            Vec::new()
+        }
+        fn upper(&self) -> Vec<i64> {
+            Vec::new()
+        }
+    }
+
+    fn field(n: usize) -> RoundSpec {
+        RoundSpec {
+            system: "test".into(),
+            round: 1,
+            players: (1..=n as u32).collect(),
+            scores: vec![0.0; n],
+            tiers: Vec::new(),
+            candidates: Vec::new(),
+            byes: Vec::new(),
+            max_byes: 0,
+            odd_sets: Vec::new(),
+            rows: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_large_field_pairs_from_nearby_ranks_not_every_pair() {
+        let n = 4000;
+        let fb = pair(&field(n), Some(&Rule(|a, b| (a + b) % 3 != 0)));
+        assert!(fb.selection.unpaired.is_empty());
+        assert_eq!(fb.selection.pairs.len(), n / 2);
+        // Every pair would be n(n-1)/2 = 8 million; the nearby ranks are a few per player.
+        assert!(fb.pairs_seen < n * 20, "{} pairs looked at", fb.pairs_seen);
+    }
+
+    #[test]
+    fn pairs_only_far_apart_are_still_found() {
+        let n = 200;
+        let fb = pair(&field(n), Some(&Rule(|a, b| b == a + 100)));
+        assert!(fb.selection.unpaired.is_empty());
+        assert_eq!(fb.selection.pairs.len(), 100);
+    }
+
+    #[test]
+    fn a_player_no_one_may_meet_is_the_only_one_left() {
+        let n = 201;
+        let fb = pair(&field(n), Some(&Rule(|a, _| a != 0)));
+        assert_eq!(fb.selection.unpaired, vec![0]);
     }
 }

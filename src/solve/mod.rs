@@ -229,9 +229,11 @@ fn solve_with(
     let (selection, mut cert, extended) = match exact {
         Ok(o) => (o.selection, o.certificate, o.extended),
         Err(cause) => {
-            let (sel, extended, rows) = fallback(spec, source.as_deref(), opts);
+            let (sel, extended, rows, seen) = fallback(spec, source.as_deref(), opts);
             let values = sel.tier_values(extended.as_ref().unwrap_or(spec));
-            let cert = Certificate::fallback(spec, &values, Fallback { cause, rows });
+            let mut cert = Certificate::fallback(spec, &values, Fallback { cause, rows });
+            // The pairs the fallback's matching looked at, listed or asked of the source.
+            cert.model.candidates = seen;
             (sel, cert, extended)
         }
     };
@@ -257,11 +259,12 @@ fn fallback(
     spec: &RoundSpec,
     source: Option<&dyn crate::spec::PairSource>,
     opts: &Options,
-) -> (Selection, Option<RoundSpec>, Option<RowsRepair>) {
+) -> (Selection, Option<RoundSpec>, Option<RowsRepair>, usize) {
     let fb = greedy::pair(spec, source);
+    let seen = fb.pairs_seen;
     let on = fb.extended.as_ref().unwrap_or(spec);
     if fb.selection.satisfies_rows(on) {
-        return (fb.selection, fb.extended, None);
+        return (fb.selection, fb.extended, None, seen);
     }
     let mut plain = on.clone();
     plain.tiers.clear();
@@ -279,9 +282,9 @@ fn fallback(
     let deadline = deadline_after(Instant::now(), ROWS_SECONDS);
     match ilp::solve(&plain, None, &short, deadline) {
         Ok(o) if o.selection.satisfies_rows(on) => {
-            (o.selection, fb.extended, Some(RowsRepair::Solved))
+            (o.selection, fb.extended, Some(RowsRepair::Solved), seen)
         }
-        Ok(_) | Err(_) => (fb.selection, fb.extended, Some(RowsRepair::NotFound)),
+        Ok(_) | Err(_) => (fb.selection, fb.extended, Some(RowsRepair::NotFound), seen),
     }
 }
 

@@ -33,11 +33,43 @@ pub struct Violation {
     pub message: String,
 }
 
+/// A part of one round's check that did not finish within the time budget: the round is not
+/// fully checked.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Unchecked {
+    pub round: u32,
+    /// The rule left unchecked.
+    pub rule: String,
+    /// For the arbiter, e.g. `round 5: not fully checked: …`.
+    pub message: String,
+}
+
+/// What a check within a time budget found, and what it left unchecked.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Checked {
+    pub violations: Vec<Violation>,
+    pub unchecked: Vec<Unchecked>,
+}
+
 /// Checks round `round` of `t` under `system`'s rules, from the rounds before it. A round
 /// that is not paired is an error.
 pub fn check_round(t: &Tournament, round: u32, system: SystemKind) -> Result<Vec<Violation>> {
+    check_round_within(t, round, system, None).map(|c| c.violations)
+}
+
+/// [`check_round`] within a time budget: a part still running at `deadline` (the proof of
+/// a standard Swiss bye placement, which needs a matching over every allowed pair) is left
+/// undone and listed in [`Checked::unchecked`]; the other systems' checks run whole.
+pub fn check_round_within(
+    t: &Tournament,
+    round: u32,
+    system: SystemKind,
+    deadline: Option<std::time::Instant>,
+) -> Result<Checked> {
     let rules: fn(&Tournament, u32) -> Vec<Violation> = match system {
-        SystemKind::Swiss => swiss::check_round,
+        SystemKind::Swiss => {
+            return check_divisions(t, round, &|v, r| swiss::check_round_within(v, r, deadline))
+        }
         SystemKind::EcfBasic => ecf::check_basic,
         SystemKind::EcfAdvanced => ecf::check_advanced,
         SystemKind::Prog => prog::check,
@@ -48,24 +80,33 @@ pub fn check_round(t: &Tournament, round: u32, system: SystemKind) -> Result<Vec
         SystemKind::Nsc2006 => nsc2006::check,
         SystemKind::TshCp => tsh::check,
     };
+    check_divisions(t, round, &|v, r| (rules(v, r), Vec::new()))
+}
+
+type Rules<'a> = dyn Fn(&Tournament, u32) -> (Vec<Violation>, Vec<Unchecked>) + 'a;
+
+fn check_divisions(t: &Tournament, round: u32, rules: &Rules) -> Result<Checked> {
     if round == 0 {
         return Err(Error::field("round", "rounds are numbered from 1"));
     }
     match t.round(round) {
         // Divisions are separate events: each is checked on its own.
-        Some(rd) if rd.is_paired() => Ok(t
-            .divisions()
-            .iter()
-            .map(|d| {
-                if t.divisions().len() == 1 {
+        Some(rd) if rd.is_paired() => {
+            let mut out = Checked::default();
+            for d in t.divisions() {
+                let v = if t.divisions().len() == 1 {
                     t.clone()
                 } else {
-                    t.division(d)
+                    t.division(&d)
+                };
+                if v.round(round).is_some_and(|r| r.is_paired()) {
+                    let (found, left) = rules(&v, round);
+                    out.violations.extend(found);
+                    out.unchecked.extend(left);
                 }
-            })
-            .filter(|v| v.round(round).is_some_and(|r| r.is_paired()))
-            .flat_map(|v| rules(&v, round))
-            .collect()),
+            }
+            Ok(out)
+        }
         _ => Err(Error::field(
             "round",
             format!("round {round} has no pairing to check"),
@@ -75,8 +116,19 @@ pub fn check_round(t: &Tournament, round: u32, system: SystemKind) -> Result<Vec
 
 /// Checks every paired round of `t` (in order), or only `round` if given.
 pub fn check(t: &Tournament, round: Option<u32>, system: SystemKind) -> Result<Vec<Violation>> {
+    check_within(t, round, system, None).map(|c| c.violations)
+}
+
+/// [`check`] within a time budget ([`check_round_within`]): every round is checked, the parts
+/// still running at `deadline` left undone and listed.
+pub fn check_within(
+    t: &Tournament,
+    round: Option<u32>,
+    system: SystemKind,
+    deadline: Option<std::time::Instant>,
+) -> Result<Checked> {
     if let Some(r) = round {
-        return check_round(t, r, system);
+        return check_round_within(t, r, system, deadline);
     }
     let mut rounds: Vec<u32> = t
         .rounds
@@ -85,9 +137,11 @@ pub fn check(t: &Tournament, round: Option<u32>, system: SystemKind) -> Result<V
         .map(|r| r.number)
         .collect();
     rounds.sort_unstable();
-    let mut out = Vec::new();
+    let mut out = Checked::default();
     for r in rounds {
-        out.extend(check_round(t, r, system)?);
+        let c = check_round_within(t, r, system, deadline)?;
+        out.violations.extend(c.violations);
+        out.unchecked.extend(c.unchecked);
     }
     Ok(out)
 }

@@ -80,7 +80,7 @@
 //! from model building on purpose, so it shares no helpers with it.
 
 use super::matching::Matching;
-use super::Violation;
+use super::{Unchecked, Violation};
 use crate::tournament::{ByeKind, Colour, Float, GameResult, Player, Standings, Tournament};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -245,7 +245,19 @@ fn lowest_first(a: &Info, b: &Info) -> std::cmp::Ordering {
 
 /// Check round `round` of `t` under the standard Swiss. The round must exist.
 pub fn check_round(t: &Tournament, round: u32) -> Vec<Violation> {
-    Checker::new(t, round).run()
+    check_round_within(t, round, None).0
+}
+
+/// [`check_round`] within a time budget: the parts past `deadline` are left unchecked, each
+/// named in the second list.
+pub fn check_round_within(
+    t: &Tournament,
+    round: u32,
+    deadline: Option<std::time::Instant>,
+) -> (Vec<Violation>, Vec<Unchecked>) {
+    let mut c = Checker::new(t, round);
+    c.deadline = deadline;
+    c.run()
 }
 
 struct Checker<'a> {
@@ -258,6 +270,9 @@ struct Checker<'a> {
     out: Vec<Violation>,
     last_round: bool,
     topscore_line: f64,
+    /// Past it, the checks that prove a bye placement are left undone (and named).
+    deadline: Option<std::time::Instant>,
+    unchecked: Vec<Unchecked>,
 }
 
 impl<'a> Checker<'a> {
@@ -305,6 +320,8 @@ impl<'a> Checker<'a> {
             out: Vec::new(),
             last_round: t.rounds_planned == Some(r),
             topscore_line: max / 2.0,
+            deadline: None,
+            unchecked: Vec::new(),
         }
     }
 
@@ -325,9 +342,26 @@ impl<'a> Checker<'a> {
                 .is_some_and(|i| i.score > self.topscore_line + EPS)
     }
 
-    fn run(mut self) -> Vec<Violation> {
+    fn late(&self) -> bool {
+        self.deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+    }
+
+    /// Records that `rule` was not checked within the time budget.
+    fn leave_unchecked(&mut self, rule: &str) {
+        self.unchecked.push(Unchecked {
+            round: self.r,
+            rule: rule.to_string(),
+            message: format!(
+                "round {}: not fully checked: the time limit passed before {rule} could be checked",
+                self.r
+            ),
+        });
+    }
+
+    fn run(mut self) -> (Vec<Violation>, Vec<Unchecked>) {
         let Some(rd) = self.t.round(self.r) else {
-            return self.out;
+            return (self.out, self.unchecked);
         };
         let rd = rd.clone();
 
@@ -522,7 +556,7 @@ impl<'a> Checker<'a> {
             self.check_colour_limits(b, Colour::Black, w);
             self.check_allocation(w, b);
         }
-        self.out
+        (self.out, self.unchecked)
     }
 
     /// Whether `a` and `b` may meet under the absolute criteria: no rematch, and not two
@@ -573,11 +607,15 @@ impl<'a> Checker<'a> {
         if lower.is_empty() && same.is_empty() {
             return;
         }
+        let bye_rules = format!("{BYE_GROUP} and {BYE_RANK}");
 
         // The graph of allowed pairs, seeded with the round's own (allowed) pairs.
         let n = to_pair.len();
         let mut graph = Matching::new(n);
         for i in 0..n {
+            if self.late() {
+                return self.leave_unchecked(&bye_rules);
+            }
             for j in i + 1..n {
                 if self.allowed(to_pair[i], to_pair[j]) {
                     graph.add_edge(i, j);
@@ -597,7 +635,17 @@ impl<'a> Checker<'a> {
             g.covers_all_but(&[index[&q]])
         };
 
-        if let Some(&q) = lower.iter().find(|&&q| feasible(q)) {
+        let mut found = None;
+        for &q in &lower {
+            if self.late() {
+                return self.leave_unchecked(&bye_rules);
+            }
+            if feasible(q) {
+                found = Some(q);
+                break;
+            }
+        }
+        if let Some(q) = found {
             let iq = &self.info[&q];
             self.flag(
                 BYE_GROUP,
@@ -680,6 +728,9 @@ impl<'a> Checker<'a> {
             // score), which this exchange does not compare; flag only when it repeats none.
             if exchanged == made && exchanged != [0; 4] {
                 continue;
+            }
+            if self.late() {
+                return self.leave_unchecked(BYE_RANK);
             }
             if !feasible(q) {
                 continue;
