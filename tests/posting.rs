@@ -183,6 +183,15 @@ fn field() -> Tournament {
     t
 }
 
+/// The game of the player with id `id` in round `round`.
+fn game_of(t: &Tournament, round: u32, id: u32) -> &optipair::tournament::Game {
+    let games = &t.round(round).unwrap().games;
+    games
+        .iter()
+        .find(|g| g.white == id || g.black == id)
+        .unwrap()
+}
+
 #[test]
 fn a_late_entry_has_one_number_on_sheets_commands_and_the_trf_export() {
     let s = Scratch::new("onenumber");
@@ -222,13 +231,7 @@ fn a_late_entry_has_one_number_on_sheets_commands_and_the_trf_export() {
     let out = ok(&["bye", p(&file), "2", "--round", "3", "--kind", "half"]);
     assert!(out.contains("half-point bye for Petrov (2)"), "{out}");
     let t = formats::load(&file).unwrap();
-    let g = t
-        .round(2)
-        .unwrap()
-        .games
-        .iter()
-        .find(|g| g.white == 7 || g.black == 7)
-        .unwrap();
+    let g = game_of(&t, 2, 7);
     let line = if g.white == 7 {
         format!("2 {} 1-0\n", t.number_of(g.black))
     } else {
@@ -238,13 +241,7 @@ fn a_late_entry_has_one_number_on_sheets_commands_and_the_trf_export() {
     assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
     assert!(stdout(&o).contains("Petrov (2)"), "{}", describe(&o));
     let t = formats::load(&file).unwrap();
-    let g = t
-        .round(2)
-        .unwrap()
-        .games
-        .iter()
-        .find(|g| g.white == 7 || g.black == 7)
-        .unwrap();
+    let g = game_of(&t, 2, 7);
     assert_ne!(g.result, GameResult::Pending, "stored on Petrov's game");
     // audit --pairing reads pairing numbers: the recorded pairing, typed by number, is it.
     let rd = t.round(2).unwrap();
