@@ -266,6 +266,18 @@ fn runs_a_system_refuses_are_counted_and_left_out() {
     assert!(s.refused > 0 && s.runs > 0, "{} {}", s.refused, s.runs);
     assert_eq!(s.runs + s.refused, 20);
     assert!(s.refused_first.as_deref().unwrap().contains("25%–50%"));
+    // The chart does not claim the refused runs: its title counts the runs paired, and the
+    // system's label says how many were refused.
+    let chart = simulate::svg(&r);
+    assert!(!chart.contains("20 runs per system"), "{chart}");
+    assert!(
+        chart.contains(&format!("runs paired: prog {} of 20", s.runs)),
+        "{chart}"
+    );
+    assert!(
+        chart.contains(&format!("prog ({} of 20 refused)", s.refused)),
+        "{chart}"
+    );
     // Refused every time: an error naming the setting.
     let o = run(&[
         "simulate",
@@ -484,4 +496,43 @@ fn the_first_verifier_findings_are_kept_in_run_order() {
     let text = simulate::text(&report, false);
     assert!(text.contains("swiss verifier: run 4 finding 0"), "{text}");
     assert!(text.contains("… 3 more finding(s)"), "{text}");
+}
+
+#[test]
+fn prog_groups_come_from_the_field_so_no_run_of_a_60_player_field_is_refused() {
+    // Without prog.a_min / prog.c_below the defaults (2000 / 1600) miss PROG's 25%–50% per
+    // group on most generated fields; the simulation sets the groups from each field's
+    // ratings, as the arbiter would, and pairs every run.
+    let r = simulate::run(&cfg(&["prog"], 60, 2, 40, 2), &|_, _| {}).unwrap();
+    let s = &r.summaries[0];
+    assert_eq!((s.runs, s.refused), (40, 0), "{:?}", s.refused_first);
+    assert_eq!(s.violations, 0);
+    assert!(simulate::svg(&r).contains("40 runs per system"));
+}
+
+#[test]
+fn prog_bounds_from_ratings_keep_every_group_within_a_quarter_and_a_half() {
+    use optipair::systems::prog::bounds_for_field;
+    let mut rng = Rng::new(5);
+    for n in 4..=120usize {
+        let ratings: Vec<u32> = (0..n)
+            .map(|_| 1200 + (rng.next_u64() % 1200) as u32)
+            .collect();
+        let Some(b) = bounds_for_field(&ratings) else {
+            continue;
+        };
+        let count = |g: char| ratings.iter().filter(|&&r| b.group(r) == g).count();
+        for g in ['A', 'B', 'C'] {
+            let k = count(g);
+            assert!(
+                (n.div_ceil(4)..=n / 2).contains(&k),
+                "{n} players: group {g} has {k} ({b:?})"
+            );
+        }
+    }
+    // Ties that leave no cut: no bounds (the run is refused and reported).
+    assert_eq!(bounds_for_field(&[1500; 12]), None);
+    // Distinct ratings: always a cut, at the thirds.
+    let b = bounds_for_field(&(0..30).map(|i| 1000 + 10 * i).collect::<Vec<_>>()).unwrap();
+    assert_eq!((b.a_min, b.c_below), (1200, 1100));
 }

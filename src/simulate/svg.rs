@@ -15,6 +15,21 @@ const PALETTE: &[&str] = &[
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
 ];
 
+/// The runs the chart shows: "40 runs per system" when every run was paired, else the runs
+/// each system made, so that the title never claims a run that was refused.
+fn runs_made(r: &Report) -> String {
+    let runs = r.config.runs;
+    if r.summaries.iter().all(|m| m.refused == 0) {
+        return format!("{runs} runs per system");
+    }
+    let each: Vec<String> = r
+        .summaries
+        .iter()
+        .map(|m| format!("{} {} of {runs}", m.system.name(), m.runs))
+        .collect();
+    format!("runs paired: {}", each.join(", "))
+}
+
 /// An SVG chart: left, the share of events with two or more perfect scores per system with
 /// its 95% interval; right, the mean rating gap of the games by round, one line per system.
 pub fn svg(r: &Report) -> String {
@@ -29,11 +44,11 @@ pub fn svg(r: &Report) -> String {
     let c = &r.config;
     let _ = writeln!(
         s,
-        r#"<text x="{}" y="22" text-anchor="middle" font-size="15">{} players, {} rounds, {} runs per system (seed {})</text>"#,
+        r#"<text x="{}" y="22" text-anchor="middle" font-size="15">{} players, {} rounds, {} (seed {})</text>"#,
         w / 2.0,
         c.players,
         c.rounds,
-        c.runs,
+        esc(&runs_made(r)),
         c.seed
     );
     // Left panel: bars with interval whiskers.
@@ -78,8 +93,13 @@ pub fn svg(r: &Report) -> String {
         let ly = y0 + ph + 14.0;
         let _ = writeln!(
             s,
-            r#"<text x="{mx:.1}" y="{ly:.1}" text-anchor="end" transform="rotate(-30 {mx:.1} {ly:.1})">{}</text>"#,
-            esc(m.system.name())
+            r#"<text x="{mx:.1}" y="{ly:.1}" text-anchor="end" transform="rotate(-30 {mx:.1} {ly:.1})">{}{}</text>"#,
+            esc(m.system.name()),
+            if m.refused > 0 {
+                format!(" ({} of {} refused)", m.refused, m.refused + m.runs)
+            } else {
+                String::new()
+            }
         );
         let _ = writeln!(
             s,

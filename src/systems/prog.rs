@@ -85,6 +85,38 @@ pub fn bounds(t: &Tournament) -> Result<Bounds> {
     Ok(b)
 }
 
+/// Bounds for a field the arbiter has not set them for (a simulated one): the cut nearest
+/// thirds that the ratings allow, each group within PROG's "minimum of 25% and a maximum of 50%
+/// of all players" (`⌈n/4⌉..=⌊n/2⌋`). A cut never falls between equal ratings, since a bound is
+/// a rating; `None` when ties leave no cut that keeps every group in range.
+pub fn bounds_for_field(ratings: &[u32]) -> Option<Bounds> {
+    let mut r = ratings.to_vec();
+    r.sort_unstable_by(|a, b| b.cmp(a));
+    let n = r.len();
+    let (lo, hi) = (n.div_ceil(4), n / 2);
+    // A = the top k (r[k-1] > r[k]); C = the bottom m (r[n-m-1] > r[n-m]).
+    let cut = |k: usize| k > 0 && k < n && r[k - 1] > r[k];
+    let mut best: Option<(usize, usize, usize)> = None;
+    for k in (lo..=hi).filter(|&k| cut(k)) {
+        for m in (lo..=hi).filter(|&m| cut(n - m)) {
+            let b = n.saturating_sub(k + m);
+            if k + m >= n || !(lo..=hi).contains(&b) {
+                continue;
+            }
+            let off = (3 * k).abs_diff(n) + (3 * m).abs_diff(n);
+            if best.is_none_or(|(o, ..)| off < o) {
+                best = Some((off, k, m));
+            }
+        }
+    }
+    let (_, k, m) = best?;
+    let b = Bounds {
+        a_min: r[k - 1],
+        c_below: r[n - m - 1],
+    };
+    (1..=4000).contains(&b.c_below).then_some(b)
+}
+
 /// The players of the field the groups are measured on: those taking part from round 1.
 fn entry(t: &Tournament) -> Vec<&Player> {
     t.players.iter().filter(|p| p.active_in(1)).collect()
