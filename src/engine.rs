@@ -394,7 +394,7 @@ fn dutch_attempt(
         .enumerate()
         .map(|(k, b)| solve::TierValue {
             name: format!(
-                "bracket {} (score {}{}): {} pairs, {} down",
+                "bracket {} (score {}{}): {} {}, {} down",
                 k + 1,
                 crate::tournament::show_points(b.score as f64 / 1000.0),
                 if b.moved_down > 0 {
@@ -403,6 +403,7 @@ fn dutch_attempt(
                     String::new()
                 },
                 b.pairs,
+                if b.pairs == 1 { "pair" } else { "pairs" },
                 b.floaters
             ),
             rule: format!(

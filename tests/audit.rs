@@ -364,3 +364,18 @@ fn html_report_is_self_contained_escaped_and_renders_in_headless_chromium() {
         std::fs::copy(&png, keep).unwrap();
     }
 }
+
+#[test]
+fn counts_agree_with_their_nouns() {
+    // One board with the colours reversed: "1 board of yours differs", not "differ".
+    let (o, _d) = audit_four("1 2\n3 4\n", &[]);
+    let s = stdout(&o);
+    assert!(
+        s.contains("1 board of yours differs from the optimum"),
+        "{s}"
+    );
+    assert!(!s.contains("1 board of yours differ "), "{s}");
+    // Two boards: the plural.
+    let (o, _d) = audit_four("4 1\n2 3\n", &[]);
+    assert!(stdout(&o).contains("2 boards of yours differ from the optimum"));
+}

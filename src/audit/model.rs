@@ -603,15 +603,17 @@ fn summary(a: &Audit) -> Vec<String> {
         out.push("Your boards are the optimum's boards.".to_string());
     } else if a.verdict == Verdict::Optimal {
         out.push(format!(
-            "{} of yours differ from the solver's optimum, which is no better on any tier: \
+            "{} of yours {} from the solver's optimum, which is no better on any tier: \
              yours is an equally good alternative.",
-            plural(n as i64, "board", "boards")
+            plural(n as i64, "board", "boards"),
+            if n == 1 { "differs" } else { "differ" }
         ));
     } else {
         out.push(format!(
-            "{} of yours differ from the optimum ({} with another pair, {} with the colours \
+            "{} of yours {} from the optimum ({} with another pair, {} with the colours \
              reversed{}).",
             plural(n as i64, "board", "boards"),
+            if n == 1 { "differs" } else { "differ" },
             d.only_yours.len(),
             d.colours_reversed.len(),
             if d.byes_only_yours.is_empty() && d.byes_only_optimum.is_empty() {
