@@ -281,3 +281,30 @@ fn a_t_file_keeps_the_tables_tsh_gave_in_its_board_field() {
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.contains("Cat 1600 4; 400; p12 1; board 1"), "{text}");
 }
+
+#[test]
+fn pair_json_names_players_by_their_pairing_numbers_after_a_late_entry() {
+    let s = Scratch::new("jsonnumbers");
+    let file = s.path("event.json");
+    formats::save(&file, &field()).unwrap();
+    ok(&["pair", p(&file), "--write"]);
+    let results = s.write("r1", "1 1-0\n2 1-0\n3 1-0\n");
+    ok(&["record", p(&file), "--round", "1", "--results", p(&results)]);
+    ok(&["enter", p(&file), "--name", "Petrov", "--rating", "2350"]);
+    let t = formats::load(&file).unwrap();
+    let out: serde_json::Value =
+        serde_json::from_str(&ok(&["pair", p(&file), "--format", "json"])).unwrap();
+    let mut seen = 0;
+    for g in out["pairings"].as_array().unwrap() {
+        for side in ["white", "black"] {
+            let number = g[side].as_u64().unwrap() as u32;
+            let name = g[format!("{side}_name")].as_str().unwrap();
+            let player = t.players.iter().find(|q| q.name == name).unwrap();
+            assert_eq!(number, player.number(), "{name} in {g}");
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, 6, "{out}");
+    let petrov = t.players.iter().find(|q| q.name == "Petrov").unwrap();
+    assert_ne!(petrov.id, petrov.number(), "the late entry is renumbered");
+}

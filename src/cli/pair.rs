@@ -245,26 +245,39 @@ pub fn sheet(t: &Tournament, p: &Paired) -> String {
     s
 }
 
-pub fn json(_t: &Tournament, p: &Paired) -> String {
+/// The round as JSON. Players are named by the pairing numbers the director reads on the sheet
+/// and types in `record` (after a late entry these differ from the internal ids), with names.
+pub fn json(t: &Tournament, p: &Paired) -> String {
+    let num = |id: u32| t.number_of(id);
+    let name = |id: u32| t.player(id).map_or("", |pl| pl.name.as_str());
     let pairings: Vec<_> = p
         .round
         .games
         .iter()
         .enumerate()
-        .map(|(i, g)| serde_json::json!({"board": i + 1, "white": g.white, "black": g.black}))
+        .map(|(i, g)| {
+            serde_json::json!({
+                "board": i + 1,
+                "white": num(g.white),
+                "black": num(g.black),
+                "white_name": name(g.white),
+                "black_name": name(g.black),
+            })
+        })
         .collect();
     let byes: Vec<_> = p
         .round
         .byes
         .iter()
-        .map(|b| serde_json::json!({"player": b.player, "kind": b.kind}))
+        .map(|b| serde_json::json!({"player": num(b.player), "name": name(b.player), "kind": b.kind}))
         .collect();
+    let unpaired: Vec<u32> = p.pairing.unpaired.iter().map(|&u| num(u)).collect();
     serde_json::to_string_pretty(&serde_json::json!({
         "round": p.round.number,
         "system": p.system,
         "pairings": pairings,
         "byes": byes,
-        "unpaired": p.pairing.unpaired,
+        "unpaired": unpaired,
         "notes": p.notes,
         "certificate": p.pairing.certificate,
         "violations": p.violations,
