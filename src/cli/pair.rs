@@ -16,9 +16,9 @@ pub struct PairArgs {
     /// Re-pair round N from the rounds before it (later rounds ignored).
     #[arg(long)]
     round: Option<u32>,
-    /// Seconds for the whole command (0 to a week): the exact FIDE Dutch procedure has three
-    /// quarters of them, then the tier model until 80%; then the legal fallback pairs the round
-    /// until 90%, and the verifier checks it until 97%.
+    /// Seconds for the whole command (0 to a week): the exact FIDE Dutch procedure has two
+    /// thirds of them, then the tier model until 72%; then the legal fallback pairs the round
+    /// until 85%, and the verifier checks it until 95%.
     #[arg(long, value_parser = super::seconds, default_value_t = super::DEFAULT_TIME_LIMIT)]
     time_limit: f64,
     #[arg(long, default_value = "text")]

@@ -233,6 +233,12 @@ fn solve_with(
     let end = opts.time_limit.and_then(|s| deadline_after(start, s));
     let exact = if opts.greedy_only {
         Err(FallbackCause::Requested)
+    } else if deadline.is_some_and(|d| Instant::now() >= d) {
+        // No time left for it (an exact procedure before it took its share): the worker
+        // would only hold a core while the fallback runs.
+        Err(FallbackCause::Solver(SolveError::TimeLimit(
+            TimeLimitAt::FirstGroup,
+        )))
     } else {
         ilp::solve(spec, source.clone(), opts, deadline).map_err(FallbackCause::Solver)
     };
