@@ -109,7 +109,12 @@ pub fn pair_round(
             paired = fb;
         }
     }
-    let cut = paired.pairing.certificate.fallback.as_ref().is_some_and(|f| f.cut);
+    let cut = paired
+        .pairing
+        .certificate
+        .fallback
+        .as_ref()
+        .is_some_and(|f| f.cut);
     if !paired.pairing.unpaired.is_empty() && cut {
         return Err(Error::field(
             "time limit",
@@ -187,7 +192,10 @@ fn attempt(
     let whole = share_end(opts, started, VERIFY_SHARE);
     if !opts.greedy_only && dutch {
         let d = dutch_attempt(sys, base, round, system, opts, budget, whole)?;
-        log::debug!("round {round}: Dutch procedure done at {:.2} s", started.elapsed().as_secs_f64());
+        log::debug!(
+            "round {round}: Dutch procedure done at {:.2} s",
+            started.elapsed().as_secs_f64()
+        );
         match d {
             DutchAttempt::Paired(a) => return Ok(*a),
             // A dense graph over the budget, or its share of the time limit passed.
@@ -214,7 +222,10 @@ fn attempt(
             (spec, pairing)
         }
     };
-    log::debug!("round {round}: solved at {:.2} s", started.elapsed().as_secs_f64());
+    log::debug!(
+        "round {round}: solved at {:.2} s",
+        started.elapsed().as_secs_f64()
+    );
     let mut notes = spec.notes;
     let mut pairing = pairing;
     if late {
@@ -300,7 +311,10 @@ fn finish(
     } else {
         verify::Checked::default()
     };
-    log::debug!("round {round}: verified in {:.2} s", checking.elapsed().as_secs_f64());
+    log::debug!(
+        "round {round}: verified in {:.2} s",
+        checking.elapsed().as_secs_f64()
+    );
     for u in &checked.unchecked {
         notes.push(format!(
             "{}: the pairing keeps every rule checked",

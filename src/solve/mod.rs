@@ -237,7 +237,7 @@ fn solve_with(
         // No time left for it (an exact procedure before it took its share): the worker
         // would only hold a core while the fallback runs.
         Err(FallbackCause::Solver(SolveError::TimeLimit(
-            TimeLimitAt::FirstGroup,
+            TimeLimitAt::Solving,
         )))
     } else {
         ilp::solve(spec, source.clone(), opts, deadline).map_err(FallbackCause::Solver)
@@ -245,7 +245,11 @@ fn solve_with(
     log::debug!(
         "exact solve {:.2} s ({})",
         start.elapsed().as_secs_f64(),
-        if exact.is_ok() { "paired" } else { "no pairing" }
+        if exact.is_ok() {
+            "paired"
+        } else {
+            "no pairing"
+        }
     );
     let (selection, mut cert, extended) = match exact {
         Ok(o) => (o.selection, o.certificate, o.extended),

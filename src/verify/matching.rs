@@ -368,9 +368,7 @@ mod tests {
             let expected = brute(n, &edges, free);
             // The same graph stated as a rule gives the same answer.
             let listed = edges.clone();
-            let rule: EdgeRule = Rc::new(move |a, b| {
-                listed.contains(&(a.min(b), a.max(b)))
-            });
+            let rule: EdgeRule = Rc::new(move |a, b| listed.contains(&(a.min(b), a.max(b))));
             let mut r = Matching::from_rule(n, rule);
             assert_eq!(
                 r.covers_all_but(&skip),
