@@ -273,7 +273,7 @@ impl<'a> Graph<'a> {
         let mut scanned = 0usize;
         while let Some(v) = queue.pop_front() {
             scanned += 1;
-            if scanned % 256 == 0 && self.late() {
+            if scanned.is_multiple_of(256) && self.late() {
                 return None;
             }
             self.expand(v);
