@@ -1,6 +1,6 @@
 //! The stable-toolchain fuzz driver (no nightly, no instrumented HiGHS): seeded mutations of
 //! the corpus through every parser, small events through pair + check (see
-//! `optipair::fuzzing`).
+//! `fuzzdrive`).
 //!
 //! ```text
 //! cargo run --release --example fuzz -- [--seed N] [--inputs N] [--pair-runs N]
@@ -21,7 +21,7 @@
 //!
 //! Exit status: 0 when nothing was found, 1 otherwise.
 
-use optipair::fuzzing::{self, Config};
+use fuzzdrive::{self as fuzzing, Config};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -111,7 +111,7 @@ fn main() {
             }
             "--targets" => {
                 let names = value();
-                cfg.parsers = optipair::fuzzing::Target::PARSERS
+                cfg.parsers = fuzzing::Target::PARSERS
                     .into_iter()
                     .filter(|t| names.split(',').any(|n| n == t.name()))
                     .collect();

@@ -109,6 +109,21 @@ pub fn pair_round(
             paired = fb;
         }
     }
+    let cut = paired
+        .pairing
+        .certificate
+        .fallback
+        .as_ref()
+        .is_some_and(|f| f.cut);
+    if !paired.pairing.unpaired.is_empty() && cut {
+        return Err(Error::field(
+            "time limit",
+            format!(
+                "round {round}: the time limit passed before the fallback pairing had looked at every pair, with {} players still unpaired: nothing was paired (a longer limit pairs the round)",
+                paired.pairing.unpaired.len()
+            ),
+        ));
+    }
     if !paired.pairing.unpaired.is_empty() {
         return Err(no_legal_pairing(&base, round, system, &paired));
     }
@@ -173,20 +188,28 @@ fn attempt(
     let mut over = None;
     let mut late = false;
     let mut rest = opts.clone();
-    let whole = share_end(opts, started, 1.0);
+    // The verifier checks by its share's end (the rest of the limit writes the output).
+    let whole = share_end(opts, started, VERIFY_SHARE);
     if !opts.greedy_only && dutch {
-        match dutch_attempt(sys, base, round, system, opts, budget, whole)? {
+        let d = dutch_attempt(sys, base, round, system, opts, budget, whole)?;
+        log::debug!(
+            "round {round}: Dutch procedure done at {:.2} s",
+            started.elapsed().as_secs_f64()
+        );
+        match d {
             DutchAttempt::Paired(a) => return Ok(*a),
             // A dense graph over the budget, or its share of the time limit passed.
             DutchAttempt::Cancelled => late = true,
             DutchAttempt::OverBudget(pairs) => over = Some(pairs),
         }
     }
-    // The time limit is the round's: the exact solve has its share of what is left, the
-    // fallback and the verification the rest.
-    rest.time_limit = opts
-        .time_limit
-        .map(|t| (t * SOLVE_SHARE - started.elapsed().as_secs_f64()).max(0.0));
+    // The time limit is the round's: the tier model solves until `EXACT_SHARE` of it, the
+    // legal fallback until `SOLVE_SHARE`, the verifier until `VERIFY_SHARE`.
+    if let Some(t) = opts.time_limit {
+        let left = (t * SOLVE_SHARE - started.elapsed().as_secs_f64()).max(0.0);
+        rest.time_limit = Some(left);
+        rest.fallback_seconds = Some((t * (SOLVE_SHARE - EXACT_SHARE)).min(left));
+    }
     // Large fields come as a sparse specification when the system can price its pairs lazily.
     let (spec, pairing) = match sys.sparse_spec(base, round, opts.sparse_from)? {
         Some(sparse) if !opts.full_candidates => {
@@ -199,6 +222,10 @@ fn attempt(
             (spec, pairing)
         }
     };
+    log::debug!(
+        "round {round}: solved at {:.2} s",
+        started.elapsed().as_secs_f64()
+    );
     let mut notes = spec.notes;
     let mut pairing = pairing;
     if late {
@@ -278,11 +305,16 @@ fn finish(
     }));
     let mut after = base.clone();
     *after.round_mut(round) = rd.clone();
+    let checking = std::time::Instant::now();
     let checked = if rd.is_paired() {
         verify::check_round_within(&after, round, system, by)?
     } else {
         verify::Checked::default()
     };
+    log::debug!(
+        "round {round}: verified in {:.2} s",
+        checking.elapsed().as_secs_f64()
+    );
     for u in &checked.unchecked {
         notes.push(format!(
             "{}: the pairing keeps every rule checked",
@@ -338,12 +370,18 @@ pub fn accelerated(t: &Tournament, round: u32, system: SystemKind) -> Result<Tou
 }
 
 /// The share of a round's time limit the exact Dutch procedure may take: past it, the tier
-/// model pairs the round in what is left (then the greedy pass, past the whole limit).
-const DUTCH_SHARE: f64 = 0.75;
+/// model pairs the round until [`EXACT_SHARE`], then the legal fallback.
+pub const DUTCH_SHARE: f64 = 2.0 / 3.0;
 /// The share of the time limit by which the exact solve (the Dutch procedure, then the tier
-/// model) ends: the legal fallback and the verifier have the rest.
-const SOLVE_SHARE: f64 = 0.85;
-const DUTCH_SHARE_WORDS: &str = "three quarters";
+/// model) ends. The shares leave room for a step that overruns its own (a Dutch matching, the
+/// verifier's checks other than the bye proof, which run whole): measured in RELIABILITY.md.
+pub const EXACT_SHARE: f64 = 0.72;
+/// The share by which the legal fallback ends (its matching over nearby ranks widened while
+/// players are left over, and the system's rows as a feasibility program).
+pub const SOLVE_SHARE: f64 = 0.85;
+/// The share by which the verifier ends; the rest is for the output.
+pub const VERIFY_SHARE: f64 = 0.95;
+const DUTCH_SHARE_WORDS: &str = "two thirds";
 
 /// What the exact Dutch procedure made of a round.
 enum DutchAttempt {

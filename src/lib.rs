@@ -16,7 +16,6 @@ pub mod engine;
 pub mod error;
 pub mod fixed;
 pub mod formats;
-pub mod fuzzing;
 pub mod generate;
 pub mod kind;
 pub mod report;

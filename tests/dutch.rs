@@ -353,7 +353,7 @@ fn a_bracket_needing_every_pair_over_the_budget_goes_to_the_tier_model() {
     );
 }
 
-/// The exact procedure has three quarters of the round's time limit (asked before each of its
+/// The exact procedure has two thirds of the round's time limit (asked before each of its
 /// matchings); past it the tier model pairs the round in what is left, and the notes say so.
 /// With no time at all, the tier model has none either: the greedy pass pairs the round,
 /// legal, and the certificate says nothing was proved.
@@ -372,7 +372,7 @@ fn a_round_past_the_exact_share_of_the_time_limit_goes_to_the_tier_model_and_say
     let note = p
         .notes
         .iter()
-        .find(|n| n.contains("three quarters of the time limit"))
+        .find(|n| n.contains("two thirds of the time limit"))
         .expect("a note on the time limit");
     assert!(note.contains("tier model") && note.contains("not necessarily the Dutch pairing"));
     assert!(p.pairing.certificate.summary.contains("greedy fallback"));

@@ -1,8 +1,8 @@
-//! The short fuzz run of CI: the stable driver (`optipair::fuzzing`) over a bounded number of
+//! The short fuzz run of CI: the stable driver (`fuzzdrive`) over a bounded number of
 //! mutated inputs per parser and a few pair + check runs; any panic fails. The long run is
 //! documented in RELIABILITY.md.
 
-use optipair::fuzzing::{self, Config, Target};
+use fuzzdrive::{self as fuzzing, Config, Target};
 use std::path::Path;
 
 fn root() -> &'static Path {

@@ -445,7 +445,8 @@ fn a_fallback_says_why_in_type_and_in_the_summary() {
         c.fallback,
         Some(Fallback {
             cause: FallbackCause::Requested,
-            rows: None
+            rows: None,
+            cut: false,
         })
     );
     assert_eq!(
@@ -525,6 +526,7 @@ fn solver_errors_read_as_before() {
     let fb = Fallback {
         cause: FallbackCause::Solver(SolveError::TimeLimit(TimeLimitAt::Solving)),
         rows: Some(RowsRepair::Solved),
+        cut: false,
     };
     assert_eq!(
         fb.to_string(),
@@ -533,9 +535,19 @@ fn solver_errors_read_as_before() {
     let fb = Fallback {
         cause: FallbackCause::Requested,
         rows: Some(RowsRepair::NotFound),
+        cut: false,
     };
     assert_eq!(
         fb.to_string(),
         "greedy pass requested; no pairing found that keeps the system's rows"
+    );
+    let fb = Fallback {
+        cause: FallbackCause::Requested,
+        rows: None,
+        cut: true,
+    };
+    assert_eq!(
+        fb.to_string(),
+        "greedy pass requested; the time limit passed before every pair was looked at"
     );
 }

@@ -69,7 +69,7 @@ pub struct Cli {
 }
 
 /// Default `--time-limit` of `pair` and `audit`, in seconds: the exact FIDE Dutch procedure
-/// has three quarters of it, then the tier model what is left; past it the legal fallback
+/// has two thirds of it, then the tier model until 72%; past it the legal fallback
 /// pairs the round (BENCHMARKS.md has the times measured, up to 10,000 players).
 pub const DEFAULT_TIME_LIMIT: f64 = 120.0;
 

@@ -83,6 +83,9 @@ pub struct Fallback {
     /// When the maximum matching broke one of the system's rows: whether a feasibility
     /// program found a pairing that keeps them.
     pub rows: Option<RowsRepair>,
+    /// The time limit passed before the matching had looked at every pair it might need:
+    /// the players it left unpaired might have been paired.
+    pub cut: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -115,7 +118,11 @@ impl fmt::Display for Fallback {
                 write!(f, "; no pairing found that keeps the system's rows")
             }
             None => Ok(()),
+        }?;
+        if self.cut {
+            write!(f, "; the time limit passed before every pair was looked at")?;
         }
+        Ok(())
     }
 }
 

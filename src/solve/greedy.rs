@@ -18,6 +18,7 @@
 use super::Selection;
 use crate::spec::{PairSource, RoundSpec};
 use std::collections::VecDeque;
+use std::time::Instant;
 
 /// A fallback pairing: the selection, and the specification its pair indices refer to (the
 /// given one with the pairs taken from the source appended, if any were).
@@ -26,13 +27,19 @@ pub struct Fallback {
     pub extended: Option<RoundSpec>,
     /// Pairs the matching looked at: the listed candidates and those asked of the source.
     pub pairs_seen: usize,
+    /// The time limit passed while players were still free: fewer may be left unpaired by
+    /// some pairing.
+    pub cut: bool,
 }
 
 /// Ranks either side of a player whose pairs the first widening asks of the source (then
 /// four times as many each time players are still left over).
 const FIRST_WINDOW: usize = 16;
 
-pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>) -> Fallback {
+/// The fallback pairing of `spec`; with a pair source, its pairs are asked for a window of
+/// ranks at a time while players are left over, until `end` (past it the players still
+/// free stay unpaired, and [`Fallback::cut`] says so).
+pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>, end: Option<Instant>) -> Fallback {
     // The quick pass first: when it pairs everyone, it is the answer (and the fallback pairs
     // exactly as it always has).
     let start = super::warm::pair(spec);
@@ -41,6 +48,7 @@ pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>) -> Fallback {
             selection: start,
             extended: None,
             pairs_seen: spec.candidates.len(),
+            cut: false,
         };
     }
     let n = spec.players.len();
@@ -52,6 +60,7 @@ pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>) -> Fallback {
     // Vertices: players 0..n, then one per bye slot (matched to its taker, no edges: a dead
     // end no augmenting path can use).
     let mut g = Graph::new(n, n + slots);
+    g.end = end;
     let mut by_player: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (k, c) in spec.candidates.iter().enumerate() {
         if c.a != c.b {
@@ -120,7 +129,7 @@ pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>) -> Fallback {
         // widened; the last window is every pair, so the players left unpaired are as few as
         // any pairing can leave.
         let mut window = FIRST_WINDOW;
-        while (0..n).any(|i| g.mate[i].is_none()) && g.window < n {
+        while (0..n).any(|i| g.mate[i].is_none()) && g.window < n && !g.late() {
             for s in n..n + slots {
                 if let Some(p) = g.mate[s].take() {
                     g.mate[p] = None;
@@ -132,6 +141,7 @@ pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>) -> Fallback {
             window = window.saturating_mul(4);
         }
     }
+    let cut = g.late() && (0..n).any(|i| g.mate[i].is_none());
     let pairs_seen = if g.source.is_some() {
         g.known.len()
     } else {
@@ -165,6 +175,7 @@ pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>) -> Fallback {
         selection: sel,
         extended,
         pairs_seen,
+        cut,
     }
 }
 
@@ -186,6 +197,8 @@ struct Graph<'a> {
     base: Vec<usize>,
     /// A vertex searches must not touch (one being freed for the bye).
     blocked: Option<usize>,
+    /// Past this instant a search over the widened pairs gives up (no path found).
+    end: Option<Instant>,
 }
 
 impl<'a> Graph<'a> {
@@ -201,7 +214,13 @@ impl<'a> Graph<'a> {
             parent: Vec::new(),
             base: Vec::new(),
             blocked: None,
+            end: None,
         }
+    }
+
+    /// The time limit passed.
+    fn late(&self) -> bool {
+        self.end.is_some_and(|e| Instant::now() >= e)
     }
 
     /// Augments from every free vertex of `roots`. A vertex with no augmenting path now has
@@ -251,7 +270,12 @@ impl<'a> Graph<'a> {
         let mut used = vec![false; n];
         used[root] = true;
         let mut queue = VecDeque::from([root]);
+        let mut scanned = 0usize;
         while let Some(v) = queue.pop_front() {
+            scanned += 1;
+            if scanned.is_multiple_of(256) && self.late() {
+                return None;
+            }
             self.expand(v);
             for idx in 0..self.adj[v].len() {
                 let to = self.adj[v][idx];
@@ -417,7 +441,7 @@ mod tests {
     #[test]
     fn a_large_field_pairs_from_nearby_ranks_not_every_pair() {
         let n = 4000;
-        let fb = pair(&field(n), Some(&Rule(|a, b| (a + b) % 3 != 0)));
+        let fb = pair(&field(n), Some(&Rule(|a, b| (a + b) % 3 != 0)), None);
         assert!(fb.selection.unpaired.is_empty());
         assert_eq!(fb.selection.pairs.len(), n / 2);
         // Every pair would be n(n-1)/2 = 8 million; the nearby ranks are a few per player.
@@ -427,15 +451,24 @@ mod tests {
     #[test]
     fn pairs_only_far_apart_are_still_found() {
         let n = 200;
-        let fb = pair(&field(n), Some(&Rule(|a, b| b == a + 100)));
+        let fb = pair(&field(n), Some(&Rule(|a, b| b == a + 100)), None);
         assert!(fb.selection.unpaired.is_empty());
         assert_eq!(fb.selection.pairs.len(), 100);
     }
 
     #[test]
+    fn past_the_time_limit_the_players_still_free_are_left_and_the_cut_is_said() {
+        let n = 200;
+        let end = Some(Instant::now());
+        let fb = pair(&field(n), Some(&Rule(|a, b| b == a + 100)), end);
+        assert!(fb.cut);
+        assert!(!fb.selection.unpaired.is_empty());
+    }
+
+    #[test]
     fn a_player_no_one_may_meet_is_the_only_one_left() {
         let n = 201;
-        let fb = pair(&field(n), Some(&Rule(|a, _| a != 0)));
+        let fb = pair(&field(n), Some(&Rule(|a, _| a != 0)), None);
         assert_eq!(fb.selection.unpaired, vec![0]);
     }
 }

@@ -49,8 +49,12 @@ fn perfect_matching(n: usize, edges: &[(usize, usize)]) -> bool {
 /// How to solve.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// Wall-clock limit for the exact solve; past it the greedy pass pairs the round.
+    /// Wall-clock limit of the whole solve: the exact solve has most of it, and past its
+    /// share the legal fallback pairs the round in the rest.
     pub time_limit: Option<f64>,
+    /// Seconds at the end of [`Self::time_limit`] kept for the legal fallback; `None`: the
+    /// part the exact solve's share ([`EXACT_SHARE`]) leaves.
+    pub fallback_seconds: Option<f64>,
     /// Skip HiGHS and pair with the greedy pass only.
     pub greedy_only: bool,
     /// HiGHS `random_seed`: fixed so that the same input gives the same output.
@@ -106,6 +110,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             time_limit: None,
+            fallback_seconds: None,
             greedy_only: false,
             seed: 0,
             odd_set_rows: true,
@@ -220,18 +225,46 @@ fn solve_with(
     opts: &Options,
 ) -> Pairing {
     let start = Instant::now();
-    let deadline = opts.time_limit.and_then(|s| deadline_after(start, s));
+    // The exact solve has its share of the limit; the fallback the rest, to the limit's end.
+    let deadline = opts.time_limit.and_then(|s| {
+        let kept = opts.fallback_seconds.unwrap_or(s * (1.0 - EXACT_SHARE));
+        deadline_after(start, s - kept.clamp(0.0, s))
+    });
+    let end = opts.time_limit.and_then(|s| deadline_after(start, s));
     let exact = if opts.greedy_only {
         Err(FallbackCause::Requested)
+    } else if deadline.is_some_and(|d| Instant::now() >= d) {
+        // No time left for it (an exact procedure before it took its share): the worker
+        // would only hold a core while the fallback runs.
+        Err(FallbackCause::Solver(SolveError::TimeLimit(
+            TimeLimitAt::Solving,
+        )))
     } else {
         ilp::solve(spec, source.clone(), opts, deadline).map_err(FallbackCause::Solver)
     };
+    log::debug!(
+        "exact solve {:.2} s ({})",
+        start.elapsed().as_secs_f64(),
+        if exact.is_ok() {
+            "paired"
+        } else {
+            "no pairing"
+        }
+    );
     let (selection, mut cert, extended) = match exact {
         Ok(o) => (o.selection, o.certificate, o.extended),
         Err(cause) => {
-            let (sel, extended, rows, seen) = fallback(spec, source.as_deref(), opts);
+            let (fb, rows) = fallback(spec, source.as_deref(), opts, end);
+            log::debug!("fallback done at {:.2} s", start.elapsed().as_secs_f64());
+            let greedy::Fallback {
+                selection: sel,
+                extended,
+                pairs_seen: seen,
+                cut,
+            } = fb;
             let values = sel.tier_values(extended.as_ref().unwrap_or(spec));
-            let mut cert = Certificate::fallback(spec, &values, Fallback { cause, rows });
+            let why = Fallback { cause, rows, cut };
+            let mut cert = Certificate::fallback(spec, &values, why);
             // The pairs the fallback's matching looked at, listed or asked of the source.
             cert.model.candidates = seen;
             (sel, cert, extended)
@@ -248,23 +281,29 @@ fn deadline_after(start: Instant, seconds: f64) -> Option<Instant> {
     start.checked_add(d)
 }
 
-/// Seconds the fallback may spend on a feasibility program for the specification's rows.
+/// The share of [`Options::time_limit`] the exact solve may take unless
+/// [`Options::fallback_seconds`] says otherwise: the legal fallback (its matching, then a
+/// feasibility program for the system's rows) has the rest.
+pub const EXACT_SHARE: f64 = 0.8;
+
+/// Seconds the fallback's feasibility program for the specification's rows may take when
+/// there is no time limit.
 const ROWS_SECONDS: f64 = 10.0;
 
 /// The fallback pairing: the maximum matching of [`greedy`], and when it breaks one of the
 /// specification's rows (rules a matching cannot express), the rows solved as a feasibility
-/// program (every tier but "players left unpaired" dropped) under a short limit of its own;
-/// with what became of the rows.
+/// program (every tier but "players left unpaired" dropped) until `end` (without a limit, a
+/// short one of its own); with what became of the rows.
 fn fallback(
     spec: &RoundSpec,
     source: Option<&dyn crate::spec::PairSource>,
     opts: &Options,
-) -> (Selection, Option<RoundSpec>, Option<RowsRepair>, usize) {
-    let fb = greedy::pair(spec, source);
-    let seen = fb.pairs_seen;
+    end: Option<Instant>,
+) -> (greedy::Fallback, Option<RowsRepair>) {
+    let mut fb = greedy::pair(spec, source, end);
     let on = fb.extended.as_ref().unwrap_or(spec);
     if fb.selection.satisfies_rows(on) {
-        return (fb.selection, fb.extended, None, seen);
+        return (fb, None);
     }
     let mut plain = on.clone();
     plain.tiers.clear();
@@ -279,12 +318,22 @@ fn fallback(
         full_candidates: true,
         ..opts.clone()
     };
-    let deadline = deadline_after(Instant::now(), ROWS_SECONDS);
-    match ilp::solve(&plain, None, &short, deadline) {
+    let deadline = match end {
+        Some(end) => end,
+        None => match deadline_after(Instant::now(), ROWS_SECONDS) {
+            Some(d) => d,
+            None => Instant::now(),
+        },
+    };
+    if Instant::now() >= deadline {
+        return (fb, Some(RowsRepair::NotFound));
+    }
+    match ilp::solve(&plain, None, &short, Some(deadline)) {
         Ok(o) if o.selection.satisfies_rows(on) => {
-            (o.selection, fb.extended, Some(RowsRepair::Solved), seen)
+            fb.selection = o.selection;
+            (fb, Some(RowsRepair::Solved))
         }
-        Ok(_) | Err(_) => (fb.selection, fb.extended, Some(RowsRepair::NotFound), seen),
+        Ok(_) | Err(_) => (fb, Some(RowsRepair::NotFound)),
     }
 }
 

@@ -6,34 +6,82 @@
 //! machinery it checks.
 
 use std::collections::VecDeque;
+use std::rc::Rc;
+use std::time::Instant;
 
 const NONE: usize = usize::MAX;
 
+/// Whether two vertices are joined: the edges of a graph stated as a rule.
+pub type EdgeRule = Rc<dyn Fn(usize, usize) -> bool>;
+
+/// The edges of a graph: listed per vertex, or a rule asked for each pair as a search scans
+/// it (memory linear in the vertices however dense the graph is: the graph of pairs the
+/// absolute criteria allow has almost every pair of a large field).
+#[derive(Clone)]
+enum Edges {
+    Listed(Vec<Vec<usize>>),
+    Rule(EdgeRule),
+}
+
 /// An undirected graph on vertices `0..n` with a (partial) matching.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Matching {
-    adj: Vec<Vec<usize>>,
+    n: usize,
+    edges: Edges,
     mate: Vec<usize>,
+}
+
+impl std::fmt::Debug for Matching {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Matching")
+            .field("n", &self.n)
+            .field("mate", &self.mate)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Matching {
     /// A graph on `n` vertices, no edges, nothing matched.
     pub fn new(n: usize) -> Self {
         Matching {
-            adj: vec![Vec::new(); n],
+            n,
+            edges: Edges::Listed(vec![Vec::new(); n]),
             mate: vec![NONE; n],
         }
     }
 
+    /// A graph on `n` vertices whose edges are the pairs `rule` accepts (asked with `a != b`,
+    /// both orders alike), nothing matched.
+    pub fn from_rule(n: usize, rule: EdgeRule) -> Self {
+        Matching {
+            n,
+            edges: Edges::Rule(rule),
+            mate: vec![NONE; n],
+        }
+    }
+
+    /// Adds the edge `a`–`b` to a listed graph (a graph from a rule has the edges its rule
+    /// accepts; the call does nothing there).
     pub fn add_edge(&mut self, a: usize, b: usize) {
-        if a != b {
-            self.adj[a].push(b);
-            self.adj[b].push(a);
+        if let (true, Edges::Listed(adj)) = (a != b, &mut self.edges) {
+            adj[a].push(b);
+            adj[b].push(a);
         }
     }
 
     pub fn has_edge(&self, a: usize, b: usize) -> bool {
-        self.adj[a].contains(&b)
+        match &self.edges {
+            Edges::Listed(adj) => adj[a].contains(&b),
+            Edges::Rule(rule) => a != b && rule(a, b),
+        }
+    }
+
+    /// The neighbours of `v` in order, each once.
+    fn neighbours(&self, v: usize) -> Box<dyn Iterator<Item = usize> + '_> {
+        match &self.edges {
+            Edges::Listed(adj) => Box::new(adj[v].iter().copied()),
+            Edges::Rule(rule) => Box::new((0..self.n).filter(move |&u| u != v && rule(v, u))),
+        }
     }
 
     /// Matches `a` with `b` as a starting point (both must be free and adjacent; otherwise
@@ -59,7 +107,14 @@ impl Matching {
     /// Whether every vertex except those in `skip` can be matched among themselves (vertices
     /// in `skip` must be unmatched and are treated as absent). Extends the current matching.
     pub fn covers_all_but(&mut self, skip: &[usize]) -> bool {
-        let n = self.adj.len();
+        self.covers_all_but_by(skip, None)
+            .expect("no deadline, so the search finishes")
+    }
+
+    /// [`Self::covers_all_but`] unless `deadline` passes first (then `None`, the answer
+    /// unknown; the deadline is looked at between the vertices a search scans).
+    pub fn covers_all_but_by(&mut self, skip: &[usize], deadline: Option<Instant>) -> Option<bool> {
+        let n = self.n;
         let mut absent = vec![false; n];
         for &s in skip {
             if self.mate[s] != NONE {
@@ -71,13 +126,13 @@ impl Matching {
             if absent[v] || self.mate[v] != NONE {
                 continue;
             }
-            match self.find_path(v, &absent) {
+            match self.find_path(v, &absent, deadline)? {
                 Some((end, parent)) => self.augment(end, &parent),
                 // No augmenting path from a free vertex now means none ever (Edmonds).
-                None => return false,
+                None => return Some(false),
             }
         }
-        true
+        Some(true)
     }
 
     fn augment(&mut self, mut v: usize, parent: &[usize]) {
@@ -94,9 +149,15 @@ impl Matching {
 
 impl Matching {
     /// Breadth-first search for an augmenting path from the free vertex `root`; returns its
-    /// free far end and the parent links to walk back along.
-    fn find_path(&self, root: usize, absent: &[bool]) -> Option<(usize, Vec<usize>)> {
-        let n = self.adj.len();
+    /// free far end and the parent links to walk back along (`None` when `deadline` passed
+    /// during the search).
+    fn find_path(
+        &self,
+        root: usize,
+        absent: &[bool],
+        deadline: Option<Instant>,
+    ) -> Option<Option<(usize, Vec<usize>)>> {
+        let n = self.n;
         let mut st = Search {
             parent: vec![NONE; n],
             base: (0..n).collect(),
@@ -105,9 +166,13 @@ impl Matching {
         let mut queue = VecDeque::new();
         st.outer[root] = true;
         queue.push_back(root);
+        let mut scanned = 0usize;
         while let Some(v) = queue.pop_front() {
-            for i in 0..self.adj[v].len() {
-                let to = self.adj[v][i];
+            scanned += 1;
+            if scanned % 64 == 1 && deadline.is_some_and(|d| Instant::now() >= d) {
+                return None;
+            }
+            for to in self.neighbours(v) {
                 if absent[to] || st.base[v] == st.base[to] || self.mate[v] == to {
                     continue;
                 }
@@ -131,7 +196,7 @@ impl Matching {
                 } else if st.parent[to] == NONE {
                     st.parent[to] = v;
                     if self.mate[to] == NONE {
-                        return Some((to, st.parent));
+                        return Some(Some((to, st.parent)));
                     }
                     let m = self.mate[to];
                     st.outer[m] = true;
@@ -139,11 +204,11 @@ impl Matching {
                 }
             }
         }
-        None
+        Some(None)
     }
 
     fn lca(&self, st: &Search, mut a: usize, mut b: usize) -> usize {
-        let n = self.adj.len();
+        let n = self.n;
         let mut seen = vec![false; n];
         loop {
             a = st.base[a];
@@ -222,6 +287,16 @@ mod tests {
     }
 
     #[test]
+    fn a_passed_deadline_leaves_the_answer_unknown() {
+        // A large complete graph by rule, one vertex skipped among an odd number: covered,
+        // but not decided when the deadline has passed already.
+        let mut m = Matching::from_rule(1001, Rc::new(|_, _| true));
+        let past = Instant::now();
+        assert_eq!(m.clone().covers_all_but_by(&[0], Some(past)), None);
+        assert_eq!(m.covers_all_but_by(&[0], None), Some(true));
+    }
+
+    #[test]
     fn star_is_not_perfect() {
         let mut m = Matching::new(4);
         m.add_edge(0, 1);
@@ -290,9 +365,19 @@ mod tests {
             for &s in &skip {
                 free &= !(1 << s);
             }
+            let expected = brute(n, &edges, free);
+            // The same graph stated as a rule gives the same answer.
+            let listed = edges.clone();
+            let rule: EdgeRule = Rc::new(move |a, b| listed.contains(&(a.min(b), a.max(b))));
+            let mut r = Matching::from_rule(n, rule);
+            assert_eq!(
+                r.covers_all_but(&skip),
+                expected,
+                "rule graph, case {case}: n {n} edges {edges:?} skip {skip:?}"
+            );
             assert_eq!(
                 m.covers_all_but(&skip),
-                brute(n, &edges, free),
+                expected,
                 "case {case}: n {n} edges {edges:?} skip {skip:?}"
             );
         }

@@ -342,11 +342,6 @@ impl<'a> Checker<'a> {
                 .is_some_and(|i| i.score > self.topscore_line + EPS)
     }
 
-    fn late(&self) -> bool {
-        self.deadline
-            .is_some_and(|d| std::time::Instant::now() >= d)
-    }
-
     /// Records that `rule` was not checked within the time budget.
     fn leave_unchecked(&mut self, rule: &str) {
         self.unchecked.push(Unchecked {
@@ -578,6 +573,41 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// The graph of the pairs [`Self::allowed`] accepts among `to_pair` (by index), stated
+    /// as a rule: its memory is the players' opponents and preferences, never the pairs.
+    fn allowed_graph(&self, to_pair: &[u32], index: &BTreeMap<u32, usize>) -> Matching {
+        let played: Vec<Vec<usize>> = to_pair
+            .iter()
+            .map(|p| {
+                let mut v: Vec<usize> = self.info[p]
+                    .played
+                    .iter()
+                    .filter_map(|o| index.get(o).copied())
+                    .collect();
+                v.sort_unstable();
+                v
+            })
+            .collect();
+        // The absolute colour preference of each player not a topscorer (two such players
+        // with the same one may not meet).
+        let absolute: Vec<Option<Colour>> = to_pair
+            .iter()
+            .map(|&p| match self.info[&p].pref {
+                Some(pr) if pr.strength == Strength::Absolute && !self.is_topscorer(p) => {
+                    Some(pr.colour)
+                }
+                _ => None,
+            })
+            .collect();
+        Matching::from_rule(
+            to_pair.len(),
+            std::rc::Rc::new(move |a, b| {
+                played[a].binary_search(&b).is_err()
+                    && !(absolute[a].is_some() && absolute[a] == absolute[b])
+            }),
+        )
+    }
+
     fn check_bye_placement(&mut self, bye: u32, to_pair: &[u32], games: &[(u32, u32, GameResult)]) {
         let bye_score = self.info[&bye].pairing_score;
         let index: BTreeMap<u32, usize> =
@@ -610,18 +640,7 @@ impl<'a> Checker<'a> {
         let bye_rules = format!("{BYE_GROUP} and {BYE_RANK}");
 
         // The graph of allowed pairs, seeded with the round's own (allowed) pairs.
-        let n = to_pair.len();
-        let mut graph = Matching::new(n);
-        for i in 0..n {
-            if self.late() {
-                return self.leave_unchecked(&bye_rules);
-            }
-            for j in i + 1..n {
-                if self.allowed(to_pair[i], to_pair[j]) {
-                    graph.add_edge(i, j);
-                }
-            }
-        }
+        let mut graph = self.allowed_graph(to_pair, &index);
         let mut opponent: BTreeMap<u32, (u32, Colour)> = BTreeMap::new();
         for &(w, b, _) in games {
             opponent.insert(w, (b, Colour::White));
@@ -630,19 +649,21 @@ impl<'a> Checker<'a> {
                 graph.seed(i, j);
             }
         }
-        let feasible = |q: u32| -> bool {
+        let deadline = self.deadline;
+        let feasible = |q: u32| -> Option<bool> {
             let mut g = graph.clone();
-            g.covers_all_but(&[index[&q]])
+            g.covers_all_but_by(&[index[&q]], deadline)
         };
 
         let mut found = None;
         for &q in &lower {
-            if self.late() {
-                return self.leave_unchecked(&bye_rules);
-            }
-            if feasible(q) {
-                found = Some(q);
-                break;
+            match feasible(q) {
+                None => return self.leave_unchecked(&bye_rules),
+                Some(true) => {
+                    found = Some(q);
+                    break;
+                }
+                Some(false) => {}
             }
         }
         if let Some(q) = found {
@@ -729,11 +750,10 @@ impl<'a> Checker<'a> {
             if exchanged == made && exchanged != [0; 4] {
                 continue;
             }
-            if self.late() {
-                return self.leave_unchecked(BYE_RANK);
-            }
-            if !feasible(q) {
-                continue;
+            match feasible(q) {
+                None => return self.leave_unchecked(BYE_RANK),
+                Some(false) => continue,
+                Some(true) => {}
             }
             self.flag(
                 BYE_RANK,

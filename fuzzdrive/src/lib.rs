@@ -1,11 +1,13 @@
-//! Fuzzing: the targets the cargo-fuzz crate (`fuzz/`) runs, and a seeded mutator and driver
-//! that runs the same targets on the stable toolchain (`examples/fuzz.rs`, `tests/fuzz.rs`).
+//! Fuzzing optipair: the targets the cargo-fuzz crate (`fuzz/`) runs, and a seeded mutator and
+//! driver that runs the same targets on the stable toolchain (`examples/fuzz.rs`,
+//! `tests/fuzz.rs`). A crate of its own beside the library, so that the library keeps no panic
+//! hooks or process-wide state for fuzzing.
 //!
 //! A target function panics when the code under test breaks a property, so that libFuzzer
 //! records the input; the driver runs each input under [`std::panic::catch_unwind`] and counts
 //! instead. Properties:
 //!
-//! * every parser: no panic; bad input is an [`crate::Error`];
+//! * every parser: no panic; bad input is an [`optipair::Error`];
 //! * JSON: what parses and validates writes back and reads back equal; written as TRF it
 //!   either reads back or is refused with an error (never a file that no longer loads);
 //! * TRF and `.t`: what parses writes back to a file that reads back and writes the same text;
@@ -19,14 +21,14 @@
 //! Why one long file: each target is a small function, and the generators of structured inputs
 //! they share (fields, histories, files in every format) sit beside them.
 
-use crate::engine;
-use crate::formats::{self, csv, json, results, trf, tsh, tsh_config};
-use crate::generate::{self, Rng};
-use crate::solve::Options;
-use crate::solve::Status;
-use crate::tournament::{Bye, ByeKind, Game, GameResult, Player, Tournament};
-use crate::verify;
-use crate::SystemKind;
+use optipair::engine;
+use optipair::formats::{self, csv, json, results, trf, tsh, tsh_config};
+use optipair::generate::{self, Rng};
+use optipair::solve::Options;
+use optipair::solve::Status;
+use optipair::tournament::{Bye, ByeKind, Game, GameResult, Player, Tournament};
+use optipair::verify;
+use optipair::SystemKind;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -100,7 +102,7 @@ fn text(data: &[u8]) -> Option<&str> {
 }
 
 /// Panics unless `got` is `want`, naming the first line that differs.
-fn same_text(got: crate::Result<String>, want: &str, what: &str) {
+fn same_text(got: optipair::Result<String>, want: &str, what: &str) {
     let got = got.unwrap_or_else(|e| panic!("{what}: the second write is refused: {e}"));
     if got != want {
         let (n, (a, b)) = got
@@ -355,7 +357,7 @@ const SCORINGS: [(f64, f64, f64, f64); 6] = [
 /// A small event from bytes: a generated field (2–17 players, some rounds played under the
 /// chosen system), then hostile but well-formed changes: scoring, withdrawals, late entries,
 /// requested byes for the next round.
-pub fn event_from_bytes(data: &[u8], opts: &Options) -> crate::Result<Tournament> {
+pub fn event_from_bytes(data: &[u8], opts: &Options) -> optipair::Result<Tournament> {
     let mut r = ByteReader(data, 0);
     let players = 2 + r.below(16);
     let rounds = 1 + r.below(9) as u32;
