@@ -874,3 +874,131 @@ fn nonleaders_are_paired_swiss_inside_win_groups() {
     let v = check_with(&t, 2, &folded, &[]);
     assert_eq!(rules(&v), vec!["TSH07 Swiss"], "{v:?}");
 }
+
+// ------------------------------------------------ tsh's ChewPair decisions (golden, `.t` files)
+
+fn golden(name: &str) -> Tournament {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/tsh/golden")
+        .join(name);
+    optipair::formats::load(&path).unwrap()
+}
+
+fn assert_pairs(p: &engine::Paired, pairs: &[(u32, u32)]) {
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    for &(a, b) in pairs {
+        assert_eq!(opponent(p, a), Some(b), "{a} v {b}: {:?}", p.round.games);
+    }
+}
+
+#[test]
+fn tsh_caps_flights_at_twelve_with_four_rounds_left_or_more() {
+    // cap12.t: 20 players, round 1 of 10, prize band [1]. Everyone can catch the leader; tsh's
+    // default cap with ten rounds left is 12 (the document's 4 × 9 = 36 would take all 20):
+    // the flight 1–12 (four leaders, 1 v 4, 2 v 3; nonleaders 5 v 9 … 8 v 12), then, below
+    // the only prize band with more than four rounds left, the other eight Swiss (13 v 17 …).
+    let t = golden("cap12.t");
+    let plan = Plan::build(&t, 1, &Settings::from(&t).unwrap()).unwrap();
+    assert_eq!(plan.groups[0].kind, GroupKind::Flight);
+    assert_eq!(plan.groups[0].players, (1..=12).collect::<Vec<u32>>());
+    let p = pair(&t, 1);
+    assert_pairs(&p, &[(1, 4), (2, 3), (5, 9), (8, 12), (13, 17), (16, 20)]);
+}
+
+#[test]
+fn tsh_contenders_catch_up_at_500_a_round_whatever_gibson_spread_says() {
+    // catch500/: config.tsh says gibson_spread = [250, 175, 150], which tsh's ChewPair never
+    // reads. Round 3 of 4 from round 2 (lag 1): 1 has 2 wins (+600), 2–8 none (−200 … −800).
+    // At 500 a round over two rounds, 2, 3 and 4 catch 1 (−400 + 2000 ≥ 600): no Gibson, and
+    // the flight (cap 4) is 1–4, paired 1 v 4 (his lowest catcher), 2 v 3; 5–8 Swiss. At +175
+    // nobody catches 1, who would be a Gibson meeting 2.
+    let t = golden("catch500/a.t");
+    let s = Settings::from(&t).unwrap();
+    assert_eq!(s.gibson_spread, vec![500]);
+    let plan = Plan::build(&t, 3, &s).unwrap();
+    assert_eq!(plan.groups[0].kind, GroupKind::Flight);
+    assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
+    assert_pairs(&pair(&t, 3), &[(1, 4), (2, 3), (5, 7), (6, 8)]);
+}
+
+#[test]
+fn tsh_faint_hope_flight_below_the_prize_bands_in_the_last_four_rounds() {
+    // faint.t: 12 players, round 3 of 4 from round 2, prize band [2]. 1, 2: two wins; 3–8 one;
+    // 9–12 none. The band's flight (cap 4) is 1–4: 1 v 4, 2 v 3. With two rounds left tsh
+    // counts "faint hope" down to the players within a win of the last prize rank (8 here):
+    // 5–8 are a capped flight of their own, 5 v 8 (lowest catcher), 6 v 7 — not the Swiss
+    // 5 v 7, 6 v 8 — and 9–12 Swiss: 9 v 11, 10 v 12.
+    let t = golden("faint.t");
+    let plan = Plan::build(&t, 3, &Settings::from(&t).unwrap()).unwrap();
+    assert_eq!(plan.groups[1].kind, GroupKind::Flight);
+    assert_eq!(plan.groups[1].players, vec![5, 6, 7, 8]);
+    assert_pairs(
+        &pair(&t, 3),
+        &[(1, 4), (2, 3), (5, 8), (6, 7), (9, 11), (10, 12)],
+    );
+}
+
+#[test]
+fn tsh_folds_in_the_last_non_contenders_who_cannot_pair_without_a_repeat() {
+    // foldin.t: 8 players, round 7 of 10 from round 6. 1 has 6 wins; 2–6 three; 7 one and 8
+    // none, and 7 and 8 met in round 1. 2–6 can catch 1, 7 and 8 cannot: six contenders. Two
+    // non-contenders left, fewer than half the contenders, who cannot pair without a repeat:
+    // tsh adds them to the contenders, so all eight are one Swiss group and 7 and 8 do not
+    // meet again.
+    let t = golden("foldin.t");
+    let plan = Plan::build(&t, 7, &Settings::from(&t).unwrap()).unwrap();
+    assert_eq!(plan.groups.len(), 1, "{:?}", plan.groups);
+    assert_eq!(plan.groups[0].kind, GroupKind::Swiss);
+    assert_eq!(plan.groups[0].players.len(), 8);
+    let p = pair(&t, 7);
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    assert_ne!(opponent(&p, 7), Some(8));
+}
+
+#[test]
+fn tsh_chew_no_swiss_all_splits_leaders_when_everyone_contends() {
+    // noswiss/: config.tsh sets chew_no_swiss_all. Round 1 of 10, eight players, all
+    // contending for first: leaders and nonleaders anyway — four leaders 1 v 4, 2 v 3, the
+    // nonleaders Swiss 5 v 7, 6 v 8. Without the key: one Swiss group, 1 v 5 … 4 v 8.
+    let mut t = golden("noswiss/a.t");
+    assert_pairs(&pair(&t, 1), &[(1, 4), (2, 3), (5, 7), (6, 8)]);
+    t.settings.remove("chew_no_swiss_all");
+    assert_pairs(&pair(&t, 1), &[(1, 5), (2, 6), (3, 7), (4, 8)]);
+}
+
+#[test]
+fn tsh_standings_rank_fewer_losses_first_among_equal_wins() {
+    // tsh's standings: wins, then losses, then spread. After round 2, 1 is 1–1 (+190) and 3,
+    // who had no game in round 1, is 1–0 (+10): 3 ranks above 1 (by spread 1 would lead).
+    let mut t = field(4, 6);
+    t.settings.insert("lag".into(), 1.into());
+    t.rounds.push(Round {
+        number: 1,
+        games: vec![Game::scored(1, 2, 500, 300)],
+        byes: vec![bye(4, 50)],
+    });
+    t.rounds.push(Round {
+        number: 2,
+        games: vec![Game::scored(1, 2, 390, 400), Game::scored(3, 4, 310, 300)],
+        byes: vec![],
+    });
+    let plan = Plan::build(&t, 3, &Settings::from(&t).unwrap()).unwrap();
+    assert_eq!(plan.order, vec![3, 1, 4, 2]);
+}
+
+#[test]
+fn config_tables_number_the_sheet_and_record_takes_them() {
+    // tables/: config.tsh posts board 1 at table 5, board 2 at 7, board 3 at 9. The sheet
+    // shows those numbers, and `record` reads "7 410-380" as board 2's result.
+    let t = golden("tables/a.t");
+    let p = pair(&t, 1);
+    let t = engine::store(&t, &p);
+    let rd = t.round(1).unwrap();
+    let table = optipair::report::sheets::pairing_table(&t, rd, SystemKind::TshCp);
+    let posted: Vec<&str> = table.rows.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(posted, vec!["5", "7", "9"]);
+    let plan = optipair::formats::results::plan(&t, 1, "7 410-380").unwrap();
+    assert_eq!(plan.lines[0].board, 2);
+    let err = optipair::formats::results::plan(&t, 1, "2 410-380").unwrap_err();
+    assert!(err.to_string().contains("table 2"), "{err}");
+}
