@@ -348,7 +348,7 @@ impl Settings {
                 }
             }
         };
-        ((c as usize + 1) / 2 * 2).max(2)
+        ((c as usize).div_ceil(2) * 2).max(2)
     }
 }
 
@@ -505,10 +505,12 @@ impl Plan {
         }
         .min(remaining.len());
         let rest = &remaining[n..];
-        if !rest.is_empty() && n > 2 * rest.len() && rest.len() <= 6 {
-            if !pairs_without_repeats(rest, met) {
-                return remaining.len();
-            }
+        if !rest.is_empty()
+            && n > 2 * rest.len()
+            && rest.len() <= 6
+            && !pairs_without_repeats(rest, met)
+        {
+            return remaining.len();
         }
         n
     }
