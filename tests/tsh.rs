@@ -30,6 +30,15 @@ fn contention_from_round_1(t: &mut Tournament) {
         .insert("initial_round_robin".into(), serde_json::json!(0));
 }
 
+/// The document's numbers rather than tsh's: catching up at +250 / +175 / +150 a round (TSH07
+/// Gibsons) and the cap "four times one less than the number of remaining rounds".
+fn as_document(t: &mut Tournament) {
+    t.settings
+        .insert("gibson_spread".into(), serde_json::json!([250, 175, 150]));
+    t.settings
+        .insert("flight_cap".into(), serde_json::json!("tsh07"));
+}
+
 fn bye(player: u32, spread: i32) -> Bye {
     Bye {
         player,
@@ -354,6 +363,7 @@ fn odd_gibson_takes_the_bye_in_an_odd_field() {
 /// four Gibsons. With `met`, round 4 is instead a game 1 beats 2 800–300 (1: +1925, 2: +800).
 fn four_gibsons(met: bool) -> Tournament {
     let mut t = field(6, 5);
+    as_document(&mut t);
     let spreads: [(u32, [i32; 4]); 6] = [
         (1, [475, 475, 475, 475]),
         (2, [500, 400, 400, 0]),
@@ -385,7 +395,7 @@ fn four_gibsons(met: bool) -> Tournament {
 fn even_gibsons_play_each_other_king_of_the_hill() {
     // "If the number of Gibsons is even and positive, pair them with each other KOTH".
     let t = four_gibsons(false);
-    let plan = Plan::build(&t, 5, &Settings::default()).unwrap();
+    let plan = Plan::build(&t, 5, &Settings::from(&t).unwrap()).unwrap();
     assert_eq!(plan.groups[0].kind, GroupKind::Gibsons);
     assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
     let p = pair(&t, 5);
@@ -400,7 +410,7 @@ fn even_gibsons_play_each_other_king_of_the_hill() {
 fn gibsons_avoid_a_consecutive_repeat() {
     // "... KOTH but minimizing repeats and consecutive repeats": 1 and 2 met in round 4.
     let t = four_gibsons(true);
-    let plan = Plan::build(&t, 5, &Settings::default()).unwrap();
+    let plan = Plan::build(&t, 5, &Settings::from(&t).unwrap()).unwrap();
     assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
     let p = pair(&t, 5);
     assert!(p.violations.is_empty(), "{:?}", p.violations);
@@ -460,13 +470,15 @@ fn contenders_are_capped_at_four_per_round_left_minus_one_and_two_in_the_final_r
     t.rounds_planned = Some(24);
     t.scoring.game_scores = true;
     contention_from_round_1(&mut t);
-    let plan = Plan::build(&t, 1, &Settings::default()).unwrap();
+    as_document(&mut t);
+    let plan = Plan::build(&t, 1, &Settings::from(&t).unwrap()).unwrap();
     assert_eq!(plan.groups[0].kind, GroupKind::Flight);
     assert_eq!(plan.groups[0].players.len(), 92);
     assert_eq!(plan.groups[1].kind, GroupKind::Swiss);
     assert_eq!(plan.groups[1].players.len(), 208);
     // Final round: flights of two.
     let mut t = field(10, 1);
+    as_document(&mut t);
     t.settings
         .insert("prize_bands".into(), serde_json::json!([1, 2, 3, 4, 5, 6]));
     let plan = Plan::build(&t, 1, &Settings::from(&t).unwrap()).unwrap();
@@ -484,6 +496,7 @@ fn contenders_odd_count_takes_one_more() {
     // 5, 6 none. 4 reaches 3 wins with −100 + 700 ≥ 300: four contenders for first place
     // (cap 4 × (2 − 1) = 4). With 4 at −1100, three contend, "add one if odd": four again.
     let mut t = field(6, 5);
+    as_document(&mut t);
     t.settings.insert("lag".into(), 1.into());
     t.settings
         .insert("prize_bands".into(), serde_json::json!([1, 2]));
@@ -513,34 +526,39 @@ fn contenders_odd_count_takes_one_more() {
     assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
     let p = pair(&t, 4);
     assert!(p.violations.is_empty(), "{:?}", p.violations);
-    // Fewest leaders: 1 v 2, then 3 v 4; 5 v 6.
-    assert_eq!(opponent(&p, 1), Some(2));
+    // The four contenders all lead (tsh keeps at least four); 4 catches nobody, so no
+    // pairing of them lets the lower catch the higher: 1 takes his lowest catcher, 3.
+    assert_eq!(opponent(&p, 1), Some(3));
+    assert_eq!(opponent(&p, 2), Some(4));
     assert_eq!(opponent(&p, 5), Some(6));
 }
 
 #[test]
-fn leaders_as_few_as_possible_top_v_lowest_and_nonleaders_swiss() {
-    // Round 1 of a 300-player, 24-round event: the 92 contenders split into as few leaders as
-    // possible (two: 1 v 2) and 90 nonleaders paired Swiss (3 v 48, …); the other 208 are
-    // Swiss (93 v 197). Round 2 is paired from the same (round-0) standings (lag 2): 1 v 2
-    // would repeat, so four leaders, top v lowest: 1 v 4, 2 v 3.
+fn tsh_leaders_at_least_four_top_v_lowest_catcher_and_nonleaders_swiss() {
+    // Round 1 of a 300-player, 24-round event (the document's cap: 92 contenders): tsh splits
+    // off at least four leaders (its split starts at four since 2009), top v the lowest who
+    // can catch him — 1 v 4, 2 v 3 — and 88 nonleaders paired Swiss (5 v 49, …); the other 208
+    // are Swiss (93 v 197). Round 2 is paired from the same (round-0) standings (lag 2): four
+    // leaders still pair without a repeat: 1 v 3 (his lowest fresh catcher), 2 v 4.
     let mut rng = Rng::new(5);
     let mut t = Tournament::new("c", generate::scrabble_players(300, &mut rng));
     t.rounds_planned = Some(24);
     t.scoring.game_scores = true;
     contention_from_round_1(&mut t);
+    as_document(&mut t);
     let p = pair(&t, 1);
     assert!(p.violations.is_empty(), "{:?}", p.violations);
-    assert_eq!(opponent(&p, 1), Some(2));
-    assert_eq!(opponent(&p, 3), Some(48));
-    assert_eq!(opponent(&p, 47), Some(92));
+    assert_eq!(opponent(&p, 1), Some(4));
+    assert_eq!(opponent(&p, 2), Some(3));
+    assert_eq!(opponent(&p, 5), Some(49));
+    assert_eq!(opponent(&p, 48), Some(92));
     assert_eq!(opponent(&p, 93), Some(197));
     t = engine::store(&t, &p);
     generate::play(&mut t, 1, 0.0, &mut rng);
     let p = pair(&t, 2);
     assert!(p.violations.is_empty(), "{:?}", p.violations);
-    assert_eq!(opponent(&p, 1), Some(4));
-    assert_eq!(opponent(&p, 2), Some(3));
+    assert_eq!(opponent(&p, 1), Some(3));
+    assert_eq!(opponent(&p, 2), Some(4));
     // Six leaders where four suffice is reported.
     let mut games: Vec<(u32, u32)> = p.round.games.iter().map(|g| (g.white, g.black)).collect();
     let (o5, o6) = (opponent(&p, 5).unwrap(), opponent(&p, 6).unwrap());
@@ -558,6 +576,7 @@ fn leaders_as_few_as_possible_top_v_lowest_and_nonleaders_swiss() {
 /// catches neither 1 (3 wins at most) nor 2 (level on wins, −800 + 700 < 250).
 fn catch_field() -> Tournament {
     let mut t = field(6, 6);
+    as_document(&mut t);
     t.settings.insert("lag".into(), 1.into());
     t.settings
         .insert("prize_bands".into(), serde_json::json!([1, 2]));
@@ -589,13 +608,13 @@ fn catch_field() -> Tournament {
 }
 
 #[test]
-fn leaders_top_v_the_lowest_ranked_who_can_catch_him_not_the_widest_gap() {
+fn tsh_minimum_repeats_require_the_lower_of_each_pair_to_catch_the_higher() {
     // Contenders for first place: 1 and those who catch him (2, 3), plus one as the count is
-    // odd ("Add one if odd"): 4, who can catch nobody above him. Minimum repeats 0; two
-    // leaders (1 v 2) would repeat, so four lead. TSH07 leaders: "repeatedly matching the top
-    // player with the lowest ranked player who can catch him/her": 1 v 3, leaving 2 v 4. The
-    // widest gaps would give 1 v 4, 2 v 3 (as would counting leaders nobody can catch: one
-    // either way).
+    // odd: 4, who catches 3 (one win behind, two rounds left) but neither 1 nor 2. tsh counts
+    // the minimum repeats over pairs where the lower can catch the higher: 1 v 3 leaves 2 v 4,
+    // which 4 cannot catch, so the level is 1 (1 v 2, met in round 1, and 3 v 4). The four
+    // lead, and tsh's leaders keep the catching condition: 1 v 2, 3 v 4. (The document's
+    // "minimum number of repeats ... with no other constraints" is 0, and gives 1 v 3.)
     let t = catch_field();
     let plan = Plan::build(&t, 5, &Settings::from(&t).unwrap()).unwrap();
     assert_eq!(plan.order, vec![1, 2, 3, 4, 5, 6]);
@@ -603,13 +622,14 @@ fn leaders_top_v_the_lowest_ranked_who_can_catch_him_not_the_widest_gap() {
     assert!(plan.catches(&s, 3, 1) && !plan.catches(&s, 4, 1) && !plan.catches(&s, 4, 2));
     assert_eq!(plan.groups[0].kind, GroupKind::Flight);
     assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
+    assert!(plan.catches(&s, 4, 3));
     let p = pair(&t, 5);
     assert!(p.violations.is_empty(), "{:?}", p.violations);
-    assert_eq!(opponent(&p, 1), Some(3));
-    assert_eq!(opponent(&p, 2), Some(4));
+    assert_eq!(opponent(&p, 1), Some(2));
+    assert_eq!(opponent(&p, 3), Some(4));
     assert_eq!(opponent(&p, 5), Some(6));
-    // The widest-gap pairing is reported under the leaders' clause.
-    let v = check_with(&t, 5, &[(1, 4), (2, 3), (5, 6)], &[]);
+    // The pairing without the repeat, where 4 cannot catch 2, is reported on the leaders.
+    let v = check_with(&t, 5, &[(1, 3), (2, 4), (5, 6)], &[]);
     assert_eq!(
         rules(&v),
         vec!["TSH07 leaders: top v lowest catcher"],
@@ -659,15 +679,15 @@ fn fewest_leaders_within_the_minimum_repeats_even_when_the_bound_is_below_it() {
     assert!(p.violations.is_empty(), "{:?}", p.violations);
     assert!(
         p.notes.iter().any(|n| n.contains(
-            "minimum repeats: 1 for contenders [1, 2, 3, 4, 5, 6]; TSH07 leaders: the top 2"
+            "minimum repeats: 1 for contenders [1, 2, 3, 4, 5, 6]; TSH07 leaders: the top 4"
         )),
         "{:?}",
         p.notes
     );
-    assert_eq!(opponent(&p, 1), Some(2));
-    for x in 3..=6 {
-        assert!((3..=6).contains(&opponent(&p, x).unwrap()), "{x}");
-    }
+    // Four leaders (tsh's least): 1 v 4 (each met once; 4 the lowest), 2 v 3; 5 v 6.
+    assert_eq!(opponent(&p, 1), Some(4));
+    assert_eq!(opponent(&p, 2), Some(3));
+    assert_eq!(opponent(&p, 5), Some(6));
     // The pairing with fewest pairs at the limit has six leaders: reported.
     let v = check_with(
         &t,
@@ -681,20 +701,21 @@ fn fewest_leaders_within_the_minimum_repeats_even_when_the_bound_is_below_it() {
 #[test]
 fn minimum_repeats_are_not_exceeded() {
     // A repeat inside a flight when the flight pairs without repeats breaks "TSH07 minimum
-    // repeats" (round 2 of the 300-player event: 3 and 48 met in round 1).
+    // repeats" (round 2 of the 300-player event: 5 and 49 met in round 1).
     let mut rng = Rng::new(5);
     let mut t = Tournament::new("c", generate::scrabble_players(300, &mut rng));
     t.rounds_planned = Some(24);
     t.scoring.game_scores = true;
     contention_from_round_1(&mut t);
+    as_document(&mut t);
     let p = pair(&t, 1);
     t = engine::store(&t, &p);
     generate::play(&mut t, 1, 0.0, &mut rng);
     let p = pair(&t, 2);
     let mut games: Vec<(u32, u32)> = p.round.games.iter().map(|g| (g.white, g.black)).collect();
-    let (o3, o48) = (opponent(&p, 3).unwrap(), opponent(&p, 48).unwrap());
-    games.retain(|g| ![3, 48].contains(&g.0) && ![3, 48].contains(&g.1));
-    games.extend([(3, 48), (o3, o48)]);
+    let (o5, o49) = (opponent(&p, 5).unwrap(), opponent(&p, 49).unwrap());
+    games.retain(|g| ![5, 49].contains(&g.0) && ![5, 49].contains(&g.1));
+    games.extend([(5, 49), (o5, o49)]);
     let v = check_with(&t, 2, &games, &[]);
     assert!(rules(&v).contains(&"TSH07 minimum repeats"), "{v:?}");
 }
@@ -774,14 +795,15 @@ fn shipped_example_loads_with_its_sidecar_checks_clean_and_writes_back_unchanged
 
 #[test]
 fn swiss_order_and_group_boundaries_are_checked() {
-    // Round 1 of the 300-player event: nonleaders 3 v 48 and 4 v 49 in order; swapping them
-    // (3 v 49, 4 v 48: no repeats either way) breaks "TSH07 Swiss"; 92 (a contender) v 93 (not)
+    // Round 1 of the 300-player event: nonleaders 5 v 49 and 6 v 50 in order; swapping them
+    // (5 v 50, 6 v 49: no repeats either way) breaks "TSH07 Swiss"; 92 (a contender) v 93 (not)
     // breaks "TSH07 contenders".
     let mut rng = Rng::new(5);
     let mut t = Tournament::new("c", generate::scrabble_players(300, &mut rng));
     t.rounds_planned = Some(24);
     t.scoring.game_scores = true;
     contention_from_round_1(&mut t);
+    as_document(&mut t);
     let p = pair(&t, 1);
     let base: Vec<(u32, u32)> = p.round.games.iter().map(|g| (g.white, g.black)).collect();
     let swap = |games: &[(u32, u32)], a: u32, b: u32, c: u32, d: u32| {
@@ -794,9 +816,9 @@ fn swiss_order_and_group_boundaries_are_checked() {
         g
     };
     assert!(check_with(&t, 1, &base, &[]).is_empty());
-    let v = check_with(&t, 1, &swap(&base, 3, 48, 4, 49), &[]);
+    let v = check_with(&t, 1, &swap(&base, 5, 49, 6, 50), &[]);
     assert_eq!(rules(&v), vec!["TSH07 Swiss"], "{v:?}");
-    let v = check_with(&t, 1, &swap(&base, 47, 92, 93, 197), &[]);
+    let v = check_with(&t, 1, &swap(&base, 48, 92, 93, 197), &[]);
     assert!(rules(&v).contains(&"TSH07 contenders"), "{v:?}");
 }
 
@@ -804,10 +826,10 @@ fn swiss_order_and_group_boundaries_are_checked() {
 fn nonleaders_are_paired_swiss_inside_win_groups() {
     // 16 players, 12 rounds planned, lag 1, prize band [1], cap 1 × (11 − 1) = 10. Round 1:
     // i beats i + 8 by 100 + i, so the standings are 8, 7, …, 1 (one win), then 9, 10, …, 16.
-    // Round 2: the flight is the top ten. Leaders: 8 v 7 (two suffice: both sides pair
-    // without a repeat). TSH07: "Pair the nonleaders Swiss" — tsh's Swiss, inside win groups:
-    // the winners 6 5 4 3 2 1 top half v bottom half (6 v 3, 5 v 2, 4 v 1), the losers 9 v 10;
-    // the other six, all remaining, Swiss: 11 v 14, 12 v 15, 13 v 16.
+    // Round 2: the flight is the top ten. Leaders: tsh's least, four: 8 v 5 (the lowest who can
+    // catch him), 7 v 6. TSH07: "Pair the nonleaders Swiss" — tsh's Swiss, inside win groups:
+    // the winners 4 3 2 1 top half v bottom half (4 v 2, 3 v 1), the losers 9 v 10; the other
+    // six, all remaining, Swiss: 11 v 14, 12 v 15, 13 v 16.
     let mut t = field(16, 12);
     t.settings.insert("lag".into(), 1.into());
     t.settings
@@ -826,10 +848,10 @@ fn nonleaders_are_paired_swiss_inside_win_groups() {
     let p = pair(&t, 2);
     assert!(p.violations.is_empty(), "{:?}", p.violations);
     for (a, b) in [
-        (8, 7),
-        (6, 3),
-        (5, 2),
-        (4, 1),
+        (8, 5),
+        (7, 6),
+        (4, 2),
+        (3, 1),
         (9, 10),
         (11, 14),
         (12, 15),
@@ -837,18 +859,146 @@ fn nonleaders_are_paired_swiss_inside_win_groups() {
     ] {
         assert_eq!(opponent(&p, a), Some(b), "{a} v {b}: {:?}", p.round.games);
     }
-    // The earlier reading, one fold of the nonleaders' block (6 v 2, 5 v 1, 4 v 9, 3 v 10),
-    // sends winners against losers though the win groups pair without a repeat: flagged.
+    // Winners against losers (4 v 9, 3 v 10, 2 v 1: no repeat either) though the win groups
+    // pair without a repeat: flagged.
     let folded = [
-        (8, 7),
-        (6, 2),
-        (5, 1),
+        (8, 5),
+        (7, 6),
         (4, 9),
         (3, 10),
+        (2, 1),
         (11, 14),
         (12, 15),
         (13, 16),
     ];
     let v = check_with(&t, 2, &folded, &[]);
     assert_eq!(rules(&v), vec!["TSH07 Swiss"], "{v:?}");
+}
+
+// ------------------------------------------------ tsh's ChewPair decisions (golden, `.t` files)
+
+fn golden(name: &str) -> Tournament {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/tsh/golden")
+        .join(name);
+    optipair::formats::load(&path).unwrap()
+}
+
+fn assert_pairs(p: &engine::Paired, pairs: &[(u32, u32)]) {
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    for &(a, b) in pairs {
+        assert_eq!(opponent(p, a), Some(b), "{a} v {b}: {:?}", p.round.games);
+    }
+}
+
+#[test]
+fn tsh_caps_flights_at_twelve_with_four_rounds_left_or_more() {
+    // cap12.t: 20 players, round 1 of 10, prize band [1]. Everyone can catch the leader; tsh's
+    // default cap with ten rounds left is 12 (the document's 4 × 9 = 36 would take all 20):
+    // the flight 1–12 (four leaders, 1 v 4, 2 v 3; nonleaders 5 v 9 … 8 v 12), then, below
+    // the only prize band with more than four rounds left, the other eight Swiss (13 v 17 …).
+    let t = golden("cap12.t");
+    let plan = Plan::build(&t, 1, &Settings::from(&t).unwrap()).unwrap();
+    assert_eq!(plan.groups[0].kind, GroupKind::Flight);
+    assert_eq!(plan.groups[0].players, (1..=12).collect::<Vec<u32>>());
+    let p = pair(&t, 1);
+    assert_pairs(&p, &[(1, 4), (2, 3), (5, 9), (8, 12), (13, 17), (16, 20)]);
+}
+
+#[test]
+fn tsh_contenders_catch_up_at_500_a_round_whatever_gibson_spread_says() {
+    // catch500/: config.tsh says gibson_spread = [250, 175, 150], which tsh's ChewPair never
+    // reads. Round 3 of 4 from round 2 (lag 1): 1 has 2 wins (+600), 2–8 none (−200 … −800).
+    // At 500 a round over two rounds, 2, 3 and 4 catch 1 (−400 + 2000 ≥ 600): no Gibson, and
+    // the flight (cap 4) is 1–4, paired 1 v 4 (his lowest catcher), 2 v 3; 5–8 Swiss. At +175
+    // nobody catches 1, who would be a Gibson meeting 2.
+    let t = golden("catch500/a.t");
+    let s = Settings::from(&t).unwrap();
+    assert_eq!(s.gibson_spread, vec![500]);
+    let plan = Plan::build(&t, 3, &s).unwrap();
+    assert_eq!(plan.groups[0].kind, GroupKind::Flight);
+    assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
+    assert_pairs(&pair(&t, 3), &[(1, 4), (2, 3), (5, 7), (6, 8)]);
+}
+
+#[test]
+fn tsh_faint_hope_flight_below_the_prize_bands_in_the_last_four_rounds() {
+    // faint.t: 12 players, round 3 of 4 from round 2, prize band [2]. 1, 2: two wins; 3–8 one;
+    // 9–12 none. The band's flight (cap 4) is 1–4: 1 v 4, 2 v 3. With two rounds left tsh
+    // counts "faint hope" down to the players within a win of the last prize rank (8 here):
+    // 5–8 are a capped flight of their own, 5 v 8 (lowest catcher), 6 v 7 — not the Swiss
+    // 5 v 7, 6 v 8 — and 9–12 Swiss: 9 v 11, 10 v 12.
+    let t = golden("faint.t");
+    let plan = Plan::build(&t, 3, &Settings::from(&t).unwrap()).unwrap();
+    assert_eq!(plan.groups[1].kind, GroupKind::Flight);
+    assert_eq!(plan.groups[1].players, vec![5, 6, 7, 8]);
+    assert_pairs(
+        &pair(&t, 3),
+        &[(1, 4), (2, 3), (5, 8), (6, 7), (9, 11), (10, 12)],
+    );
+}
+
+#[test]
+fn tsh_folds_in_the_last_non_contenders_who_cannot_pair_without_a_repeat() {
+    // foldin.t: 8 players, round 7 of 10 from round 6. 1 has 6 wins; 2–6 three; 7 one and 8
+    // none, and 7 and 8 met in round 1. 2–6 can catch 1, 7 and 8 cannot: six contenders. Two
+    // non-contenders left, fewer than half the contenders, who cannot pair without a repeat:
+    // tsh adds them to the contenders, so all eight are one Swiss group and 7 and 8 do not
+    // meet again.
+    let t = golden("foldin.t");
+    let plan = Plan::build(&t, 7, &Settings::from(&t).unwrap()).unwrap();
+    assert_eq!(plan.groups.len(), 1, "{:?}", plan.groups);
+    assert_eq!(plan.groups[0].kind, GroupKind::Swiss);
+    assert_eq!(plan.groups[0].players.len(), 8);
+    let p = pair(&t, 7);
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    assert_ne!(opponent(&p, 7), Some(8));
+}
+
+#[test]
+fn tsh_chew_no_swiss_all_splits_leaders_when_everyone_contends() {
+    // noswiss/: config.tsh sets chew_no_swiss_all. Round 1 of 10, eight players, all
+    // contending for first: leaders and nonleaders anyway — four leaders 1 v 4, 2 v 3, the
+    // nonleaders Swiss 5 v 7, 6 v 8. Without the key: one Swiss group, 1 v 5 … 4 v 8.
+    let mut t = golden("noswiss/a.t");
+    assert_pairs(&pair(&t, 1), &[(1, 4), (2, 3), (5, 7), (6, 8)]);
+    t.settings.remove("chew_no_swiss_all");
+    assert_pairs(&pair(&t, 1), &[(1, 5), (2, 6), (3, 7), (4, 8)]);
+}
+
+#[test]
+fn tsh_standings_rank_fewer_losses_first_among_equal_wins() {
+    // tsh's standings: wins, then losses, then spread. After round 2, 1 is 1–1 (+190) and 3,
+    // who had no game in round 1, is 1–0 (+10): 3 ranks above 1 (by spread 1 would lead).
+    let mut t = field(4, 6);
+    t.settings.insert("lag".into(), 1.into());
+    t.rounds.push(Round {
+        number: 1,
+        games: vec![Game::scored(1, 2, 500, 300)],
+        byes: vec![bye(4, 50)],
+    });
+    t.rounds.push(Round {
+        number: 2,
+        games: vec![Game::scored(1, 2, 390, 400), Game::scored(3, 4, 310, 300)],
+        byes: vec![],
+    });
+    let plan = Plan::build(&t, 3, &Settings::from(&t).unwrap()).unwrap();
+    assert_eq!(plan.order, vec![3, 1, 4, 2]);
+}
+
+#[test]
+fn config_tables_number_the_sheet_and_record_takes_them() {
+    // tables/: config.tsh posts board 1 at table 5, board 2 at 7, board 3 at 9. The sheet
+    // shows those numbers, and `record` reads "7 410-380" as board 2's result.
+    let t = golden("tables/a.t");
+    let p = pair(&t, 1);
+    let t = engine::store(&t, &p);
+    let rd = t.round(1).unwrap();
+    let table = optipair::report::sheets::pairing_table(&t, rd, SystemKind::TshCp);
+    let posted: Vec<&str> = table.rows.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(posted, vec!["5", "7", "9"]);
+    let plan = optipair::formats::results::plan(&t, 1, "7 410-380").unwrap();
+    assert_eq!(plan.lines[0].board, 2);
+    let err = optipair::formats::results::plan(&t, 1, "2 410-380").unwrap_err();
+    assert!(err.to_string().contains("table 2"), "{err}");
 }

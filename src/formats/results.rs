@@ -135,9 +135,21 @@ pub fn plan(t: &Tournament, round: u32, text: &str) -> Result<Plan> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let (gi, res_text, field) = match words.as_slice() {
             [board, res] => {
-                let b: usize = board.parse().map_err(|_| {
-                    Error::at(n, "board", format!("board '{board}' is not a number"))
-                })?;
+                // The posted number: tsh's table number where `config tables` gives one.
+                let b = crate::tournament::boards::board_of_table(t, board, games.len());
+                let b: usize = match b {
+                    Some(b) => b,
+                    None if crate::tournament::boards::has_tables(t) => {
+                        return Err(Error::at(
+                            n,
+                            "board",
+                            format!("table {board} is not on round {round}'s sheet"),
+                        ))
+                    }
+                    None => board.parse().map_err(|_| {
+                        Error::at(n, "board", format!("board '{board}' is not a number"))
+                    })?,
+                };
                 if b == 0 || b > games.len() {
                     return Err(Error::at(
                         n,

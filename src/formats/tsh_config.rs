@@ -69,26 +69,75 @@ pub struct Config {
     /// `config` keys that change what tsh prints but optipair does not follow, by line: each
     /// is named in a warning when the event is loaded.
     pub not_followed: Vec<(usize, String)>,
+    /// `config` keys that change tsh's pairings but that optipair does not apply, by line,
+    /// with the reason: each is named in a warning when the event is loaded.
+    pub pairing_not_followed: Vec<(usize, String, &'static str)>,
+    /// `config tables`: the table number of each board, by division (lower-case name; `""`
+    /// for every division), as tsh prints them on the pairing sheet.
+    pub tables: BTreeMap<String, Vec<String>>,
 }
+
+/// `config` keys that change tsh's pairings and that optipair does not follow, with why: a
+/// load names each in a warning rather than ignoring it silently.
+const PAIRING_KEYS: [(&str, &str); 10] = [
+    ("exagony", "players of one team are not kept apart"),
+    (
+        "hypexagony",
+        "repeats between team-mates are not restricted",
+    ),
+    (
+        "gibson_class",
+        "an odd Gibson's opponent is not restricted to a class",
+    ),
+    ("gibson_equivalent", "ranks are not merged for Gibsons"),
+    (
+        "consecutive_repeats",
+        "consecutive repeats are not limited to this number",
+    ),
+    (
+        "sum_before_spread",
+        "standings use spread, not the sum of scores",
+    ),
+    (
+        "no_random",
+        "standing ties are broken by rating then number",
+    ),
+    ("gibson", "Gibson victims always weigh repeats"),
+    (
+        "bye_spread",
+        "the best-possible-finish simulation is not modelled",
+    ),
+    (
+        "assign_firsts",
+        "who goes first follows optipair's first/second balance",
+    ),
+];
 
 /// `config` keys that change what tsh prints (sheets, numbering) and that optipair does not
 /// follow: a load names each in a warning rather than ignoring it silently.
-const PRINTED_KEYS: [&str; 6] = [
-    "tables",
+const PRINTED_KEYS: [&str; 4] = [
     "event_date",
     "no_boards",
-    "assign_firsts",
     "player_number_format",
     "division_label",
 ];
 
-/// The flight-cap variants by name: (per round left − 1, final round); `None` = no cap.
-pub fn flight_cap(name: &str) -> Option<Option<(u32, u32)>> {
-    match name.to_ascii_lowercase().as_str() {
-        "tsh07" => Some(Some((4, 2))),
-        "none" => Some(None),
-        _ => None,
-    }
+/// The flight-cap schedule a `config flight_cap` names, as the `flight_cap` setting holds it:
+/// tsh's functions (`\&TSH::PairingCommand::FlightCapDefault`, `…NSC`, `…NSC2008`, `…None`,
+/// or the bare names `default`, `nsc`, `nsc2008`, `none`) and optipair's `tsh07` (the
+/// document's schedule).
+pub fn flight_cap(name: &str) -> Option<&'static str> {
+    let n = name.trim().trim_start_matches("\\&").to_ascii_lowercase();
+    let n = n.rsplit("::").next().unwrap_or(&n);
+    let n = n.strip_prefix("flightcap").unwrap_or(n);
+    Some(match n {
+        "" | "default" | "tsh" => "tsh",
+        "tsh07" => "tsh07",
+        "nsc" => "nsc",
+        "nsc2008" => "nsc2008",
+        "none" => "none",
+        _ => return None,
+    })
 }
 
 /// A Perl-ish value as tsh's config holds it: a number, a quoted or bare word, a list
@@ -207,7 +256,14 @@ pub fn parse(text: &str) -> Result<Config> {
                         },
                         _ => return Err(bad("expected a number")),
                     },
-                    "prize_bands" | "gibson_spread" | "session_starts" => match value()? {
+                    // tsh's ChewPair never reads it: its best-possible-finish simulation
+                    // assumes 500 a round (its `MaxSpread` is called without the config).
+                    "gibson_spread" => c.pairing_not_followed.push((
+                        no,
+                        key.into(),
+                        "tsh's ChewPair assumes 500 a round to catch up whatever it says",
+                    )),
+                    "prize_bands" | "session_starts" => match value()? {
                         PerlValue::List(v) => {
                             c.settings.insert(key.into(), ints(&v, no, &field)?);
                         }
@@ -248,33 +304,66 @@ pub fn parse(text: &str) -> Result<Config> {
                     },
                     "flight_cap" => match value()? {
                         PerlValue::Scalar(s) => match flight_cap(&s) {
-                            Some(Some((per, fin))) => {
-                                c.settings.insert("flight_cap_per_round".into(), per.into());
-                                c.settings.insert("flight_cap_final".into(), fin.into());
-                            }
-                            Some(None) => {
-                                c.settings.insert(
-                                    "flight_cap_per_round".into(),
-                                    super::MAX_ROUNDS.into(),
-                                );
-                                c.settings.insert(
-                                    "flight_cap_final".into(),
-                                    (super::MAX_ROUNDS * super::MAX_ROUNDS).into(),
-                                );
+                            Some(n) => {
+                                c.settings.insert("flight_cap".into(), n.into());
                             }
                             None => {
                                 return Err(bad(&format!(
-                                    "unknown flight cap '{s}' (known: tsh07, none)"
+                                    "unknown flight cap '{s}' (known: FlightCapDefault, \
+                                     FlightCapNSC, FlightCapNSC2008, FlightCapNone, tsh07, or \
+                                     a list)"
                                 )))
                             }
                         },
-                        _ => return Err(bad("expected a name (tsh07, none)")),
+                        PerlValue::List(v) => {
+                            c.settings
+                                .insert("flight_cap".into(), ints(&v, no, &field)?);
+                        }
+                        _ => return Err(bad("expected a name or a list of caps")),
+                    },
+                    "force_koth" | "chew_no_swiss_all" | "track_firsts" => match value()? {
+                        PerlValue::Scalar(s) => match s.parse::<u32>() {
+                            Ok(n) => {
+                                let v: Value = if key == "force_koth" {
+                                    n.into()
+                                } else {
+                                    (n != 0).into()
+                                };
+                                if key == "track_firsts" && n == 0 {
+                                    c.pairing_not_followed.push((
+                                        no,
+                                        key.into(),
+                                        "optipair always matches starters with repliers",
+                                    ));
+                                }
+                                c.settings.insert(key.into(), v);
+                            }
+                            _ => return Err(bad(&format!("'{s}' is not a number"))),
+                        },
+                        _ => return Err(bad("expected a number")),
+                    },
+                    "tables" => match value()? {
+                        PerlValue::Hash(h) => {
+                            for (d, v) in h {
+                                c.tables.insert(d.to_ascii_lowercase(), v);
+                            }
+                        }
+                        PerlValue::List(v) => {
+                            c.tables.insert(String::new(), v);
+                        }
+                        PerlValue::Scalar(_) => {
+                            return Err(bad("expected { 'A' => [table, …] } or [table, …]"))
+                        }
                     },
                     "event_name" => match value()? {
                         PerlValue::Scalar(n) => c.event_name = Some(n),
                         _ => return Err(bad("expected the event's name")),
                     },
                     k if PRINTED_KEYS.contains(&k) => c.not_followed.push((no, k.to_string())),
+                    k if PAIRING_KEYS.iter().any(|(p, _)| *p == k) => {
+                        let why = PAIRING_KEYS.iter().find(|(p, _)| *p == k).unwrap().1;
+                        c.pairing_not_followed.push((no, k.to_string(), why));
+                    }
                     _ => {} // tsh's own settings: nothing to do with pairing or sheets here.
                 }
             }
@@ -351,6 +440,13 @@ impl Config {
                 path.display()
             ));
         }
+        for (line, key, why) in &self.pairing_not_followed {
+            super::trf::warn(format!(
+                "{}: line {line}: `config {key}` would change tsh's pairings and is not \
+                 applied: {why}",
+                path.display()
+            ));
+        }
     }
 
     /// The division whose file is `t_file` (compared by file name in the same directory).
@@ -380,6 +476,16 @@ impl Config {
             t.name = n.clone();
         }
         t.settings.extend(self.settings_for(d));
+        if let Some(v) = self
+            .tables
+            .get(&d.to_ascii_lowercase())
+            .or_else(|| self.tables.get(""))
+        {
+            t.settings.insert(
+                crate::tournament::boards::TABLES_KEY.into(),
+                v.clone().into(),
+            );
+        }
         t.settings
             .insert(crate::tournament::DIVISION_NAME.into(), d.into());
     }

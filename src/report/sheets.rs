@@ -89,7 +89,8 @@ pub fn pairing_table(t: &Tournament, round: &Round, system: SystemKind) -> Table
         c
     };
     for (i, g) in round.games.iter().enumerate() {
-        let mut row = vec![(i + 1).to_string()];
+        // tsh's table numbers (`config tables`) where the event gives them.
+        let mut row = vec![crate::tournament::boards::table_label(t, i)];
         row.extend(side(g.white));
         row.push(super::result_text(g));
         row.extend(side(g.black));
@@ -130,7 +131,8 @@ fn scrabble_pairing_table(t: &Tournament, round: &Round) -> Table {
         ]
     };
     for (i, g) in round.games.iter().enumerate() {
-        let mut row = vec![(i + 1).to_string()];
+        // tsh's table numbers (`config tables`) where the event gives them.
+        let mut row = vec![crate::tournament::boards::table_label(t, i)];
         row.extend(side(g.white));
         // Who goes first is settled at the board when the pairing leaves it to a draw.
         row.push(match (g.order, g.result) {
@@ -206,7 +208,7 @@ pub fn alpha(t: &Tournament, round: &Round, system: SystemKind) -> Sheet {
         } else {
             ("draw", "draw")
         };
-        let board = (i + 1).to_string();
+        let board = crate::tournament::boards::table_label(t, i);
         entry.insert(g.white, [board.clone(), cw.into(), people.label(g.black)]);
         entry.insert(g.black, [board, cb.into(), people.label(g.white)]);
     }

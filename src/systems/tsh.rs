@@ -31,11 +31,53 @@
 
 use super::System;
 use crate::spec::{ByeOption, Candidate, Programs, RoundSpec, Tier};
-use crate::tournament::{Colour, Standings, Tournament};
+use crate::tournament::{Colour, GameResult, Standings, Tournament};
 use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;
 
 const EPS: f64 = 1e-9;
+
+/// tsh's `MaxSpread`: the spread a player is assumed to win each remaining game by, when his
+/// best possible finish is worked out (contenders, Gibsons, who can catch whom).
+pub const TSH_MAX_SPREAD: i64 = 500;
+
+/// tsh's flight-cap schedules: how many contenders a flight may hold with `left` rounds left
+/// (the round being paired included). An odd cap is rounded up, as tsh does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FlightCap {
+    /// tsh's default: 2 in the final round, 4 × (left − 1) before, never above 12.
+    Tsh,
+    /// The document's "four times one less than the number of remaining rounds, or two in the
+    /// final round" (`flight_cap_per_round`, `flight_cap_final`), without tsh's ceiling.
+    Tsh07,
+    /// tsh's pre-2008 NSC schedule: 4 × left, never above 12.
+    Nsc,
+    /// tsh's 2008 NSC schedule: 2 × left, never above 12.
+    Nsc2008,
+    /// No cap.
+    None,
+    /// A list from the most rounds left to the final round (`[12, 8, 4, 2]`); more rounds left
+    /// than the list is long: its first entry.
+    List(Vec<u32>),
+}
+
+impl FlightCap {
+    /// The schedule a name (or list) in the settings names.
+    pub fn from_value(v: &serde_json::Value) -> Option<FlightCap> {
+        if let Some(a) = v.as_array() {
+            let l: Option<Vec<u32>> = a.iter().map(|x| x.as_u64().map(|n| n as u32)).collect();
+            return l.filter(|l| !l.is_empty()).map(FlightCap::List);
+        }
+        Some(match v.as_str()?.to_ascii_lowercase().as_str() {
+            "tsh" | "default" => FlightCap::Tsh,
+            "tsh07" => FlightCap::Tsh07,
+            "nsc" => FlightCap::Nsc,
+            "nsc2008" => FlightCap::Nsc2008,
+            "none" => FlightCap::None,
+            _ => return None,
+        })
+    }
+}
 
 /// `--system tsh-cp`, with the programs that answer its perfect matchings.
 pub struct TshCp {
@@ -54,12 +96,22 @@ pub struct Settings {
     pub lag_final_round: bool,
     /// `prize_bands`: the last rank of each prize band, ascending (tsh default 1, 2, …, N/4).
     pub prize_bands: Option<Vec<u32>>,
-    /// `gibson_spread`: assumed spread per round when catching up over 1, 2, 3+ rounds.
+    /// `gibson_spread`: assumed spread per round when catching up over 1, 2, 3+ rounds. tsh's
+    /// ChewPair assumes 500 a round whatever its own `gibson_spread` says (its best-possible-
+    /// finish simulation never reads it), so the default is `[500]`.
     pub gibson_spread: Vec<i64>,
-    /// `flight_cap_per_round`: the contender cap is this times (rounds left − 1).
+    /// `flight_cap`: the contender cap by rounds left (tsh's schedules, see [`FlightCap`]).
+    pub flight_cap: FlightCap,
+    /// `flight_cap_per_round`: the document's cap (`flight_cap = "tsh07"`) is this times
+    /// (rounds left − 1).
     pub cap_per_round: u32,
-    /// `flight_cap_final`: the contender cap in the final round.
+    /// `flight_cap_final`: the document's cap in the final round.
     pub cap_final: u32,
+    /// `force_koth`: with this many rounds left or fewer, flights of two (tsh).
+    pub force_koth: u32,
+    /// `chew_no_swiss_all`: when every remaining player contends, split leaders and
+    /// nonleaders anyway instead of one Swiss group (tsh).
+    pub no_swiss_all: bool,
     /// `based_on`: `{round: based-on round}` for rounds paired from other standings than the
     /// lag says (tsh's `autopair DIV BASED ROUND` lines in `config.tsh`).
     pub based_on_rounds: BTreeMap<u32, u32>,
@@ -76,9 +128,12 @@ impl Default for Settings {
             session_starts: Vec::new(),
             lag_final_round: false,
             prize_bands: None,
-            gibson_spread: vec![250, 175, 150],
+            gibson_spread: vec![TSH_MAX_SPREAD],
+            flight_cap: FlightCap::Tsh,
             cap_per_round: 4,
             cap_final: 2,
+            force_koth: 0,
+            no_swiss_all: false,
             based_on_rounds: BTreeMap::new(),
             initial_round_robin: None,
         }
@@ -152,9 +207,36 @@ impl Settings {
         }
         if let Some(c) = uint(t, "flight_cap_per_round")? {
             s.cap_per_round = c;
+            s.flight_cap = FlightCap::Tsh07;
         }
         if let Some(c) = uint(t, "flight_cap_final")? {
             s.cap_final = c;
+            s.flight_cap = FlightCap::Tsh07;
+        }
+        if let Some(v) = t.settings.get("flight_cap").filter(|v| !v.is_null()) {
+            s.flight_cap = FlightCap::from_value(v).ok_or_else(|| {
+                Error::field(
+                    "flight_cap",
+                    format!(
+                        "unknown flight cap {v} (known: tsh, tsh07, nsc, nsc2008, none, or a \
+                         list of caps from the most rounds left to the final round)"
+                    ),
+                )
+            })?;
+        }
+        if let Some(k) = uint(t, "force_koth")? {
+            s.force_koth = k;
+        }
+        match t.settings.get("chew_no_swiss_all") {
+            None | Some(serde_json::Value::Null) => {}
+            Some(serde_json::Value::Bool(b)) => s.no_swiss_all = *b,
+            Some(v) if v.as_u64().is_some() => s.no_swiss_all = v.as_u64() != Some(0),
+            Some(v) => {
+                return Err(Error::field(
+                    "chew_no_swiss_all",
+                    format!("must be true or false, got {v}"),
+                ))
+            }
         }
         if let Some(n) = uint(t, "initial_round_robin")? {
             if n > 3 {
@@ -241,15 +323,32 @@ impl Settings {
         self.gibson_spread[i]
     }
 
-    /// Contender cap with `left` rounds left including the one being paired (TSH07: four times
-    /// one less than the rounds left, two in the final round), made even.
+    /// Contender cap with `left` rounds left including the one being paired: tsh's schedule
+    /// (`flight_cap`, default 2, 4, 8, 12, 12, … by rounds left; TSH07's text has no ceiling
+    /// of 12), `force_koth` first, an odd cap rounded up.
     pub fn cap(&self, left: u32) -> usize {
-        let c = if left <= 1 {
-            self.cap_final
+        let left = left.max(1);
+        let c = if left <= self.force_koth {
+            2
         } else {
-            self.cap_per_round * (left - 1)
+            match &self.flight_cap {
+                FlightCap::Tsh => match left {
+                    1 => 2,
+                    l if l >= 4 => 12,
+                    l => 4 * (l - 1),
+                },
+                FlightCap::Tsh07 if left == 1 => self.cap_final,
+                FlightCap::Tsh07 => self.cap_per_round * (left - 1),
+                FlightCap::Nsc => (4 * left).min(12),
+                FlightCap::Nsc2008 => (2 * left).min(12),
+                FlightCap::None => u32::MAX / 4,
+                FlightCap::List(l) => {
+                    let i = l.len().saturating_sub(left as usize);
+                    l[i]
+                }
+            }
         };
-        (c as usize / 2 * 2).max(2)
+        ((c as usize).div_ceil(2) * 2).max(2)
     }
 }
 
@@ -273,6 +372,9 @@ pub struct Group {
     pub players: Vec<u32>,
     /// The prize band contended (first and last rank), for flights.
     pub band: Option<(u32, u32)>,
+    /// The contenders of a prize band: tsh pairs them (minimum repeats, the leader split, the
+    /// leaders' pairs) so that the lower of each pair can catch the higher where it can.
+    pub must_catch: bool,
 }
 
 /// The procedural part of TSH07: who is in which group. Pairings inside groups are the
@@ -316,7 +418,113 @@ fn key(a: u32, b: u32) -> (u32, u32) {
     (a.min(b), a.max(b))
 }
 
+/// Each player's losses in the rounds up to `upto`: games and byes with a result, less the
+/// points won (tsh ranks fewer losses first among equal wins).
+fn losses(t: &Tournament, upto: u32) -> BTreeMap<u32, f64> {
+    let mut l: BTreeMap<u32, f64> = t.players.iter().map(|p| (p.id, 0.0)).collect();
+    for rd in t.rounds.iter().filter(|rd| rd.number <= upto) {
+        for g in rd.games.iter().filter(|g| g.result != GameResult::Pending) {
+            let (w, b) = g.result.points(&t.scoring);
+            *l.entry(g.white).or_default() += t.scoring.win - w;
+            *l.entry(g.black).or_default() += t.scoring.win - b;
+        }
+        for b in &rd.byes {
+            *l.entry(b.player).or_default() += t.scoring.win - b.kind.points(&t.scoring);
+        }
+    }
+    l
+}
+
+/// Whether `players` (an even number, at most a handful) pair among themselves with nobody
+/// meeting an earlier opponent.
+fn pairs_without_repeats(players: &[u32], met: &Meetings) -> bool {
+    let Some((&a, rest)) = players.split_first() else {
+        return true;
+    };
+    (0..rest.len()).any(|i| {
+        !met.contains_key(&key(a, rest[i])) && {
+            let mut others = rest.to_vec();
+            others.remove(i);
+            pairs_without_repeats(&others, met)
+        }
+    })
+}
+
 impl Plan {
+    /// tsh's "faint hope" rank: with four rounds left or fewer, the players within a win of
+    /// the last prize rank (counted as tsh counts them) still contend when the prize bands are
+    /// done; earlier, the flight cap for one round fewer. Below the prize bands, the top
+    /// remaining players down to this rank form a capped flight.
+    pub fn faint_hope_rank(&self, s: &Settings, left: u32) -> usize {
+        let lpr = self.last_prize_rank as usize;
+        if left > 4 || lpr == 0 || lpr > self.order.len() {
+            return s.cap(left.saturating_sub(1));
+        }
+        let wins = |i: usize| self.order.get(i).map(|p| self.wins[p]);
+        let floor = self.wins[&self.order[lpr - 1]] - 1.0;
+        let mut rank = lpr;
+        while wins(rank + 1).is_some_and(|w| w >= floor - EPS) {
+            rank += 1;
+        }
+        (rank + 1).min(self.order.len())
+    }
+
+    /// How many of `remaining` (by rank, the bye already out) contend in this pass: tsh's
+    /// count for the prize band `band` (those who can still reach its last rank, +1 if odd,
+    /// capped — tsh looks only at the top `cap` players), or below the bands the faint-hope
+    /// flight; non-contenders folded in when at most six are left, they are fewer than half
+    /// the contenders, and they cannot pair without repeats.
+    fn contenders(
+        &self,
+        s: &Settings,
+        remaining: &[u32],
+        band: Option<(u32, u32)>,
+        left: u32,
+        faint: usize,
+        met: &Meetings,
+    ) -> usize {
+        let cap = s.cap(left);
+        let n = match band {
+            None => {
+                let top = self.rank(remaining[0]);
+                let mut c = faint.saturating_sub(top);
+                c += c % 2;
+                match c.min(cap) {
+                    0 => remaining.len(),
+                    c => c,
+                }
+            }
+            Some((_, last)) => {
+                let target = self.order[(last as usize).min(self.order.len()) - 1];
+                let reach = |p: u32| self.rank(p) as u32 <= last || self.catches(s, p, target);
+                let scan = remaining.len().min(cap);
+                let mut c = (0..scan).rfind(|&i| reach(remaining[i])).unwrap_or(0) + 1;
+                c += c % 2;
+                c.min(cap)
+            }
+        }
+        .min(remaining.len());
+        let rest = &remaining[n..];
+        if !rest.is_empty()
+            && n > 2 * rest.len()
+            && rest.len() <= 6
+            && !pairs_without_repeats(rest, met)
+        {
+            return remaining.len();
+        }
+        n
+    }
+
+    /// Whether `p` cannot finish within the prize ranks (tsh's "hopeless" Gibson victim).
+    fn hopeless(&self, s: &Settings, p: u32) -> bool {
+        let lpr = self.last_prize_rank as usize;
+        self.rank(p) > lpr
+            && self
+                .order
+                .get(lpr.max(1) - 1)
+                .is_none_or(|&at| !self.catches(s, p, at))
+    }
+
     /// Whether `lo` catches `hi` (see the module notes).
     pub fn catches(&self, s: &Settings, lo: u32, hi: u32) -> bool {
         let n = self.rounds_to_catch;
@@ -351,11 +559,22 @@ impl Plan {
             .round(round)
             .map(|rd| rd.requested_byes().map(|b| b.player).collect())
             .unwrap_or_default();
-        let order: Vec<u32> = standings
+        let mut order: Vec<u32> = standings
             .by_wins_spread()
             .into_iter()
             .filter(|id| t.player(*id).is_some_and(|p| p.active_in(round)) && !absent.contains(id))
             .collect();
+        // tsh's standings: wins, then losses (fewer first), then spread, rating, number.
+        let losses = losses(t, based_on);
+        order.sort_by(|a, b| {
+            let (x, y) = (&standings.by_id[a], &standings.by_id[b]);
+            y.score
+                .total_cmp(&x.score)
+                .then(losses[a].total_cmp(&losses[b]))
+                .then(y.spread.cmp(&x.spread))
+                .then(y.rating.cmp(&x.rating))
+                .then(x.number.cmp(&y.number))
+        });
         let wins = standings.by_id.iter().map(|(&k, v)| (k, v.score)).collect();
         let spread = standings
             .by_id
@@ -389,6 +608,7 @@ impl Plan {
                 .count()
         };
         let left = planned.saturating_sub(round) + 1;
+        let faint = plan.faint_hope_rank(s, left);
         let mut remaining = plan.order.clone();
         while !remaining.is_empty() {
             // TSH07 Gibsons: count them.
@@ -419,6 +639,7 @@ impl Plan {
                         kind: GroupKind::Gibsons,
                         players: gibsons[..even].to_vec(),
                         band: None,
+                        must_catch: false,
                     });
                 }
                 let odd = (g % 2 == 1).then(|| gibsons[g - 1]);
@@ -441,10 +662,12 @@ impl Plan {
                             .copied()
                             .filter(|&p| met.get(&key(p, gib)).copied().unwrap_or(0) == least)
                             .collect();
+                        // tsh: the highest ranked of them who cannot finish in the money,
+                        // else the lowest ranked.
                         let victim = pool
                             .iter()
                             .copied()
-                            .find(|&p| plan.rank(p) as u32 > plan.last_prize_rank)
+                            .find(|&p| plan.hopeless(s, p))
                             .unwrap_or(*pool.last().unwrap());
                         plan.notes.push(format!(
                             "TSH07 Gibson odd: {gib} meets {victim} (rank {})",
@@ -455,6 +678,7 @@ impl Plan {
                             kind: GroupKind::GibsonOpponent,
                             players: vec![gib, victim],
                             band: None,
+                            must_catch: false,
                         });
                     } else {
                         plan.bye = Some(gib);
@@ -484,21 +708,9 @@ impl Plan {
                 .enumerate()
                 .find(|(_, &b)| b >= top_rank)
                 .map(|(i, &b)| (if i == 0 { 1 } else { bands[i - 1] + 1 }, b));
-            let n = match band {
-                None => remaining.len(),
-                Some((_, last)) => {
-                    let target = plan.order[(last as usize).min(plan.order.len()) - 1];
-                    let mut c = remaining
-                        .iter()
-                        .take_while(|&&p| plan.rank(p) as u32 <= last || plan.catches(s, p, target))
-                        .count();
-                    c += c % 2;
-                    c.min(s.cap(left))
-                }
-            };
-            let n = n.min(remaining.len());
+            let n = plan.contenders(s, &remaining, band, left, faint, &met);
             let players: Vec<u32> = remaining.drain(..n).collect();
-            let kind = if remaining.is_empty() {
+            let kind = if remaining.is_empty() && !s.no_swiss_all {
                 GroupKind::Swiss
             } else {
                 GroupKind::Flight
@@ -521,6 +733,7 @@ impl Plan {
                 kind,
                 players,
                 band,
+                must_catch: band.is_some(),
             });
         }
         Ok(plan)
@@ -626,31 +839,40 @@ impl TshCosts {
     }
 }
 
-/// TSH07's minimum repeats and leader count for one contender group: both follow from the
-/// standings and the history ("the minimum number of repeats necessary to pair all the
-/// contenders"; leaders "minimizing the number of leaders as long as the subgroup of leaders
-/// and the subgroup of nonleaders can each be paired amongst themselves without exceeding the
-/// minimum repeats"), so they are decided before the program, by exact perfect matchings.
+/// A contender group's minimum repeats and leader count, decided as tsh decides them before
+/// any pair is chosen, by exact perfect matchings. TSH07: "the minimum number of repeats
+/// necessary to pair all the contenders"; leaders "minimizing the number of leaders as long as
+/// the subgroup of leaders and the subgroup of nonleaders can each be paired amongst
+/// themselves without exceeding the minimum repeats". tsh adds (where the document is silent):
+/// in a prize band's flight the pairs must be ones where the lower player can catch the higher
+/// (dropped if no repeat level then pairs the group); the split keeps at least four leaders
+/// when there are four contenders or more, and is tested with the catching condition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Split {
     /// The smallest k such that the group pairs with no pair met more than k times.
     pub limit: i64,
     /// Leaders: positions `0..leaders` (0 for an all-contender Swiss group).
     pub leaders: usize,
+    /// The leaders pair within the limit using only pairs where the lower can catch the
+    /// higher: then only such pairs are candidates (tsh's first try).
+    pub leaders_catch: bool,
 }
 
 /// The [`Split`] of a group of `m` players (rank order) whose pair `(i, j)` has met `rep(i, j)`
-/// times; `flight`: some players are out of contention, so leaders are chosen.
+/// times and where `catch(i, j)` (i above j) says j can catch i; `flight`: some players are
+/// out of contention, so leaders are chosen; `must_catch`: the group contends for a prize band.
 pub fn split(
     m: usize,
     flight: bool,
+    must_catch: bool,
     rep: &impl Fn(usize, usize) -> i64,
+    catch: &impl Fn(usize, usize) -> bool,
     programs: &Programs,
 ) -> Split {
-    let pairs = |lo: usize, hi: usize, k: i64| {
+    let pairs = |lo: usize, hi: usize, k: i64, c: bool| {
         let edges: Vec<(usize, usize)> = (lo..hi)
             .flat_map(|i| (i + 1..hi).map(move |j| (i, j)))
-            .filter(|&(i, j)| rep(i, j) <= k)
+            .filter(|&(i, j)| rep(i, j) <= k && (!c || catch(i, j)))
             .map(|(i, j)| (i - lo, j - lo))
             .collect();
         (programs.perfect_matching)(hi - lo, &edges)
@@ -665,16 +887,29 @@ pub fn split(
         .map(|(i, j)| rep(i, j))
         .max()
         .unwrap_or(0);
-    let limit = (bound..=most).find(|&k| pairs(0, m, k)).unwrap_or(most);
-    let leaders = if flight {
-        (2..=m)
-            .step_by(2)
-            .find(|&l| pairs(0, l, limit) && pairs(l, m, limit))
-            .unwrap_or(m)
-    } else {
-        0
-    };
-    Split { limit, leaders }
+    let level = |c: bool| (bound..=most).find(|&k| pairs(0, m, k, c));
+    let limit = must_catch
+        .then(|| level(true))
+        .flatten()
+        .or_else(|| level(false))
+        .unwrap_or(most);
+    if !flight {
+        return Split {
+            limit,
+            leaders: 0,
+            leaders_catch: false,
+        };
+    }
+    let first = if m >= 4 { 4 } else { 2 };
+    let leaders = (first..m)
+        .step_by(2)
+        .find(|&l| pairs(0, l, limit, true) && pairs(l, m, limit, true))
+        .unwrap_or(m);
+    Split {
+        limit,
+        leaders,
+        leaders_catch: pairs(0, leaders, limit, true),
+    }
 }
 
 impl System for TshCp {
@@ -893,7 +1128,15 @@ pub fn spec_from_plan(
         .map(|g| {
             matches!(g.kind, GroupKind::Swiss | GroupKind::Flight).then(|| {
                 let rep = |i: usize, j: usize| times(g.players[i], g.players[j]);
-                split(g.players.len(), g.kind == GroupKind::Flight, &rep, programs)
+                let catch = |i: usize, j: usize| plan.catches(s, g.players[j], g.players[i]);
+                split(
+                    g.players.len(),
+                    g.kind == GroupKind::Flight,
+                    g.must_catch,
+                    &rep,
+                    &catch,
+                    programs,
+                )
             })
         })
         .collect();
@@ -991,23 +1234,28 @@ pub fn spec_from_plan(
                 // catch him, avoiding a consecutive repeat where possible; failing a catcher,
                 // the nearest to catching him. One tier per position, top first, so the top
                 // leader's choice outranks everything after.
+                // tsh's order of a leader's opponents: one who can catch him, then fewest
+                // repeats, then not last round's opponent, then the lowest ranked.
                 let pref = |i: usize, j: usize| -> i64 {
                     let hi = g.players[i];
                     let pkey = |q: usize| {
                         let lo = g.players[q];
-                        let c = plan.catches(s, lo, hi);
                         (
+                            !plan.catches(s, lo, hi),
+                            times(hi, lo),
                             last.contains(&key(hi, lo)),
-                            !c,
-                            if c { -(q as i64) } else { q as i64 },
+                            -(q as i64),
                         )
                     };
                     let kj = pkey(j);
                     (i + 1..lead).filter(|&q| pkey(q) < kj).count() as i64
                 };
+                let catch_ok = |i: usize, j: usize| {
+                    !sp.leaders_catch || plan.catches(s, g.players[j], g.players[i])
+                };
                 for i in 0..lead {
                     for j in i + 1..lead {
-                        if ok(i, j) {
+                        if ok(i, j) && catch_ok(i, j) {
                             let (a, b) = (g.players[i], g.players[j]);
                             push(
                                 a,

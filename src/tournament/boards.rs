@@ -61,3 +61,35 @@ fn ranks(t: &Tournament, round: u32) -> impl Fn(u32) -> (i64, i64, i64, u32) {
         .collect();
     move |id| keys.get(&id).copied().unwrap_or((0, 0, 0, u32::MAX))
 }
+
+/// Settings key holding tsh's `config tables` for a division: the table number (as tsh
+/// prints it) of each board, board 1 first.
+pub const TABLES_KEY: &str = "tsh.tables";
+
+/// The posted number of board `i` (0-based): tsh's table number when `config tables` gives
+/// one, else `i + 1`.
+pub fn table_label(t: &Tournament, i: usize) -> String {
+    t.settings
+        .get(TABLES_KEY)
+        .and_then(|v| v.as_array())
+        .and_then(|a| a.get(i))
+        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+        .unwrap_or_else(|| (i + 1).to_string())
+}
+
+/// The 1-based board whose posted number is `label` (see [`table_label`]), if it is one of
+/// the first `boards` boards.
+pub fn board_of_table(t: &Tournament, label: &str, boards: usize) -> Option<usize> {
+    let tables = t.settings.get(TABLES_KEY).and_then(|v| v.as_array());
+    match tables {
+        Some(_) => (0..boards)
+            .find(|&i| table_label(t, i) == label)
+            .map(|i| i + 1),
+        None => label.parse().ok().filter(|&b| (1..=boards).contains(&b)),
+    }
+}
+
+/// Whether the event posts tsh's table numbers (`config tables`) instead of 1, 2, ….
+pub fn has_tables(t: &Tournament) -> bool {
+    t.settings.get(TABLES_KEY).is_some_and(|v| v.is_array())
+}

@@ -32,7 +32,7 @@
 
 use super::matching::Matching;
 use super::Violation;
-use crate::tournament::{ByeKind, Standings, Tournament};
+use crate::tournament::{ByeKind, GameResult, Standings, Tournament};
 use std::collections::{BTreeMap, BTreeSet};
 
 struct Rules {
@@ -43,6 +43,10 @@ struct Rules {
     spread: Vec<i64>,
     cap_per_round: u32,
     cap_final: u32,
+    /// `flight_cap` as the settings give it (a name or a list); `None`: tsh's default.
+    cap_schedule: Option<serde_json::Value>,
+    force_koth: u32,
+    no_swiss_all: bool,
 }
 
 fn rules(t: &Tournament) -> Rules {
@@ -68,9 +72,49 @@ fn rules(t: &Tournament) -> Rules {
         bands: l("prize_bands").map(|v| v.into_iter().map(|x| x as u32).collect()),
         spread: l("gibson_spread")
             .filter(|v| !v.is_empty())
-            .unwrap_or(vec![250, 175, 150]),
+            .unwrap_or(vec![500]),
         cap_per_round: u("flight_cap_per_round").unwrap_or(4),
         cap_final: u("flight_cap_final").unwrap_or(2),
+        cap_schedule: t.settings.get("flight_cap").cloned().or_else(|| {
+            (t.settings.contains_key("flight_cap_per_round")
+                || t.settings.contains_key("flight_cap_final"))
+            .then(|| serde_json::json!("tsh07"))
+        }),
+        force_koth: u("force_koth").unwrap_or(0),
+        no_swiss_all: t
+            .settings
+            .get("chew_no_swiss_all")
+            .is_some_and(|v| v.as_bool().unwrap_or(false) || v.as_u64().is_some_and(|n| n != 0)),
+    }
+}
+
+impl Rules {
+    /// The most contenders a flight holds with `left` rounds left (this one included): tsh's
+    /// schedule by name — default 2, 4, 8, 12, 12, …; `tsh07` the document's 4 × (left − 1)
+    /// and 2 in the final round; `nsc` 4 × left and `nsc2008` 2 × left, both at most 12;
+    /// `none`; or a list read from the final round backwards — rounded up to even.
+    fn cap(&self, left: u32) -> usize {
+        let left = left.max(1);
+        let raw = if left <= self.force_koth {
+            2
+        } else {
+            match &self.cap_schedule {
+                Some(serde_json::Value::Array(a)) => {
+                    let at = a.len().saturating_sub(left as usize);
+                    a.get(at).and_then(|v| v.as_u64()).unwrap_or(2) as u32
+                }
+                Some(v) => match v.as_str().unwrap_or("").to_ascii_lowercase().as_str() {
+                    "tsh07" if left == 1 => self.cap_final,
+                    "tsh07" => self.cap_per_round * (left - 1),
+                    "nsc" => (left * 4).min(12),
+                    "nsc2008" => (left * 2).min(12),
+                    "none" => 1 << 30,
+                    _ => [2, 4, 8, 12][(left as usize - 1).min(3)],
+                },
+                None => [2, 4, 8, 12][(left as usize - 1).min(3)],
+            }
+        };
+        (raw as usize).div_ceil(2) * 2
     }
 }
 
@@ -158,10 +202,23 @@ pub fn check(t: &Tournament, round: u32) -> Vec<Violation> {
         .filter(|p| p.active_in(round) && !absent.contains(&p.id))
         .map(|p| p.id)
         .collect();
+    // tsh's standings: wins, losses (fewer first), spread, rating, number.
+    let mut lost: BTreeMap<u32, f64> = BTreeMap::new();
+    for r in t.rounds.iter().filter(|x| x.number <= based) {
+        for g in r.games.iter().filter(|g| g.result != GameResult::Pending) {
+            let (w, b) = g.result.points(&t.scoring);
+            *lost.entry(g.white).or_default() += t.scoring.win - w;
+            *lost.entry(g.black).or_default() += t.scoring.win - b;
+        }
+        for b in &r.byes {
+            *lost.entry(b.player).or_default() += t.scoring.win - b.kind.points(&t.scoring);
+        }
+    }
     let key = |id: &u32| {
         let s = &st.by_id[id];
         (
             -(s.score * 2.0).round() as i64,
+            (lost.get(id).copied().unwrap_or(0.0) * 2.0).round() as i64,
             -s.spread,
             -(s.rating as i64),
             s.number,
@@ -303,13 +360,23 @@ impl Check<'_> {
             .unwrap_or_else(|| (1..=(self.order.len() as u32 / 4).max(1)).collect());
         let last_prize = bands.last().copied().unwrap_or(0) as usize;
         let left = planned.saturating_sub(self.r) + 1;
-        let cap = {
-            let c = if left <= 1 {
-                self.rules.cap_final
-            } else {
-                self.rules.cap_per_round * (left - 1)
-            };
-            (c as usize / 2 * 2).max(2)
+        let cap = self.rules.cap(left);
+        // tsh's "faint hope" rank (reading in models/tsh-cp.md): with four rounds left or
+        // fewer, down to the players within a win of the last prize rank; earlier, the cap
+        // for one round fewer.
+        let faint = if left > 4 || last_prize == 0 || last_prize > self.order.len() {
+            self.rules.cap(left.saturating_sub(1))
+        } else {
+            let floor = self.wins[&self.order[last_prize - 1]] - 1.0;
+            let mut k = last_prize;
+            while self
+                .order
+                .get(k + 1)
+                .is_some_and(|p| self.wins[p] >= floor - 1e-9)
+            {
+                k += 1;
+            }
+            (k + 1).min(self.order.len())
         };
         let byes_had = |c: &Check, id: u32| {
             c.t.rounds
@@ -361,10 +428,12 @@ impl Check<'_> {
                             .copied()
                             .filter(|&p| self.times(p, last) == least)
                             .collect();
+                        // tsh: the highest ranked of them who cannot finish in the money.
+                        let at_last = self.order[last_prize.clamp(1, self.order.len()) - 1];
                         let want = pool
                             .iter()
                             .copied()
-                            .find(|&p| self.rank(p) > last_prize)
+                            .find(|&p| self.rank(p) > last_prize && !self.catches(p, at_last))
                             .unwrap_or(*pool.last().unwrap());
                         if self.opp.get(&last) != Some(&want) {
                             self.flag(
@@ -403,21 +472,38 @@ impl Check<'_> {
             // Contention.
             let top = self.rank(rest[0]);
             let band = bands.iter().find(|&&b| b as usize >= top).copied();
-            let n = match band {
-                None => rest.len(),
+            let mut n = match band {
+                None => {
+                    let c = faint.saturating_sub(top);
+                    match (c + c % 2).min(cap) {
+                        0 => rest.len(),
+                        c => c,
+                    }
+                }
                 Some(last) => {
                     let target = self.order[(last as usize).min(self.order.len()) - 1];
-                    let mut c = rest
+                    // tsh looks at the top `cap` players: the lowest of them who can still
+                    // reach the band's last rank, and everyone above him.
+                    let c = rest[..rest.len().min(cap)]
                         .iter()
-                        .take_while(|&&p| self.rank(p) <= last as usize || self.catches(p, target))
-                        .count();
-                    c += c % 2;
-                    c.min(cap)
+                        .rposition(|&p| self.rank(p) <= last as usize || self.catches(p, target))
+                        .map_or(1, |i| i + 1);
+                    (c + c % 2).min(cap)
                 }
             }
             .min(rest.len());
+            // tsh: a handful of non-contenders who cannot pair without repeats join them.
+            let others = rest.len() - n;
+            if others > 0
+                && n > 2 * others
+                && others <= 6
+                && !self.pairable(&rest[n..], 0, |_, _| true)
+            {
+                n = rest.len();
+            }
             let group: Vec<u32> = rest.drain(..n).collect();
-            self.check_group(&group, !rest.is_empty());
+            let flight = !rest.is_empty() || self.rules.no_swiss_all;
+            self.check_group(&group, flight, band.is_some());
         }
     }
 
@@ -466,25 +552,37 @@ impl Check<'_> {
     /// the rest pairable within `minrep`, one he did not meet in the previous round if there
     /// is one, then the lowest ranked who can catch him, else (nobody can) the one nearest to
     /// catching him, i.e. the highest ranked.
-    fn check_leader_pairs(&mut self, leaders: &[u32], pos: &BTreeMap<u32, usize>, minrep: u32) {
+    fn check_leader_pairs(
+        &mut self,
+        leaders: &[u32],
+        pos: &BTreeMap<u32, usize>,
+        minrep: u32,
+        strict: bool,
+    ) {
         let mut rest: Vec<u32> = leaders.to_vec();
+        let allowed = |c: &Check, a: u32, b: u32| {
+            let (hi, lo) = if pos[&a] < pos[&b] { (a, b) } else { (b, a) };
+            !strict || c.catches(lo, hi)
+        };
         while rest.len() >= 2 {
             let top = rest[0];
             let mut options: Vec<u32> = rest[1..]
                 .iter()
                 .copied()
-                .filter(|&p| self.times(top, p) <= minrep)
+                .filter(|&p| self.times(top, p) <= minrep && allowed(self, top, p))
                 .filter(|&p| {
                     let others: Vec<u32> = rest[1..].iter().copied().filter(|&q| q != p).collect();
-                    self.pairable(&others, minrep, |_, _| true)
+                    self.pairable(&others, minrep, |a, b| allowed(self, a, b))
                 })
                 .collect();
+            // tsh's order: one who can catch him, fewest repeats, not last round's opponent,
+            // the lowest ranked.
             options.sort_by_key(|&p| {
-                let c = self.catches(p, top);
                 (
+                    !self.catches(p, top),
+                    self.times(top, p),
                     self.previous.contains(&pair(top, p)),
-                    !c,
-                    if c { -(pos[&p] as i64) } else { pos[&p] as i64 },
+                    -(pos[&p] as i64),
                 )
             });
             let Some(&want) = options.first() else {
@@ -508,7 +606,7 @@ impl Check<'_> {
         }
     }
 
-    fn check_group(&mut self, group: &[u32], flight: bool) {
+    fn check_group(&mut self, group: &[u32], flight: bool, must_catch: bool) {
         let inside: BTreeSet<u32> = group.iter().copied().collect();
         for &p in group {
             if self.opp.get(&p).is_none_or(|o| !inside.contains(o)) {
@@ -523,7 +621,22 @@ impl Check<'_> {
                 return;
             }
         }
-        let Some(minrep) = self.min_repeats(group) else {
+        // tsh: a prize band's contenders pair so that the lower of each pair can catch the
+        // higher, unless no repeat level allows that.
+        let lower_catches = |c: &Check, a: u32, b: u32| {
+            let (hi, lo) = if c.rank(a) < c.rank(b) {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            c.catches(lo, hi)
+        };
+        let with_catch =
+            (0..=self.r).find(|&k| self.pairable(group, k, |a, b| lower_catches(self, a, b)));
+        let Some(minrep) = with_catch
+            .filter(|_| must_catch)
+            .or_else(|| self.min_repeats(group))
+        else {
             return;
         };
         for &p in group {
@@ -546,11 +659,14 @@ impl Check<'_> {
             // leaders and the subgroup of nonleaders can each be paired amongst themselves
             // without exceeding the minimum repeats" — the smallest even top block (two or
             // more) for which both sides pair within the limit; each side plays inside itself.
-            lead = (2..=group.len())
+            // tsh: at least four leaders when there are four contenders or more, and both
+            // sides pair with the lower of each pair able to catch the higher.
+            let first = if group.len() >= 4 { 4 } else { 2 };
+            lead = (first..group.len())
                 .step_by(2)
                 .find(|&l| {
-                    self.pairable(&group[..l], minrep, |_, _| true)
-                        && self.pairable(&group[l..], minrep, |_, _| true)
+                    self.pairable(&group[..l], minrep, |a, b| lower_catches(self, a, b))
+                        && self.pairable(&group[l..], minrep, |a, b| lower_catches(self, a, b))
                 })
                 .unwrap_or(group.len());
             let leaders: BTreeSet<u32> = group[..lead].iter().copied().collect();
@@ -570,7 +686,8 @@ impl Check<'_> {
                 return;
             }
             let leaders = group[..lead].to_vec();
-            self.check_leader_pairs(&leaders, &pos, minrep);
+            let strict = self.pairable(&leaders, minrep, |a, b| lower_catches(self, a, b));
+            self.check_leader_pairs(&leaders, &pos, minrep, strict);
         }
         // TSH07 Swiss for the rest (all contenders, or the nonleaders): tsh's Swiss by win
         // groups, each folded in order, a group left odd sending its lowest down to the next

@@ -1,0 +1,6 @@
+Player01, A 1990
+Player02, A 1980
+Player03, A 1970
+Player04, A 1960
+Player05, A 1950
+Player06, A 1940
