@@ -59,10 +59,16 @@ fn us_chess_29c_round_one_upper_half_v_lower_half() {
 fn us_chess_28l2_bye_to_lowest_rated_not_unrated() {
     let t = field(&[2000, 1900, 1800, 1700, 1600, 1500, 1400, 1300, 1200]);
     let p = pair(&t, 1, "uscf");
-    assert_eq!(p.round.byes.iter().map(|b| b.player).collect::<Vec<_>>(), [9]);
+    assert_eq!(
+        p.round.byes.iter().map(|b| b.player).collect::<Vec<_>>(),
+        [9]
+    );
     let t = field(&[2000, 1900, 1800, 1700, 1600, 1500, 1400, 1300, 0]);
     let p = pair(&t, 1, "uscf");
-    assert_eq!(p.round.byes.iter().map(|b| b.player).collect::<Vec<_>>(), [8]);
+    assert_eq!(
+        p.round.byes.iter().map(|b| b.player).collect::<Vec<_>>(),
+        [8]
+    );
     assert!(pairs(&p).iter().any(|&(a, b)| a == 9 || b == 9));
 }
 
@@ -73,14 +79,28 @@ fn us_chess_28l3_no_second_bye() {
     add_pab(
         &mut t,
         1,
-        vec![g(1, 5, "1/2"), g(6, 2, "1/2"), g(3, 7, "1/2"), g(8, 4, "1/2")],
+        vec![
+            g(1, 5, "1/2"),
+            g(6, 2, "1/2"),
+            g(3, 7, "1/2"),
+            g(8, 4, "1/2"),
+        ],
         vec![9],
     );
     let p = pair(&t, 2, "uscf");
     let bye: Vec<u32> = p.round.byes.iter().map(|b| b.player).collect();
-    assert_eq!(bye, [8], "the lowest-rated of the ½ group, 9 having had the bye");
+    assert_eq!(
+        bye,
+        [8],
+        "the lowest-rated of the ½ group, 9 having had the bye"
+    );
     // A bye given to 9 again is flagged.
-    let games = vec![g(1, 2, "1-0"), g(3, 4, "1-0"), g(5, 6, "1-0"), g(7, 8, "1-0")];
+    let games = vec![
+        g(1, 2, "1-0"),
+        g(3, 4, "1-0"),
+        g(5, 6, "1-0"),
+        g(7, 8, "1-0"),
+    ];
     let v = verdict(&t, 2, games, vec![9]);
     assert!(rules(&v).contains(&"US Chess 28L3".to_string()), "{v:?}");
 }
@@ -95,7 +115,12 @@ fn us_chess_29e5e_interchange_or_transposition() {
         add(
             t,
             1,
-            vec![g(5, 1, "0-1"), g(2, 6, "1-0"), g(7, 3, "0-1"), g(4, 8, "1-0")],
+            vec![
+                g(5, 1, "0-1"),
+                g(2, 6, "1-0"),
+                g(7, 3, "0-1"),
+                g(4, 8, "1-0"),
+            ],
             vec![],
         )
     };
@@ -105,17 +130,29 @@ fn us_chess_29e5e_interchange_or_transposition() {
     round_one(&mut t);
     let p = pair(&t, 2, "uscf");
     let top: BTreeSet<_> = pairs(&p).into_iter().filter(|&(a, _)| a <= 4).collect();
-    assert_eq!(top, set(&[(1, 2), (3, 4)]), "US Chess 29E5e: the 59-point interchange");
+    assert_eq!(
+        top,
+        set(&[(1, 2), (3, 4)]),
+        "US Chess 29E5e: the 59-point interchange"
+    );
     // The losers: 1800 (due B), 1750 (due W), 1700 (due B), 1650 (due W): the 50-point
     // transposition, not the 50-point interchange.
     let low: BTreeSet<_> = pairs(&p).into_iter().filter(|&(a, _)| a > 4).collect();
-    assert_eq!(low, set(&[(5, 8), (6, 7)]), "US Chess 29E5e: a transposition within 80");
+    assert_eq!(
+        low,
+        set(&[(5, 8), (6, 7)]),
+        "US Chess 29E5e: a transposition within 80"
+    );
     // 1990 in place of 1846: the transposition is 13 points and is preferred.
     let mut t = field(&[2279, 2062, 2003, 1990, 1800, 1750, 1700, 1650]);
     round_one(&mut t);
     let p = pair(&t, 2, "uscf");
     let top: BTreeSet<_> = pairs(&p).into_iter().filter(|&(a, _)| a <= 4).collect();
-    assert_eq!(top, set(&[(1, 4), (2, 3)]), "US Chess 29E5a: 13-point transposition");
+    assert_eq!(
+        top,
+        set(&[(1, 4), (2, 3)]),
+        "US Chess 29E5a: 13-point transposition"
+    );
     for gm in &p.round.games {
         assert!(
             [1, 3, 6, 8].contains(&gm.white),
@@ -133,7 +170,12 @@ fn us_chess_29e5b_no_switch_beyond_200() {
     add(
         &mut t,
         1,
-        vec![g(5, 1, "0-1"), g(2, 6, "1-0"), g(7, 3, "0-1"), g(4, 8, "1-0")],
+        vec![
+            g(5, 1, "0-1"),
+            g(2, 6, "1-0"),
+            g(7, 3, "0-1"),
+            g(4, 8, "1-0"),
+        ],
         vec![],
     );
     let p = pair(&t, 2, "uscf");
@@ -141,7 +183,12 @@ fn us_chess_29e5b_no_switch_beyond_200() {
     // Transposition 1800 ↔ 1500 (or 2400 ↔ 2100): 300 points; interchange 2100 ↔ 1800: 300.
     assert_eq!(top, set(&[(1, 3), (2, 4)]));
     // A hand-made 300-point transposition is flagged.
-    let games = vec![g(1, 4, "1-0"), g(3, 2, "1-0"), g(8, 5, "1-0"), g(6, 7, "1-0")];
+    let games = vec![
+        g(1, 4, "1-0"),
+        g(3, 2, "1-0"),
+        g(8, 5, "1-0"),
+        g(6, 7, "1-0"),
+    ];
     let v = verdict(&t, 2, games, vec![]);
     assert!(rules(&v).contains(&"US Chess 29E5b".to_string()), "{v:?}");
 }
@@ -207,7 +254,12 @@ fn us_chess_28l2_wrong_bye_flagged() {
     let v = verdict(&t, 1, vec![g(1, 3, "1-0"), g(4, 5, "1-0")], vec![2]);
     assert!(rules(&v).contains(&"US Chess 28L2".to_string()), "{v:?}");
     let mut t = t;
-    add(&mut t, 1, vec![g(1, 3, "1-0"), g(4, 2, "1-0")], vec![pab(5)]);
+    add(
+        &mut t,
+        1,
+        vec![g(1, 3, "1-0"), g(4, 2, "1-0")],
+        vec![pab(5)],
+    );
     assert!(check_round(&t, 1, SystemKind::Uscf).unwrap().is_empty());
 }
 
@@ -218,7 +270,12 @@ fn us_chess_29e5a_switch_for_alternation_beyond_80() {
     add(
         &mut t,
         1,
-        vec![g(1, 5, "1-0"), g(6, 2, "0-1"), g(3, 7, "1-0"), g(8, 4, "0-1")],
+        vec![
+            g(1, 5, "1-0"),
+            g(6, 2, "0-1"),
+            g(3, 7, "1-0"),
+            g(8, 4, "0-1"),
+        ],
         vec![],
     );
     // Natural 1-3 (1 W, 3 W: a clash) and 2-4 — choose colours the plan allows with no gain:
@@ -229,13 +286,71 @@ fn us_chess_29e5a_switch_for_alternation_beyond_80() {
     // The losers 5 (B), 6 (W), 7 (B), 8 (W): natural 5-7, 6-8 clash, 5-8 / 6-7 settle
     // (100 points, for equalization). Hand-made: winners natural but losers 5-6 / 7-8 (an
     // interchange) is not a two-board transposition; 1-3 / 2-4 with a clash is legal.
-    let games = vec![g(4, 1, "1-0"), g(2, 3, "1-0"), g(5, 8, "1-0"), g(7, 6, "1-0")];
+    let games = vec![
+        g(4, 1, "1-0"),
+        g(2, 3, "1-0"),
+        g(5, 8, "1-0"),
+        g(7, 6, "1-0"),
+    ];
     assert!(verdict(&t, 2, games, vec![]).is_empty());
     let mut t2 = field(&[2000, 1900, 1800, 1700]);
     add(&mut t2, 1, vec![g(1, 2, "1/2"), g(4, 3, "1/2")], vec![]);
     // 1 W, 2 B, 3 B, 4 W, all ½: natural 1-3 (1 due B, 3 due W) and 2-4 — settled.
     let v = verdict(&t2, 2, vec![g(4, 1, "1/2"), g(2, 3, "1/2")], vec![]);
     assert!(rules(&v).contains(&"US Chess 29E5a".to_string()), "{v:?}");
+}
+
+/// The test's own reading of the rules above every colour tier, for one pairing: 28L3 (no
+/// second full-point bye, none after a forfeit win), 28L2 (the lowest score group, not an
+/// unrated player, the lowest-rated), 27A2 (Σ score groups crossed, squared).
+fn own_reading(t: &Tournament, r: u32, games: &[(u32, u32)], bye: Option<u32>) -> [i64; 5] {
+    use optipair::tournament::{ByeKind, Standings};
+    let st = Standings::before(t, r);
+    let mut scores: Vec<i64> = t
+        .players
+        .iter()
+        .map(|p| (st.get(p.id).unwrap().score * 2.0).round() as i64)
+        .collect();
+    scores.sort_unstable();
+    scores.dedup();
+    let level = |id: u32| {
+        let s = (st.get(id).unwrap().score * 2.0).round() as i64;
+        scores.iter().position(|&x| x == s).unwrap() as i64
+    };
+    let mut out = [0i64; 5];
+    if let Some(b) = bye {
+        let had = t.rounds.iter().filter(|rd| rd.number < r).any(|rd| {
+            rd.byes
+                .iter()
+                .any(|x| x.player == b && x.kind == ByeKind::PairingAllocated)
+                || rd.games.iter().any(|g| {
+                    (g.white == b && g.result == optipair::tournament::GameResult::WhiteForfeitWin)
+                        || (g.black == b
+                            && g.result == optipair::tournament::GameResult::BlackForfeitWin)
+                })
+        });
+        let me = t.player(b).unwrap();
+        let same: Vec<&Player> = t
+            .players
+            .iter()
+            .filter(|p| level(p.id) == level(b) && p.rating > 0)
+            .collect();
+        out[0] = had as i64;
+        out[1] = level(b);
+        out[2] = (me.rating == 0) as i64;
+        out[3] = same
+            .iter()
+            .filter(|p| (p.rating, std::cmp::Reverse(p.id)) < (me.rating, std::cmp::Reverse(b)))
+            .count() as i64;
+        if me.rating == 0 {
+            out[3] = 0;
+        }
+    }
+    out[4] = games
+        .iter()
+        .map(|&(a, b)| (level(a) - level(b)).pow(2))
+        .sum();
+    out
 }
 
 /// A small random event (fixed seed): players, results of the rounds so far.
@@ -290,7 +405,13 @@ fn brute_force_agrees_on_random_small_rounds() {
     for event in 0..24 {
         let n = 4 + rng.below(5) as usize;
         let ratings: Vec<u32> = (0..n)
-            .map(|_| if rng.below(8) == 0 { 0 } else { 1200 + rng.below(900) as u32 })
+            .map(|_| {
+                if rng.below(8) == 0 {
+                    0
+                } else {
+                    1200 + rng.below(900) as u32
+                }
+            })
             .collect();
         let mut t = field(&ratings);
         for r in 1..=4u32 {
@@ -305,8 +426,23 @@ fn brute_force_agrees_on_random_small_rounds() {
                     .map(|c| c.costs.clone())
             };
             let mut best: Option<Vec<i64>> = None;
+            let mut own_best: Option<[i64; 5]> = None;
+            let st = optipair::tournament::Standings::before(&t, r);
+            let id = |i: usize| spec.players[i];
             let mut left: Vec<usize> = (0..n).collect();
             matchings(&mut left, &mut Vec::new(), None, &mut |games, bye| {
+                // 27A1 by the test's own reading: no pair that met over the board.
+                if games
+                    .iter()
+                    .any(|&(a, b)| st.get(id(a)).unwrap().played.contains(&id(b)))
+                {
+                    return;
+                }
+                let ids: Vec<(u32, u32)> = games.iter().map(|&(a, b)| (id(a), id(b))).collect();
+                let own = own_reading(&t, r, &ids, bye.map(id));
+                if own_best.is_none_or(|b| own < b) {
+                    own_best = Some(own);
+                }
                 let mut total = vec![0i64; TIERS.len()];
                 for &(a, b) in games {
                     let Some(c) = cost(a, b) else { return };
@@ -338,6 +474,13 @@ fn brute_force_agrees_on_random_small_rounds() {
                 got.iter_mut().zip(&o.costs).for_each(|(t, x)| *t += x);
             }
             assert_eq!(got, best, "event {event} round {r}: engine v brute force");
+            let ids: Vec<(u32, u32)> = p.round.games.iter().map(|g| (g.white, g.black)).collect();
+            let bye = p.round.byes.first().map(|b| b.player);
+            assert_eq!(
+                Some(own_reading(&t, r, &ids, bye)),
+                own_best,
+                "event {event} round {r}: 28L and 27A2 by the test's own reading"
+            );
             rounds_checked += 1;
             // Results: random, stored on the engine's pairing.
             let games = p

@@ -50,7 +50,10 @@ impl Settings {
             match t.settings.get(key) {
                 None | Some(serde_json::Value::Null) => Ok(default),
                 Some(v) => v.as_i64().filter(|x| *x >= 0).ok_or_else(|| {
-                    Error::field(key, format!("must be a whole number of rating points ≥ 0, got {v}"))
+                    Error::field(
+                        key,
+                        format!("must be a whole number of rating points ≥ 0, got {v}"),
+                    )
                 }),
             }
         };
@@ -458,8 +461,14 @@ impl UscfSwiss {
         let (size, interchange, order) = if ga == gb {
             f.switch(a, b)
         } else {
-            let from_bottom = f.groups[ga].clone().filter(|&i| i > a && f.players[i].rated());
-            let from_bottom = if f.odd[ga] == Some(a) { 0 } else { from_bottom.count() as i64 + 1 };
+            let from_bottom = f.groups[ga]
+                .clone()
+                .filter(|&i| i > a && f.players[i].rated());
+            let from_bottom = if f.odd[ga] == Some(a) {
+                0
+            } else {
+                from_bottom.count() as i64 + 1
+            };
             c[tier::ODD] = from_bottom;
             c[tier::ODD_OPPONENT] = (b - f.groups[gb].start) as i64;
             (f.drop_switch(a, b), false, 0)
@@ -474,8 +483,8 @@ impl UscfSwiss {
         let cb = ca.opposite();
         c[tier::EQUALIZE] = breaks_equalization(&pa.standing, ca) as i64
             + breaks_equalization(&pb.standing, cb) as i64;
-        c[tier::ALTERNATE] =
-            breaks_alternation(&pa.standing, ca) as i64 + breaks_alternation(&pb.standing, cb) as i64;
+        c[tier::ALTERNATE] = breaks_alternation(&pa.standing, ca) as i64
+            + breaks_alternation(&pb.standing, cb) as i64;
         Some(Candidate {
             a,
             b,
@@ -526,7 +535,10 @@ impl UscfSwiss {
             f.settings.equalization_limit
         )];
         if !planned.is_empty() {
-            notes.push(format!("US Chess 29D1a: odd players by plan {}", planned.join(", ")));
+            notes.push(format!(
+                "US Chess 29D1a: odd players by plan {}",
+                planned.join(", ")
+            ));
         }
         RoundSpec {
             system: self.name().to_string(),

@@ -147,7 +147,10 @@ impl Check<'_> {
             for id in [g.white, g.black] {
                 *seen.entry(id).or_default() += 1;
             }
-            let met = self.at.get(&g.white).map(|&i| self.players[i].met.contains(&g.black));
+            let met = self
+                .at
+                .get(&g.white)
+                .map(|&i| self.players[i].met.contains(&g.black));
             if met == Some(true) {
                 let what = format!("{} v {} met before", self.name(g.white), self.name(g.black));
                 self.flag("US Chess 27A1", vec![g.white, g.black], what);
@@ -161,13 +164,21 @@ impl Check<'_> {
                 let what = format!("{} is paired {k} times", self.name(id));
                 self.flag("US Chess 29A", vec![id], what);
             }
-            let requested = round.byes.iter().any(|b| b.player == id && b.kind.is_requested());
+            let requested = round
+                .byes
+                .iter()
+                .any(|b| b.player == id && b.kind.is_requested());
             if !self.at.contains_key(&id) && !requested {
                 let what = format!("{} is paired but does not play this round", self.name(id));
                 self.flag("US Chess 29A", vec![id], what);
             }
         }
-        let missing: Vec<u32> = self.players.iter().map(|p| p.id).filter(|id| !seen.contains_key(id)).collect();
+        let missing: Vec<u32> = self
+            .players
+            .iter()
+            .map(|p| p.id)
+            .filter(|id| !seen.contains_key(id))
+            .collect();
         for id in missing {
             let what = format!("{} has neither a game nor a bye", self.name(id));
             self.flag("US Chess 29A", vec![id], what);
@@ -184,17 +195,32 @@ impl Check<'_> {
             .collect();
         for id in given {
             let Some(&i) = self.at.get(&id) else { continue };
-            let eligible: Vec<usize> = (0..self.players.len()).filter(|&j| !self.players[j].bye_barred).collect();
+            let eligible: Vec<usize> = (0..self.players.len())
+                .filter(|&j| !self.players[j].bye_barred)
+                .collect();
             if self.players[i].bye_barred {
                 if !eligible.is_empty() {
-                    let what = format!("{} receives a second full-point bye (or after a forfeit win)", self.name(id));
+                    let what = format!(
+                        "{} receives a second full-point bye (or after a forfeit win)",
+                        self.name(id)
+                    );
                     self.flag("US Chess 28L3", vec![id], what);
                 }
                 continue;
             }
-            let lowest = eligible.iter().map(|&j| self.players[j].score).fold(f64::INFINITY, f64::min);
-            let pool: Vec<usize> = eligible.into_iter().filter(|&j| (self.players[j].score - lowest).abs() < 1e-9).collect();
-            let rated: Vec<usize> = pool.iter().copied().filter(|&j| self.players[j].rated()).collect();
+            let lowest = eligible
+                .iter()
+                .map(|&j| self.players[j].score)
+                .fold(f64::INFINITY, f64::min);
+            let pool: Vec<usize> = eligible
+                .into_iter()
+                .filter(|&j| (self.players[j].score - lowest).abs() < 1e-9)
+                .collect();
+            let rated: Vec<usize> = pool
+                .iter()
+                .copied()
+                .filter(|&j| self.players[j].rated())
+                .collect();
             let pool = if rated.is_empty() { pool } else { rated };
             let best = *pool.iter().max().expect("the bye's own player is eligible");
             if best != i {
@@ -212,7 +238,9 @@ impl Check<'_> {
                 continue;
             };
             let (hi, lo) = (w.min(b), w.max(b));
-            let Some(want) = self.white_of(hi, lo) else { continue };
+            let Some(want) = self.white_of(hi, lo) else {
+                continue;
+            };
             let white = self.players[want].id;
             if white != g.white {
                 let what = format!(
@@ -240,7 +268,14 @@ impl Check<'_> {
                 } else if ea != eb {
                     (if ea { hi } else { lo }, ca)
                 } else if a.imbalance().abs() != b.imbalance().abs() {
-                    (if a.imbalance().abs() > b.imbalance().abs() { hi } else { lo }, ca)
+                    (
+                        if a.imbalance().abs() > b.imbalance().abs() {
+                            hi
+                        } else {
+                            lo
+                        },
+                        ca,
+                    )
                 } else {
                     (self.history_claim(hi, lo, ca), ca)
                 }
@@ -283,9 +318,16 @@ impl Check<'_> {
             }
         }
         let limits = |key: &str, d: i64| {
-            self.t.settings.get(key).and_then(|v| v.as_i64()).unwrap_or(d)
+            self.t
+                .settings
+                .get(key)
+                .and_then(|v| v.as_i64())
+                .unwrap_or(d)
         };
-        let (alt, equ) = (limits("uscf.alternation_limit", 80), limits("uscf.equalization_limit", 200));
+        let (alt, equ) = (
+            limits("uscf.alternation_limit", 80),
+            limits("uscf.equalization_limit", 200),
+        );
         let mut seen = BTreeSet::new();
         for (&x, &y) in &partner {
             if x > y || natural.get(&x) == Some(&y) {
@@ -305,12 +347,26 @@ impl Check<'_> {
             if rematch {
                 continue;
             }
-            let ids = vec![self.players[x].id, self.players[y].id, self.players[x2].id, self.players[y2].id];
-            let pair = format!("{} v {} and {} v {}", self.name(ids[0]), self.name(ids[1]), self.name(ids[2]), self.name(ids[3]));
+            let ids = vec![
+                self.players[x].id,
+                self.players[y].id,
+                self.players[x2].id,
+                self.players[y2].id,
+            ];
+            let pair = format!(
+                "{} v {} and {} v {}",
+                self.name(ids[0]),
+                self.name(ids[1]),
+                self.name(ids[2]),
+                self.name(ids[3])
+            );
             if size > equ {
-                let what = format!("{pair} switched from the planned opponents, {size} points > {equ}");
+                let what =
+                    format!("{pair} switched from the planned opponents, {size} points > {equ}");
                 self.flag("US Chess 29E5b", ids, what);
-            } else if size > alt && self.unequal(&[(x, x2), (y, y2)]) <= self.unequal(&[(x, y), (x2, y2)]) {
+            } else if size > alt
+                && self.unequal(&[(x, x2), (y, y2)]) <= self.unequal(&[(x, y), (x2, y2)])
+            {
                 let what = format!("{pair} switched for alternation, {size} points > {alt}");
                 self.flag("US Chess 29E5a", ids, what);
             }
@@ -368,7 +424,10 @@ impl Check<'_> {
             rest.drain(..took);
             carry -= took;
             if rest.len() % 2 == 1 {
-                let at = rest.iter().rposition(|&k| self.players[k].rated()).unwrap_or(rest.len() - 1);
+                let at = rest
+                    .iter()
+                    .rposition(|&k| self.players[k].rated())
+                    .unwrap_or(rest.len() - 1);
                 rest.remove(at);
                 carry += 1;
             }
