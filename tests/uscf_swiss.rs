@@ -369,20 +369,23 @@ impl Lcg {
     }
 }
 
+/// What a brute force does with each pairing: its games and its bye.
+type Visit<'a> = dyn FnMut(&[(usize, usize)], Option<usize>) + 'a;
+
 /// Every way to pair `left` (indices) with at most one bye, calling `visit` with the games and
 /// the bye.
 fn matchings(
     left: &mut Vec<usize>,
     games: &mut Vec<(usize, usize)>,
     bye: Option<usize>,
-    visit: &mut dyn FnMut(&[(usize, usize)], Option<usize>),
+    visit: &mut Visit,
 ) {
     let Some(&a) = left.first() else {
         visit(games, bye);
         return;
     };
     left.remove(0);
-    if left.len() % 2 == 0 && bye.is_none() {
+    if left.len().is_multiple_of(2) && bye.is_none() {
         matchings(left, games, Some(a), visit);
     }
     for k in 0..left.len() {
