@@ -501,3 +501,37 @@ fn brute_force_agrees_on_random_small_rounds() {
     }
     assert!(rounds_checked >= 60, "{rounds_checked} rounds checked");
 }
+
+/// The sparse specification (a few pairs listed, the rest priced in by the solver) proves the
+/// same optimum as the one listing every pair, and every pair's costs are within the bounds
+/// the pair source gives the solver.
+#[test]
+fn sparse_and_listed_agree_on_generated_fields() {
+    use optipair::solve::{solve, solve_sparse, Options};
+    use optipair::systems::uscf_swiss::sparse_spec_of;
+    for (players, seed) in [(41, 3), (80, 8)] {
+        let spec = optipair::generate::Spec {
+            players,
+            rounds: 7,
+            played: 4,
+            seed,
+            draw_rate: 0.3,
+            system: SystemKind::Uscf,
+        };
+        let t = optipair::generate::field(&spec, &Options::default()).unwrap();
+        for round in 2..=5 {
+            let listed = UscfSwiss.spec(&t, round).unwrap();
+            let sparse = sparse_spec_of(Field::new(&t, round).unwrap());
+            sparse.validate().unwrap();
+            let bounds = sparse.source.upper();
+            crate::common::costs_within_bounds("uscf", &listed, &bounds);
+            let a = solve(&listed, &Options::default()).certificate;
+            let b = solve_sparse(&sparse, &Options::default()).certificate;
+            let values = |c: &optipair::solve::Certificate| -> Vec<i64> {
+                c.tiers.iter().map(|x| x.value).collect()
+            };
+            assert_eq!(values(&a), values(&b), "{players} players, round {round}");
+            assert_eq!(b.status, optipair::solve::Status::Optimal);
+        }
+    }
+}

@@ -23,9 +23,10 @@
 //! No second meeting (27A1) is hard: such pairs are not candidates. Colours follow 29E4.
 
 use super::System;
-use crate::spec::{ByeOption, Candidate, RoundSpec, Tier};
+use crate::spec::{ByeOption, Candidate, PairSource, RoundSpec, SparseSpec, Tier};
 use crate::tournament::{Colour, Standing, Standings, Tournament};
 use crate::{Error, Result, SystemKind};
+use std::sync::Arc;
 
 /// `--system uscf`.
 #[derive(Debug, Default)]
@@ -493,15 +494,27 @@ impl UscfSwiss {
         })
     }
 
-    /// The round's specification from its field.
+    /// The round's specification from its field, every pair listed.
     pub fn spec_of(&self, f: &Field) -> RoundSpec {
         let n = f.len();
-        let mut candidates = Vec::new();
-        for a in 0..n {
-            for b in a + 1..n {
-                candidates.extend(self.candidate(f, a, b));
+        self.spec_listing(f, &mut |emit| {
+            for a in 0..n {
+                for b in a + 1..n {
+                    emit(a, b);
+                }
             }
-        }
+        })
+    }
+
+    /// The round's specification with the candidates among the pairs `listed` emits.
+    pub fn spec_listing(
+        &self,
+        f: &Field,
+        listed: &mut dyn FnMut(&mut dyn FnMut(usize, usize)),
+    ) -> RoundSpec {
+        let n = f.len();
+        let mut candidates = Vec::new();
+        listed(&mut |a, b| candidates.extend(self.candidate(f, a, b)));
         let byes = if n % 2 == 1 {
             (0..n)
                 .map(|i| {
@@ -563,5 +576,105 @@ impl System for UscfSwiss {
 
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
         Ok(self.spec_of(&Field::new(t, round)?))
+    }
+
+    fn sparse_spec(&self, t: &Tournament, round: u32, from: usize) -> Result<Option<SparseSpec>> {
+        let f = Field::new(t, round)?;
+        if f.len() < from {
+            return Ok(None);
+        }
+        Ok(Some(sparse_spec_of(f)))
+    }
+}
+
+/// Partners listed per player in a sparse specification, on each side of the planned opponent
+/// and at the edges of the neighbouring score groups.
+const WINDOW: usize = 6;
+
+/// Every pair of a round, for the solver to price in those a sparse specification leaves out.
+pub struct UscfPairs {
+    pub field: Field,
+}
+
+impl PairSource for UscfPairs {
+    fn pair(&self, a: usize, b: usize) -> Option<Candidate> {
+        UscfSwiss.candidate(&self.field, a, b)
+    }
+    fn class(&self, i: usize) -> usize {
+        self.field.group[i]
+    }
+    fn lower(&self, g: usize, h: usize) -> Vec<i64> {
+        // Only 27A2 is fixed by the groups: every other cost may be zero.
+        let mut low = vec![0; TIERS.len()];
+        let gap = g.abs_diff(h) as i64;
+        low[tier::SCORES] = gap * gap;
+        low
+    }
+    fn upper(&self) -> Vec<i64> {
+        let f = &self.field;
+        let rated = f
+            .players
+            .iter()
+            .filter(|p| p.rating > 0)
+            .map(|p| p.rating as i64);
+        let spread = rated.clone().max().unwrap_or(0) - rated.min().unwrap_or(0);
+        let widest = f.groups.iter().map(|g| g.len()).max().unwrap_or(0) as i64;
+        let gap = f.groups.len().saturating_sub(1) as i64;
+        let mut up = vec![0; TIERS.len()];
+        up[tier::SCORES] = gap * gap;
+        up[tier::OVER_200] = 1;
+        up[tier::EQUALIZE] = 2;
+        up[tier::OVER_80] = 1;
+        up[tier::EXCESS_80] = spread;
+        up[tier::ALTERNATE] = 2;
+        up[tier::INTERCHANGE] = 1;
+        up[tier::ODD] = widest;
+        up[tier::ODD_OPPONENT] = widest;
+        up[tier::SWITCHED] = spread;
+        up[tier::ORDER] = widest * widest;
+        up
+    }
+}
+
+/// The specification of `f` with a few candidates per player listed (around the planned
+/// opponent, the group's edges for the odd players), the rest priced in from [`UscfPairs`].
+pub fn sparse_spec_of(f: Field) -> SparseSpec {
+    let n = f.len();
+    let mut chosen = std::collections::BTreeSet::new();
+    for (gi, g) in f.groups.iter().enumerate() {
+        let half = g.len() / 2;
+        for i in g.clone() {
+            let pos = i - g.start;
+            let mut near: Vec<usize> = Vec::new();
+            for centre in [pos + half, pos.saturating_sub(half), pos] {
+                let lo = centre.saturating_sub(WINDOW);
+                let hi = (centre + WINDOW + 1).min(g.len());
+                near.extend((lo..hi).map(|p| g.start + p));
+            }
+            if gi > 0 {
+                let up = &f.groups[gi - 1];
+                near.extend(up.end.saturating_sub(WINDOW).max(up.start)..up.end);
+            }
+            if gi + 1 < f.groups.len() {
+                let down = &f.groups[gi + 1];
+                near.extend(down.start..(down.start + WINDOW).min(down.end));
+            }
+            for j in near {
+                if j != i && j < n {
+                    chosen.insert((i.min(j), i.max(j)));
+                }
+            }
+        }
+    }
+    let mut spec = UscfSwiss.spec_listing(&f, &mut |emit| {
+        for &(a, b) in &chosen {
+            emit(a, b);
+        }
+    });
+    spec.notes
+        .push(format!("{} pairs listed, the rest priced in", chosen.len()));
+    SparseSpec {
+        spec,
+        source: Arc::new(UscfPairs { field: f }),
     }
 }
