@@ -574,6 +574,10 @@ impl System for UscfSwiss {
         SystemKind::Uscf
     }
 
+    fn one_half_zero(&self) -> Option<&'static str> {
+        Some("US Chess 27A2: score groups in points, a win 1 and a draw ½")
+    }
+
     fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
         Ok(self.spec_of(&Field::new(t, round)?))
     }
