@@ -35,6 +35,8 @@ pub enum SystemKind {
     UscfThirds,
     /// US Chess accelerated pairings by added score.
     UscfAddedScore,
+    /// The US Chess Swiss (Official Rules of Chess, rules 27–29).
+    Uscf,
     /// FIDE Baku acceleration (C.04.5.1).
     Baku,
     /// tsh contention pairing (2007 NSC).
@@ -47,7 +49,7 @@ pub enum SystemKind {
 
 impl SystemKind {
     /// Every system, in the order `--help` lists them.
-    pub const ALL: [SystemKind; 10] = [
+    pub const ALL: [SystemKind; 11] = [
         SystemKind::Swiss,
         SystemKind::EcfBasic,
         SystemKind::EcfAdvanced,
@@ -55,6 +57,7 @@ impl SystemKind {
         SystemKind::UscfBatches,
         SystemKind::UscfThirds,
         SystemKind::UscfAddedScore,
+        SystemKind::Uscf,
         SystemKind::Baku,
         SystemKind::TshCp,
         SystemKind::Nsc2006,
@@ -70,6 +73,7 @@ impl SystemKind {
             SystemKind::UscfBatches => "uscf-batches",
             SystemKind::UscfThirds => "uscf-thirds",
             SystemKind::UscfAddedScore => "uscf-added-score",
+            SystemKind::Uscf => "uscf",
             SystemKind::Baku => "baku",
             SystemKind::TshCp => "tsh-cp",
             SystemKind::Nsc2006 => "nsc2006",

@@ -31,4 +31,5 @@ mod trf_records;
 mod trf_roundtrip;
 mod tsh;
 mod tsh_real;
+mod uscf_swiss;
 mod verify;

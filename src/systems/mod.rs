@@ -11,6 +11,7 @@ pub mod prog;
 pub mod swiss;
 pub mod tsh;
 pub mod uscf;
+pub mod uscf_swiss;
 pub mod virtual_points;
 
 use crate::spec::{Programs, RoundSpec, SparseSpec};
@@ -116,6 +117,7 @@ pub fn model(kind: SystemKind, programs: &Programs) -> Box<dyn System> {
         SystemKind::UscfBatches => Box::new(uscf::Uscf::new(uscf::Method::Batches)),
         SystemKind::UscfThirds => Box::new(uscf::Uscf::new(uscf::Method::Thirds)),
         SystemKind::UscfAddedScore => Box::new(uscf::Uscf::new(uscf::Method::AddedScore)),
+        SystemKind::Uscf => Box::new(uscf_swiss::UscfSwiss),
         SystemKind::Baku => Box::new(baku::Baku),
         SystemKind::Nsc2006 => Box::new(nsc2006::Nsc2006 {
             programs: *programs,

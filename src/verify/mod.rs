@@ -16,6 +16,7 @@ mod prog;
 pub mod swiss;
 mod tsh;
 mod uscf;
+mod uscf_swiss;
 
 use crate::tournament::Tournament;
 use crate::{Error, Result, SystemKind};
@@ -76,6 +77,7 @@ pub fn check_round_within(
         SystemKind::UscfBatches => uscf::check_batches,
         SystemKind::UscfThirds => uscf::check_thirds,
         SystemKind::UscfAddedScore => uscf::check_added,
+        SystemKind::Uscf => uscf_swiss::check,
         SystemKind::Baku => baku::check,
         SystemKind::Nsc2006 => nsc2006::check,
         SystemKind::TshCp => tsh::check,

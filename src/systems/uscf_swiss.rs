@@ -1,0 +1,684 @@
+//! The US Chess Swiss (`--system uscf`): US Chess Official Rules of Chess, 7th edition,
+//! chapter 2, rules 27–29, stated as one lexicographic objective over the round for the tier
+//! solver. See `models/uscf-swiss.md` for which sentence is read how.
+//!
+//! The rules work against a *plan*: the pairing the rulebook's procedure writes down before
+//! any switch (score groups from the top, 29D's odd player paired against the top of the
+//! next group, the rest of each group upper half against lower half by rating). Every other
+//! pairing is the plan with transpositions and interchanges, and each pair's cost says how
+//! far it is from the plan in rating points, so that the 80- and 200-point rules (29E5a,
+//! 29E5b) become tiers placed between the colour tiers they limit:
+//!
+//! 1. the full-point bye (28L2, 28L3): eligible, lowest score group, rated, lowest-rated;
+//! 2. equal scores (27A2): Σ (score groups crossed)², so two single drops beat a double;
+//! 3. switches beyond the 200-point rule (29E5b): only a rematch or the score groups justify;
+//! 4. colour equalization (27A4, with 29E5f's three in a row);
+//! 5. switches beyond the 80-point rule (29E5a), then their size past 80 (29E5e's preference
+//!    of the smaller switch when only equalization justifies it);
+//! 6. colour alternation (27A5);
+//! 7. interchanges (27A3 upper half v lower half; 29E5e: a transposition is preferred);
+//! 8. the odd player (29D1a) and his opponent (29D2);
+//! 9. the size of all switches, then the rulebook's order of transpositions.
+//!
+//! No second meeting (27A1) is hard: such pairs are not candidates. Colours follow 29E4.
+
+use super::System;
+use crate::spec::{ByeOption, Candidate, PairSource, RoundSpec, SparseSpec, Tier};
+use crate::tournament::{Colour, Standing, Standings, Tournament};
+use crate::{Error, Result, SystemKind};
+use std::sync::Arc;
+
+/// `--system uscf`.
+#[derive(Debug, Default)]
+pub struct UscfSwiss;
+
+/// The director's choices the rules leave open, each with the rulebook's default.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settings {
+    /// `uscf.alternation_limit` (US Chess 29E5a, the 80-point rule): 80.
+    pub alternation_limit: i64,
+    /// `uscf.equalization_limit` (US Chess 29E5b, the 200-point rule): 200.
+    pub equalization_limit: i64,
+    /// `uscf.first_board_colour`: the colour of the higher-rated player on the top board of
+    /// round 1 (US Chess 29E2 leaves it to a toss); white by default.
+    pub first_board_colour: Colour,
+}
+
+impl Settings {
+    /// The settings of `t`; a bad value is an error naming the setting.
+    pub fn of(t: &Tournament) -> Result<Settings> {
+        let limit = |key: &str, default: i64| -> Result<i64> {
+            match t.settings.get(key) {
+                None | Some(serde_json::Value::Null) => Ok(default),
+                Some(v) => v.as_i64().filter(|x| *x >= 0).ok_or_else(|| {
+                    Error::field(
+                        key,
+                        format!("must be a whole number of rating points ≥ 0, got {v}"),
+                    )
+                }),
+            }
+        };
+        let key = "uscf.first_board_colour";
+        let first_board_colour = match t.settings.get(key) {
+            None | Some(serde_json::Value::Null) => Colour::White,
+            Some(v) => match v.as_str() {
+                Some("white") | Some("w") | Some("W") => Colour::White,
+                Some("black") | Some("b") | Some("B") => Colour::Black,
+                _ => {
+                    return Err(Error::field(
+                        key,
+                        format!("must be \"white\" or \"black\", got {v}"),
+                    ))
+                }
+            },
+        };
+        Ok(Settings {
+            alternation_limit: limit("uscf.alternation_limit", 80)?,
+            equalization_limit: limit("uscf.equalization_limit", 200)?,
+            first_board_colour,
+        })
+    }
+}
+
+/// The tiers after "players left unpaired", in priority order, each with the rule it encodes.
+pub const TIERS: [(&str, &str); 15] = [
+    ("bye to an ineligible player", "US Chess 28L3"),
+    ("bye above the lowest score group", "US Chess 28L2"),
+    ("bye to an unrated player", "US Chess 28L2"),
+    ("bye not to the lowest-rated", "US Chess 28L2"),
+    ("equal scores", "US Chess 27A2"),
+    ("switches beyond the 200-point rule", "US Chess 29E5b"),
+    ("colour equalization", "US Chess 27A4"),
+    ("switches beyond the 80-point rule", "US Chess 29E5a"),
+    ("rating points switched beyond 80", "US Chess 29E5e"),
+    ("colour alternation", "US Chess 27A5"),
+    ("interchanges", "US Chess 27A3"),
+    ("odd player", "US Chess 29D1a"),
+    ("odd player's opponent", "US Chess 29D2"),
+    ("rating points switched", "US Chess 29E5"),
+    ("order of transpositions", "US Chess 29C"),
+];
+
+/// Index of each tier in [`TIERS`].
+#[allow(missing_docs)]
+pub mod tier {
+    pub const BYE_INELIGIBLE: usize = 0;
+    pub const BYE_GROUP: usize = 1;
+    pub const BYE_UNRATED: usize = 2;
+    pub const BYE_RANK: usize = 3;
+    pub const SCORES: usize = 4;
+    pub const OVER_200: usize = 5;
+    pub const EQUALIZE: usize = 6;
+    pub const OVER_80: usize = 7;
+    pub const EXCESS_80: usize = 8;
+    pub const ALTERNATE: usize = 9;
+    pub const INTERCHANGE: usize = 10;
+    pub const ODD: usize = 11;
+    pub const ODD_OPPONENT: usize = 12;
+    pub const SWITCHED: usize = 13;
+    pub const ORDER: usize = 14;
+}
+
+/// A player's place in the plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// `i`-th of the upper half of the score group's remainder.
+    Upper(usize),
+    /// `j`-th of the lower half.
+    Lower(usize),
+    /// The odd player (29D1a), planned against the next group.
+    Odd,
+    /// Planned against an odd player from above (29D2).
+    Partner,
+    /// The planned full-point bye (28L2).
+    Bye,
+}
+
+/// One player of the round, in rank order.
+#[derive(Debug, Clone)]
+pub struct Entrant {
+    pub id: u32,
+    pub rating: u32,
+    pub score: f64,
+    pub standing: Standing,
+}
+
+impl Entrant {
+    fn rated(&self) -> bool {
+        self.rating > 0
+    }
+}
+
+/// The round as the rules see it: players ranked by score then rating (unrated last within a
+/// score group, 29D1a never choosing them as odd player), score groups, and the plan.
+#[derive(Debug, Clone)]
+pub struct Field {
+    pub round: u32,
+    pub players: Vec<Entrant>,
+    /// Score group of each player (0 = top).
+    pub group: Vec<usize>,
+    /// The groups as rank ranges.
+    pub groups: Vec<std::ops::Range<usize>>,
+    pub role: Vec<Role>,
+    /// Per group: the upper and lower halves of the plan (player indices).
+    pub upper: Vec<Vec<usize>>,
+    pub lower: Vec<Vec<usize>>,
+    /// Per group: its planned odd player, and its planned partner of an odd player from above.
+    pub odd: Vec<Option<usize>>,
+    pub partner: Vec<Option<usize>>,
+    pub settings: Settings,
+}
+
+const EPS: f64 = 1e-9;
+
+impl Field {
+    /// The players of round `round` (entered, not withdrawn, no requested bye), ranked.
+    pub fn new(t: &Tournament, round: u32) -> Result<Field> {
+        if round == 0 {
+            return Err(Error::field("--round", "rounds are numbered from 1"));
+        }
+        let settings = Settings::of(t)?;
+        let st = Standings::before(t, round);
+        let absent: Vec<u32> = t
+            .round(round)
+            .map(|r| r.requested_byes().map(|b| b.player).collect())
+            .unwrap_or_default();
+        let mut players: Vec<(u32, Entrant)> = t
+            .players
+            .iter()
+            .filter(|p| p.active_in(round) && !absent.contains(&p.id))
+            .map(|p| {
+                let s = st.get(p.id).expect("standing for every player").clone();
+                let e = Entrant {
+                    id: p.id,
+                    rating: p.rating,
+                    score: s.score,
+                    standing: s,
+                };
+                (p.number(), e)
+            })
+            .collect();
+        // 29A: score, then rating (an unrated player below the rated of his score group),
+        // then pairing number for a stable order where the rules would draw lots.
+        players.sort_by(|(na, a), (nb, b)| {
+            b.score
+                .total_cmp(&a.score)
+                .then(b.rated().cmp(&a.rated()))
+                .then(b.rating.cmp(&a.rating))
+                .then(na.cmp(nb))
+        });
+        let players: Vec<Entrant> = players.into_iter().map(|(_, e)| e).collect();
+        let mut groups = Vec::new();
+        let mut start = 0;
+        for i in 1..=players.len() {
+            if i == players.len() || (players[i].score - players[start].score).abs() > EPS {
+                groups.push(start..i);
+                start = i;
+            }
+        }
+        let mut group = vec![0; players.len()];
+        for (g, r) in groups.iter().enumerate() {
+            for i in r.clone() {
+                group[i] = g;
+            }
+        }
+        let mut f = Field {
+            round,
+            role: vec![Role::Bye; players.len()],
+            upper: vec![Vec::new(); groups.len()],
+            lower: vec![Vec::new(); groups.len()],
+            odd: vec![None; groups.len()],
+            partner: vec![None; groups.len()],
+            players,
+            group,
+            groups,
+            settings,
+        };
+        f.plan();
+        Ok(f)
+    }
+
+    pub fn len(&self) -> usize {
+        self.players.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.players.is_empty()
+    }
+
+    /// 28L3 (and 22C6's reading of it): no full-point bye to a player who had one, won by
+    /// forfeit, or took a requested full-point bye.
+    pub fn bye_eligible(&self, i: usize) -> bool {
+        let s = &self.players[i].standing;
+        s.pairing_byes == 0 && s.forfeit_wins == 0 && s.full_byes == 0
+    }
+
+    /// A bye's cost on the four bye tiers (28L3, then 28L2: lowest group, rated, lowest-rated).
+    pub fn bye_costs(&self, i: usize) -> [i64; 4] {
+        let g = self.group[i];
+        let below = (self.groups.len() - 1 - g) as i64;
+        let from_bottom = (self.groups[g].end - 1 - i) as i64;
+        [
+            !self.bye_eligible(i) as i64,
+            below,
+            !self.players[i].rated() as i64,
+            from_bottom,
+        ]
+    }
+
+    /// The rulebook's procedure before any switch: the bye, then group by group from the top
+    /// the odd players from above against the top of the group (29D2), the group's own odd
+    /// player (29D1a: the lowest-rated, not an unrated player), and the halves (29C).
+    fn plan(&mut self) {
+        let n = self.len();
+        let bye = (n % 2 == 1)
+            .then(|| (0..n).min_by_key(|&i| (self.bye_costs(i), i)))
+            .flatten();
+        let mut carry: Vec<usize> = Vec::new();
+        for g in 0..self.groups.len() {
+            let mut rest: Vec<usize> = self.groups[g].clone().filter(|&i| Some(i) != bye).collect();
+            let mut still = Vec::new();
+            for &c in &carry {
+                if rest.is_empty() {
+                    still.push(c);
+                    continue;
+                }
+                let p = rest.remove(0);
+                self.role[p] = Role::Partner;
+                self.partner[g].get_or_insert(p);
+            }
+            carry = still;
+            if rest.len() % 2 == 1 {
+                let at = rest
+                    .iter()
+                    .rposition(|&i| self.players[i].rated())
+                    .unwrap_or(rest.len() - 1);
+                let o = rest.remove(at);
+                self.role[o] = Role::Odd;
+                self.odd[g] = Some(o);
+                carry.push(o);
+            }
+            let k = rest.len() / 2;
+            for (i, &p) in rest[..k].iter().enumerate() {
+                self.role[p] = Role::Upper(i);
+            }
+            for (j, &p) in rest[k..].iter().enumerate() {
+                self.role[p] = Role::Lower(j);
+            }
+            self.upper[g] = rest[..k].to_vec();
+            self.lower[g] = rest[k..].to_vec();
+        }
+    }
+
+    /// Rating points between two players for the switch limits; none when either is unrated
+    /// (29E5 limits pre-tournament ratings; an unrated player has none).
+    fn diff(&self, a: usize, b: usize) -> i64 {
+        let (x, y) = (&self.players[a], &self.players[b]);
+        if x.rated() && y.rated() {
+            (x.rating as i64 - y.rating as i64).abs()
+        } else {
+            0
+        }
+    }
+
+    /// The plan's opponent of `i` in its own group, if it has one.
+    fn natural(&self, i: usize) -> Option<usize> {
+        let g = self.group[i];
+        match self.role[i] {
+            Role::Upper(k) => self.lower[g].get(k).copied(),
+            Role::Lower(k) => self.upper[g].get(k).copied(),
+            _ => None,
+        }
+    }
+
+    /// The switch a pair in one score group makes from the plan: its size in rating points,
+    /// whether it is an interchange (27A3 broken), and its distance in the order of
+    /// transpositions. A transposition's size is the smaller of the two players' changes of
+    /// opponent (29E5: the rating difference of the players switched).
+    pub fn switch(&self, a: usize, b: usize) -> (i64, bool, i64) {
+        let g = self.group[a];
+        match (self.role[a], self.role[b]) {
+            (Role::Upper(i), Role::Lower(j)) | (Role::Lower(j), Role::Upper(i)) => {
+                if i == j {
+                    return (0, false, 0);
+                }
+                let (u, l) = (&self.upper[g], &self.lower[g]);
+                let size = self.diff(l[i], l[j]).min(self.diff(u[i], u[j]));
+                let k = u.len() as i64;
+                let order = (i as i64 - j as i64).abs() * (k - i.min(j) as i64);
+                (size, false, order)
+            }
+            (Role::Upper(i), Role::Upper(j)) => {
+                let moved = self.upper[g][i.max(j)];
+                let size = self.lower[g].first().map_or(0, |&l| self.diff(moved, l));
+                (size, true, 0)
+            }
+            (Role::Lower(i), Role::Lower(j)) => {
+                let moved = self.lower[g][i.min(j)];
+                let size = self.upper[g].last().map_or(0, |&u| self.diff(moved, u));
+                (size, true, 0)
+            }
+            // A player planned elsewhere (odd player, partner, bye) takes the place of the
+            // natural opponent of the other: 29D1b's "next lowest-rated as the odd player".
+            _ => {
+                let size = match (self.natural(a), self.natural(b)) {
+                    (_, Some(nb)) => self.diff(a, nb),
+                    (Some(na), None) => self.diff(b, na),
+                    (None, None) => 0,
+                };
+                (size, false, 0)
+            }
+        }
+    }
+
+    /// A pair across score groups (`a` in the higher): the size of its switch from the plan
+    /// (29D1b: another odd player, or a lower opponent than 29D2's, within 29E5's limits).
+    fn drop_switch(&self, a: usize, b: usize) -> i64 {
+        let from = self.odd[self.group[a]].map_or(0, |o| self.diff(a, o));
+        let to = self.partner[self.group[b]].map_or(0, |p| self.diff(b, p));
+        from.max(to)
+    }
+}
+
+/// 29E3: the colour due to a player and whether equalization asks for it (rather than only
+/// alternation); `None` before any game.
+pub fn due(s: &Standing) -> Option<(Colour, bool)> {
+    let d = s.colour_difference();
+    if d > 0 {
+        Some((Colour::Black, true))
+    } else if d < 0 {
+        Some((Colour::White, true))
+    } else {
+        s.last_colour().map(|c| (c.opposite(), false))
+    }
+}
+
+/// 29E4: the colour of `a` against `b` (`a` ranked higher). Each gets his due colour when the
+/// two differ; when both are due the same colour, equalization before alternation, the larger
+/// imbalance, then the latest round in which their colours differed (the one who had the
+/// other colour then gets it), then the higher-ranked player. Neither due: `first`.
+pub fn colour_of(a: &Standing, b: &Standing, first: Colour) -> Colour {
+    match (due(a), due(b)) {
+        (None, None) => first,
+        (Some((c, _)), None) => c,
+        (None, Some((c, _))) => c.opposite(),
+        (Some((ca, _)), Some((cb, _))) if ca != cb => ca,
+        (Some((c, ea)), Some((_, eb))) => {
+            if ea != eb {
+                return if ea { c } else { c.opposite() };
+            }
+            let (da, db) = (a.colour_difference().abs(), b.colour_difference().abs());
+            if da != db {
+                return if da > db { c } else { c.opposite() };
+            }
+            let rounds = a.colours.len().max(b.colours.len());
+            for r in (0..rounds).rev() {
+                let x = a.colours.get(r).copied().flatten();
+                let y = b.colours.get(r).copied().flatten();
+                if x != y {
+                    let other = Some(c.opposite());
+                    let a_gets = x == other || (y != other && x.is_none());
+                    return if a_gets { c } else { c.opposite() };
+                }
+            }
+            c
+        }
+    }
+}
+
+/// 27A4 broken for `s` receiving `c`: an excess of two or more that grows, or a third game in
+/// a row with one colour (29E5f).
+pub fn breaks_equalization(s: &Standing, c: Colour) -> bool {
+    let d = s.colour_difference();
+    let after = d + c.sign();
+    let played = s.played_colours();
+    let n = played.len();
+    let third = n >= 2 && played[n - 1] == c && played[n - 2] == c;
+    (after.abs() >= 2 && after.abs() > d.abs()) || third
+}
+
+/// 27A5 broken for `s` receiving `c`: the same colour as in his last game.
+pub fn breaks_alternation(s: &Standing, c: Colour) -> bool {
+    s.last_colour() == Some(c)
+}
+
+impl UscfSwiss {
+    /// The candidate for players `a < b` (indices), or `None` if they met (27A1).
+    pub fn candidate(&self, f: &Field, a: usize, b: usize) -> Option<Candidate> {
+        let (pa, pb) = (&f.players[a], &f.players[b]);
+        if pa.standing.has_met(pb.id) {
+            return None;
+        }
+        let (ga, gb) = (f.group[a], f.group[b]);
+        // Round 1 colours alternate down the boards (29E2): the plan's board parity.
+        let first = match f.role[a] {
+            Role::Upper(i) if i % 2 == 1 => f.settings.first_board_colour.opposite(),
+            _ => f.settings.first_board_colour,
+        };
+        let ca = colour_of(&pa.standing, &pb.standing, first);
+        let mut c = vec![0i64; TIERS.len()];
+        let gap = (gb - ga) as i64;
+        c[tier::SCORES] = gap * gap;
+        let (size, interchange, order) = if ga == gb {
+            f.switch(a, b)
+        } else {
+            let from_bottom = f.groups[ga]
+                .clone()
+                .filter(|&i| i > a && f.players[i].rated());
+            let from_bottom = if f.odd[ga] == Some(a) {
+                0
+            } else {
+                from_bottom.count() as i64 + 1
+            };
+            c[tier::ODD] = from_bottom;
+            c[tier::ODD_OPPONENT] = (b - f.groups[gb].start) as i64;
+            (f.drop_switch(a, b), false, 0)
+        };
+        let s = &f.settings;
+        c[tier::OVER_200] = (size > s.equalization_limit) as i64;
+        c[tier::OVER_80] = (size > s.alternation_limit) as i64;
+        c[tier::EXCESS_80] = (size - s.alternation_limit).max(0);
+        c[tier::INTERCHANGE] = interchange as i64;
+        c[tier::SWITCHED] = size;
+        c[tier::ORDER] = order;
+        let cb = ca.opposite();
+        c[tier::EQUALIZE] = breaks_equalization(&pa.standing, ca) as i64
+            + breaks_equalization(&pb.standing, cb) as i64;
+        c[tier::ALTERNATE] = breaks_alternation(&pa.standing, ca) as i64
+            + breaks_alternation(&pb.standing, cb) as i64;
+        Some(Candidate {
+            a,
+            b,
+            white: if ca == Colour::White { a } else { b },
+            costs: c,
+        })
+    }
+
+    /// The round's specification from its field, every pair listed.
+    pub fn spec_of(&self, f: &Field) -> RoundSpec {
+        let n = f.len();
+        self.spec_listing(f, &mut |emit| {
+            for a in 0..n {
+                for b in a + 1..n {
+                    emit(a, b);
+                }
+            }
+        })
+    }
+
+    /// The round's specification with the candidates among the pairs `listed` emits.
+    pub fn spec_listing(
+        &self,
+        f: &Field,
+        listed: &mut dyn FnMut(&mut dyn FnMut(usize, usize)),
+    ) -> RoundSpec {
+        let n = f.len();
+        let mut candidates = Vec::new();
+        listed(&mut |a, b| candidates.extend(self.candidate(f, a, b)));
+        let byes = if n % 2 == 1 {
+            (0..n)
+                .map(|i| {
+                    let mut costs = vec![0; TIERS.len()];
+                    costs[..4].copy_from_slice(&f.bye_costs(i));
+                    ByeOption { player: i, costs }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut odd_sets = Vec::new();
+        for r in &f.groups {
+            if r.len() % 2 == 1 {
+                odd_sets.push(r.clone().collect());
+            }
+            if r.end % 2 == 1 && r.end < n {
+                odd_sets.push((0..r.end).collect());
+            }
+        }
+        let planned: Vec<String> = f
+            .odd
+            .iter()
+            .flatten()
+            .map(|&o| f.players[o].id.to_string())
+            .collect();
+        let mut notes = vec![format!(
+            "US Chess 28-29: {} score groups; switch limits {} points for alternation (29E5a), {} for equalization (29E5b)",
+            f.groups.len(),
+            f.settings.alternation_limit,
+            f.settings.equalization_limit
+        )];
+        if !planned.is_empty() {
+            notes.push(format!(
+                "US Chess 29D1a: odd players by plan {}",
+                planned.join(", ")
+            ));
+        }
+        RoundSpec {
+            system: self.name().to_string(),
+            round: f.round,
+            players: f.players.iter().map(|p| p.id).collect(),
+            scores: f.players.iter().map(|p| p.score).collect(),
+            tiers: TIERS.iter().map(|(n, r)| Tier::new(n, r)).collect(),
+            candidates,
+            byes,
+            max_byes: n % 2,
+            odd_sets,
+            rows: Vec::new(),
+            notes,
+        }
+    }
+}
+
+impl System for UscfSwiss {
+    fn kind(&self) -> SystemKind {
+        SystemKind::Uscf
+    }
+
+    fn one_half_zero(&self) -> Option<&'static str> {
+        Some("US Chess 27A2: score groups in points, a win 1 and a draw ½")
+    }
+
+    fn spec(&self, t: &Tournament, round: u32) -> Result<RoundSpec> {
+        Ok(self.spec_of(&Field::new(t, round)?))
+    }
+
+    fn sparse_spec(&self, t: &Tournament, round: u32, from: usize) -> Result<Option<SparseSpec>> {
+        let f = Field::new(t, round)?;
+        if f.len() < from {
+            return Ok(None);
+        }
+        Ok(Some(sparse_spec_of(f)))
+    }
+}
+
+/// Partners listed per player in a sparse specification, on each side of the planned opponent
+/// and at the edges of the neighbouring score groups.
+const WINDOW: usize = 6;
+
+/// Every pair of a round, for the solver to price in those a sparse specification leaves out.
+pub struct UscfPairs {
+    pub field: Field,
+}
+
+impl PairSource for UscfPairs {
+    fn pair(&self, a: usize, b: usize) -> Option<Candidate> {
+        UscfSwiss.candidate(&self.field, a, b)
+    }
+    fn class(&self, i: usize) -> usize {
+        self.field.group[i]
+    }
+    fn lower(&self, g: usize, h: usize) -> Vec<i64> {
+        // Only 27A2 is fixed by the groups: every other cost may be zero.
+        let mut low = vec![0; TIERS.len()];
+        let gap = g.abs_diff(h) as i64;
+        low[tier::SCORES] = gap * gap;
+        low
+    }
+    fn upper(&self) -> Vec<i64> {
+        let f = &self.field;
+        let rated = f
+            .players
+            .iter()
+            .filter(|p| p.rating > 0)
+            .map(|p| p.rating as i64);
+        let spread = rated.clone().max().unwrap_or(0) - rated.min().unwrap_or(0);
+        let widest = f.groups.iter().map(|g| g.len()).max().unwrap_or(0) as i64;
+        let gap = f.groups.len().saturating_sub(1) as i64;
+        let mut up = vec![0; TIERS.len()];
+        up[tier::SCORES] = gap * gap;
+        up[tier::OVER_200] = 1;
+        up[tier::EQUALIZE] = 2;
+        up[tier::OVER_80] = 1;
+        up[tier::EXCESS_80] = spread;
+        up[tier::ALTERNATE] = 2;
+        up[tier::INTERCHANGE] = 1;
+        up[tier::ODD] = widest;
+        up[tier::ODD_OPPONENT] = widest;
+        up[tier::SWITCHED] = spread;
+        up[tier::ORDER] = widest * widest;
+        up
+    }
+}
+
+/// The specification of `f` with a few candidates per player listed (around the planned
+/// opponent, the group's edges for the odd players), the rest priced in from [`UscfPairs`].
+pub fn sparse_spec_of(f: Field) -> SparseSpec {
+    let n = f.len();
+    let mut chosen = std::collections::BTreeSet::new();
+    for (gi, g) in f.groups.iter().enumerate() {
+        let half = g.len() / 2;
+        for i in g.clone() {
+            let pos = i - g.start;
+            let mut near: Vec<usize> = Vec::new();
+            for centre in [pos + half, pos.saturating_sub(half), pos] {
+                let lo = centre.saturating_sub(WINDOW);
+                let hi = (centre + WINDOW + 1).min(g.len());
+                near.extend((lo..hi).map(|p| g.start + p));
+            }
+            if gi > 0 {
+                let up = &f.groups[gi - 1];
+                near.extend(up.end.saturating_sub(WINDOW).max(up.start)..up.end);
+            }
+            if gi + 1 < f.groups.len() {
+                let down = &f.groups[gi + 1];
+                near.extend(down.start..(down.start + WINDOW).min(down.end));
+            }
+            for j in near {
+                if j != i && j < n {
+                    chosen.insert((i.min(j), i.max(j)));
+                }
+            }
+        }
+    }
+    let mut spec = UscfSwiss.spec_listing(&f, &mut |emit| {
+        for &(a, b) in &chosen {
+            emit(a, b);
+        }
+    });
+    spec.notes
+        .push(format!("{} pairs listed, the rest priced in", chosen.len()));
+    SparseSpec {
+        spec,
+        source: Arc::new(UscfPairs { field: f }),
+    }
+}
