@@ -13,6 +13,7 @@
 
 pub mod audit;
 pub mod engine;
+pub mod explain;
 pub mod error;
 pub mod fixed;
 pub mod formats;

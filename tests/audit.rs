@@ -19,7 +19,7 @@ const REF_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dutch");
 
 /// Four players after round 1: 1 beat 3 (1 white), 2 beat 4 (4 white). Round 2 under the
 /// standard Swiss: the two 1-pointers meet and the two 0-pointers meet (no float, C.04.3
-/// C.6-C.7); 1 and 4 had white, so 2 takes white against 1 and 3 against 4 (E.1). Names carry
+/// C.6-C.7); 1 and 4 had white, so 2 takes white against 1 and 3 against 4 (5.2.1). Names carry
 /// HTML metacharacters for the report's escaping.
 const FOUR: &str = r#"{
   "format": "optipair/1",
@@ -93,7 +93,7 @@ fn without_a_proof_of_the_optimum_the_verdict_is_not_optimal_exit_1() {
 
 #[test]
 fn a_needless_float_is_legal_but_not_optimal_exit_1_naming_the_dutch_criterion() {
-    // 4 v 1 and 2 v 3 keep every rule (no rematch; colours by E.2/E.3: both of 1 and 4 want
+    // 4 v 1 and 2 v 3 keep every rule (no rematch; colours by 5.2.2/5.2.3: both of 1 and 4 want
     // black, the higher-ranked 1 gets it; both of 2 and 3 want white, 2 gets it), but both
     // games join a 1-pointer with a 0-pointer where two games without a float were possible:
     // the top bracket pairs its two players, so FIDE Dutch 2025 C.6 decides in bracket 1.
@@ -144,7 +144,7 @@ fn a_rematch_breaks_c041b_exit_3_naming_clause_and_players() {
 #[test]
 fn colours_against_e1_break_a_rule_and_the_board_is_listed_as_reversed() {
     // Same pairs as the optimum, but 1 (who had white) gets white again against 2 (who had
-    // black): E.1 grants both preferences when it can.
+    // black): 5.2.1 grants both preferences when it can.
     let (o, _d) = audit_four("1 2\n3 4\n", &["--format", "json"]);
     assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
     let a = &json_of(&o)["audit"];
@@ -154,7 +154,7 @@ fn colours_against_e1_break_a_rule_and_the_board_is_listed_as_reversed() {
         .iter()
         .map(|v| v["rule"].as_str().unwrap())
         .collect();
-    assert!(rules.iter().all(|r| r.contains("C.04.3 E")), "{rules:?}");
+    assert!(rules.iter().all(|r| r.contains("FIDE Dutch 2025 5.2")), "{rules:?}");
     assert!(!rules.is_empty());
     let rev = a["differences"]["colours_reversed"].as_array().unwrap();
     assert_eq!(rev.len(), 1);
