@@ -13,8 +13,8 @@
 
 pub mod audit;
 pub mod engine;
-pub mod explain;
 pub mod error;
+pub mod explain;
 pub mod fixed;
 pub mod formats;
 pub mod fuzzing;

@@ -45,8 +45,17 @@ fn recompute(t: &Tournament, e: &Explanation) {
         match a.verdict {
             Verdict::NotAllowed => {
                 let st = dutch::state::RoundState::new(&field, round);
-                let (i, j) = (st.index_of(e.player).unwrap(), st.index_of(a.player).unwrap());
-                assert_eq!(st.bar(i, j), a.article.as_deref(), "{}: {}", a.player, a.sentence);
+                let (i, j) = (
+                    st.index_of(e.player).unwrap(),
+                    st.index_of(a.player).unwrap(),
+                );
+                assert_eq!(
+                    st.bar(i, j),
+                    a.article.as_deref(),
+                    "{}: {}",
+                    a.player,
+                    a.sentence
+                );
             }
             Verdict::Worse | Verdict::Order => {
                 let forced = if bye {
@@ -79,7 +88,10 @@ fn recompute(t: &Tournament, e: &Explanation) {
                         assert_eq!(v(&theirs), a.made, "{}: value as paired", a.player);
                     }
                     (Verdict::Order, Comparison::Order { a_first: false, .. }) => {}
-                    _ => panic!("{}: explain says {:?}, the brute force {cmp}", a.player, a.verdict),
+                    _ => panic!(
+                        "{}: explain says {:?}, the brute force {cmp}",
+                        a.player, a.verdict
+                    ),
                 }
             }
             Verdict::NoPairing => {
@@ -122,14 +134,15 @@ const DECIDED: [(&str, &str, u32, u32); 16] = [
 ];
 
 fn golden(criterion: &str) {
-    let (_, file, round, player) = DECIDED
-        .iter()
-        .find(|d| d.0 == criterion)
-        .copied()
-        .unwrap();
+    let (_, file, round, player) = DECIDED.iter().find(|d| d.0 == criterion).copied().unwrap();
     let (t, e) = explained(file, round, player);
     let article = format!("FIDE Dutch 2025 {criterion}");
-    assert_eq!(e.decided_by.as_deref(), Some(article.as_str()), "{}", e.decision);
+    assert_eq!(
+        e.decided_by.as_deref(),
+        Some(article.as_str()),
+        "{}",
+        e.decision
+    );
     assert!(e.decision.starts_with(&article), "{}", e.decision);
     let sentence = explain::words::words(&article).unwrap().sentence;
     assert!(e.decision.contains(sentence), "{}", e.decision);
@@ -188,13 +201,22 @@ fn fide_dutch_2025_4_the_order_of_candidates_decides_between_equal_opponents() {
     // Round 2 of the C.12 fixture: 1 could have had 2 as well (equal on every criterion);
     // 3 would leave two players without their colour.
     let (t, e) = explained("dutch_2025_C12.trf", 2, 1);
-    assert_eq!(e.outcome, Outcome::Game { opponent: 4, white: false });
+    assert_eq!(
+        e.outcome,
+        Outcome::Game {
+            opponent: 4,
+            white: false
+        }
+    );
     assert_eq!(e.decided_by.as_deref(), Some("FIDE Dutch 2025 4"));
     let two = e.alternatives.iter().find(|a| a.player == 2).unwrap();
     assert_eq!(two.verdict, Verdict::Order);
     let three = e.alternatives.iter().find(|a| a.player == 3).unwrap();
     assert_eq!(three.article.as_deref(), Some("FIDE Dutch 2025 C.12"));
-    assert_eq!((three.with_it.as_deref(), three.made.as_deref()), (Some("2"), Some("0")));
+    assert_eq!(
+        (three.with_it.as_deref(), three.made.as_deref()),
+        (Some("2"), Some("0"))
+    );
     recompute(&t, &e);
 }
 
@@ -209,9 +231,10 @@ fn fide_dutch_2025_c1_a_former_opponent_is_not_allowed_and_the_colour_rule_is_na
         .collect();
     assert!(!met.is_empty());
     for m in &met {
-        assert!(t.rounds.iter().any(|r| r.games.iter().any(|g| {
-            (g.white, g.black) == (1, *m) || (g.white, g.black) == (*m, 1)
-        })));
+        assert!(t.rounds.iter().any(|r| r
+            .games
+            .iter()
+            .any(|g| { (g.white, g.black) == (1, *m) || (g.white, g.black) == (*m, 1) })));
     }
     // 5.2.2: the stronger preference; the verifier's allocation agrees on the colours.
     let c = e.colour.as_deref().unwrap();
@@ -226,7 +249,11 @@ fn fide_dutch_2025_c5_the_bye_goes_to_the_lowest_score_and_the_others_are_recomp
     // is tried with the bye forced on him.
     let (t, e) = explained("dutch_2025_C21.trf", 6, 3);
     assert_eq!(e.outcome, Outcome::Bye);
-    assert!(e.decision.contains("decided who has the bye"), "{}", e.decision);
+    assert!(
+        e.decision.contains("decided who has the bye"),
+        "{}",
+        e.decision
+    );
     assert!(e
         .alternatives
         .iter()
@@ -240,7 +267,10 @@ fn explain_cli_text_json_and_one_printable_html_page_without_solver_words() {
     let o = run(&["explain", &f, "--round", "4", "1"]);
     assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
     let text = stdout(&o);
-    assert!(text.contains("FIDE Dutch 2025 C.13 decided your opponent"), "{text}");
+    assert!(
+        text.contains("FIDE Dutch 2025 C.13 decided your opponent"),
+        "{text}"
+    );
     let o = run(&["explain", &f, "--round", "4", "1", "--format", "json"]);
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["decided_by"], "FIDE Dutch 2025 C.13");
@@ -249,9 +279,13 @@ fn explain_cli_text_json_and_one_printable_html_page_without_solver_words() {
     let html = stdout(&o);
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert!(html.contains("The rules quoted"));
-    assert!(html.contains("FIDE Dutch 2025 C.13: players who do not get a colour they are strongly due"));
+    assert!(html
+        .contains("FIDE Dutch 2025 C.13: players who do not get a colour they are strongly due"));
     for word in ["MDP", "tier", "solver", "matching", "LP", "dual", "HiGHS"] {
-        assert!(!html.contains(word), "solver vocabulary '{word}' in the page");
+        assert!(
+            !html.contains(word),
+            "solver vocabulary '{word}' in the page"
+        );
     }
     // A player named by name, and an unknown one refused with exit 2.
     let o = run(&["explain", &f, "--round", "4", "Test0001 Player0001"]);
@@ -281,7 +315,11 @@ fn a_swap_with_a_former_opponent_is_refused_and_a_legal_one_costs_a_criterion() 
             // changed criterion is the verifier's first difference.
             let swapped = dutch::compare(&field, 4, &s.pairing, &made_pairing(&made));
             match swapped {
-                Comparison::Criterion { article, a_better: false, .. } => {
+                Comparison::Criterion {
+                    article,
+                    a_better: false,
+                    ..
+                } => {
                     assert!(s.rows.iter().any(|r| r.article == article), "{:?}", s.rows);
                     assert!(s.first.contains(&article));
                 }
@@ -311,14 +349,27 @@ fn made_pairing(p: &optipair::engine::Paired) -> dutch::Pairing {
 #[test]
 fn the_engine_line_writes_the_certificate_beside_an_unchanged_pairing() {
     let dir = Scratch::new("engine-cert");
-    let input = dir.copy(std::path::Path::new(&format!("{REF_DIR}/dutch_2025_C13.trf")), "in.trf");
+    let input = dir.copy(
+        std::path::Path::new(&format!("{REF_DIR}/dutch_2025_C13.trf")),
+        "in.trf",
+    );
     let (plain, with) = (dir.path("plain.txt"), dir.path("with.txt"));
     let cert = dir.path("cert.json");
     let o = run(&["--dutch", p(&input), "-p", p(&plain)]);
     assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
-    let o = run(&["--dutch", p(&input), "-p", p(&with), "--certificate", p(&cert)]);
+    let o = run(&[
+        "--dutch",
+        p(&input),
+        "-p",
+        p(&with),
+        "--certificate",
+        p(&cert),
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
-    assert_eq!(std::fs::read(&plain).unwrap(), std::fs::read(&with).unwrap());
+    assert_eq!(
+        std::fs::read(&plain).unwrap(),
+        std::fs::read(&with).unwrap()
+    );
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&cert).unwrap()).unwrap();
     assert_eq!(v["round"], 4);
     assert_eq!(v["dutch_pairing"], true);
@@ -327,7 +378,14 @@ fn the_engine_line_writes_the_certificate_beside_an_unchanged_pairing() {
     // Without -p, or into the pairing file itself: an invalid request.
     let o = run(&["--dutch", p(&input), "-c", "--certificate", p(&cert)]);
     assert_eq!(o.status.code(), Some(3), "{}", describe(&o));
-    let o = run(&["--dutch", p(&input), "-p", p(&with), "--certificate", p(&with)]);
+    let o = run(&[
+        "--dutch",
+        p(&input),
+        "-p",
+        p(&with),
+        "--certificate",
+        p(&with),
+    ]);
     assert_ne!(o.status.code(), Some(0), "{}", describe(&o));
 }
 

@@ -409,13 +409,23 @@ fn colour_allocation_e5_flagged() {
     let mut t = field(4);
     add(&mut t, 1, vec![g(3, 1, "*"), g(4, 2, "*")], vec![]);
     let v = swiss(&t, 1);
-    assert_eq!(of(&v, "FIDE Dutch 2025 5.2"), vec![vec![3, 1]], "{}", show(&v));
+    assert_eq!(
+        of(&v, "FIDE Dutch 2025 5.2"),
+        vec![vec![3, 1]],
+        "{}",
+        show(&v)
+    );
     assert!(v[0].message.contains("5.2.5"), "{}", show(&v));
 
     // With black as the initial colour the same pairing is right, and 4 v 2 is wrong.
     t.initial_colour = Some(Colour::Black);
     let v = swiss(&t, 1);
-    assert_eq!(of(&v, "FIDE Dutch 2025 5.2"), vec![vec![4, 2]], "{}", show(&v));
+    assert_eq!(
+        of(&v, "FIDE Dutch 2025 5.2"),
+        vec![vec![4, 2]],
+        "{}",
+        show(&v)
+    );
 }
 
 #[test]
@@ -468,7 +478,12 @@ fn colour_allocation_e3_skips_unplayed_rounds() {
     assert!(of(&v, "FIDE Dutch 2025 5.2").is_empty(), "{}", show(&v));
     t.round_mut(5).games = vec![g(2, 1, "*")];
     let v = swiss(&t, 5);
-    assert_eq!(of(&v, "FIDE Dutch 2025 5.2"), vec![vec![2, 1]], "{}", show(&v));
+    assert_eq!(
+        of(&v, "FIDE Dutch 2025 5.2"),
+        vec![vec![2, 1]],
+        "{}",
+        show(&v)
+    );
     let m = &v
         .iter()
         .find(|x| x.rule == "FIDE Dutch 2025 5.2")
@@ -526,7 +541,12 @@ fn colour_allocation_e2_e3_e4() {
     // 2 v 4: both had black, 2 higher (2 points? both won: 1 point each; 2 ranks above 4):
     // 2 gets white — right. 5 v 7: both had black, 5 above 7: 5 white — right. 6 v 8: both
     // had white; 6 above 8: 6 gets black — wrong.
-    assert_eq!(of(&v, "FIDE Dutch 2025 5.2"), vec![vec![6, 8]], "{}", show(&v));
+    assert_eq!(
+        of(&v, "FIDE Dutch 2025 5.2"),
+        vec![vec![6, 8]],
+        "{}",
+        show(&v)
+    );
     let m = &v
         .iter()
         .find(|x| x.rule == "FIDE Dutch 2025 5.2")

@@ -216,9 +216,8 @@ pub fn audit(
         } else {
             "the pairing found"
         };
-        let said = crate::explain::words::comparison(
-            &field, round, &mine, &theirs, &c, "yours", second,
-        );
+        let said =
+            crate::explain::words::comparison(&field, round, &mine, &theirs, &c, "yours", second);
         Some((c, said))
     } else {
         None

@@ -27,8 +27,6 @@ mod text;
 pub mod words;
 
 pub use html::{html, swap_html};
-pub use model::{
-    explain, forced, Alternative, Explanation, Outcome, Standing, Verdict, CLOSEST,
-};
+pub use model::{explain, forced, Alternative, Explanation, Outcome, Standing, Verdict, CLOSEST};
 pub use swap::{swap, Swap, SwapRow};
 pub use text::{swap_text, text};

@@ -109,7 +109,10 @@ pub struct Explanation {
 }
 
 /// A pairing in JSON: `{"games": [[white, black], …], "bye": id or null}`.
-pub(super) fn pairing<S: serde::Serializer>(p: &Pairing, s: S) -> std::result::Result<S::Ok, S::Error> {
+pub(super) fn pairing<S: serde::Serializer>(
+    p: &Pairing,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
     serde_json::json!({"games": p.games, "bye": p.bye}).serialize(s)
 }
 
@@ -178,7 +181,9 @@ pub fn explain(
     let others = candidates(&st, &reports, &pairing, player, &outcome);
     for x in others {
         let alt = if dutch_round {
-            dutch_alternative(t, &field, round, system, opts, &pairing, player, &outcome, x)
+            dutch_alternative(
+                t, &field, round, system, opts, &pairing, player, &outcome, x,
+            )
         } else {
             tier_alternative(t, round, system, opts, &made, player, &outcome, x)
         };
@@ -575,7 +580,9 @@ fn decide(ex: &mut Explanation) {
 }
 
 fn headline(a: &Alternative, art: &str, what: &str) -> String {
-    let bracket = a.bracket.map_or(String::new(), |b| format!("in bracket {b}, "));
+    let bracket = a
+        .bracket
+        .map_or(String::new(), |b| format!("in bracket {b}, "));
     match a.verdict {
         Verdict::Order => format!(
             "The order of candidates ({art}) decided {what}: the closest other choice, {}, is \

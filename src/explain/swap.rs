@@ -63,9 +63,7 @@ pub fn swap(
     let opp = |p: u32| -> Result<u32> {
         made.games
             .iter()
-            .find_map(|&(w, bl)| {
-                (w == p).then_some(bl).or_else(|| (bl == p).then_some(w))
-            })
+            .find_map(|&(w, bl)| (w == p).then_some(bl).or_else(|| (bl == p).then_some(w)))
             .ok_or_else(|| {
                 Error::field("--swap", format!("player {p} has no game in round {round}"))
             })

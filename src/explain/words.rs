@@ -3,9 +3,9 @@
 //! a sentence saying what it counts and how its values read. The independent verifier keeps
 //! its own messages; this table is the engine side's.
 
+use crate::tournament::Tournament;
 use crate::verify::dutch::state::{self, Points};
 use crate::verify::dutch::{self, Comparison, Pairing};
-use crate::tournament::Tournament;
 
 /// How a criterion's values read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,8 +110,16 @@ pub fn value(article: &str, v: &[i64]) -> String {
             v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
         }
         _ if v.is_empty() => "none".to_string(),
-        Unit::Scores => v.iter().map(|&p| state::show(p)).collect::<Vec<_>>().join(", "),
-        Unit::Differences => v.iter().map(|&p| difference(p)).collect::<Vec<_>>().join(", "),
+        Unit::Scores => v
+            .iter()
+            .map(|&p| state::show(p))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Unit::Differences => v
+            .iter()
+            .map(|&p| difference(p))
+            .collect::<Vec<_>>()
+            .join(", "),
     }
 }
 
@@ -139,7 +147,7 @@ pub fn comparison(
     second: &str,
 ) -> String {
     match cmp {
-        Comparison::Identical => format!("{first} and {second} are the same pairing"),
+        Comparison::Identical => "identical".to_string(),
         Comparison::Criterion {
             bracket,
             article,
