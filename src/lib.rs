@@ -14,6 +14,7 @@
 pub mod audit;
 pub mod engine;
 pub mod error;
+pub mod explain;
 pub mod fixed;
 pub mod formats;
 pub mod generate;

@@ -19,7 +19,7 @@ const REF_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dutch");
 
 /// Four players after round 1: 1 beat 3 (1 white), 2 beat 4 (4 white). Round 2 under the
 /// standard Swiss: the two 1-pointers meet and the two 0-pointers meet (no float, C.04.3
-/// C.6-C.7); 1 and 4 had white, so 2 takes white against 1 and 3 against 4 (E.1). Names carry
+/// C.6-C.7); 1 and 4 had white, so 2 takes white against 1 and 3 against 4 (5.2.1). Names carry
 /// HTML metacharacters for the report's escaping.
 const FOUR: &str = r#"{
   "format": "optipair/1",
@@ -93,7 +93,7 @@ fn without_a_proof_of_the_optimum_the_verdict_is_not_optimal_exit_1() {
 
 #[test]
 fn a_needless_float_is_legal_but_not_optimal_exit_1_naming_the_dutch_criterion() {
-    // 4 v 1 and 2 v 3 keep every rule (no rematch; colours by E.2/E.3: both of 1 and 4 want
+    // 4 v 1 and 2 v 3 keep every rule (no rematch; colours by 5.2.2/5.2.3: both of 1 and 4 want
     // black, the higher-ranked 1 gets it; both of 2 and 3 want white, 2 gets it), but both
     // games join a 1-pointer with a 0-pointer where two games without a float were possible:
     // the top bracket pairs its two players, so FIDE Dutch 2025 C.6 decides in bracket 1.
@@ -107,6 +107,14 @@ fn a_needless_float_is_legal_but_not_optimal_exit_1_naming_the_dutch_criterion()
     let dutch = a["dutch"].as_str().unwrap();
     assert!(
         dutch.starts_with("bracket 1: FIDE Dutch 2025 C.6"),
+        "{dutch}"
+    );
+    // The criterion in words with the two values, no handbook needed.
+    assert!(
+        dutch.contains(
+            "C.6 — the number of players who float down to the next bracket, as few as \
+             possible: yours 2; the Dutch pairing 0"
+        ),
         "{dutch}"
     );
     assert!(
@@ -144,7 +152,7 @@ fn a_rematch_breaks_c041b_exit_3_naming_clause_and_players() {
 #[test]
 fn colours_against_e1_break_a_rule_and_the_board_is_listed_as_reversed() {
     // Same pairs as the optimum, but 1 (who had white) gets white again against 2 (who had
-    // black): E.1 grants both preferences when it can.
+    // black): 5.2.1 grants both preferences when it can.
     let (o, _d) = audit_four("1 2\n3 4\n", &["--format", "json"]);
     assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
     let a = &json_of(&o)["audit"];
@@ -154,7 +162,10 @@ fn colours_against_e1_break_a_rule_and_the_board_is_listed_as_reversed() {
         .iter()
         .map(|v| v["rule"].as_str().unwrap())
         .collect();
-    assert!(rules.iter().all(|r| r.contains("C.04.3 E")), "{rules:?}");
+    assert!(
+        rules.iter().all(|r| r.contains("FIDE Dutch 2025 5.2")),
+        "{rules:?}"
+    );
     assert!(!rules.is_empty());
     let rev = a["differences"]["colours_reversed"].as_array().unwrap();
     assert_eq!(rev.len(), 1);
@@ -378,4 +389,43 @@ fn counts_agree_with_their_nouns() {
     // Two boards: the plural.
     let (o, _d) = audit_four("4 1\n2 3\n", &[]);
     assert!(stdout(&o).contains("2 boards of yours differ from the optimum"));
+}
+
+#[test]
+fn a_rematch_is_said_in_words_the_dutch_pairing_keeps_the_rule() {
+    // Four draws in round 1 (1 v 2, 3 v 4): one bracket of four in round 2. Pairing 1 v 2
+    // again breaks FIDE Dutch 2025 C.1 there; said as what breaks it and that the Dutch
+    // pairing keeps it (not "against no rule broken").
+    let dir = Scratch::new("rematch");
+    let t = dir.write(
+        "draws.json",
+        r#"{ "format": "optipair/1", "name": "Draws", "rounds_planned": 3,
+  "players": [ { "id": 1, "name": "A", "rating": 2200 }, { "id": 2, "name": "B", "rating": 2100 },
+               { "id": 3, "name": "C", "rating": 2000 }, { "id": 4, "name": "D", "rating": 1900 } ],
+  "rounds": [ { "number": 1, "games": [ { "white": 1, "black": 2, "result": "1/2-1/2" },
+                                        { "white": 3, "black": 4, "result": "1/2-1/2" } ] } ] }"#,
+    );
+    let p = dir.write("pairing.txt", "2 1\n4 3\n");
+    let o = run(&[
+        "audit",
+        t.to_str().unwrap(),
+        "--round",
+        "2",
+        "--pairing",
+        p.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
+    let v = json_of(&o);
+    let dutch = v["audit"]["dutch"].as_str().unwrap_or_default().to_string();
+    assert!(
+        dutch.contains("FIDE Dutch 2025 C.1 — two players meet only once"),
+        "{dutch}"
+    );
+    assert!(
+        dutch.contains("yours breaks it (") && dutch.ends_with("the Dutch pairing keeps it"),
+        "{dutch}"
+    );
+    assert!(!dutch.contains("no rule broken"), "{dutch}");
 }

@@ -14,6 +14,7 @@ mod dutch;
 mod dutch_rules;
 mod ecf;
 mod engine_cli;
+mod explain;
 mod formats;
 mod formats_reliability;
 mod fuzz;

@@ -409,13 +409,23 @@ fn colour_allocation_e5_flagged() {
     let mut t = field(4);
     add(&mut t, 1, vec![g(3, 1, "*"), g(4, 2, "*")], vec![]);
     let v = swiss(&t, 1);
-    assert_eq!(of(&v, "FIDE C.04.3 E"), vec![vec![3, 1]], "{}", show(&v));
-    assert!(v[0].message.contains("E.5"), "{}", show(&v));
+    assert_eq!(
+        of(&v, "FIDE Dutch 2025 5.2"),
+        vec![vec![3, 1]],
+        "{}",
+        show(&v)
+    );
+    assert!(v[0].message.contains("5.2.5"), "{}", show(&v));
 
     // With black as the initial colour the same pairing is right, and 4 v 2 is wrong.
     t.initial_colour = Some(Colour::Black);
     let v = swiss(&t, 1);
-    assert_eq!(of(&v, "FIDE C.04.3 E"), vec![vec![4, 2]], "{}", show(&v));
+    assert_eq!(
+        of(&v, "FIDE Dutch 2025 5.2"),
+        vec![vec![4, 2]],
+        "{}",
+        show(&v)
+    );
 }
 
 #[test]
@@ -439,7 +449,7 @@ fn colour_allocation_e5_skips_round_one_absentee() {
     t.round_mut(1).games = vec![g(4, 2, "*"), g(3, 5, "*")];
     let v = swiss(&t, 1);
     assert_eq!(
-        of(&v, "FIDE C.04.3 E"),
+        of(&v, "FIDE Dutch 2025 5.2"),
         vec![vec![4, 2], vec![3, 5]],
         "{}",
         show(&v)
@@ -449,7 +459,7 @@ fn colour_allocation_e5_skips_round_one_absentee() {
 #[test]
 fn colour_allocation_e3_skips_unplayed_rounds() {
     // 1 plays B, W, -, B and 2 plays -, B, W, B (a half-point bye each): over played games
-    // both are B W B, so E.3 finds no difference and E.4 gives higher-ranked 1 his
+    // both are B W B, so 5.2.3 finds no difference and 5.2.4 gives higher-ranked 1 his
     // preference, white. (Comparing round by round instead, round 2 — 1 white, 2 black —
     // would give 2 white: that is the reading C.04.2 rules out, and the reference engine
     // agrees.)
@@ -465,16 +475,21 @@ fn colour_allocation_e3_skips_unplayed_rounds() {
     add(&mut t, 4, vec![g(5, 1, "1/2"), g(6, 2, "1/2")], vec![]);
     add(&mut t, 5, vec![g(1, 2, "*")], vec![]);
     let v = swiss(&t, 5);
-    assert!(of(&v, "FIDE C.04.3 E").is_empty(), "{}", show(&v));
+    assert!(of(&v, "FIDE Dutch 2025 5.2").is_empty(), "{}", show(&v));
     t.round_mut(5).games = vec![g(2, 1, "*")];
     let v = swiss(&t, 5);
-    assert_eq!(of(&v, "FIDE C.04.3 E"), vec![vec![2, 1]], "{}", show(&v));
+    assert_eq!(
+        of(&v, "FIDE Dutch 2025 5.2"),
+        vec![vec![2, 1]],
+        "{}",
+        show(&v)
+    );
     let m = &v
         .iter()
-        .find(|x| x.rule == "FIDE C.04.3 E")
+        .find(|x| x.rule == "FIDE Dutch 2025 5.2")
         .unwrap()
         .message;
-    assert!(m.contains("E.4"), "{m}");
+    assert!(m.contains("5.2.4"), "{m}");
 }
 
 #[test]
@@ -484,15 +499,15 @@ fn colour_allocation_e1_flagged() {
     // Round 2: 1 (had white) v 2 (had black): both preferences granted by 2 white, 1 black.
     add(&mut t, 2, vec![g(1, 2, "*"), g(3, 4, "*")], vec![]);
     let v = swiss(&t, 2);
-    let found = of(&v, "FIDE C.04.3 E");
+    let found = of(&v, "FIDE Dutch 2025 5.2");
     assert_eq!(found.len(), 1, "{}", show(&v));
     assert_eq!(found[0], vec![1, 2]);
     let m = &v
         .iter()
-        .find(|x| x.rule == "FIDE C.04.3 E")
+        .find(|x| x.rule == "FIDE Dutch 2025 5.2")
         .unwrap()
         .message;
-    assert!(m.contains("E.1"), "{m}");
+    assert!(m.contains("5.2.1"), "{m}");
     // 3 (had black) v 4 (had white): 3 white is right.
     t.round_mut(2).games[0] = g(2, 1, "*");
     let v = swiss(&t, 2);
@@ -514,8 +529,8 @@ fn colour_allocation_e2_e3_e4() {
         ],
         vec![],
     );
-    // Round 2: 1 W v 3? Both had white: mild black preference each; E.3 finds no difference,
-    // E.4: higher-ranked 1 gets black.
+    // Round 2: 1 W v 3? Both had white: mild black preference each; 5.2.3 finds no difference,
+    // 5.2.4: higher-ranked 1 gets black.
     add(
         &mut t,
         2,
@@ -526,13 +541,18 @@ fn colour_allocation_e2_e3_e4() {
     // 2 v 4: both had black, 2 higher (2 points? both won: 1 point each; 2 ranks above 4):
     // 2 gets white — right. 5 v 7: both had black, 5 above 7: 5 white — right. 6 v 8: both
     // had white; 6 above 8: 6 gets black — wrong.
-    assert_eq!(of(&v, "FIDE C.04.3 E"), vec![vec![6, 8]], "{}", show(&v));
+    assert_eq!(
+        of(&v, "FIDE Dutch 2025 5.2"),
+        vec![vec![6, 8]],
+        "{}",
+        show(&v)
+    );
     let m = &v
         .iter()
-        .find(|x| x.rule == "FIDE C.04.3 E")
+        .find(|x| x.rule == "FIDE Dutch 2025 5.2")
         .unwrap()
         .message;
-    assert!(m.contains("E.4"), "{m}");
+    assert!(m.contains("5.2.4"), "{m}");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -544,7 +564,7 @@ fn reference_dir() -> std::path::PathBuf {
 
 /// The reference files carry neither `XXR` (rounds planned) nor `XXC` (initial colour): the
 /// rounds planned are the rounds played (the generator plays them all), and the initial
-/// colour is read off round 1 as pairing engines do (E.5: the higher-ranked player of a
+/// colour is read off round 1 as pairing engines do (5.2.5: the higher-ranked player of a
 /// round-1 game with an odd pairing number had the initial colour).
 fn complete_reference(t: &mut Tournament) {
     if t.rounds_planned.is_none() {
@@ -617,7 +637,7 @@ fn reference_tournaments_are_clean() {
 
 #[test]
 fn reference_colour_flips_are_caught() {
-    // E.1–E.5 always settle the colours of a pair, so reversing any one game played of a
+    // 5.2.1–5.2.5 always settle the colours of a pair, so reversing any one game played of a
     // reference round must be reported as that game's colour allocation mistake (a forfeit's
     // colours are not judged: it was not played).
     let path = reference_dir().join("rtg_1003_32p_11r.trf");
@@ -636,7 +656,7 @@ fn reference_colour_flips_are_caught() {
             let (w, b) = (game.white, game.black);
             let v = swiss(&m, r);
             assert!(
-                of(&v, "FIDE C.04.3 E").contains(&vec![w, b]),
+                of(&v, "FIDE Dutch 2025 5.2").contains(&vec![w, b]),
                 "round {r}: reversed {w} v {b} not caught:\n{}",
                 show(&v)
             );

@@ -210,7 +210,15 @@ pub fn audit(
             games: best.pairing.games.clone(),
             bye: best.pairing.byes.first().copied(),
         };
-        Some(verify::dutch::compare(&field, round, &mine, &theirs))
+        let c = verify::dutch::compare(&field, round, &mine, &theirs);
+        let second = if best.dutch {
+            "the Dutch pairing"
+        } else {
+            "the pairing found"
+        };
+        let said =
+            crate::explain::words::comparison(&field, round, &mine, &theirs, &c, "yours", second);
+        Some((c, said))
     } else {
         None
     };
@@ -222,7 +230,7 @@ pub fn audit(
     let verdict = if !violations.is_empty() {
         Verdict::BreaksRule
     } else if dutch_round {
-        match &dutch {
+        match dutch.as_ref().map(|d| &d.0) {
             Some(verify::dutch::Comparison::Identical) if best.dutch => Verdict::Optimal,
             Some(_) if best.dutch => Verdict::NotOptimal,
             _ => Verdict::Unproved,
@@ -257,7 +265,7 @@ pub fn audit(
         optimum_violations: best.violations.clone(),
         differences,
         notes: best.notes.clone(),
-        dutch: dutch.map(|c| c.to_string()),
+        dutch: dutch.map(|d| d.1),
         dutch_round,
         dutch_exact: best.dutch,
     };
@@ -496,7 +504,7 @@ fn summary(a: &Audit) -> Vec<String> {
                 "Round {}: the pairing keeps every rule of {}. The exact Dutch procedure did not \
                  pair this round, so whether it is the FIDE Dutch 2025 pairing \
                  is not proved either way; compared with the legal pairing found instead, \
-                 bracket by bracket from the top: {d} (the second pairing is that one).",
+                 bracket by bracket from the top: {d}.",
                 a.round, a.system
             ),
             (_, None) => format!(
@@ -522,8 +530,7 @@ fn summary(a: &Audit) -> Vec<String> {
             ),
             _ => format!(
                 "Round {}: the pairing keeps every rule of {} but is not the FIDE Dutch 2025 \
-                 pairing. Compared with it, bracket by bracket from the top: {d} (the second \
-                 pairing is the Dutch one).",
+                 pairing. Compared with it, bracket by bracket from the top: {d}.",
                 a.round, a.system
             ),
         }

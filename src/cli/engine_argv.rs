@@ -9,6 +9,10 @@
 //! optipair INPUT.trf -p [OUTPUT]                        JaVaFo's form (Dutch)
 //! ```
 //!
+//! With `-p`, `--certificate FILE` also writes the round's certificate (what was proved, tier
+//! by tier, the verifier's findings, the system's notes) as JSON to FILE, so that a manager
+//! calling optipair keeps the proof with the round; the `-p` output is unchanged.
+//!
 //! `--dutch` pairs with optipair's `swiss` system, `--baku` with `baku`. `-p` writes the
 //! number of pairs on the first line, then `WHITE BLACK` per board and the pairing-allocated
 //! bye as `ID 0` (counted among the pairs), to OUTPUT or, without it, to standard output.
@@ -62,7 +66,7 @@ pub fn is_engine_argv(args: &[String]) -> bool {
     }
 }
 
-const SUBCOMMANDS: [&str; 16] = [
+const SUBCOMMANDS: [&str; 17] = [
     "new",
     "record",
     "enter",
@@ -75,6 +79,7 @@ const SUBCOMMANDS: [&str; 16] = [
     "bench",
     "simulate",
     "audit",
+    "explain",
     "standings",
     "sheet",
     "check",
@@ -88,6 +93,7 @@ enum Request {
     Pair {
         input: PathBuf,
         output: Option<PathBuf>,
+        certificate: Option<PathBuf>,
     },
     Check {
         input: PathBuf,
@@ -101,7 +107,7 @@ enum Request {
 
 fn usage() -> String {
     "engine command line:\n  optipair [-r] (--dutch | --baku) INPUT -c\n  optipair [-r] (--dutch | \
-     --baku) INPUT -p [OUTPUT]\n  optipair [-r] (--dutch | --baku) -g [CONFIG] -o TRF [-s SEED]\n  \
+     --baku) INPUT -p [OUTPUT] [--certificate FILE]\n  optipair [-r] (--dutch | --baku) -g [CONFIG] -o TRF [-s SEED]\n  \
      optipair INPUT (-p [OUTPUT] | -c)   (JaVaFo's form: Dutch)"
         .to_string()
 }
@@ -142,6 +148,7 @@ fn parse(args: &[String]) -> std::result::Result<(SystemKind, Request), String> 
     let mut trf_out: Option<PathBuf> = None;
     let mut config: Option<PathBuf> = None;
     let mut seed: Option<u64> = None;
+    let mut certificate: Option<PathBuf> = None;
     let rest = &args[i..];
     let mut k = 0;
     // An optional value: the next argument unless it is a flag.
@@ -181,6 +188,12 @@ fn parse(args: &[String]) -> std::result::Result<(SystemKind, Request), String> 
                 );
                 k += 1;
             }
+            "--certificate" => {
+                certificate = Some(
+                    value(k).ok_or("--certificate needs the file to write the certificate to")?,
+                );
+                k += 1;
+            }
             "-l" => {
                 return Err(
                     "-l (the check-list file) is not supported by optipair; leave it out".into(),
@@ -201,7 +214,11 @@ fn parse(args: &[String]) -> std::result::Result<(SystemKind, Request), String> 
         Some('p') => Request::Pair {
             input: input.ok_or("-p needs an input TRF file")?,
             output,
+            certificate,
         },
+        _ if certificate.is_some() => {
+            return Err("--certificate goes with -p (the round paired)".into())
+        }
         Some('c') => Request::Check {
             input: input.ok_or("-c needs an input TRF file")?,
         },
@@ -240,7 +257,11 @@ pub fn run(args: &[String]) -> u8 {
                 Err(_) => FILE_ACCESS,
             }
         }
-        Request::Pair { input, output } => pair(system, &input, output.as_deref()),
+        Request::Pair {
+            input,
+            output,
+            certificate,
+        } => pair(system, &input, output.as_deref(), certificate.as_deref()),
         Request::Check { input } => check(system, &input),
         Request::Generate {
             config,
@@ -334,13 +355,27 @@ fn player_line(text: &str, id: u32) -> Option<usize> {
         .map(|i| i + 1)
 }
 
-fn pair(system: SystemKind, input: &Path, output: Option<&Path>) -> optipair::Result<u8> {
+fn pair(
+    system: SystemKind,
+    input: &Path,
+    output: Option<&Path>,
+    certificate: Option<&Path>,
+) -> optipair::Result<u8> {
     let (text, _) = formats::read_trf_text(input)?;
     let t = load_trf(input)?;
     // `-p IN.trf` (or a link to it) would replace the tournament with the pairs: refused
     // (invalid request); a device, FIFO or read-only file as OUTPUT cannot be written.
     if let Some(out) = output {
         formats::paths::check_output(out, "-p")?;
+    }
+    if let Some(c) = certificate {
+        formats::paths::check_output(c, "--certificate")?;
+        if output.is_some_and(|o| o == c) {
+            return Err(Error::field(
+                "--certificate",
+                "the certificate cannot go to the -p output file",
+            ));
+        }
     }
     let last = t.last_paired_round();
     refuse_request(&t, last + 1).map_err(|e| e.in_file(input))?;
@@ -387,7 +422,24 @@ fn pair(system: SystemKind, input: &Path, output: Option<&Path>) -> optipair::Re
     }
     let text = pairs_text(&t, &paired.round);
     write_pairs(output, &text)?;
+    if let Some(c) = certificate {
+        formats::write_atomic(c, certificate_json(&paired).as_bytes())?;
+    }
     Ok(OK)
+}
+
+/// The certificate file of `--certificate`: the round, the system, the certificate (status,
+/// tiers, what was proved), the verifier's findings and the system's notes.
+fn certificate_json(p: &engine::Paired) -> String {
+    let v = serde_json::json!({
+        "round": p.round.number,
+        "system": p.system,
+        "dutch_pairing": p.dutch,
+        "certificate": p.pairing.certificate,
+        "violations": p.violations,
+        "notes": p.notes,
+    });
+    serde_json::to_string_pretty(&v).expect("json of plain data") + "\n"
 }
 
 fn write_pairs(output: Option<&Path>, text: &str) -> optipair::Result<()> {
@@ -624,7 +676,8 @@ mod tests {
                 SystemKind::Swiss,
                 Request::Pair {
                     input: "in.trf".into(),
-                    output: None
+                    output: None,
+                    certificate: None,
                 }
             )
         );

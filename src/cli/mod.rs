@@ -34,6 +34,7 @@ macro_rules! errln {
 mod audit;
 mod bench;
 mod engine_argv;
+mod explain;
 mod field;
 pub mod guard;
 mod pair;
@@ -190,6 +191,10 @@ enum Command {
     /// Audit a pairing made elsewhere: rule violations, then tier by tier against the proven
     /// optimum (exit 0 optimal, 1 legal but not optimal, 3 breaks a rule, 2 bad input).
     Audit(audit::AuditArgs),
+    /// Explain one player's pairing: where he stood, the rule that decided his opponent and
+    /// colour, what each other opponent would have cost; or, with --swap A B, what swapping
+    /// two players' opponents would cost.
+    Explain(explain::ExplainArgs),
     /// Standings after a round: score and C.07 tie-breaks (Scrabble: wins, then spread).
     Standings(post::StandingsArgs),
     /// Sheets to post: the pairing sheet, the alphabetical list, the crosstable (text or HTML).
@@ -297,6 +302,7 @@ fn dispatch(cli: Cli) -> Result<u8> {
         Command::Bench(args) => bench::bench(args),
         Command::Simulate(args) => simulate::run(args),
         Command::Audit(args) => audit::run(args),
+        Command::Explain(args) => explain::run(args),
         Command::Standings(args) => post::standings(args),
         Command::Sheet(args) => post::sheet(args),
         Command::Check {

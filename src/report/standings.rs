@@ -75,8 +75,8 @@ pub fn build(
             "rating": p.map(|p| p.rating),
             "title": p.and_then(|p| p.title.clone()),
             "federation": p.and_then(|p| p.federation.clone()),
-            "score": r.score,
-            "tiebreaks": r.values,
+            "score": no_negative_zero(r.score),
+            "tiebreaks": r.values.iter().map(|v| v.map(no_negative_zero)).collect::<Vec<_>>(),
         }));
     }
     let rules = tiebreak::Rules::of(t)?;
@@ -106,6 +106,12 @@ pub fn build(
         notes,
         json,
     })
+}
+
+/// `x` with a negative zero (a tie-break summing nothing but cancelled terms) made `0.0`, so
+/// the JSON never prints `-0.0`.
+fn no_negative_zero(x: f64) -> f64 {
+    x + 0.0
 }
 
 fn scrabble(t: &Tournament, after: u32, system: SystemKind, heading: String) -> Report {

@@ -18,7 +18,7 @@
 //! | `FIDE C.04.3 bye (lowest ranked)` | within that group, to the lowest-ranked eligible player, unless the Dutch criteria allow another (see below) |
 //! | `FIDE C.04.1 f` | colour difference stays within ±2 |
 //! | `FIDE C.04.1 g` | nobody gets the same colour three times in a row |
-//! | `FIDE C.04.3 E` | colours of each pair follow the allocation rules E.1–E.5 |
+//! | `FIDE Dutch 2025 5.2` | colours of each pair follow the allocation rules 5.2.1–5.2.5 (numbered E.1–E.5 before 2025) |
 //!
 //! # Readings of the rules (decisions where the text leaves room)
 //!
@@ -63,14 +63,14 @@
 //!   possible before the round, `(r − 1) × max points per round` — and a topscorer's opponent
 //!   are exempt: the Dutch system only forbids two *non-topscorers* with the same absolute
 //!   preference from meeting.
-//! * **Colour allocation (E.1–E.5).** Preferences per A.6 from played games. E.2 ranks
+//! * **Colour allocation (5.2.1–5.2.5).** Preferences per A.6 from played games. 5.2.2 ranks
 //!   absolute over strong over mild; two absolute preferences for the same colour go to the
-//!   wider colour difference. E.3 compares the two players' played-colour histories from the
+//!   wider colour difference. 5.2.3 compares the two players' played-colour histories from the
 //!   most recent game backwards, unplayed rounds dropped (C.04.2: `WB-WB` counts as `-WBWB`),
-//!   and alternates at the first place they differ. E.4 grants the higher-ranked player's
-//!   preference; E.5 (both without preference) gives the higher-ranked player the initial
+//!   and alternates at the first place they differ. 5.2.4 grants the higher-ranked player's
+//!   preference; 5.2.5 (both without preference) gives the higher-ranked player the initial
 //!   colour (`initial_colour`, white if unset) if his pairing number is odd, the other colour
-//!   if even. The pairing number E.5 counts is the player's place among those who have
+//!   if even. The pairing number 5.2.5 counts is the player's place among those who have
 //!   entered play: a player absent from the round who has never been paired (in effect a late
 //!   entry) is not counted. Without such absences this is the pairing number itself; with
 //!   them it is how the reference Dutch engine numbers (round 1 of five reference files has
@@ -94,7 +94,7 @@ pub const BYE_GROUP: &str = "FIDE C.04.3 bye (lowest score group)";
 pub const BYE_RANK: &str = "FIDE C.04.3 bye (lowest ranked)";
 pub const COLOUR_DIFF: &str = "FIDE C.04.1 f";
 pub const COLOUR_ROW: &str = "FIDE C.04.1 g";
-pub const ALLOCATION: &str = "FIDE C.04.3 E";
+pub const ALLOCATION: &str = "FIDE Dutch 2025 5.2";
 
 const EPS: f64 = 1e-9;
 
@@ -264,7 +264,7 @@ struct Checker<'a> {
     t: &'a Tournament,
     r: u32,
     info: BTreeMap<u32, Info>,
-    /// Effective pairing numbers for E.5 (see [`effective_numbers`]).
+    /// Effective pairing numbers for 5.2.5 (see [`effective_numbers`]).
     tpn: BTreeMap<u32, u32>,
     standings: Standings,
     out: Vec<Violation>,
@@ -807,7 +807,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// The colour of `a` against `b` under E.1–E.5, with the step that decided and why.
+    /// The colour of `a` against `b` under 5.2.1–5.2.5, with the step that decided and why.
     fn allocate(&self, a: u32, b: u32) -> (Colour, &'static str, String) {
         let (ia, ib) = (&self.info[&a], &self.info[&b]);
         let (hi, lo) = if ranks_above(ia, ib) {
@@ -843,21 +843,21 @@ impl<'a> Checker<'a> {
                         format!("the opposite of the initial colour, {}", colour_word(c))
                     }
                 );
-                (for_a(c), "E.5", why)
+                (for_a(c), "5.2.5", why)
             }
             (Some(pa), None) => (
                 pa.colour,
-                "E.1",
+                "5.2.1",
                 format!("{}; {b} has none", pref_text(a, Some(pa))),
             ),
             (None, Some(pb)) => (
                 pb.colour.opposite(),
-                "E.1",
+                "5.2.1",
                 format!("{}; {a} has none", pref_text(b, Some(pb))),
             ),
             (Some(pa), Some(pb)) if pa.colour != pb.colour => (
                 pa.colour,
-                "E.1",
+                "5.2.1",
                 format!(
                     "both preferences can be granted: {} and {}",
                     pref_text(a, Some(pa)),
@@ -866,7 +866,7 @@ impl<'a> Checker<'a> {
             ),
             (Some(pa), Some(pb)) => {
                 let want = pa.colour;
-                // E.2: the stronger preference.
+                // 5.2.2: the stronger preference.
                 let stronger = if pa.strength != pb.strength {
                     Some(pa.strength > pb.strength)
                 } else if pa.strength == Strength::Absolute && ia.diff().abs() != ib.diff().abs() {
@@ -896,9 +896,9 @@ impl<'a> Checker<'a> {
                             signed(l.diff())
                         )
                     };
-                    return (c, "E.2", why);
+                    return (c, "5.2.2", why);
                 }
-                // E.3: alternate to the most recent time their colours differed.
+                // 5.2.3: alternate to the most recent time their colours differed.
                 let (ca, cb) = (&ia.colours, &ib.colours);
                 for k in 1..=ca.len().min(cb.len()) {
                     let (x, y) = (ca[ca.len() - k], cb[cb.len() - k]);
@@ -910,10 +910,10 @@ impl<'a> Checker<'a> {
                             colour_word(y),
                             k
                         );
-                        return (x.opposite(), "E.3", why);
+                        return (x.opposite(), "5.2.3", why);
                     }
                 }
-                // E.4: the higher-ranked player's preference.
+                // 5.2.4: the higher-ranked player's preference.
                 let c = hi.pref.map(|p| p.colour).unwrap_or(want);
                 let why = format!(
                     "both want {} equally strongly with the same colour histories; higher-ranked {} (over {}) gets his preference",
@@ -921,7 +921,7 @@ impl<'a> Checker<'a> {
                     hi.id,
                     lo.id
                 );
-                (for_a(c), "E.4", why)
+                (for_a(c), "5.2.4", why)
             }
         }
     }
@@ -933,7 +933,7 @@ impl<'a> Checker<'a> {
                 ALLOCATION,
                 vec![w, b],
                 format!(
-                    "{w} v {b} has the colours reversed: {b} should have white ({step}: {why})"
+                    "{w} v {b} has the colours reversed: {b} should have white (FIDE Dutch 2025 {step}: {why})"
                 ),
             );
         }
@@ -989,7 +989,7 @@ fn float_history(t: &Tournament, id: u32, round: u32, st: &Standings) -> Vec<Flo
         .collect()
 }
 
-/// Pairing numbers as E.5 counts them: the players in the tournament, in pairing-number order,
+/// Pairing numbers as 5.2.5 counts them: the players in the tournament, in pairing-number order,
 /// numbered from 1. A player who has not joined yet, or who is absent from round `round`
 /// without ever having been paired before, has not entered play and is skipped, as a late
 /// entry would be (C.04.2 initial order and late entries; it is also how the reference Dutch

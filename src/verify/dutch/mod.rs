@@ -428,7 +428,7 @@ impl fmt::Display for Comparison {
                 b,
             } => write!(
                 f,
-                "bracket {bracket}: {article}: first pairing {} ({a} against {b})",
+                "bracket {bracket}: {article}: the first pairing is {} (first: {a}; second: {b})",
                 if *a_better { "better" } else { "worse" }
             ),
             Comparison::Colours {
@@ -438,7 +438,7 @@ impl fmt::Display for Comparison {
                 detail,
             } => write!(
                 f,
-                "bracket {bracket}: same pairs, colours differ: {article}: first pairing {} ({detail})",
+                "bracket {bracket}: same pairs, colours differ: {article}: the first pairing has them {} ({detail})",
                 if *a_better { "right" } else { "wrong" }
             ),
             Comparison::Order {
@@ -547,7 +547,7 @@ pub fn compare(t: &Tournament, round: u32, a: &Pairing, b: &Pairing) -> Comparis
                     article: v.article.clone(),
                     a_better: false,
                     a: v.message.clone(),
-                    b: "no rule broken".to_string(),
+                    b: "keeps the rule".to_string(),
                 }
             }
             (None, Some(v)) => {
@@ -555,7 +555,7 @@ pub fn compare(t: &Tournament, round: u32, a: &Pairing, b: &Pairing) -> Comparis
                     bracket: brk.number,
                     article: v.article.clone(),
                     a_better: true,
-                    a: "no rule broken".to_string(),
+                    a: "keeps the rule".to_string(),
                     b: v.message.clone(),
                 }
             }

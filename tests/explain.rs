@@ -1,0 +1,399 @@
+//! `optipair explain`: a player's pairing in the rules' words. Every claim is recomputed
+//! independently: the Dutch pairing explained is the verifier's brute force of the round
+//! (written from the text, no engine code), and each "with X you would lose on C.n" is the
+//! brute force of the round with the pair forced (every other partner of the two barred),
+//! compared with the Dutch pairing by the verifier's criteria.
+
+use optipair::explain::{self, Explanation, Outcome, Verdict};
+use optipair::formats;
+use optipair::solve::Options;
+use optipair::tournament::Tournament;
+use optipair::verify::dutch::{self, Comparison};
+use optipair::SystemKind;
+use serde_json::Value;
+
+use crate::common::cli::*;
+
+const REF_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dutch");
+
+fn load(name: &str) -> Tournament {
+    formats::load(std::path::Path::new(&format!("{REF_DIR}/{name}")))
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn explained(name: &str, round: u32, player: u32) -> (Tournament, Explanation) {
+    let t = load(name);
+    let e = explain::explain(&t, round, SystemKind::Swiss, player, &Options::default())
+        .unwrap_or_else(|e| panic!("{name} round {round} player {player}: {e}"));
+    (t, e)
+}
+
+/// Checks every alternative of `e` against the brute force: the pairing explained is the
+/// brute-force Dutch pairing; each alternative's best pairing is the brute force of the round
+/// with it forced, and it loses first where explain says, by the values it says.
+fn recompute(t: &Tournament, e: &Explanation) {
+    let round = e.round;
+    let field = t.before_round(round);
+    let dutch_pairing = dutch::brute_force(&field, round).expect("small round: brute force");
+    assert_eq!(
+        dutch_pairing.normalised(),
+        e.pairing.normalised(),
+        "the pairing explained is the Dutch pairing"
+    );
+    let bye = e.outcome == Outcome::Bye;
+    for a in &e.alternatives {
+        match a.verdict {
+            Verdict::NotAllowed => {
+                let st = dutch::state::RoundState::new(&field, round);
+                let (i, j) = (
+                    st.index_of(e.player).unwrap(),
+                    st.index_of(a.player).unwrap(),
+                );
+                assert_eq!(
+                    st.bar(i, j),
+                    a.article.as_deref(),
+                    "{}: {}",
+                    a.player,
+                    a.sentence
+                );
+            }
+            Verdict::Worse | Verdict::Order => {
+                let forced = if bye {
+                    explain::forced(&field, round, a.player, None).unwrap()
+                } else {
+                    explain::forced(&field, round, e.player, Some(a.player)).unwrap()
+                };
+                let best = dutch::brute_force(&forced, round).expect("a pairing with it");
+                let cmp = dutch::compare(&field, round, &best, &dutch_pairing);
+                match (a.verdict, &cmp) {
+                    (
+                        Verdict::Worse,
+                        Comparison::Criterion {
+                            bracket,
+                            article,
+                            a_better: false,
+                            ..
+                        },
+                    ) => {
+                        assert_eq!(Some(*bracket), a.bracket, "{}: {cmp}", a.player);
+                        assert_eq!(a.article.as_deref(), Some(article.as_str()));
+                        let ours = dutch::criteria(&field, round, &best).unwrap();
+                        let theirs = dutch::criteria(&field, round, &dutch_pairing).unwrap();
+                        let v = |r: &[dutch::BracketReport]| {
+                            r[bracket - 1]
+                                .value(article)
+                                .map(|v| explain::words::value(article, v))
+                        };
+                        assert_eq!(v(&ours), a.with_it, "{}: value with it", a.player);
+                        assert_eq!(v(&theirs), a.made, "{}: value as paired", a.player);
+                    }
+                    (Verdict::Order, Comparison::Order { a_first: false, .. }) => {}
+                    _ => panic!(
+                        "{}: explain says {:?}, the brute force {cmp}",
+                        a.player, a.verdict
+                    ),
+                }
+            }
+            Verdict::NoPairing => {
+                let forced = explain::forced(&field, round, e.player, Some(a.player)).unwrap();
+                let best = dutch::brute_force(&forced, round);
+                assert!(
+                    best.is_none_or(|p| !p.games.iter().any(|&(w, b)| {
+                        (w, b) == (e.player, a.player) || (w, b) == (a.player, e.player)
+                    })),
+                    "{}: the brute force pairs them",
+                    a.player
+                );
+            }
+        }
+    }
+}
+
+/// For each criterion, a reference round where it decided one player's opponent (the other
+/// choice that came closest lost there): file, round, player. Found by running explain on
+/// every player of every round of the reference files in tests/data/dutch with at most 22
+/// players; none had C.10 as the deciding criterion (it ruled out other opponents, e.g. in
+/// dutch_2025_C10.trf round 9 for player 6, but a later criterion always decided).
+const DECIDED: [(&str, &str, u32, u32); 16] = [
+    ("C.5", "dutch_2025_C21.trf", 6, 3),
+    ("C.6", "dutch_2025_1.4.3.trf", 3, 6),
+    ("C.7", "dutch_2025_C7.trf", 5, 4),
+    ("C.8", "dutch_2025_C8.trf", 6, 2),
+    ("C.9", "generated/rtg_1011_11p_7r.trf", 4, 5),
+    ("C.11", "dutch_2025_C11.trf", 6, 2),
+    ("C.12", "dutch_2025_4.2_mdp_transposition.trf", 3, 1),
+    ("C.13", "dutch_2025_C13.trf", 4, 1),
+    ("C.14", "dutch_2025_C14.trf", 4, 2),
+    ("C.15", "dutch_2025_C15.trf", 4, 2),
+    ("C.16", "dutch_2025_C16.trf", 4, 2),
+    ("C.17", "dutch_2025_C17.trf", 4, 3),
+    ("C.18", "dutch_2025_C18.trf", 6, 6),
+    ("C.19", "dutch_2025_C19.trf", 5, 1),
+    ("C.20", "dutch_2025_C20.trf", 7, 4),
+    ("C.21", "dutch_2025_C21.trf", 6, 2),
+];
+
+fn golden(criterion: &str) {
+    let (_, file, round, player) = DECIDED.iter().find(|d| d.0 == criterion).copied().unwrap();
+    let (t, e) = explained(file, round, player);
+    let article = format!("FIDE Dutch 2025 {criterion}");
+    assert_eq!(
+        e.decided_by.as_deref(),
+        Some(article.as_str()),
+        "{}",
+        e.decision
+    );
+    assert!(e.decision.starts_with(&article), "{}", e.decision);
+    let sentence = explain::words::words(&article).unwrap().sentence;
+    assert!(e.decision.contains(sentence), "{}", e.decision);
+    let text = explain::text(&e, &t);
+    assert!(text.contains(&format!("{article} decided")), "{text}");
+    recompute(&t, &e);
+}
+
+macro_rules! golden_tests {
+    ($($name:ident => $c:literal),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                golden($c);
+            }
+        )*
+    };
+}
+
+golden_tests! {
+    fide_dutch_2025_c5_the_bye_score_decides_an_opponent => "C.5",
+    fide_dutch_2025_c6_the_number_of_floaters_decides_an_opponent => "C.6",
+    fide_dutch_2025_c7_the_floaters_scores_decide_an_opponent => "C.7",
+    fide_dutch_2025_c8_the_next_bracket_decides_an_opponent => "C.8",
+    fide_dutch_2025_c9_the_bye_players_unplayed_rounds_decide_an_opponent => "C.9",
+    fide_dutch_2025_c11_a_topscorers_third_colour_decides_an_opponent => "C.11",
+    fide_dutch_2025_c12_colour_preferences_decide_an_opponent => "C.12",
+    fide_dutch_2025_c13_strong_colour_preferences_decide_an_opponent => "C.13",
+    fide_dutch_2025_c14_a_repeated_downfloat_decides_an_opponent => "C.14",
+    fide_dutch_2025_c15_a_repeated_upfloat_decides_an_opponent => "C.15",
+    fide_dutch_2025_c16_a_downfloat_two_rounds_back_decides_an_opponent => "C.16",
+    fide_dutch_2025_c17_an_upfloat_two_rounds_back_decides_an_opponent => "C.17",
+    fide_dutch_2025_c18_a_repeated_downfloaters_score_difference_decides => "C.18",
+    fide_dutch_2025_c19_a_repeated_upfloaters_score_difference_decides => "C.19",
+    fide_dutch_2025_c20_a_downfloaters_difference_two_rounds_back_decides => "C.20",
+    fide_dutch_2025_c21_an_upfloaters_difference_two_rounds_back_decides => "C.21",
+}
+
+#[test]
+fn fide_dutch_2025_c10_rules_out_opponents_and_the_claim_is_recomputed() {
+    // No reference round had C.10 as the deciding criterion; here it rules out 10 and 8.
+    let (t, e) = explained("dutch_2025_C10.trf", 9, 6);
+    let c10: Vec<u32> = e
+        .alternatives
+        .iter()
+        .filter(|a| a.article.as_deref() == Some("FIDE Dutch 2025 C.10"))
+        .map(|a| a.player)
+        .collect();
+    assert!(!c10.is_empty(), "{:?}", e.reasons);
+    assert!(e.reasons.iter().any(|r| r.starts_with("C.10 — topscorers")));
+    recompute(&t, &e);
+}
+
+#[test]
+fn fide_dutch_2025_4_the_order_of_candidates_decides_between_equal_opponents() {
+    // Round 2 of the C.12 fixture: 1 could have had 2 as well (equal on every criterion);
+    // 3 would leave two players without their colour.
+    let (t, e) = explained("dutch_2025_C12.trf", 2, 1);
+    assert_eq!(
+        e.outcome,
+        Outcome::Game {
+            opponent: 4,
+            white: false
+        }
+    );
+    assert_eq!(e.decided_by.as_deref(), Some("FIDE Dutch 2025 4"));
+    let two = e.alternatives.iter().find(|a| a.player == 2).unwrap();
+    assert_eq!(two.verdict, Verdict::Order);
+    let three = e.alternatives.iter().find(|a| a.player == 3).unwrap();
+    assert_eq!(three.article.as_deref(), Some("FIDE Dutch 2025 C.12"));
+    assert_eq!(
+        (three.with_it.as_deref(), three.made.as_deref()),
+        (Some("2"), Some("0"))
+    );
+    recompute(&t, &e);
+}
+
+#[test]
+fn fide_dutch_2025_c1_a_former_opponent_is_not_allowed_and_the_colour_rule_is_named() {
+    let (t, e) = explained("dutch_2025_C13.trf", 4, 1);
+    let met: Vec<u32> = e
+        .alternatives
+        .iter()
+        .filter(|a| a.verdict == Verdict::NotAllowed)
+        .map(|a| a.player)
+        .collect();
+    assert!(!met.is_empty());
+    for m in &met {
+        assert!(t.rounds.iter().any(|r| r
+            .games
+            .iter()
+            .any(|g| { (g.white, g.black) == (1, *m) || (g.white, g.black) == (*m, 1) })));
+    }
+    // 5.2.2: the stronger preference; the verifier's allocation agrees on the colours.
+    let c = e.colour.as_deref().unwrap();
+    assert!(c.starts_with("FIDE Dutch 2025 5.2."), "{c}");
+    assert_eq!(e.colour_rule.as_deref(), Some(&c[..21]));
+    recompute(&t, &e);
+}
+
+#[test]
+fn fide_dutch_2025_c5_the_bye_goes_to_the_lowest_score_and_the_others_are_recomputed() {
+    // Player 3 has the pairing-allocated bye in round 6; each other player eligible for it
+    // is tried with the bye forced on him.
+    let (t, e) = explained("dutch_2025_C21.trf", 6, 3);
+    assert_eq!(e.outcome, Outcome::Bye);
+    assert!(
+        e.decision.contains("decided who has the bye"),
+        "{}",
+        e.decision
+    );
+    assert!(e
+        .alternatives
+        .iter()
+        .any(|a| a.article.as_deref() == Some("FIDE Dutch 2025 C.5")));
+    recompute(&t, &e);
+}
+
+#[test]
+fn explain_cli_text_json_and_one_printable_html_page_without_solver_words() {
+    let f = format!("{REF_DIR}/dutch_2025_C13.trf");
+    let o = run(&["explain", &f, "--round", "4", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("FIDE Dutch 2025 C.13 decided your opponent"),
+        "{text}"
+    );
+    let o = run(&["explain", &f, "--round", "4", "1", "--format", "json"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["decided_by"], "FIDE Dutch 2025 C.13");
+    assert_eq!(v["outcome"]["kind"], "game");
+    let o = run(&["explain", &f, "--round", "4", "1", "--format", "html"]);
+    let html = stdout(&o);
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(html.contains("The rules quoted"));
+    assert!(html
+        .contains("FIDE Dutch 2025 C.13: players who do not get a colour they are strongly due"));
+    for word in ["MDP", "tier", "solver", "matching", "LP", "dual", "HiGHS"] {
+        assert!(
+            !html.contains(word),
+            "solver vocabulary '{word}' in the page"
+        );
+    }
+    // A player named by name, and an unknown one refused with exit 2.
+    let o = run(&["explain", &f, "--round", "4", "Test0001 Player0001"]);
+    assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
+    let o = run(&["explain", &f, "--round", "4", "99"]);
+    assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
+}
+
+#[test]
+fn a_swap_with_a_former_opponent_is_refused_and_a_legal_one_costs_a_criterion() {
+    let t = load("dutch_2025_C13.trf");
+    let made = optipair::engine::pair_round(&t, 4, SystemKind::Swiss, &Options::default()).unwrap();
+    let (w0, b0) = made.pairing.games[0];
+    let mut legal = 0;
+    let mut refused = 0;
+    for &(w, _) in &made.pairing.games[1..] {
+        let s = explain::swap(&t, 4, SystemKind::Swiss, w0, w, &Options::default()).unwrap();
+        let field = t.before_round(4);
+        let st = dutch::state::RoundState::new(&field, 4);
+        let bar = |x: u32, y: u32| st.bar(st.index_of(x).unwrap(), st.index_of(y).unwrap());
+        let expected = bar(w0, s.b_opponent).is_none() && bar(w, s.a_opponent).is_none();
+        assert_eq!(s.allowed, expected, "{}", s.first);
+        assert_eq!(s.a_opponent, b0);
+        if s.allowed {
+            legal += 1;
+            // The Dutch pairing is optimal: a legal swap loses somewhere, and the first
+            // changed criterion is the verifier's first difference.
+            let swapped = dutch::compare(&field, 4, &s.pairing, &made_pairing(&made));
+            match swapped {
+                Comparison::Criterion {
+                    article,
+                    a_better: false,
+                    ..
+                } => {
+                    assert!(s.rows.iter().any(|r| r.article == article), "{:?}", s.rows);
+                    assert!(s.first.contains(&article));
+                }
+                Comparison::Order { a_first: false, .. } => assert!(s.first.contains("order")),
+                other => panic!("a swap better than the Dutch pairing? {other}"),
+            }
+        } else {
+            refused += 1;
+            assert!(s.refusals.iter().all(|r| r.contains("FIDE Dutch 2025 C.")));
+        }
+    }
+    assert!(legal + refused > 0);
+    let f = format!("{REF_DIR}/dutch_2025_C13.trf");
+    let (a, b) = (w0.to_string(), made.pairing.games[1].0.to_string());
+    let o = run(&["explain", &f, "--round", "4", "--swap", &a, &b]);
+    assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
+    assert!(stdout(&o).contains("First difference"), "{}", stdout(&o));
+}
+
+fn made_pairing(p: &optipair::engine::Paired) -> dutch::Pairing {
+    dutch::Pairing {
+        games: p.pairing.games.clone(),
+        bye: p.pairing.byes.first().copied(),
+    }
+}
+
+#[test]
+fn the_engine_line_writes_the_certificate_beside_an_unchanged_pairing() {
+    let dir = Scratch::new("engine-cert");
+    let input = dir.copy(
+        std::path::Path::new(&format!("{REF_DIR}/dutch_2025_C13.trf")),
+        "in.trf",
+    );
+    let (plain, with) = (dir.path("plain.txt"), dir.path("with.txt"));
+    let cert = dir.path("cert.json");
+    let o = run(&["--dutch", p(&input), "-p", p(&plain)]);
+    assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
+    let o = run(&[
+        "--dutch",
+        p(&input),
+        "-p",
+        p(&with),
+        "--certificate",
+        p(&cert),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
+    assert_eq!(
+        std::fs::read(&plain).unwrap(),
+        std::fs::read(&with).unwrap()
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&cert).unwrap()).unwrap();
+    assert_eq!(v["round"], 4);
+    assert_eq!(v["dutch_pairing"], true);
+    assert!(v["certificate"]["status"].is_string());
+    assert!(v["violations"].as_array().unwrap().is_empty());
+    // Without -p, or into the pairing file itself: an invalid request.
+    let o = run(&["--dutch", p(&input), "-c", "--certificate", p(&cert)]);
+    assert_eq!(o.status.code(), Some(3), "{}", describe(&o));
+    let o = run(&[
+        "--dutch",
+        p(&input),
+        "-p",
+        p(&with),
+        "--certificate",
+        p(&with),
+    ]);
+    assert_ne!(o.status.code(), Some(0), "{}", describe(&o));
+}
+
+#[test]
+fn standings_json_never_prints_a_negative_zero() {
+    // A tie-break of cancelled terms came out as -0.0 in this round's standings.
+    let f = format!("{REF_DIR}/dutch_2025_C5.trf");
+    let o = run(&["standings", &f, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
+    assert!(!stdout(&o).contains("-0.0"), "{}", stdout(&o));
+}
