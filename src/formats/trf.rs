@@ -786,7 +786,7 @@ impl Lines {
                     Ok(v) if v > MAX_ROUNDS => {
                         return Err(Error::at(
                             n,
-                            &kind,
+                            kind,
                             format!("{v} rounds planned: at most {MAX_ROUNDS} are supported"),
                         ))
                     }
@@ -794,7 +794,7 @@ impl Lines {
                     _ => {
                         return Err(Error::at(
                             n,
-                            &kind,
+                            kind,
                             format!("number of rounds '{s}' is not a positive number"),
                         ))
                     }
@@ -850,7 +850,7 @@ impl Lines {
     ) -> Result<()> {
         match kind {
             "BBW" | "BBD" | "BBL" | "BBZ" | "BBF" | "BBU" => {
-                let v = parse_points(n, &kind, rest.trim())?;
+                let v = parse_points(n, kind, rest.trim())?;
                 let s = &mut t.scoring;
                 match kind {
                     "BBW" => self.win_points = Some(v),
@@ -1024,7 +1024,7 @@ impl Lines {
                 _ => {
                     return Err(Error::at(
                         n,
-                        &kind,
+                        kind,
                         format!("{kind}: player '{w}' is not a start rank"),
                     ))
                 }
@@ -1033,7 +1033,7 @@ impl Lines {
         if players.len() < 2 || from > to {
             return Err(Error::at(
                 n,
-                &kind,
+                kind,
                 format!(
                     "{kind}: a self.forbidden pair needs rounds first <= last and at least \
                      two players"
