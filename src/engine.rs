@@ -37,7 +37,7 @@ pub fn pair_round(
     opts: &Options,
 ) -> Result<Paired> {
     if round == 0 {
-        return Err(Error::field("--round", "rounds are numbered from 1"));
+        return Err(Error::field("round", "rounds are numbered from 1"));
     }
     if let Some(planned) = t.rounds_planned {
         if round > planned {

@@ -3,23 +3,12 @@
 
 use crate::{Error, Result};
 
-/// A pairing system. Its name (`Display`, `FromStr`, serde, clap) is the one `--system`
-/// takes and a file's `system` field holds.
+/// A pairing system. Its name (`Display`, `FromStr`, serde) is the one the command line's
+/// system option takes and a file's `system` field holds.
 #[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    serde::Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
 #[serde(rename_all = "kebab-case")]
-#[value(rename_all = "kebab-case")]
 pub enum SystemKind {
     /// The standard Swiss (FIDE Dutch as reference).
     Swiss,
@@ -43,12 +32,11 @@ pub enum SystemKind {
     TshCp,
     /// The 2006 National SCRABBLE Championship schedule.
     #[serde(rename = "nsc2006")]
-    #[value(name = "nsc2006")]
     Nsc2006,
 }
 
 impl SystemKind {
-    /// Every system, in the order `--help` lists them.
+    /// Every system, in the order the command line's help lists them.
     pub const ALL: [SystemKind; 11] = [
         SystemKind::Swiss,
         SystemKind::EcfBasic,
@@ -63,7 +51,7 @@ impl SystemKind {
         SystemKind::Nsc2006,
     ];
 
-    /// The name used with `--system`.
+    /// The name a file's `system` field and the command line use.
     pub fn name(self) -> &'static str {
         match self {
             SystemKind::Swiss => "swiss",
@@ -114,57 +102,22 @@ impl std::fmt::Display for SystemKind {
 impl std::str::FromStr for SystemKind {
     type Err = Error;
     fn from_str(s: &str) -> Result<SystemKind> {
-        Self::parse_field(s, "--system")
-    }
-}
-
-/// The clap parser of `--system`: the systems listed in `--help`, and an unknown name refused
-/// with the same message as one read from a file (`field --system: unknown system …`).
-#[derive(Clone)]
-pub struct SystemParser;
-
-impl clap::builder::TypedValueParser for SystemParser {
-    type Value = SystemKind;
-
-    fn parse_ref(
-        &self,
-        _cmd: &clap::Command,
-        _arg: Option<&clap::Arg>,
-        value: &std::ffi::OsStr,
-    ) -> std::result::Result<SystemKind, clap::Error> {
-        let text = value.to_string_lossy();
-        text.parse().map_err(|e: Error| {
-            clap::Error::raw(clap::error::ErrorKind::InvalidValue, format!("{e}\n"))
-        })
-    }
-
-    fn possible_values(
-        &self,
-    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        Some(Box::new(
-            SystemKind::ALL
-                .into_iter()
-                .map(|k| clap::builder::PossibleValue::new(k.name())),
-        ))
+        Self::parse_field(s, "system")
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::ValueEnum;
 
     #[test]
-    fn every_name_round_trips_through_display_serde_and_clap() {
+    fn every_name_round_trips_through_display_and_serde() {
         for k in SystemKind::ALL {
             assert_eq!(k.to_string().parse::<SystemKind>().unwrap(), k);
             let json = serde_json::to_string(&k).unwrap();
             assert_eq!(json, format!("\"{}\"", k.name()));
             assert_eq!(serde_json::from_str::<SystemKind>(&json).unwrap(), k);
-            let v = k.to_possible_value().unwrap();
-            assert_eq!(v.get_name(), k.name());
         }
-        assert_eq!(SystemKind::value_variants(), &SystemKind::ALL);
         let e = "dutchh".parse::<SystemKind>().unwrap_err().to_string();
         assert!(e.contains("unknown system 'dutchh'"), "{e}");
     }

@@ -16,7 +16,7 @@ pub struct AuditArgs {
     #[arg(long)]
     round: u32,
     /// The pairing system (default: the file's `system`, else swiss).
-    #[arg(long, value_parser = optipair::kind::SystemParser)]
+    #[arg(long, value_parser = super::system::SystemParser)]
     system: Option<optipair::SystemKind>,
     /// In an event with divisions, the division to audit (each is paired on its own).
     #[arg(long)]
@@ -66,8 +66,8 @@ pub fn run(a: AuditArgs) -> Result<u8> {
         time_limit: Some(a.time_limit),
         ..super::options()
     };
-    let report =
-        audit::audit(&t, a.round, system, &given, &opts).map_err(|e| e.in_file(&a.file))?;
+    let report = audit::audit(&t, a.round, system, &given, &opts)
+        .map_err(|e| super::round_as_flag(e).in_file(&a.file))?;
     let out = match a.format {
         AuditFormat::Text => audit::text(&report, &t),
         AuditFormat::Json => audit::json(&report) + "\n",

@@ -21,7 +21,7 @@ pub struct GenerateArgs {
     /// Draw rate between equal players (0–1).
     #[arg(long, default_value_t = 0.3)]
     draw_rate: f64,
-    #[arg(long, default_value = "swiss", value_parser = optipair::kind::SystemParser)]
+    #[arg(long, default_value = "swiss", value_parser = super::system::SystemParser)]
     system: optipair::SystemKind,
     /// Pair the history with the greedy pass (fast; legal but not optimal).
     #[arg(long)]
@@ -98,7 +98,7 @@ pub struct BenchArgs {
     rounds: u32,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    #[arg(long, default_value = "swiss", value_parser = optipair::kind::SystemParser)]
+    #[arg(long, default_value = "swiss", value_parser = super::system::SystemParser)]
     system: optipair::SystemKind,
     /// Also solve with every allowed pair in the program (the plain formulation).
     #[arg(long)]

@@ -22,7 +22,7 @@ pub struct ExplainArgs {
     #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with = "player")]
     swap: Option<Vec<String>>,
     /// The pairing system (default: the file's `system`, else swiss).
-    #[arg(long, value_parser = optipair::kind::SystemParser)]
+    #[arg(long, value_parser = super::system::SystemParser)]
     system: Option<optipair::SystemKind>,
     /// In an event with divisions, the division.
     #[arg(long)]

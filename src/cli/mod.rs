@@ -40,15 +40,16 @@ pub mod guard;
 mod pair;
 mod post;
 mod simulate;
+mod system;
 
 use clap::{Parser, Subcommand};
 use optipair::formats;
-use optipair::kind::SystemParser;
 use optipair::solve::Options;
 use optipair::tournament::Tournament;
 use optipair::{Error, Result, SystemKind};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use system::SystemParser;
 
 #[derive(Parser)]
 #[command(
@@ -403,5 +404,19 @@ pub fn system_name(t: &Tournament, flag: Option<SystemKind>, file: &Path) -> Res
             None => Ok(SystemKind::Swiss),
             Some(name) => SystemKind::parse_field(name, "system").map_err(|e| e.in_file(file)),
         },
+    }
+}
+
+/// The library refuses a round 0 naming the field `round`; on the command line that round is
+/// the `--round` flag, named so in the message.
+fn round_as_flag(e: Error) -> Error {
+    match e {
+        Error::Input { mut at, message }
+            if at.field.as_deref() == Some("round") && message == "rounds are numbered from 1" =>
+        {
+            at.field = Some("--round".to_string());
+            Error::Input { at, message }
+        }
+        e => e,
     }
 }

@@ -27,7 +27,7 @@ pub struct PairArgs {
     #[arg(long)]
     write: bool,
     /// The pairing system (default: the file's `system`, else swiss).
-    #[arg(long, value_parser = optipair::kind::SystemParser)]
+    #[arg(long, value_parser = super::system::SystemParser)]
     system: Option<optipair::SystemKind>,
     /// Pair with the greedy procedural pass only (no solver).
     #[arg(long)]
@@ -121,7 +121,8 @@ pub fn run(a: PairArgs) -> Result<u8> {
              engine line refuses such a file, as the reference does"
         );
     }
-    let paired = engine::pair_round(&t, round, system, &opts).map_err(|e| e.in_file(&a.file))?;
+    let paired = engine::pair_round(&t, round, system, &opts)
+        .map_err(|e| super::round_as_flag(e).in_file(&a.file))?;
     // Later pairings are ignored: the output (and a write, which needs none) ends at `round`,
     // but requested byes already known for later rounds are kept (`optipair bye`).
     let mut upto = full.clone();

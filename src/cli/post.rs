@@ -30,7 +30,7 @@ pub struct StandingsArgs {
     #[arg(long)]
     tiebreak: Option<String>,
     /// The pairing system (default: the file's `system`, else swiss).
-    #[arg(long, value_parser = optipair::kind::SystemParser)]
+    #[arg(long, value_parser = super::system::SystemParser)]
     system: Option<optipair::SystemKind>,
     /// The division to rank (required when the event has several).
     #[arg(long)]
@@ -75,7 +75,7 @@ pub struct SheetArgs {
     #[arg(long)]
     tiebreak: Option<String>,
     /// The pairing system (default: the file's `system`, else swiss).
-    #[arg(long, value_parser = optipair::kind::SystemParser)]
+    #[arg(long, value_parser = super::system::SystemParser)]
     system: Option<optipair::SystemKind>,
     /// The division (required when the event has several).
     #[arg(long)]

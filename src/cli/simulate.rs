@@ -9,7 +9,7 @@ use std::path::PathBuf;
 #[derive(clap::Args)]
 pub struct SimulateArgs {
     /// A pairing system to simulate (repeat for several).
-    #[arg(long = "system", required_unless_present = "merge", value_parser = optipair::kind::SystemParser)]
+    #[arg(long = "system", required_unless_present = "merge", value_parser = super::system::SystemParser)]
     systems: Vec<optipair::SystemKind>,
     #[arg(long, required_unless_present = "merge")]
     players: Option<usize>,

@@ -678,18 +678,7 @@ fn words_162(line: &str) -> Vec<String> {
 /// Parses a TRF16 file.
 pub fn parse(text: &str) -> Result<Tournament> {
     let mut t = Tournament::new("", Vec::new());
-    let mut recs: Vec<Rec> = Vec::new();
-    let mut index: HashMap<u32, usize> = HashMap::new();
-    let mut accel: Vec<(usize, u32, Vec<f64>)> = Vec::new();
-    let mut pab_points: Option<f64> = None;
-    let mut win_points: Option<f64> = None;
-    let mut draw_points: Option<f64> = None;
-    let mut xxs: Vec<(usize, String, f64)> = Vec::new();
-    let mut forbidden: Vec<(usize, ForbiddenPairs)> = Vec::new();
-    let mut requested: Vec<(usize, ByeKind, u32, u32)> = Vec::new();
-    let mut accel250: Vec<Accel250> = Vec::new();
-    let mut baku_192: Option<(usize, String)> = None;
-
+    let mut lines = Lines::default();
     for (n, line) in split_lines(text) {
         let kind: String = line.chars().take(3).collect();
         let rest = line.get(3..).unwrap_or("");
@@ -697,21 +686,74 @@ pub fn parse(text: &str) -> Result<Tournament> {
         if OWNED_CODES.contains(&kind.as_str()) {
             t.trf.codes.insert(kind.clone());
         }
+        if !lines.read_event(&mut t, n, line, &kind, rest)? {
+            lines.read_pairing(&mut t, n, line, &kind, rest)?;
+        }
         match kind.as_str() {
+            "142" | "152" | "162" => t.trf.trf2026 = true,
+            _ => {}
+        }
+        if kind == "XXC" || kind == "152" {
+            t.trf.colour_line = true;
+        }
+    }
+    t.trf.read = true;
+    t.trf.line_ending = line_ending(text);
+    lines.settle_scoring(&mut t)?;
+    lines.settle_rounds(&mut t)?;
+    t.trf.bom = text.starts_with('\u{feff}');
+    t.trf.final_newline = text.ends_with(['\r', '\n']);
+    // What optipair would write for each group now: a group still the same when the event
+    // is written is written as read.
+    t.trf.canonical = groups(&t)
+        .map(|g| g.into_iter().map(|(k, v)| (k, v.join("\n"))).collect())
+        .unwrap_or_default();
+    Ok(t)
+}
+
+/// What [`parse`] reads line by line and settles once every line is read: the players' records,
+/// the scoring lines, the acceleration, requested byes and forbidden pairs.
+#[derive(Default)]
+struct Lines {
+    recs: Vec<Rec>,
+    index: HashMap<u32, usize>,
+    accel: Vec<(usize, u32, Vec<f64>)>,
+    pab_points: Option<f64>,
+    win_points: Option<f64>,
+    draw_points: Option<f64>,
+    xxs: Vec<(usize, String, f64)>,
+    forbidden: Vec<(usize, ForbiddenPairs)>,
+    requested: Vec<(usize, ByeKind, u32, u32)>,
+    accel250: Vec<Accel250>,
+    baku_192: Option<(usize, String)>,
+}
+
+impl Lines {
+    /// One line of the players' or the event's records (001, 012–132, XXR/142, XXC/152, XXA);
+    /// false for any other code.
+    fn read_event(
+        &mut self,
+        t: &mut Tournament,
+        n: usize,
+        line: &str,
+        kind: &str,
+        rest: &str,
+    ) -> Result<bool> {
+        match kind {
             "001" => {
                 let rec = parse_player(n, line)?;
-                if let Some(&prev) = index.get(&rec.player.id) {
+                if let Some(&prev) = self.index.get(&rec.player.id) {
                     return Err(Error::at(
                         n,
                         "start rank",
                         format!(
                             "start rank {} is used twice (first on line {})",
-                            rec.player.id, recs[prev].line
+                            rec.player.id, self.recs[prev].line
                         ),
                     ));
                 }
-                index.insert(rec.player.id, recs.len());
-                recs.push(rec);
+                self.index.insert(rec.player.id, self.recs.len());
+                self.recs.push(rec);
             }
             "012" => t.name = rest.trim().to_string(),
             "022" => t.event.city = opt(rest.to_string()),
@@ -744,7 +786,7 @@ pub fn parse(text: &str) -> Result<Tournament> {
                     Ok(v) if v > MAX_ROUNDS => {
                         return Err(Error::at(
                             n,
-                            &kind,
+                            kind,
                             format!("{v} rounds planned: at most {MAX_ROUNDS} are supported"),
                         ))
                     }
@@ -752,7 +794,7 @@ pub fn parse(text: &str) -> Result<Tournament> {
                     _ => {
                         return Err(Error::at(
                             n,
-                            &kind,
+                            kind,
                             format!("number of rounds '{s}' is not a positive number"),
                         ))
                     }
@@ -782,25 +824,41 @@ pub fn parse(text: &str) -> Result<Tournament> {
             // …`, the points of round r at column 10+5(r-1); a blank field is 0.
             "XXA" => {
                 let (id, pts) = parse_xxa(n, line)?;
-                if let Some((prev, _, _)) = accel.iter().find(|(_, p, _)| *p == id) {
+                if let Some((prev, _, _)) = self.accel.iter().find(|(_, p, _)| *p == id) {
                     return Err(Error::at(
                         n,
                         "XXA start rank",
                         format!("player {id} has a second XXA line (first on line {prev})"),
                     ));
                 }
-                accel.push((n, id, pts));
+                self.accel.push((n, id, pts));
             }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// One line of the scoring, the acceleration, requested byes or forbidden pairs (the
+    /// other codes are kept as read).
+    fn read_pairing(
+        &mut self,
+        t: &mut Tournament,
+        n: usize,
+        line: &str,
+        kind: &str,
+        rest: &str,
+    ) -> Result<()> {
+        match kind {
             "BBW" | "BBD" | "BBL" | "BBZ" | "BBF" | "BBU" => {
-                let v = parse_points(n, &kind, rest.trim())?;
+                let v = parse_points(n, kind, rest.trim())?;
                 let s = &mut t.scoring;
-                match kind.as_str() {
-                    "BBW" => win_points = Some(v),
-                    "BBD" => draw_points = Some(v),
+                match kind {
+                    "BBW" => self.win_points = Some(v),
+                    "BBD" => self.draw_points = Some(v),
                     "BBL" => s.loss = v,
                     "BBZ" => s.zero_bye = v,
                     "BBF" => s.forfeit_loss = v,
-                    _ => pab_points = Some(v),
+                    _ => self.pab_points = Some(v),
                 }
             }
             // TRF-2026 162: `W 1.0 D 0.5 L 0.0 A 0.0 P 1.0 X 0.5`, code then points.
@@ -818,15 +876,15 @@ pub fn parse(text: &str) -> Result<Tournament> {
                     let v = parse_points(n, "162", pair[1])?;
                     let s = &mut t.scoring;
                     match pair[0].to_ascii_uppercase().as_str() {
-                        "W" => win_points = Some(v),
-                        "D" => draw_points = Some(v),
+                        "W" => self.win_points = Some(v),
+                        "D" => self.draw_points = Some(v),
                         "L" => s.loss = v,
                         // TRF-2026 names absences A; bbpPairings 6.0 reads the same value as Z.
                         "A" | "Z" => {
                             s.zero_bye = v;
                             s.forfeit_loss = v;
                         }
-                        "P" => pab_points = Some(v),
+                        "P" => self.pab_points = Some(v),
                         // Unknown results (adjourned games) are never read: nothing scores X.
                         "X" => {}
                         c => {
@@ -851,56 +909,11 @@ pub fn parse(text: &str) -> Result<Tournament> {
                         ));
                     };
                     let v = parse_points(n, "XXS", v)?;
-                    xxs.push((n, code.to_ascii_uppercase(), v));
+                    self.xxs.push((n, code.to_ascii_uppercase(), v));
                 }
             }
             // TRF-2026 240: `240 H 006 13 12`: byes requested (F, H, Z) in a round.
-            "240" => {
-                let words: Vec<&str> = rest.split_whitespace().collect();
-                let kind = match words.first().map(|w| w.to_ascii_uppercase()).as_deref() {
-                    Some("F") => ByeKind::Full,
-                    Some("H") => ByeKind::Half,
-                    Some("Z") => ByeKind::Zero,
-                    other => {
-                        return Err(Error::at(
-                            n,
-                            "240",
-                            format!(
-                                "TRF-2026 240: bye type '{}' must be F, H or Z",
-                                other.unwrap_or("")
-                            ),
-                        ))
-                    }
-                };
-                let round: u32 = match words.get(1).and_then(|w| w.parse().ok()) {
-                    Some(r) if (1..=MAX_ROUNDS).contains(&r) => r,
-                    _ => {
-                        return Err(Error::at(
-                            n,
-                            "240",
-                            format!(
-                            "TRF-2026 240: round '{}' is not a round number (1 to {MAX_ROUNDS})",
-                            words.get(1).unwrap_or(&"")
-                        ),
-                        ))
-                    }
-                };
-                if words.len() < 3 {
-                    return Err(Error::at(n, "240", "TRF-2026 240: no player is named"));
-                }
-                for w in &words[2..] {
-                    match w.parse::<u32>() {
-                        Ok(id) if id > 0 => requested.push((n, kind, round, id)),
-                        _ => {
-                            return Err(Error::at(
-                                n,
-                                "240",
-                                format!("TRF-2026 240: player '{w}' is not a start rank"),
-                            ))
-                        }
-                    }
-                }
-            }
+            "240" => self.read_240(n, rest)?,
             // TRF-2026 192: the encoded tournament type. A Dutch type pairs with `swiss`; a
             // Dutch type with Baku acceleration only when the file gives the acceleration
             // itself (250 or XXA lines, which TRF-2026 says override the 192 method).
@@ -911,7 +924,7 @@ pub fn parse(text: &str) -> Result<Tournament> {
                     t.system = Some("swiss".to_string());
                 } else if up == "FIDE_DUTCH_2025_BAKU" || up == "FIDE_DUTCH_BAKU" {
                     t.system = Some("swiss".to_string());
-                    baku_192 = Some((n, code.to_string()));
+                    self.baku_192 = Some((n, code.to_string()));
                 } else {
                     return Err(Error::at(
                         n,
@@ -924,268 +937,323 @@ pub fn parse(text: &str) -> Result<Tournament> {
                     ));
                 }
             }
-            "250" => accel250.push(parse_250(n, line)?),
+            "250" => self.accel250.push(parse_250(n, line)?),
             // TRF-2026 260: `260 RRR RRR PPPP PPPP …`, players who must not meet each
             // other in rounds first..=last. SwissSys XXP: `XXP P1 P2 …`, for every round.
-            "260" | "XXP" => {
-                let words: Vec<&str> = rest.split_whitespace().collect();
-                let (from, to, ids) = if kind == "260" {
-                    let round = |i: usize| -> Result<u32> {
-                        match words.get(i).and_then(|w| w.parse::<u32>().ok()) {
-                            Some(r) if (1..=MAX_ROUNDS).contains(&r) => Ok(r),
-                            _ => Err(Error::at(
-                                n,
-                                "260",
-                                format!(
-                                    "TRF-2026 260: {} round '{}' is not a round number",
-                                    if i == 0 { "first" } else { "last" },
-                                    words.get(i).unwrap_or(&"")
-                                ),
-                            )),
-                        }
-                    };
-                    (round(0)?, round(1)?, words.get(2..).unwrap_or(&[]))
-                } else {
-                    (1, MAX_ROUNDS, &words[..])
-                };
-                let mut players = Vec::new();
-                for w in ids {
-                    match w.parse::<u32>() {
-                        Ok(id) if id > 0 => players.push(id),
-                        _ => {
-                            return Err(Error::at(
-                                n,
-                                &kind,
-                                format!("{kind}: player '{w}' is not a start rank"),
-                            ))
-                        }
-                    }
-                }
-                if players.len() < 2 || from > to {
-                    return Err(Error::at(
-                        n,
-                        &kind,
-                        format!(
-                            "{kind}: a forbidden pair needs rounds first <= last and at least \
-                             two players"
-                        ),
-                    ));
-                }
-                forbidden.push((n, ForbiddenPairs { from, to, players }));
-            }
+            "260" | "XXP" => self.read_forbidden(n, kind, rest)?,
             _ => {}
         }
-        match kind.as_str() {
-            "142" | "152" | "162" => t.trf.trf2026 = true,
-            _ => {}
-        }
-        if kind == "XXC" || kind == "152" {
-            t.trf.colour_line = true;
-        }
-    }
-    t.trf.read = true;
-    t.trf.line_ending = line_ending(text);
-    for rec in &recs {
-        if !rec.rank.is_empty() {
-            t.trf.ranks.insert(rec.player.id, rec.rank.clone());
-        }
-    }
-    if let Some(v) = win_points {
-        t.scoring.win = v;
-        t.scoring.forfeit_win = v;
-        t.scoring.full_bye = v;
-        t.scoring.pairing_bye = v;
-    }
-    if let Some(v) = draw_points {
-        t.scoring.draw = v;
-        t.scoring.half_bye = v;
-    }
-    if let Some(v) = pab_points {
-        t.scoring.pairing_bye = v;
+        Ok(())
     }
 
-    apply_xxs(&mut t.scoring, &xxs)?;
-
-    // Acceleration: JaVaFo's XXA per player, TRF-2026 250 per range of players and rounds.
-    for (n, id, pts) in accel {
-        match index.get(&id) {
-            Some(&i) => recs[i].player.virtual_points = pts,
-            None => {
-                return Err(Error::at(
-                    n,
-                    "XXA start rank",
-                    format!("acceleration for player {id}, who has no 001 line"),
-                ))
-            }
-        }
-    }
-    let mut by_250: HashSet<u32> = HashSet::new();
-    for a in &accel250 {
-        for id in a.first_player..=a.last_player {
-            let Some(&i) = index.get(&id) else {
-                return Err(Error::at(
-                    a.line,
-                    "250",
-                    format!(
-                        "TRF-2026 250: players {}-{} include {id}, who has no 001 line",
-                        a.first_player, a.last_player
-                    ),
-                ));
-            };
-            let vp = &mut recs[i].player.virtual_points;
-            if !by_250.contains(&id) && !vp.is_empty() {
-                return Err(Error::at(
-                    a.line,
-                    "250",
-                    format!(
-                        "TRF-2026 250: player {id} also has an XXA line: give his acceleration \
-                         one way"
-                    ),
-                ));
-            }
-            by_250.insert(id);
-            if vp.len() < a.last_round as usize {
-                vp.resize(a.last_round as usize, 0.0);
-            }
-            for r in a.first_round..=a.last_round {
-                vp[r as usize - 1] = a.points;
-            }
-        }
-    }
-    if let Some((n, code)) = baku_192 {
-        if !recs.iter().any(|r| !r.player.virtual_points.is_empty()) {
-            return Err(Error::at(
-                n,
-                "192",
-                format!(
-                    "TRF-2026 192: tournament type '{code}' asks the engine to compute the Baku \
-                     acceleration; optipair applies it from 250 or XXA lines, or computes it \
-                     itself with --system baku (engine line: --baku): add those lines or \
-                     remove this one"
-                ),
-            ));
-        }
-    }
-
-    for id in read_dummies(&mut recs, &t.scoring)? {
-        // Kept in the file as read: the dummy is no player of the event.
-        for (g, _) in &mut t.trf.lines {
-            if *g == format!("001:{id}") {
-                g.clear();
-            }
-        }
-    }
-    index = recs
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (r.player.id, i))
-        .collect();
-    // TRF-2026 240: requested byes, in the player's slot of that round.
-    for &(n, kind, round, id) in &requested {
-        let Some(&i) = index.get(&id) else {
-            return Err(Error::at(
-                n,
-                "240",
-                format!("TRF-2026 240: player {id} has no 001 line"),
-            ));
-        };
-        let rec = &mut recs[i];
-        let k = round as usize - 1;
-        if rec.entries.len() <= k {
-            rec.entries.resize(k + 1, Entry::Empty);
-        }
-        match rec.entries[k] {
-            Entry::Empty => rec.entries[k] = Entry::Bye(kind),
-            Entry::Bye(k2) if k2 == kind && !t.trf.byes_240.contains(&(round, id)) => {}
-            Entry::Bye(_) if t.trf.byes_240.contains(&(round, id)) => {
+    /// A TRF-2026 240 line: byes requested (F, H, Z) in a round, by player.
+    fn read_240(&mut self, n: usize, rest: &str) -> Result<()> {
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let kind = match words.first().map(|w| w.to_ascii_uppercase()).as_deref() {
+            Some("F") => ByeKind::Full,
+            Some("H") => ByeKind::Half,
+            Some("Z") => ByeKind::Zero,
+            other => {
                 return Err(Error::at(
                     n,
                     "240",
-                    format!("TRF-2026 240: player {id} has two byes requested for round {round}"),
+                    format!(
+                        "TRF-2026 240: bye type '{}' must be F, H or Z",
+                        other.unwrap_or("")
+                    ),
                 ))
             }
+        };
+        let round: u32 = match words.get(1).and_then(|w| w.parse().ok()) {
+            Some(r) if (1..=MAX_ROUNDS).contains(&r) => r,
             _ => {
                 return Err(Error::at(
                     n,
                     "240",
                     format!(
-                        "TRF-2026 240: player {id} has a bye requested for round {round}, but \
-                         his line {} records something else in that round",
-                        rec.line
+                        "TRF-2026 240: round '{}' is not a round number (1 to {MAX_ROUNDS})",
+                        words.get(1).unwrap_or(&"")
                     ),
                 ))
             }
+        };
+        if words.len() < 3 {
+            return Err(Error::at(n, "240", "TRF-2026 240: no player is named"));
         }
-        t.trf.byes_240.insert((round, id));
-    }
-    // The rounds paired so far: those where someone has a game or the pairing-allocated bye.
-    // TRF-2026 reads a blank slot as Z; inside those rounds a blank slot is an absence (a
-    // zero-point bye), as bbpPairings reads it too. After them a blank slot is a player still
-    // to pair, and a bye there is one requested for a round not yet paired.
-    let paired = recs
-        .iter()
-        .filter_map(|r| {
-            r.entries.iter().rposition(|e| {
-                matches!(
-                    e,
-                    Entry::Game { .. } | Entry::Bye(ByeKind::PairingAllocated)
-                )
-            })
-        })
-        .max()
-        .map_or(0, |k| k + 1);
-    for rec in &mut recs {
-        if rec.entries.len() < paired {
-            rec.entries.resize(paired, Entry::Empty);
-        }
-        for e in &mut rec.entries[..paired] {
-            if *e == Entry::Empty {
-                *e = Entry::Bye(ByeKind::Zero);
+        for w in &words[2..] {
+            match w.parse::<u32>() {
+                Ok(id) if id > 0 => self.requested.push((n, kind, round, id)),
+                _ => {
+                    return Err(Error::at(
+                        n,
+                        "240",
+                        format!("TRF-2026 240: player '{w}' is not a start rank"),
+                    ))
+                }
             }
         }
-        for (k, e) in rec.entries.iter().enumerate().skip(paired) {
-            let round = k as u32 + 1;
-            if matches!(e, Entry::Bye(_)) && !t.trf.byes_240.contains(&(round, rec.player.id)) {
-                t.trf.byes_slot.insert((round, rec.player.id));
+        Ok(())
+    }
+
+    /// A TRF-2026 260 or SwissSys XXP line: players who must not meet each other.
+    fn read_forbidden(&mut self, n: usize, kind: &str, rest: &str) -> Result<()> {
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let (from, to, ids) = if kind == "260" {
+            let round = |i: usize| -> Result<u32> {
+                match words.get(i).and_then(|w| w.parse::<u32>().ok()) {
+                    Some(r) if (1..=MAX_ROUNDS).contains(&r) => Ok(r),
+                    _ => Err(Error::at(
+                        n,
+                        "260",
+                        format!(
+                            "TRF-2026 260: {} round '{}' is not a round number",
+                            if i == 0 { "first" } else { "last" },
+                            words.get(i).unwrap_or(&"")
+                        ),
+                    )),
+                }
+            };
+            (round(0)?, round(1)?, words.get(2..).unwrap_or(&[]))
+        } else {
+            (1, MAX_ROUNDS, &words[..])
+        };
+        let mut players = Vec::new();
+        for w in ids {
+            match w.parse::<u32>() {
+                Ok(id) if id > 0 => players.push(id),
+                _ => {
+                    return Err(Error::at(
+                        n,
+                        kind,
+                        format!("{kind}: player '{w}' is not a start rank"),
+                    ))
+                }
             }
         }
-    }
-    t.rounds = build_rounds(&recs, &index)?;
-    check_points(&t, &recs)?;
-    for (n, fp) in &forbidden {
-        if let Some(id) = fp.players.iter().find(|id| !index.contains_key(id)) {
+        if players.len() < 2 || from > to {
             return Err(Error::at(
-                *n,
-                "forbidden pair",
-                format!("forbidden pair: player {id} has no 001 line"),
+                n,
+                kind,
+                format!(
+                    "{kind}: a self.forbidden pair needs rounds first <= last and at least \
+                     two players"
+                ),
             ));
         }
+        self.forbidden
+            .push((n, ForbiddenPairs { from, to, players }));
+        Ok(())
     }
-    if !forbidden.is_empty() {
-        let list: Vec<ForbiddenPairs> = forbidden.into_iter().map(|(_, f)| f).collect();
-        t.settings.insert(
-            crate::tournament::FORBIDDEN_PAIRS.to_string(),
-            serde_json::to_value(list).expect("json"),
-        );
+
+    /// The scoring lines and the acceleration applied once every player is read (each
+    /// refers to players and rounds anywhere in the file).
+    fn settle_scoring(&mut self, t: &mut Tournament) -> Result<()> {
+        for rec in &self.recs {
+            if !rec.rank.is_empty() {
+                t.trf.ranks.insert(rec.player.id, rec.rank.clone());
+            }
+        }
+        if let Some(v) = self.win_points {
+            t.scoring.win = v;
+            t.scoring.forfeit_win = v;
+            t.scoring.full_bye = v;
+            t.scoring.pairing_bye = v;
+        }
+        if let Some(v) = self.draw_points {
+            t.scoring.draw = v;
+            t.scoring.half_bye = v;
+        }
+        if let Some(v) = self.pab_points {
+            t.scoring.pairing_bye = v;
+        }
+
+        apply_xxs(&mut t.scoring, &self.xxs)?;
+
+        // Acceleration: JaVaFo's XXA per player, TRF-2026 250 per range of players and rounds.
+        for (n, id, pts) in std::mem::take(&mut self.accel) {
+            match self.index.get(&id) {
+                Some(&i) => self.recs[i].player.virtual_points = pts,
+                None => {
+                    return Err(Error::at(
+                        n,
+                        "XXA start rank",
+                        format!("acceleration for player {id}, who has no 001 line"),
+                    ))
+                }
+            }
+        }
+        let mut by_250: HashSet<u32> = HashSet::new();
+        for a in &self.accel250 {
+            for id in a.first_player..=a.last_player {
+                let Some(&i) = self.index.get(&id) else {
+                    return Err(Error::at(
+                        a.line,
+                        "250",
+                        format!(
+                            "TRF-2026 250: players {}-{} include {id}, who has no 001 line",
+                            a.first_player, a.last_player
+                        ),
+                    ));
+                };
+                let vp = &mut self.recs[i].player.virtual_points;
+                if !by_250.contains(&id) && !vp.is_empty() {
+                    return Err(Error::at(
+                        a.line,
+                        "250",
+                        format!(
+                            "TRF-2026 250: player {id} also has an XXA line: give his acceleration \
+                             one way"
+                        ),
+                    ));
+                }
+                by_250.insert(id);
+                if vp.len() < a.last_round as usize {
+                    vp.resize(a.last_round as usize, 0.0);
+                }
+                for r in a.first_round..=a.last_round {
+                    vp[r as usize - 1] = a.points;
+                }
+            }
+        }
+        if let Some((n, code)) = self.baku_192.take() {
+            if !self
+                .recs
+                .iter()
+                .any(|r| !r.player.virtual_points.is_empty())
+            {
+                return Err(Error::at(
+                    n,
+                    "192",
+                    format!(
+                        "TRF-2026 192: tournament type '{code}' asks the engine to compute the Baku \
+                         acceleration; optipair applies it from 250 or XXA lines, or computes it \
+                         itself with --system baku (engine line: --baku): add those lines or \
+                         remove this one"
+                    ),
+                ));
+            }
+        }
+
+        for id in read_dummies(&mut self.recs, &t.scoring)? {
+            // Kept in the file as read: the dummy is no player of the event.
+            for (g, _) in &mut t.trf.lines {
+                if *g == format!("001:{id}") {
+                    g.clear();
+                }
+            }
+        }
+        self.index = self
+            .recs
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.player.id, i))
+            .collect();
+        Ok(())
     }
-    t.players = recs.into_iter().map(|r| r.player).collect();
-    t.format = FORMAT.to_string();
-    if t.initial_colour.is_none() {
-        t.initial_colour = infer_initial_colour(&t);
+
+    /// Requested byes, absences and forbidden pairs applied to the rounds read.
+    fn settle_rounds(mut self, t: &mut Tournament) -> Result<()> {
+        // TRF-2026 240: requested byes, in the player's slot of that round.
+        for &(n, kind, round, id) in &self.requested {
+            let Some(&i) = self.index.get(&id) else {
+                return Err(Error::at(
+                    n,
+                    "240",
+                    format!("TRF-2026 240: player {id} has no 001 line"),
+                ));
+            };
+            let rec = &mut self.recs[i];
+            let k = round as usize - 1;
+            if rec.entries.len() <= k {
+                rec.entries.resize(k + 1, Entry::Empty);
+            }
+            match rec.entries[k] {
+                Entry::Empty => rec.entries[k] = Entry::Bye(kind),
+                Entry::Bye(k2) if k2 == kind && !t.trf.byes_240.contains(&(round, id)) => {}
+                Entry::Bye(_) if t.trf.byes_240.contains(&(round, id)) => {
+                    return Err(Error::at(
+                        n,
+                        "240",
+                        format!("TRF-2026 240: player {id} has two byes self.requested for round {round}"),
+                    ))
+                }
+                _ => {
+                    return Err(Error::at(
+                        n,
+                        "240",
+                        format!(
+                            "TRF-2026 240: player {id} has a bye self.requested for round {round}, but \
+                             his line {} records something else in that round",
+                            rec.line
+                        ),
+                    ))
+                }
+            }
+            t.trf.byes_240.insert((round, id));
+        }
+        // The rounds paired so far: those where someone has a game or the pairing-allocated bye.
+        // TRF-2026 reads a blank slot as Z; inside those rounds a blank slot is an absence (a
+        // zero-point bye), as bbpPairings reads it too. After them a blank slot is a player still
+        // to pair, and a bye there is one requested for a round not yet paired.
+        let paired = self
+            .recs
+            .iter()
+            .filter_map(|r| {
+                r.entries.iter().rposition(|e| {
+                    matches!(
+                        e,
+                        Entry::Game { .. } | Entry::Bye(ByeKind::PairingAllocated)
+                    )
+                })
+            })
+            .max()
+            .map_or(0, |k| k + 1);
+        for rec in &mut self.recs {
+            if rec.entries.len() < paired {
+                rec.entries.resize(paired, Entry::Empty);
+            }
+            for e in &mut rec.entries[..paired] {
+                if *e == Entry::Empty {
+                    *e = Entry::Bye(ByeKind::Zero);
+                }
+            }
+            for (k, e) in rec.entries.iter().enumerate().skip(paired) {
+                let round = k as u32 + 1;
+                if matches!(e, Entry::Bye(_)) && !t.trf.byes_240.contains(&(round, rec.player.id)) {
+                    t.trf.byes_slot.insert((round, rec.player.id));
+                }
+            }
+        }
+        t.rounds = build_rounds(&self.recs, &self.index)?;
+        check_points(&t, &self.recs)?;
+        for (n, fp) in &self.forbidden {
+            if let Some(id) = fp.players.iter().find(|id| !self.index.contains_key(id)) {
+                return Err(Error::at(
+                    *n,
+                    "self.forbidden pair",
+                    format!("self.forbidden pair: player {id} has no 001 line"),
+                ));
+            }
+        }
+        if !self.forbidden.is_empty() {
+            let list: Vec<ForbiddenPairs> = self.forbidden.into_iter().map(|(_, f)| f).collect();
+            t.settings.insert(
+                crate::tournament::FORBIDDEN_PAIRS.to_string(),
+                serde_json::to_value(list).expect("json"),
+            );
+        }
+        t.players = self.recs.into_iter().map(|r| r.player).collect();
+        t.format = FORMAT.to_string();
+        if t.initial_colour.is_none() {
+            t.initial_colour = infer_initial_colour(&t);
+        }
+        // TRF cannot hold the order of boards: the posted order is recomputed (a file that does
+        // not validate is refused by its reader before any round is shown).
+        if t.validate().is_ok() {
+            crate::tournament::boards::post_order_all(t);
+        }
+        Ok(())
     }
-    // TRF cannot hold the order of boards: the posted order is recomputed (a file that does
-    // not validate is refused by its reader before any round is shown).
-    if t.validate().is_ok() {
-        crate::tournament::boards::post_order_all(&mut t);
-    }
-    t.trf.bom = text.starts_with('\u{feff}');
-    t.trf.final_newline = text.ends_with(['\r', '\n']);
-    // What optipair would write for each group now: a group still the same when the event
-    // is written is written as read.
-    t.trf.canonical = groups(&t)
-        .map(|g| g.into_iter().map(|(k, v)| (k, v.join("\n"))).collect())
-        .unwrap_or_default();
-    Ok(t)
 }
 
 /// Whether a points-column mismatch is a warning (collected by [`take_warnings`]) rather

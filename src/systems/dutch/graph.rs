@@ -225,13 +225,9 @@ pub(super) struct State<'m, W: Packed> {
     /// The deadline passed during the bracket (`Context::should_cancel`, asked before each
     /// matching): nothing more is solved, and the procedure stops after the bracket.
     pub(super) cancelled: bool,
-    /// Threads pricing's rows are shared among (the machine's, at most `PRICE_THREADS`).
+    /// Threads pricing's rows are shared among (the machine's, at most `Tuning::price_threads`).
     threads: usize,
 }
-
-/// The first matching's candidates per player (the next ones in rank order), tried before
-/// every allowed pair.
-pub(super) const FIELD_DEGREES: [usize; 2] = [8, 48];
 
 /// Twice the largest weight a matching of the whole field can have in the first matching:
 /// a pair weighs the two players' shares φ (completion, eligibility, score) plus the top
@@ -281,36 +277,6 @@ thread_local! {
     /// read pair by pair (the same lists; floors covering every pair).
     pub(super) static CLASS_STARTS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
-
-/// Pairs per player in a bracket's first reduced graph (the heaviest), before pricing.
-pub(super) const INSIDE_DEGREE: usize = 12;
-
-/// How far from the natural hint's target (in places) every allowed pair of two residents
-/// joins the first reduced graph as well (small in tests, so that their brackets are still
-/// priced). See [`State::near_target`].
-const START_WINDOW: i64 = if cfg!(test) { 2 } else { 48 };
-
-/// Uncovered pairs added per player in one pricing round (the most violated).
-pub(super) const PRICE_DEGREE: usize = 4;
-
-/// Rows priced by one thread at a time (see [`State::price`]); small in tests, so that their
-/// brackets are priced by several threads too.
-const PRICE_BLOCK: usize = if cfg!(test) { 2 } else { 32 };
-
-/// Most threads pricing uses (measured on two cores only: BENCHMARKS.md).
-const PRICE_THREADS: usize = 4;
-
-/// Completion candidates per player (the next ones in rank order), tried before more.
-pub(super) const COMPLETION_DEGREES: [usize; 2] = [8, 48];
-
-/// Most classes a bracket's table holds (their square, with one weight each): a bracket of
-/// more distinct players stops the procedure as over the budget.
-const MAX_CLASSES: usize = 2048;
-
-/// How far from a resident's hint target (in places) [`State::floors_by_class`] reads the players of
-/// each class one by one; beyond it, a class's pairs are bounded at once (small in tests, so
-/// that their brackets are bounded too).
-const FLOOR_WINDOW: i64 = if cfg!(test) { 4 } else { 96 };
 
 /// The bracket's players by class, for the reduced graph's start: each class's residents by
 /// place, its other players (moved down, look-ahead), and all of them, in rank order.
@@ -859,7 +825,7 @@ impl<'m, W: Packed> State<'m, W> {
             cancelled: false,
             threads: std::thread::available_parallelism()
                 .map_or(1, |t| t.get())
-                .min(PRICE_THREADS),
+                .min(ctx.tuning.price_threads),
         }
     }
 
@@ -961,7 +927,7 @@ impl<'m, W: Packed> State<'m, W> {
             class[v] = k;
         }
         let k = reps.len();
-        if k > MAX_CLASSES {
+        if k > ctx.tuning.max_classes {
             self.over_budget = Some(k * k);
             return false;
         }
@@ -1165,7 +1131,7 @@ impl<'m, W: Packed> State<'m, W> {
         });
     }
 
-    /// Every allowed pair of two residents within [`START_WINDOW`] places of the natural
+    /// Every allowed pair of two residents within [`super::procedure::Tuning::start_window`] places of the natural
     /// hint's target not in the graph yet. The first optimum's pairs of residents lie near the
     /// target (round 3 of 10,000 players: all within 28 places), but many are not among the
     /// players' heaviest, which the colour rules fill with players of one class; priced in
@@ -1186,7 +1152,9 @@ impl<'m, W: Packed> State<'m, W> {
                 continue;
             }
             // Only the partners below a: each pair once.
-            for j in (i + half - START_WINDOW).max(i + 1)..=(i + half + START_WINDOW).min(last) {
+            for j in (i + half - ctx.tuning.start_window).max(i + 1)
+                ..=(i + half + ctx.tuning.start_window).min(last)
+            {
                 let b = residents[j as usize] as usize;
                 if !self.alive[b] || self.gid.contains_key(&key(a, b)) {
                     continue;
@@ -1277,7 +1245,7 @@ impl<'m, W: Packed> State<'m, W> {
                     };
                     debug_assert!(w == t.add(&wt.layout.unit::<W>(wt.hint_field, h)));
                     list.push((w, u));
-                    if list.len() == INSIDE_DEGREE {
+                    if list.len() == ctx.tuning.inside_degree {
                         break;
                     }
                 }
@@ -1325,7 +1293,7 @@ impl<'m, W: Packed> State<'m, W> {
             .map(|o| o.iter().map(|&u| y[u]).min())
             .collect();
         let far = {
-            let h = (wt.hk - (FLOOR_WINDOW + 1).pow(2)).max(0);
+            let h = (wt.hk - (ctx.tuning.floor_window + 1).pow(2)).max(0);
             wt.layout.unit::<W>(wt.hint_field, 4 * h)
         };
         for &v in ins {
@@ -1359,8 +1327,10 @@ impl<'m, W: Packed> State<'m, W> {
                     let res = &by.res[c];
                     let (a, b) = side.range(res, |x| x.0, p);
                     let target = side.target();
-                    let lo = a + res[a..b].partition_point(|x| x.0 < target - FLOOR_WINDOW);
-                    let hi = a + res[a..b].partition_point(|x| x.0 <= target + FLOOR_WINDOW);
+                    let lo =
+                        a + res[a..b].partition_point(|x| x.0 < target - ctx.tuning.floor_window);
+                    let hi =
+                        a + res[a..b].partition_point(|x| x.0 <= target + ctx.tuning.floor_window);
                     for &(_, u) in &res[lo..hi] {
                         if let Some(w) = self.pair_weight(ctx, v, u).filter(|w| *w > W::zero()) {
                             let w2 = w.add(&w);
@@ -1404,7 +1374,7 @@ impl<'m, W: Packed> State<'m, W> {
         // Heaviest first, then the nearest in rank order.
         let better = |x: &(W, usize), y: &(W, usize)| x.0 > y.0 || (x.0 == y.0 && x.1 < y.1);
         let offer = |list: &mut Vec<(W, usize)>, item: (W, usize)| {
-            if list.len() == INSIDE_DEGREE {
+            if list.len() == ctx.tuning.inside_degree {
                 if !better(&item, list.last().expect("full")) {
                     return;
                 }
@@ -1527,9 +1497,11 @@ impl<'m, W: Packed> State<'m, W> {
                 .and_then(|wt| Rows::new(wt, &*self.matcher, &ins));
             // The rows of blocks of players, block k by thread k mod t; the pairs found are
             // sorted below, so the threads' order does not matter.
+            // Read here: the context itself is not shared with the threads.
+            let price_block = ctx.tuning.price_block;
             let rows = |part: usize, parts: usize, found: &mut Vec<(W, u32, u32)>| {
                 let mut row: Vec<u32> = Vec::new();
-                for (k, block) in lows.chunks(PRICE_BLOCK).enumerate() {
+                for (k, block) in lows.chunks(price_block).enumerate() {
                     if k % parts != part {
                         continue;
                     }
@@ -1554,7 +1526,7 @@ impl<'m, W: Packed> State<'m, W> {
                     }
                 }
             };
-            let parts = self.threads.min(lows.len().div_ceil(PRICE_BLOCK)).max(1);
+            let parts = self.threads.min(lows.len().div_ceil(price_block)).max(1);
             if parts == 1 {
                 rows(0, 1, &mut violated);
             } else {
@@ -1599,7 +1571,7 @@ impl<'m, W: Packed> State<'m, W> {
         let mut added = 0;
         for (_, a, b) in violated {
             let (a, b) = (a as usize, b as usize);
-            if taken[a] < PRICE_DEGREE || taken[b] < PRICE_DEGREE {
+            if taken[a] < ctx.tuning.price_degree || taken[b] < ctx.tuning.price_degree {
                 taken[a] += 1;
                 taken[b] += 1;
                 let w = self.pair_weight(ctx, a, b).expect("an allowed pair");
@@ -1775,7 +1747,7 @@ impl<'m, W: Packed> State<'m, W> {
             .filter(|&v| self.alive[v] && (!self.inside[v] || down.contains(&v)))
             .collect();
         let need = set.len() % 2;
-        for k in COMPLETION_DEGREES {
+        for k in ctx.tuning.completion_degrees {
             let mut edges: Vec<(usize, usize, i64)> = Vec::new();
             for (x, &a) in set.iter().enumerate() {
                 let mut got = 0;

@@ -101,6 +101,27 @@ pub fn pair(
     should_cancel: &dyn Fn() -> bool,
     m: &mut dyn Matchers,
 ) -> DutchPairing {
+    pair_tuned(
+        t,
+        round,
+        readings,
+        pair_budget,
+        should_cancel,
+        m,
+        procedure::Tuning::PRODUCTION,
+    )
+}
+
+/// [`pair`] with the procedure's tuning given (tests pass narrower windows than production).
+fn pair_tuned(
+    t: &Tournament,
+    round: u32,
+    readings: Readings,
+    pair_budget: usize,
+    should_cancel: &dyn Fn() -> bool,
+    m: &mut dyn Matchers,
+    tuning: procedure::Tuning,
+) -> DutchPairing {
     let players = players_of(t, round);
     let ctx = procedure::Context {
         players: &players,
@@ -109,16 +130,11 @@ pub fn pair(
         played_rounds: round.saturating_sub(1),
         readings,
         pair_budget,
+        tuning,
     };
     // The narrowest integer that holds every bracket's packed criteria: guessed from the
     // score groups, and widened when a bracket (with more moved-down scores) needs more.
-    let mut bits = width_guess(&ctx);
-    // Tests: wider weights than needed (their bits to spare go to the S1 players' blocks,
-    // which must not change the pairing).
-    #[cfg(test)]
-    {
-        bits = bits.max(tests::MIN_BITS.with(|c| c.get()));
-    }
+    let mut bits = width_guess(&ctx).max(tuning.min_bits);
     let outcome = loop {
         let o = if bits <= <i128 as Packed>::BITS {
             procedure::run::<i128>(&ctx, m)

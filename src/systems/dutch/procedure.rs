@@ -14,8 +14,8 @@
 //! their opponents, the exchanges between S1 and S2, then each S1 player's opponent
 //! ("FIDE Dutch 2025 4.2", "FIDE Dutch 2025 4.3").
 
-use super::criteria::layout_for;
-use super::graph::{field_bound, BracketSpec, Outer, State, FIELD_DEGREES};
+use super::criteria::{layout_for, Fields};
+use super::graph::{field_bound, BracketSpec, Outer, State};
 use super::state::DutchPlayer;
 use super::weight::{bits_for, Layout, Packed};
 // Pair keys are looked up millions of times a round: FxHash (fixed, fast; keys are ours).
@@ -131,6 +131,58 @@ pub struct Context<'a> {
     /// Most pairs a graph may hold (its memory): a bracket that would need more stops the
     /// procedure ([`Outcome::over_budget`]) rather than build it.
     pub pair_budget: usize,
+    /// How the graphs start and are priced: [`Tuning::PRODUCTION`] but in tests that must
+    /// reach the pricing of small brackets.
+    pub tuning: Tuning,
+}
+
+/// The exact procedure's tuning: how many pairs its reduced graphs start with, how pricing
+/// adds the rest, and its limits. None of it changes a pairing, only how fast it is found
+/// (BENCHMARKS.md measured the production values); tests pass narrower windows so that the
+/// small brackets of their rounds are priced and bounded too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tuning {
+    /// The first matching's candidates per player (the next ones in rank order), tried
+    /// before every allowed pair.
+    pub field_degrees: [usize; 2],
+    /// Pairs per player in a bracket's first reduced graph (the heaviest), before pricing.
+    pub inside_degree: usize,
+    /// How far from the natural hint's target (in places) every allowed pair of two residents
+    /// joins the first reduced graph as well.
+    pub start_window: i64,
+    /// Uncovered pairs added per player in one pricing round (the most violated).
+    pub price_degree: usize,
+    /// Rows priced by one thread at a time.
+    pub price_block: usize,
+    /// Most threads pricing uses (measured on two cores only: BENCHMARKS.md).
+    pub price_threads: usize,
+    /// Completion candidates per player (the next ones in rank order), tried before more.
+    pub completion_degrees: [usize; 2],
+    /// Most classes a bracket's table holds (their square, with one weight each): a bracket
+    /// of more distinct players stops the procedure as over the budget.
+    pub max_classes: usize,
+    /// How far from a resident's hint target (in places) the floors read the players of each
+    /// class one by one; beyond it, a class's pairs are bounded at once.
+    pub floor_window: i64,
+    /// The narrowest weights the procedure may use, in bits (0: as narrow as it needs); bits
+    /// to spare go to the S1 players' blocks, which must not change the pairing.
+    pub min_bits: u32,
+}
+
+impl Tuning {
+    /// The values the engine pairs with.
+    pub const PRODUCTION: Tuning = Tuning {
+        field_degrees: [8, 48],
+        inside_degree: 12,
+        start_window: 48,
+        price_degree: 4,
+        price_block: 32,
+        price_threads: 4,
+        completion_degrees: [8, 48],
+        max_classes: 2048,
+        floor_window: 96,
+        min_bits: 0,
+    };
 }
 
 /// May `a` and `b` meet? ("C.04.1 b" no rematch, TRF-2026 260 forbidden pairs, and
@@ -160,109 +212,17 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
     if n == 0 {
         return out;
     }
-    // Score groups as index ranges (rank order).
-    let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
-    let mut start = 0;
-    for i in 1..=n {
-        if i == n || players[i].score != players[start].score {
-            groups.push(start..i);
-            start = i;
-        }
-    }
-    // Completion and the bye's score group: one matching over the whole field, pairs first,
-    // every ineligible player paired, then the bye as low as it can go ("C.04.1 c",
-    // "FIDE Dutch 2025 C.2", "FIDE Dutch 2025 C.4").
-    let mut bye_score = 0i64;
-    let mut single_bye_bracket;
-    let distinct: Vec<i64> = groups.iter().map(|g| players[g.start].score).collect();
-    let rank_from_bottom =
-        |s: i64| (distinct.len() - 1 - distinct.iter().position(|&x| x == s).unwrap()) as i64;
-    let mut st: State<W> = {
-        let mut l = Layout::default();
-        let t = l.push(bits_for(3 * n as u64) + 1);
-        let s = l.push(bits_for(2 * distinct.len() as u64 * n as u64) + 1);
-        let top = l.push(bits_for(n as u64) + 1);
-        l.finish();
-        out.weight_bits = l.total_bits();
-        if l.total_bits() > W::BITS {
-            out.needs_bits = Some(l.total_bits());
-            return out;
-        }
-        State::new(
-            ctx,
-            matcher,
-            Outer::Field {
-                layout: l,
-                t,
-                s,
-                top,
-                odd: n % 2 == 1,
-                rank: players.iter().map(|p| rank_from_bottom(p.score)).collect(),
-            },
-        )
+    let groups = score_groups(players);
+    let Some(FieldStart {
+        mut st,
+        bye_score,
+        mut single_bye_bracket,
+    }) = first_matching(ctx, matcher, &groups, &mut out)
+    else {
+        return out;
     };
-    {
-        let odd = n % 2 == 1;
-        // Sparse first (each player with the next few he may meet in rank order), then
-        // wider, then every allowed pair: a matching reaching the bound below is optimal.
-        let bound = field_bound(ctx, &st);
-        let mut mate = Vec::new();
-        for k in FIELD_DEGREES.into_iter().chain([n]) {
-            if !st.start_field(ctx, k) {
-                out.over_budget = st.over_budget;
-                return out;
-            }
-            mate = st.solve(ctx);
-            if st.cancelled {
-                out.cancelled = true;
-                return out;
-            }
-            let mut got = W::zero();
-            for (a, m) in mate.iter().enumerate() {
-                if let Some(b) = m.filter(|&b| a < b) {
-                    let w = st.outer_weight(ctx, a, b);
-                    got = got.add(&w.add(&w));
-                }
-            }
-            if got == bound || k == n {
-                break;
-            }
-        }
-        let left: Vec<usize> = (0..n).filter(|&i| mate[i].is_none()).collect();
-        if left.len() > 1 || left.iter().any(|&i| !players[i].bye_eligible) {
-            out.unpaired = left;
-            return out;
-        }
-        if odd {
-            bye_score = players[left[0]].score;
-        }
-        for (c, p) in st.bye_candidate.iter_mut().zip(players) {
-            *c = p.bye_eligible && p.score <= bye_score;
-        }
-        // The bye comes from the top bracket when nobody of it must be paired below it.
-        let top = players[0].score;
-        single_bye_bracket = odd
-            && bye_score >= top
-            && groups[0]
-                .clone()
-                .all(|i| mate[i].is_none_or(|m| players[m].score >= top));
-    }
     let odd = n % 2 == 1;
-    // C.9 ranks: among players at the bye's score, more games played ranks lower.
-    let at_bye_score: Vec<u32> = players
-        .iter()
-        .filter(|p| p.score == bye_score)
-        .map(|p| p.played_games)
-        .collect();
-    let unplayed_ranks: Vec<i64> = players
-        .iter()
-        .map(|p| {
-            let g = p.played_games;
-            let more = at_bye_score.iter().filter(|&&x| x > g).count();
-            let same = at_bye_score.iter().filter(|&&x| x == g).count();
-            (more + same) as i64 - 1
-        })
-        .collect();
+    let unplayed_ranks = unplayed_ranks(players, bye_score);
     let unplayed_rank = |i: usize| -> i64 { unplayed_ranks[i] };
 
     let mut mdps: Vec<usize> = Vec::new();
@@ -311,7 +271,6 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         for &i in &nxt {
             in_next[i] = true;
         }
-        let is_resident = |i: usize, in_cur: &[bool]| in_cur[i] && !mdps.contains(&i);
         // The bracket and its look-ahead are solved with every pair among them (weighed as
         // asked); the players below only through their completion (reduced mode).
         let spec = BracketSpec {
@@ -331,9 +290,6 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             return out;
         }
         let graph_time = t_begin.elapsed().as_secs_f64();
-        let ord = |v: i64| layout.unit::<W>(f.order, v);
-        // The unit of the lowest criterion: the order and hint fields add up to less.
-        let above = layout.above::<W>(f.order);
         // Where a bracket's time goes, for the trace: the first matching, the moved-down
         // players, the exchanges, the S1 players' decisions.
         let mut clock = std::time::Instant::now();
@@ -342,19 +298,312 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             phases[k] = clock.elapsed().as_secs_f64();
             clock = std::time::Instant::now();
         };
-        let mut mate = st.solve(ctx);
+        let mate = st.solve(ctx);
+        // The unit of the lowest criterion: the order and hint fields add up to less.
+        let above = layout.above::<W>(f.order);
         // Every step below weighs in the order and hint fields only: a pair in no optimum of
         // the criteria now is in none of theirs.
         let mut pruned = st.prune(above);
+        let mut b = Bracket {
+            residents: &residents,
+            mdps: &mdps,
+            curnext: &curnext,
+            nxt: &nxt,
+            layout: &layout,
+            f: &f,
+            above,
+            mate,
+            matched: vec![false; n],
+            finalized: Vec::new(),
+        };
         lap(0);
-        let mut finalized: Vec<(usize, usize)> = Vec::new();
-        let mut matched = vec![false; n];
-        let res_set: Vec<bool> = (0..n).map(|i| is_resident(i, &in_cur)).collect();
+        b.pair_moved_down(ctx, &mut st, &in_cur);
+        lap(1);
+        let split = b.choose_exchanges(ctx, &mut st);
+        lap(2);
+        let (more_pruned, s1_solves) = b.decide_s1(ctx, &mut st, &split);
+        pruned += more_pruned;
+        lap(3);
+        let Bracket {
+            mate, finalized, ..
+        } = b;
+        let score = residents
+            .first()
+            .map(|&i| players[i].score)
+            .unwrap_or(players[cur[0]].score);
+        log::debug!(
+            "dutch: bracket {score}: {} residents, {} moved down, {} next; {} matchings; \
+             graph {graph_time:.2} s, first {:.2} s, moved down {:.2} s, exchanges {:.2} s, \
+             S1 {:.2} s ({} matchings); {pruned} pairs pruned",
+            residents.len(),
+            mdps.len(),
+            nxt.len(),
+            st.solves - solves_before,
+            phases[0],
+            phases[1],
+            phases[2],
+            phases[3],
+            s1_solves,
+        );
+        // Who goes down: everyone of the bracket not paired in it.
+        let down: Vec<usize> = cur.iter().copied().filter(|&i| st.alive[i]).collect();
+        single_bye_bracket = odd && single_bye_next(players, bye_score, &down, &nxt, &mate);
+        out.brackets.push(BracketLog {
+            score,
+            residents: residents.len(),
+            moved_down: mdps.len(),
+            pairs: finalized.len(),
+            floaters: down.len(),
+            matchings: st.solves - solves_before,
+            dense: st.dense_brackets > dense_before,
+        });
+        if let Some(pairs) = st.over_budget {
+            out.over_budget = Some(pairs);
+            return out;
+        }
+        if st.cancelled {
+            out.cancelled = true;
+            return out;
+        }
+        out.pairs.extend(finalized);
+        apart = st.kept_apart(ctx, &down);
+        mdps = down;
+        if gi >= groups.len() && mdps.len() <= 1 {
+            break;
+        }
+    }
+    match mdps.as_slice() {
+        [] => {}
+        [b] => out.bye = Some(*b),
+        rest => out.unpaired = rest.to_vec(),
+    }
+    out
+}
+
+/// Score groups as index ranges (rank order).
+fn score_groups(players: &[DutchPlayer]) -> Vec<std::ops::Range<usize>> {
+    let n = players.len();
+    let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut start = 0;
+    for i in 1..=n {
+        if i == n || players[i].score != players[start].score {
+            groups.push(start..i);
+            start = i;
+        }
+    }
+    groups
+}
+
+/// C.9 ranks: among players at the bye's score, more games played ranks lower.
+fn unplayed_ranks(players: &[DutchPlayer], bye_score: i64) -> Vec<i64> {
+    let at_bye_score: Vec<u32> = players
+        .iter()
+        .filter(|p| p.score == bye_score)
+        .map(|p| p.played_games)
+        .collect();
+    players
+        .iter()
+        .map(|p| {
+            let g = p.played_games;
+            let more = at_bye_score.iter().filter(|&&x| x > g).count();
+            let same = at_bye_score.iter().filter(|&&x| x == g).count();
+            (more + same) as i64 - 1
+        })
+        .collect()
+}
+
+/// Whether the bye comes from the next bracket alone (in an odd field): the bye's score is
+/// at least the next bracket's, and nobody going down or of the next bracket is paired below
+/// it in the current matching.
+fn single_bye_next(
+    players: &[DutchPlayer],
+    bye_score: i64,
+    down: &[usize],
+    nxt: &[usize],
+    mate: &[Option<usize>],
+) -> bool {
+    let nxt_score = nxt.first().map(|&i| players[i].score);
+    let mut single = nxt_score.is_some_and(|s| bye_score >= s);
+    if single {
+        for &i in down.iter().chain(nxt.iter()) {
+            if mate[i].is_some_and(|m| Some(players[m].score) < nxt_score) {
+                single = false;
+            }
+        }
+    }
+    single
+}
+
+/// The state the brackets start from: the field's first matching settled completion and
+/// the bye's score group.
+struct FieldStart<'m, W: Packed> {
+    st: State<'m, W>,
+    bye_score: i64,
+    /// The bye comes from the top bracket.
+    single_bye_bracket: bool,
+}
+
+/// Completion and the bye's score group: one matching over the whole field, pairs first,
+/// every ineligible player paired, then the bye as low as it can go ("C.04.1 c",
+/// "FIDE Dutch 2025 C.2", "FIDE Dutch 2025 C.4"). None when `out` is the outcome already
+/// (too narrow weights, over the budget, cancelled, or a field no pairing completes).
+fn first_matching<'m, W: Packed>(
+    ctx: &Context,
+    matcher: &'m mut dyn Matcher<W>,
+    groups: &[std::ops::Range<usize>],
+    out: &mut Outcome,
+) -> Option<FieldStart<'m, W>> {
+    let players = ctx.players;
+    let n = players.len();
+    let mut bye_score = 0i64;
+    let distinct: Vec<i64> = groups.iter().map(|g| players[g.start].score).collect();
+    let rank_from_bottom =
+        |s: i64| (distinct.len() - 1 - distinct.iter().position(|&x| x == s).unwrap()) as i64;
+    let mut st: State<W> = {
+        let mut l = Layout::default();
+        let t = l.push(bits_for(3 * n as u64) + 1);
+        let s = l.push(bits_for(2 * distinct.len() as u64 * n as u64) + 1);
+        let top = l.push(bits_for(n as u64) + 1);
+        l.finish();
+        out.weight_bits = l.total_bits();
+        if l.total_bits() > W::BITS {
+            out.needs_bits = Some(l.total_bits());
+            return None;
+        }
+        State::new(
+            ctx,
+            matcher,
+            Outer::Field {
+                layout: l,
+                t,
+                s,
+                top,
+                odd: n % 2 == 1,
+                rank: players.iter().map(|p| rank_from_bottom(p.score)).collect(),
+            },
+        )
+    };
+    let odd = n % 2 == 1;
+    // Sparse first (each player with the next few he may meet in rank order), then
+    // wider, then every allowed pair: a matching reaching the bound below is optimal.
+    let bound = field_bound(ctx, &st);
+    let mut mate = Vec::new();
+    for k in ctx.tuning.field_degrees.into_iter().chain([n]) {
+        if !st.start_field(ctx, k) {
+            out.over_budget = st.over_budget;
+            return None;
+        }
+        mate = st.solve(ctx);
+        if st.cancelled {
+            out.cancelled = true;
+            return None;
+        }
+        let mut got = W::zero();
+        for (a, m) in mate.iter().enumerate() {
+            if let Some(b) = m.filter(|&b| a < b) {
+                let w = st.outer_weight(ctx, a, b);
+                got = got.add(&w.add(&w));
+            }
+        }
+        if got == bound || k == n {
+            break;
+        }
+    }
+    let left: Vec<usize> = (0..n).filter(|&i| mate[i].is_none()).collect();
+    if left.len() > 1 || left.iter().any(|&i| !players[i].bye_eligible) {
+        out.unpaired = left;
+        return None;
+    }
+    if odd {
+        bye_score = players[left[0]].score;
+    }
+    for (c, p) in st.bye_candidate.iter_mut().zip(players) {
+        *c = p.bye_eligible && p.score <= bye_score;
+    }
+    // The bye comes from the top bracket when nobody of it must be paired below it.
+    let top = players[0].score;
+    let single_bye_bracket = odd
+        && bye_score >= top
+        && groups[0]
+            .clone()
+            .all(|i| mate[i].is_none_or(|m| players[m].score >= top));
+    Some(FieldStart {
+        st,
+        bye_score,
+        single_bye_bracket,
+    })
+}
+
+/// One bracket being settled: its players, its weights' layout, and the matching its phases
+/// refine (moved-down players, exchanges, S1 players), each phase a method.
+struct Bracket<'b, W: Packed> {
+    residents: &'b [usize],
+    mdps: &'b [usize],
+    curnext: &'b [usize],
+    nxt: &'b [usize],
+    layout: &'b Layout,
+    f: &'b Fields,
+    /// The unit of the lowest criterion: the order and hint fields add up to less.
+    above: W,
+    mate: Vec<Option<usize>>,
+    matched: Vec<bool>,
+    /// The pairs decided, in the order decided.
+    finalized: Vec<(usize, usize)>,
+}
+
+/// The exchange preference of the remainder's player at place `ia`, `pairs_in` pairs in it
+/// ("FIDE Dutch 2025 4.3.3"): its place in S1 first, then the lower place.
+fn exchange_add<'a, W: Packed>(
+    layout: &'a Layout,
+    f: &'a Fields,
+    pairs_in: usize,
+) -> impl Fn(usize) -> W + 'a {
+    let (order, ob) = (f.order, f.ob);
+    move |ia: usize| -> W {
+        let ia = ia as i64;
+        layout.unit::<W>(
+            order,
+            (i64::from(ia < pairs_in as i64) << (2 * ob + 1)) - (ia << 1),
+        )
+    }
+}
+
+/// The remainder after the moved-down players' pairs, and how its S1 and S2 were chosen.
+struct Split {
+    remainder: Vec<usize>,
+    /// Each player's place in the remainder.
+    rpos: HashMap<usize, usize>,
+    /// The first optimum showed no exchange.
+    no_exchange: bool,
+    /// The natural split was as good and is fixed already.
+    split_fixed: bool,
+}
+
+impl<W: Packed> Bracket<'_, W> {
+    /// `v` in the order field.
+    fn ord(&self, v: i64) -> W {
+        self.layout.unit::<W>(self.f.order, v)
+    }
+
+    /// `x` and `m` paired for good.
+    fn settle(&mut self, st: &mut State<'_, W>, x: usize, m: usize) {
+        self.matched[x] = true;
+        self.matched[m] = true;
+        self.finalized.push((x, m));
+        st.kill(x);
+        st.kill(m);
+    }
+
+    /// Which moved-down players are paired, the highest ranked of each score first, then
+    /// their opponents ("FIDE Dutch 2025 4.2").
+    fn pair_moved_down(&mut self, ctx: &Context, st: &mut State<'_, W>, in_cur: &[bool]) {
+        let players = ctx.players;
+        let n = players.len();
+        let mdps = self.mdps;
+        let residents = self.residents;
+        let res_set: Vec<bool> = (0..n).map(|i| in_cur[i] && !mdps.contains(&i)).collect();
         let mate_is_resident =
             |mate: &[Option<usize>], i: usize| mate[i].is_some_and(|m| res_set[m]);
-
-        // Which moved-down players are paired: the highest ranked of each score first
-        // ("FIDE Dutch 2025 4.2").
         let mut k = 0;
         while k < mdps.len() {
             let s = players[mdps[k]].score;
@@ -365,40 +614,50 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 .collect();
             k += same.len();
             let mut remaining = same.len();
-            let mut can = same.iter().filter(|&&x| mate_is_resident(&mate, x)).count();
+            let mut can = same
+                .iter()
+                .filter(|&&x| mate_is_resident(&self.mate, x))
+                .count();
             for &x in &same {
                 if can == 0 {
                     continue;
                 }
                 if remaining <= can {
-                    matched[x] = true;
+                    self.matched[x] = true;
                     continue;
                 }
                 remaining -= 1;
-                if !mate_is_resident(&mate, x) {
+                if !mate_is_resident(&self.mate, x) {
                     for &r in residents.iter() {
                         if let Some(w) = st.base_of(x, r) {
-                            let w = w.add(&ord(1));
+                            let w = w.add(&self.ord(1));
                             st.set(ctx, x, r, w);
                         }
                     }
-                    mate = st.solve(ctx);
+                    self.mate = st.solve(ctx);
                 }
-                if mate_is_resident(&mate, x) {
-                    matched[x] = true;
+                if mate_is_resident(&self.mate, x) {
+                    self.matched[x] = true;
                     can -= 1;
                     for &r in residents.iter() {
                         if let Some(w) = st.base_of(x, r) {
-                            let w = w.add(&ord(residents.len() as i64 + 1));
+                            let w = w.add(&self.ord(residents.len() as i64 + 1));
                             st.set(ctx, x, r, w);
                         }
                     }
                 }
             }
         }
-        // Their opponents: each, in order, the highest resident the optimum allows.
-        for &x in &mdps {
-            if !matched[x] {
+        self.moved_down_opponents(ctx, st);
+    }
+
+    /// The moved-down players' opponents: each, in order, the highest resident the optimum
+    /// allows.
+    fn moved_down_opponents(&mut self, ctx: &Context, st: &mut State<'_, W>) {
+        let residents = self.residents;
+        let above = self.above;
+        for &x in self.mdps {
+            if !self.matched[x] {
                 continue;
             }
             // The current optimum already gives x the highest resident it may have: the
@@ -409,9 +668,9 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             let candidates: Vec<usize> = residents
                 .iter()
                 .copied()
-                .filter(|&r| !matched[r] && st.base_of(x, r).is_some_and(|w| w > W::zero()))
+                .filter(|&r| !self.matched[r] && st.base_of(x, r).is_some_and(|w| w > W::zero()))
                 .collect();
-            let best = mate[x]
+            let best = self.mate[x]
                 .and_then(|m| candidates.iter().position(|&r| r == m))
                 .filter(|&k| {
                     st.clean
@@ -421,54 +680,49 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 })
                 .map(|k| candidates[k]);
             if let Some(m) = best {
-                matched[m] = true;
-                finalized.push((x, m));
-                st.kill(x);
-                st.kill(m);
+                self.settle(st, x, m);
                 continue;
             }
-            let mut bonus = curnext.len() as i64;
+            let mut bonus = self.curnext.len() as i64;
             for &r in residents.iter().rev() {
-                if matched[r] {
+                if self.matched[r] {
                     continue;
                 }
                 if let Some(w) = st.base_of(x, r) {
-                    let w = w.add(&ord(bonus));
+                    let w = w.add(&self.ord(bonus));
                     st.set(ctx, x, r, w);
                     bonus += 1;
                 }
             }
-            mate = st.solve(ctx);
-            if let Some(m) = mate[x] {
-                matched[m] = true;
-                finalized.push((x, m));
-                st.kill(x);
-                st.kill(m);
+            self.mate = st.solve(ctx);
+            if let Some(m) = self.mate[x] {
+                self.settle(st, x, m);
             }
         }
+    }
 
-        lap(1);
-        // The remainder: residents paired among themselves or floating ("FIDE Dutch 2025 4.3").
-        let remainder: Vec<usize> = residents.iter().copied().filter(|&i| st.alive[i]).collect();
+    /// The remainder: residents paired among themselves or floating ("FIDE Dutch 2025
+    /// 4.3"). Chooses S1 and S2: fewest players moved between them, then the smallest
+    /// difference of their numbers in the bracket ("FIDE Dutch 2025 4.3.3").
+    fn choose_exchanges(&mut self, ctx: &Context, st: &mut State<'_, W>) -> Split {
+        let n = ctx.players.len();
+        let remainder: Vec<usize> = self
+            .residents
+            .iter()
+            .copied()
+            .filter(|&i| st.alive[i])
+            .collect();
         let rpos: HashMap<usize, usize> =
             remainder.iter().enumerate().map(|(k, &i)| (i, k)).collect();
         let pairs_in = remainder
             .iter()
-            .filter(|&&i| mate[i].is_some_and(|m| m < i && rpos.contains_key(&m)))
+            .filter(|&&i| self.mate[i].is_some_and(|m| m < i && rpos.contains_key(&m)))
             .count();
-        let ob = f.ob;
-        // Exchanges: fewest players moved between S1 and S2, then the smallest difference of
-        // their numbers in the bracket ("FIDE Dutch 2025 4.3.3").
-        let exchange_add = |ia: usize| -> W {
-            let ia = ia as i64;
-            ord((i64::from(ia < pairs_in as i64) << (2 * ob + 1)) - (ia << 1))
-        };
-        let exchange_weight = |st: &State<'_, W>, a: usize, b: usize| -> Option<W> {
-            Some(st.base_of(a, b)?.add(&exchange_add(rpos[&a])))
-        };
+        let exchange_add = exchange_add::<W>(self.layout, self.f, pairs_in);
         let is_top = |mate: &[Option<usize>], i: usize| {
             mate[i].is_some_and(|m| m > i && rpos.contains_key(&m))
         };
+        let mut mate = std::mem::take(&mut self.mate);
         // No exchange (S1 the first `pairs_in` players of the remainder, each paired below
         // him in it) is the most the exchange preference of "FIDE Dutch 2025 4.3.3" can
         // give: an optimum of the criteria at hand that shows none stays optimal with the
@@ -515,6 +769,38 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 "by the exchanges' matching"
             }
         );
+        let split = Split {
+            remainder,
+            rpos,
+            no_exchange,
+            split_fixed,
+        };
+        self.mate = mate;
+        self.move_exchanged(ctx, st, &split, pairs_in, exchanges);
+        split
+    }
+
+    /// The `exchanges` players moved between S1 and S2: S1's lowest first, then S2's
+    /// highest.
+    fn move_exchanged(
+        &mut self,
+        ctx: &Context,
+        st: &mut State<'_, W>,
+        split: &Split,
+        pairs_in: usize,
+        exchanges: usize,
+    ) {
+        let remainder = &split.remainder;
+        let rpos = &split.rpos;
+        let exchange_add = exchange_add::<W>(self.layout, self.f, pairs_in);
+        let exchange_weight = |st: &State<'_, W>, a: usize, b: usize| -> Option<W> {
+            Some(st.base_of(a, b)?.add(&exchange_add(rpos[&a])))
+        };
+        let is_top = |mate: &[Option<usize>], i: usize| {
+            mate[i].is_some_and(|m| m > i && rpos.contains_key(&m))
+        };
+        let one = self.ord(1);
+        let mut mate = std::mem::take(&mut self.mate);
         // S1 players to move: the lowest first.
         let mut left = exchanges;
         let mut p = pairs_in;
@@ -523,8 +809,8 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             let a = remainder[p];
             if is_top(&mate, a) {
                 for &b in &remainder[p + 1..] {
-                    if let Some(w) = exchange_weight(&st, a, b) {
-                        st.set(ctx, a, b, w.sub(&ord(1)));
+                    if let Some(w) = exchange_weight(st, a, b) {
+                        st.set(ctx, a, b, w.sub(&one));
                     }
                 }
                 mate = st.solve(ctx);
@@ -549,8 +835,8 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             let already = is_top(&mate, a);
             if !already {
                 for &b in &remainder[q + 1..] {
-                    if let Some(w) = exchange_weight(&st, a, b) {
-                        st.set(ctx, a, b, w.add(&ord(1)));
+                    if let Some(w) = exchange_weight(st, a, b) {
+                        st.set(ctx, a, b, w.add(&one));
                     }
                 }
                 mate = st.solve(ctx);
@@ -560,7 +846,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 for &b in &remainder[..q] {
                     st.drop_pair(ctx, b, a);
                 }
-                for &j in &nxt {
+                for &j in self.nxt {
                     st.drop_pair(ctx, a, j);
                 }
             }
@@ -571,42 +857,42 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             }
             q += 1;
         }
-        lap(2);
+        self.mate = mate;
+    }
+
+    /// S1 and S2 fixed as chosen, then each S1 player, in order, meets the highest S2 player
+    /// the optimum allows. Returns the pairs pruned and the matchings it took.
+    fn decide_s1(&mut self, ctx: &Context, st: &mut State<'_, W>, split: &Split) -> (usize, usize) {
+        let n = ctx.players.len();
+        let remainder = &split.remainder;
+        let above = self.above;
         // Fix S1 and S2 as chosen: a top meets only a non-top below it. The hint now points
         // each S1 player at the S2 player of his own place.
         let top: Vec<bool> = (0..n)
-            .map(|i| rpos.contains_key(&i) && is_top(&mate, i))
+            .map(|i| {
+                split.rpos.contains_key(&i)
+                    && self.mate[i].is_some_and(|m| m > i && split.rpos.contains_key(&m))
+            })
             .collect();
-        if !split_fixed {
+        if !split.split_fixed {
             // With no exchange the natural hint already points each S1 player at the S2
             // player of his place (but for players paired with the moved-down ones): kept,
             // the matcher goes on from its optimum instead of solving again from scratch.
-            st.fix_split(ctx, &remainder, &top, no_exchange);
-            mate = st.solve(ctx);
+            st.fix_split(ctx, remainder, &top, split.no_exchange);
+            self.mate = st.solve(ctx);
         }
         // The split's optimum is one of the criteria's: its duals may show more pairs out.
-        pruned += st.prune(above);
-        // Each S1 player, in order, meets the highest S2 player the optimum allows.
+        let pruned = st.prune(above);
         let s1: Vec<usize> = remainder.iter().copied().filter(|&a| top[a]).collect();
         let mut decided = vec![false; n];
         let s1_solves_before = st.solves;
-        // The players an S1 player may still meet, highest first.
-        let candidates_of = |st: &State<'_, W>, matched: &[bool], x: usize| -> Vec<usize> {
-            remainder
-                .iter()
-                .copied()
-                .filter(|&b| {
-                    b > x && !matched[b] && st.base_of(x, b).is_some_and(|w| w > W::zero())
-                })
-                .collect()
-        };
         for (k, &a) in s1.iter().enumerate() {
             if decided[a] {
                 continue;
             }
             // As for the moved-down players: no solve when the optimum already agrees.
-            let candidates = candidates_of(&st, &matched, a);
-            let best = mate[a]
+            let candidates = self.candidates_of(st, remainder, a);
+            let best = self.mate[a]
                 .and_then(|m| candidates.iter().position(|&b| b == m))
                 .filter(|&k| {
                     st.clean
@@ -617,146 +903,102 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
                 .map(|k| candidates[k]);
             if let Some(m) = best {
                 decided[a] = true;
-                matched[a] = true;
-                matched[m] = true;
-                finalized.push((a, m));
-                st.kill(a);
-                st.kill(m);
+                self.settle(st, a, m);
                 continue;
             }
-            // One matching decides a block of the next players at once: each one's
-            // preference for the higher S2 players weighs more than all of the later ones'
-            // together, so the optimum gives each, in order, the highest the ones before him
-            // leave (the same as one matching each).
-            //
-            // A player's preference ranks his current opponent, the candidates above him
-            // that may still be in an optimum of the criteria, and the next `BELOW_MATE`
-            // below him (the optimum gives him a lower one only when a player before him
-            // takes that opponent): a few bits each, so a block fills the order field with
-            // some twenty players. One left with an opponent he does not rank is not decided,
-            // nor is anyone after him in the block.
-            let room = f.block as u32 * f.ob;
-            let mut block: Vec<(usize, Vec<usize>, bool)> = Vec::new();
-            let mut used = 0;
-            for &x in s1[k..].iter().filter(|&&x| !decided[x]) {
-                let mut ranked = candidates_of(&st, &matched, x);
-                let upto = mate[x]
-                    .and_then(|m| ranked.iter().position(|&b| b == m))
-                    .map_or(ranked.len(), |p| (p + 1 + BELOW_MATE).min(ranked.len()));
-                let whole = upto == ranked.len();
-                ranked.truncate(upto);
-                // A pair in no optimum of the criteria now is in none later either (the
-                // current opponent's, matched in an optimum, never is).
-                ranked.retain(|&b| !st.excluded(ctx, x, b, above));
-                let width = bits_for(ranked.len() as u64);
-                if used + width > room {
-                    break;
-                }
-                used += width;
-                block.push((x, ranked, whole));
-            }
-            let mut shift = used;
-            for (x, ranked, _) in &block {
-                shift -= bits_for(ranked.len() as u64);
-                // The current opponent's pair first: it is matched, and raising it alone
-                // leaves the matching optimal and the other pairs at x with more slack (see
-                // the matcher's repair), so a player whose preference changes nothing is
-                // not searched for again.
-                let at = mate[*x].and_then(|m| ranked.iter().position(|&b| b == m));
-                let order = at
-                    .into_iter()
-                    .chain((0..ranked.len()).filter(|&j| Some(j) != at));
-                for j in order {
-                    let b = ranked[j];
-                    if let Some(w) = st.base_of(*x, b) {
-                        let w = w.add(&ord((ranked.len() - j) as i64).shl(shift));
-                        st.set(ctx, *x, b, w);
-                    }
-                }
-            }
-            mate = st.solve(ctx);
-            let mut stop = false;
-            for (x, ranked, whole) in &block {
-                let x = *x;
-                stop = stop || !(*whole || mate[x].is_some_and(|m| ranked.contains(&m)));
-                if stop {
-                    // Undecided: his preference goes (the next block weighs it again).
-                    for &b in ranked {
-                        if st.alive[b] {
-                            st.restore(ctx, x, b);
-                        }
-                    }
-                    continue;
-                }
-                decided[x] = true;
-                if let Some(m) = mate[x] {
-                    matched[x] = true;
-                    matched[m] = true;
-                    finalized.push((x, m));
-                    st.kill(x);
-                    st.kill(m);
-                }
-            }
+            self.decide_block(ctx, st, remainder, &s1[k..], &mut decided);
         }
+        (pruned, st.solves - s1_solves_before)
+    }
 
-        lap(3);
-        let score = residents
-            .first()
-            .map(|&i| players[i].score)
-            .unwrap_or(players[cur[0]].score);
-        log::debug!(
-            "dutch: bracket {score}: {} residents, {} moved down, {} next; {} matchings; \
-             graph {graph_time:.2} s, first {:.2} s, moved down {:.2} s, exchanges {:.2} s, \
-             S1 {:.2} s ({} matchings); {pruned} pairs pruned",
-            residents.len(),
-            mdps.len(),
-            nxt.len(),
-            st.solves - solves_before,
-            phases[0],
-            phases[1],
-            phases[2],
-            phases[3],
-            st.solves - s1_solves_before,
-        );
-        // Who goes down: everyone of the bracket not paired in it.
-        let down: Vec<usize> = cur.iter().copied().filter(|&i| st.alive[i]).collect();
-        let nxt_score = nxt.first().map(|&i| players[i].score);
-        single_bye_bracket = odd && nxt_score.is_some_and(|s| bye_score >= s);
-        if single_bye_bracket {
-            for &i in down.iter().chain(nxt.iter()) {
-                if mate[i].is_some_and(|m| Some(players[m].score) < nxt_score) {
-                    single_bye_bracket = false;
+    /// The players S1 player `x` may still meet, highest first.
+    fn candidates_of(&self, st: &State<'_, W>, remainder: &[usize], x: usize) -> Vec<usize> {
+        remainder
+            .iter()
+            .copied()
+            .filter(|&b| {
+                b > x && !self.matched[b] && st.base_of(x, b).is_some_and(|w| w > W::zero())
+            })
+            .collect()
+    }
+
+    /// One matching decides a block of the next S1 players (`rest`, from the first
+    /// undecided) at once: each one's preference for the higher S2 players weighs more than
+    /// all of the later ones' together, so the optimum gives each, in order, the highest the
+    /// ones before him leave (the same as one matching each).
+    ///
+    /// A player's preference ranks his current opponent, the candidates above him that may
+    /// still be in an optimum of the criteria, and the next `BELOW_MATE` below him (the
+    /// optimum gives him a lower one only when a player before him takes that opponent): a
+    /// few bits each, so a block fills the order field with some twenty players. One left
+    /// with an opponent he does not rank is not decided, nor is anyone after him in the
+    /// block.
+    fn decide_block(
+        &mut self,
+        ctx: &Context,
+        st: &mut State<'_, W>,
+        remainder: &[usize],
+        rest: &[usize],
+        decided: &mut [bool],
+    ) {
+        let above = self.above;
+        let room = self.f.block as u32 * self.f.ob;
+        let mut block: Vec<(usize, Vec<usize>, bool)> = Vec::new();
+        let mut used = 0;
+        for &x in rest.iter().filter(|&&x| !decided[x]) {
+            let mut ranked = self.candidates_of(st, remainder, x);
+            let upto = self.mate[x]
+                .and_then(|m| ranked.iter().position(|&b| b == m))
+                .map_or(ranked.len(), |p| (p + 1 + BELOW_MATE).min(ranked.len()));
+            let whole = upto == ranked.len();
+            ranked.truncate(upto);
+            // A pair in no optimum of the criteria now is in none later either (the
+            // current opponent's, matched in an optimum, never is).
+            ranked.retain(|&b| !st.excluded(ctx, x, b, above));
+            let width = bits_for(ranked.len() as u64);
+            if used + width > room {
+                break;
+            }
+            used += width;
+            block.push((x, ranked, whole));
+        }
+        let mut shift = used;
+        for (x, ranked, _) in &block {
+            shift -= bits_for(ranked.len() as u64);
+            // The current opponent's pair first: it is matched, and raising it alone
+            // leaves the matching optimal and the other pairs at x with more slack (see
+            // the matcher's repair), so a player whose preference changes nothing is
+            // not searched for again.
+            let at = self.mate[*x].and_then(|m| ranked.iter().position(|&b| b == m));
+            let order = at
+                .into_iter()
+                .chain((0..ranked.len()).filter(|&j| Some(j) != at));
+            for j in order {
+                let b = ranked[j];
+                if let Some(w) = st.base_of(*x, b) {
+                    let w = w.add(&self.ord((ranked.len() - j) as i64).shl(shift));
+                    st.set(ctx, *x, b, w);
                 }
             }
         }
-        out.brackets.push(BracketLog {
-            score,
-            residents: residents.len(),
-            moved_down: mdps.len(),
-            pairs: finalized.len(),
-            floaters: down.len(),
-            matchings: st.solves - solves_before,
-            dense: st.dense_brackets > dense_before,
-        });
-        if let Some(pairs) = st.over_budget {
-            out.over_budget = Some(pairs);
-            return out;
-        }
-        if st.cancelled {
-            out.cancelled = true;
-            return out;
-        }
-        out.pairs.extend(finalized);
-        apart = st.kept_apart(ctx, &down);
-        mdps = down;
-        if gi >= groups.len() && mdps.len() <= 1 {
-            break;
+        self.mate = st.solve(ctx);
+        let mut stop = false;
+        for (x, ranked, whole) in &block {
+            let x = *x;
+            stop = stop || !(*whole || self.mate[x].is_some_and(|m| ranked.contains(&m)));
+            if stop {
+                // Undecided: his preference goes (the next block weighs it again).
+                for &b in ranked {
+                    if st.alive[b] {
+                        st.restore(ctx, x, b);
+                    }
+                }
+                continue;
+            }
+            decided[x] = true;
+            if let Some(m) = self.mate[x] {
+                self.settle(st, x, m);
+            }
         }
     }
-    match mdps.as_slice() {
-        [] => {}
-        [b] => out.bye = Some(*b),
-        rest => out.unpaired = rest.to_vec(),
-    }
-    out
 }

@@ -6,10 +6,16 @@
 use super::graph::{CLASS_STARTS, PRICED_CHECKS};
 use crate::solve::bracket::DutchMatchers;
 
-thread_local! {
-    /// The narrowest weights `super::pair` may use in this thread (0: as narrow as it needs).
-    pub(super) static MIN_BITS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-}
+use super::procedure::Tuning;
+
+/// Narrow windows, so that the brackets of these rounds are still priced (by several threads)
+/// and bounded class by class.
+const NARROW: Tuning = Tuning {
+    start_window: 2,
+    price_block: 2,
+    floor_window: 4,
+    ..Tuning::PRODUCTION
+};
 
 fn pair_round(file: &str, round: u32) -> Vec<(u32, u32)> {
     pair_round_wide(file, round, 0).0
@@ -23,16 +29,15 @@ fn pair_round_wide(file: &str, round: u32, min_bits: u32) -> (Vec<(u32, u32)>, u
     let t = crate::formats::trf::parse(&text).expect("a valid TRF");
     let before = t.before_round(round);
     let mut m = DutchMatchers::default();
-    MIN_BITS.with(|c| c.set(min_bits));
-    let d = super::pair(
+    let d = super::pair_tuned(
         &before,
         round,
         super::READINGS,
         super::EXACT_PAIRS,
         &|| false,
         &mut m,
+        Tuning { min_bits, ..NARROW },
     );
-    MIN_BITS.with(|c| c.set(0));
     let mut games: Vec<(u32, u32)> = d.games.iter().map(|&(w, b)| (w.min(b), w.max(b))).collect();
     games.sort_unstable();
     let played = t.round(round).expect("the round is in the file");
