@@ -562,3 +562,37 @@ fn the_points_column_is_checked_against_the_results() {
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(err.contains("warning: line 4: player 1"), "{err}");
 }
+
+/// FIDE's own TRF example, the 9th Karl-Mala-Gedenkturnier (Frankfurt 2005, 284 lines, 7
+/// rounds; `karl_mala_2005.trf`, see the README): its line 284 is Swiss-Manager's
+/// 'spielfrei' dummy. `check` reads the whole file (the dummy a note, not a player) and is
+/// clean; `audit` of rounds 4 to 7 — forfeits written `251 - -` among them — finds every
+/// round legal (exit 0 or 1, never the exit 3 of a broken rule) and judges no forfeit's
+/// colours.
+#[test]
+fn karl_mala_2005_is_read_with_its_dummy_as_a_note() {
+    let f = data("karl_mala_2005.trf");
+    let t = formats::load(&f).unwrap();
+    assert_eq!(t.players.len(), 283);
+    assert!(t.players.iter().all(|p| p.name != "spielfrei"));
+    let f = f.to_str().unwrap();
+    let o = run(&["check", f]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("'spielfrei'") && err.contains("dummy"),
+        "{err}"
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("every round clean"));
+    for r in ["4", "5", "6", "7"] {
+        let o = run(&["audit", f, "--round", r]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(matches!(o.status.code(), Some(0 | 1)), "round {r}: {out}");
+        assert!(out.contains("Rule violations: none"), "round {r}: {out}");
+        assert!(
+            !out.contains("colours reversed)") || out.contains("0 with the colours reversed"),
+            "round {r}: {out}"
+        );
+        assert!(String::from_utf8_lossy(&o.stderr).contains("spielfrei"));
+    }
+}
