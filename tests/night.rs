@@ -749,11 +749,19 @@ fn trf_holds_a_late_entry_by_pairing_number() {
         let q = by_name(&back, &p.name);
         assert_eq!(st.get(p.id).unwrap().score, sb.get(q.id).unwrap().score);
     }
+    // `pair --format json` names players by pairing number: the name is the number's.
     let named = |t: &Tournament, f: &Path| -> BTreeSet<(String, String)> {
         let v: serde_json::Value =
             serde_json::from_str(&ok(&["pair", p(f), "--format", "json"])).unwrap();
-        let name =
-            |x: &serde_json::Value| t.player(x.as_u64().unwrap() as u32).unwrap().name.clone();
+        let name = |x: &serde_json::Value| {
+            let n = x.as_u64().unwrap() as u32;
+            t.players
+                .iter()
+                .find(|q| q.number() == n)
+                .unwrap()
+                .name
+                .clone()
+        };
         v["pairings"]
             .as_array()
             .unwrap()

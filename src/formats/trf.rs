@@ -1225,7 +1225,7 @@ impl Lines {
             }
         }
         t.rounds = build_rounds(&self.recs, &self.index)?;
-        check_points(&t, &self.recs)?;
+        check_points(t, &self.recs)?;
         for (n, fp) in &self.forbidden {
             if let Some(id) = fp.players.iter().find(|id| !self.index.contains_key(id)) {
                 return Err(Error::at(
@@ -1245,7 +1245,7 @@ impl Lines {
         t.players = self.recs.into_iter().map(|r| r.player).collect();
         t.format = FORMAT.to_string();
         if t.initial_colour.is_none() {
-            t.initial_colour = infer_initial_colour(&t);
+            t.initial_colour = infer_initial_colour(t);
         }
         // TRF cannot hold the order of boards: the posted order is recomputed (a file that does
         // not validate is refused by its reader before any round is shown).

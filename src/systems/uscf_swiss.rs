@@ -442,6 +442,10 @@ pub fn breaks_alternation(s: &Standing, c: Colour) -> bool {
     s.last_colour() == Some(c)
 }
 
+/// A lister of candidate pairs: it calls the function it is given once per pair (by field
+/// index) that the specification should list.
+pub type Lister<'a> = dyn FnMut(&mut dyn FnMut(usize, usize)) + 'a;
+
 impl UscfSwiss {
     /// The candidate for players `a < b` (indices), or `None` if they met (27A1).
     pub fn candidate(&self, f: &Field, a: usize, b: usize) -> Option<Candidate> {
@@ -507,11 +511,7 @@ impl UscfSwiss {
     }
 
     /// The round's specification with the candidates among the pairs `listed` emits.
-    pub fn spec_listing(
-        &self,
-        f: &Field,
-        listed: &mut dyn FnMut(&mut dyn FnMut(usize, usize)),
-    ) -> RoundSpec {
+    pub fn spec_listing(&self, f: &Field, listed: &mut Lister) -> RoundSpec {
         let n = f.len();
         let mut candidates = Vec::new();
         listed(&mut |a, b| candidates.extend(self.candidate(f, a, b)));
