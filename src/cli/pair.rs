@@ -117,7 +117,7 @@ pub fn run(a: PairArgs) -> Result<u8> {
     if round == 1 && t.trf.read && t.initial_colour.is_none() {
         errln!(
             "note: the file gives no initial colour (XXC white1 or black1; TRF-2026 152 W or B): \
-             round 1 gives the initial colour, white, to the top player (FIDE C.04.3 E.5); the \
+             round 1 gives the initial colour, white, to the top player (FIDE Dutch 2025 5.2.5); the \
              engine line refuses such a file, as the reference does"
         );
     }

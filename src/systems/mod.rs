@@ -174,3 +174,43 @@ pub fn with_virtual_points(t: &Tournament) -> Option<Tournament> {
     }
     Some(out)
 }
+
+/// How far around a player's natural opponent, and into the neighbouring groups, the sparse
+/// specifications of the Swiss systems list candidates (the rest are priced in from duals).
+const NEAR_WINDOW: usize = 6;
+
+/// The pairs a sparse Swiss specification lists for score groups `groups` (rank ranges over
+/// `n` players): for each player, those within [`NEAR_WINDOW`] of his natural opponent in the
+/// other half of his group, of his own rank and of the group's mirror position, and the edges
+/// of the groups above and below (floaters). Pairs as (lower index, higher index).
+pub(crate) fn near_pairs(
+    groups: &[std::ops::Range<usize>],
+    n: usize,
+) -> std::collections::BTreeSet<(usize, usize)> {
+    let mut chosen = std::collections::BTreeSet::new();
+    for (gi, g) in groups.iter().enumerate() {
+        let half = g.len() / 2;
+        for i in g.clone() {
+            let pos = i - g.start;
+            let mut near: Vec<usize> = Vec::new();
+            for centre in [pos + half, pos.saturating_sub(half), pos] {
+                let lo = centre.saturating_sub(NEAR_WINDOW);
+                let hi = (centre + NEAR_WINDOW + 1).min(g.len());
+                near.extend((lo..hi).map(|p| g.start + p));
+            }
+            if gi > 0 {
+                let up = &groups[gi - 1];
+                near.extend(up.end.saturating_sub(NEAR_WINDOW).max(up.start)..up.end);
+            }
+            if let Some(down) = groups.get(gi + 1) {
+                near.extend(down.start..(down.start + NEAR_WINDOW).min(down.end));
+            }
+            for j in near {
+                if j != i && j < n {
+                    chosen.insert((i.min(j), i.max(j)));
+                }
+            }
+        }
+    }
+    chosen
+}

@@ -547,42 +547,12 @@ impl PairSource for SwissPairs {
 
 /// Partners listed per player in a sparse specification, on each side of the player's
 /// natural opponent (S1 v S2 in its own group) and at the edges of the neighbouring groups.
-const WINDOW: usize = 6;
-
 /// The standard Swiss specification for `f` with a few candidates per player listed (around
 /// each player's natural opponent, and the neighbouring groups' edges for floaters); the
 /// solver prices in the rest from `SwissPairs`.
 pub fn sparse_standard_spec(t: &Tournament, f: &Field, system: &str) -> SparseSpec {
     let pairs = SwissPairs::new(t, f);
-    let n = f.len();
-    let mut chosen = std::collections::BTreeSet::new();
-    for (gi, g) in pairs.groups.iter().enumerate() {
-        let half = g.len() / 2;
-        for i in g.clone() {
-            let pos = i - g.start;
-            // Around the natural opponent in the group, on both sides, and the neighbours.
-            let mut near: Vec<usize> = Vec::new();
-            for centre in [pos + half, pos.saturating_sub(half), pos] {
-                let lo = centre.saturating_sub(WINDOW);
-                let hi = (centre + WINDOW + 1).min(g.len());
-                near.extend((lo..hi).map(|p| g.start + p));
-            }
-            // Floaters: the bottom of the group above and the top of the group below.
-            if gi > 0 {
-                let up = &pairs.groups[gi - 1];
-                near.extend(up.end.saturating_sub(WINDOW).max(up.start)..up.end);
-            }
-            if gi + 1 < pairs.groups.len() {
-                let down = &pairs.groups[gi + 1];
-                near.extend(down.start..(down.start + WINDOW).min(down.end));
-            }
-            for j in near {
-                if j != i && j < n {
-                    chosen.insert((i.min(j), i.max(j)));
-                }
-            }
-        }
-    }
+    let chosen = super::near_pairs(&pairs.groups, f.len());
     let spec = standard_spec_with(f, system, &pairs, |emit| {
         for &(a, b) in &chosen {
             emit(a, b);

@@ -591,10 +591,6 @@ impl System for UscfSwiss {
     }
 }
 
-/// Partners listed per player in a sparse specification, on each side of the planned opponent
-/// and at the edges of the neighbouring score groups.
-const WINDOW: usize = 6;
-
 /// Every pair of a round, for the solver to price in those a sparse specification leaves out.
 pub struct UscfPairs {
     pub field: Field,
@@ -643,33 +639,7 @@ impl PairSource for UscfPairs {
 /// The specification of `f` with a few candidates per player listed (around the planned
 /// opponent, the group's edges for the odd players), the rest priced in from [`UscfPairs`].
 pub fn sparse_spec_of(f: Field) -> SparseSpec {
-    let n = f.len();
-    let mut chosen = std::collections::BTreeSet::new();
-    for (gi, g) in f.groups.iter().enumerate() {
-        let half = g.len() / 2;
-        for i in g.clone() {
-            let pos = i - g.start;
-            let mut near: Vec<usize> = Vec::new();
-            for centre in [pos + half, pos.saturating_sub(half), pos] {
-                let lo = centre.saturating_sub(WINDOW);
-                let hi = (centre + WINDOW + 1).min(g.len());
-                near.extend((lo..hi).map(|p| g.start + p));
-            }
-            if gi > 0 {
-                let up = &f.groups[gi - 1];
-                near.extend(up.end.saturating_sub(WINDOW).max(up.start)..up.end);
-            }
-            if gi + 1 < f.groups.len() {
-                let down = &f.groups[gi + 1];
-                near.extend(down.start..(down.start + WINDOW).min(down.end));
-            }
-            for j in near {
-                if j != i && j < n {
-                    chosen.insert((i.min(j), i.max(j)));
-                }
-            }
-        }
-    }
+    let chosen = super::near_pairs(&f.groups, f.len());
     let mut spec = UscfSwiss.spec_listing(&f, &mut |emit| {
         for &(a, b) in &chosen {
             emit(a, b);
