@@ -23,6 +23,7 @@ mod night;
 mod nsc2006;
 mod posting;
 mod reliability;
+mod request_fields;
 mod simulate;
 mod solver;
 mod spec;

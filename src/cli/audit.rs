@@ -67,7 +67,7 @@ pub fn run(a: AuditArgs) -> Result<u8> {
         ..super::options()
     };
     let report = audit::audit(&t, a.round, system, &given, &opts)
-        .map_err(|e| super::round_as_flag(e).in_file(&a.file))?;
+        .map_err(|e| super::as_flag(e).in_file(&a.file))?;
     let out = match a.format {
         AuditFormat::Text => audit::text(&report, &t),
         AuditFormat::Json => audit::json(&report) + "\n",

@@ -123,7 +123,7 @@ fn finish(file: &Path, edit: Result<Edit>) -> Result<u8> {
     let Edit {
         tournament,
         changes,
-    } = edit.map_err(|e| e.in_file(file))?;
+    } = edit.map_err(|e| super::as_flag(e).in_file(file))?;
     if changes.is_empty() {
         outln!("{}: nothing to change", file.display());
         return Ok(0);

@@ -407,14 +407,32 @@ pub fn system_name(t: &Tournament, flag: Option<SystemKind>, file: &Path) -> Res
     }
 }
 
-/// The library refuses a round 0 naming the field `round`; on the command line that round is
-/// the `--round` flag, named so in the message.
-fn round_as_flag(e: Error) -> Error {
+/// The library names the fields of a request (`round`, `from_round`, …); on the command line
+/// they are flags, so an error about one that came from no file names the flag instead.
+pub(crate) fn as_flag(e: Error) -> Error {
+    const FLAGS: [(&str, &str); 16] = [
+        ("round", "--round"),
+        ("from_round", "--from-round"),
+        ("missed_byes", "--missed-byes"),
+        ("name", "--name"),
+        ("title", "--title"),
+        ("federation", "--fed"),
+        ("fide_id", "--fide-id"),
+        ("division", "--division"),
+        ("kind", "--kind"),
+        ("merge", "--merge"),
+        ("systems", "--system"),
+        ("players", "--players"),
+        ("rounds", "--rounds"),
+        ("runs", "--runs"),
+        ("draw_rate", "--draw-rate"),
+        ("threads", "--threads"),
+    ];
     match e {
-        Error::Input { mut at, message }
-            if at.field.as_deref() == Some("round") && message == "rounds are numbered from 1" =>
-        {
-            at.field = Some("--round".to_string());
+        Error::Input { mut at, message } if at.file.is_none() && at.line.is_none() => {
+            if let Some((_, flag)) = FLAGS.iter().find(|(f, _)| at.field.as_deref() == Some(*f)) {
+                at.field = Some(flag.to_string());
+            }
             Error::Input { at, message }
         }
         e => e,

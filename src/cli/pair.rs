@@ -122,7 +122,7 @@ pub fn run(a: PairArgs) -> Result<u8> {
         );
     }
     let paired = engine::pair_round(&t, round, system, &opts)
-        .map_err(|e| super::round_as_flag(e).in_file(&a.file))?;
+        .map_err(|e| super::as_flag(e).in_file(&a.file))?;
     // Later pairings are ignored: the output (and a write, which needs none) ends at `round`,
     // but requested byes already known for later rounds are kept (`optipair bye`).
     let mut upto = full.clone();

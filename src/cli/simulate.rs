@@ -100,7 +100,7 @@ pub fn run(a: SimulateArgs) -> Result<u8> {
         for p in &a.merge {
             parts.push((p.display().to_string(), formats::read_text(p)?));
         }
-        let report = simulate::merge(&parts)?;
+        let report = simulate::merge(&parts).map_err(super::as_flag)?;
         let timing = report.summaries.iter().all(|s| s.totals.seconds.is_some());
         return output(&a, &report, timing);
     }
@@ -126,7 +126,7 @@ pub fn run(a: SimulateArgs) -> Result<u8> {
         time_limit: a.time_limit,
         settings: parse_settings(&a.settings)?,
     };
-    simulate::validate(&cfg)?;
+    simulate::validate(&cfg).map_err(super::as_flag)?;
     // On standard error, drawn only on a terminal (indicatif hides it otherwise), so that
     // logs and pipes get none.
     let events = (cfg.systems.len() * cfg.runs) as u64;

@@ -426,7 +426,7 @@ pub fn merge(parts: &[(String, String)]) -> Result<Report> {
     }
     read.sort_by_key(|(_, p)| p.config.first_run);
     let Some((first_name, first)) = read.first().cloned() else {
-        return Err(Error::field("--merge", "give at least one report"));
+        return Err(Error::field("merge", "give at least one report"));
     };
     let same = |a: &Config, b: &Config| {
         a.systems == b.systems
@@ -545,22 +545,22 @@ impl Summary {
 /// Checks a configuration before anything runs: sizes (the systems are typed).
 pub fn validate(cfg: &Config) -> Result<()> {
     if cfg.systems.is_empty() {
-        return Err(Error::field("--system", "give at least one system"));
+        return Err(Error::field("systems", "give at least one system"));
     }
     if cfg.players < 2 {
-        return Err(Error::field("--players", "at least 2 players"));
+        return Err(Error::field("players", "at least 2 players"));
     }
     if cfg.rounds == 0 {
-        return Err(Error::field("--rounds", "at least 1 round"));
+        return Err(Error::field("rounds", "at least 1 round"));
     }
     if cfg.runs == 0 {
-        return Err(Error::field("--runs", "at least 1 run"));
+        return Err(Error::field("runs", "at least 1 run"));
     }
     if !(0.0..=1.0).contains(&cfg.draw_rate) {
-        return Err(Error::field("--draw-rate", "a probability between 0 and 1"));
+        return Err(Error::field("draw_rate", "a probability between 0 and 1"));
     }
     if cfg.threads == 0 {
-        return Err(Error::field("--threads", "at least 1 thread"));
+        return Err(Error::field("threads", "at least 1 thread"));
     }
     Ok(())
 }

@@ -213,15 +213,23 @@ pub struct Entry {
     pub missed: ByeKind,
 }
 
-/// Enters a player late. He gets the next free id (ids never change) and his place in the
-/// initial order of FIDE C.04.2 as pairing number, the players below him moving down one —
-/// unless the fourth round has been paired, after which pairing numbers are frozen and he gets
-/// the next one. Each round he misses gets a requested bye of the kind `e.missed`.
-pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
+/// A late entry's fields once checked.
+struct Checked {
+    name: String,
+    title: Option<String>,
+    federation: Option<String>,
+    fide_id: Option<String>,
+    division: Option<String>,
+    from: u32,
+}
+
+/// The entry's fields checked against the event: its name, title, federation, FIDE id,
+/// division and first round.
+fn checked_entry(t: &Tournament, e: &Entry) -> Result<Checked> {
     let name = e.name.trim();
     if name.is_empty() || name.chars().any(char::is_control) {
         return Err(Error::field(
-            "--name",
+            "name",
             "the name must be non-empty, without control characters",
         ));
     }
@@ -231,7 +239,7 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
         .find(|p| p.name.to_lowercase() == name.to_lowercase())
     {
         return Err(Error::field(
-            "--name",
+            "name",
             format!("{} is already entered", who(t, p)),
         ));
     }
@@ -241,7 +249,7 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
             canonical_title(s)
                 .ok_or_else(|| {
                     Error::field(
-                        "--title",
+                        "title",
                         format!("unknown title '{s}' (one of {})", TITLES.join(", ")),
                     )
                 })?
@@ -255,7 +263,7 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
         }
         Some(s) => {
             return Err(Error::field(
-                "--fed",
+                "federation",
                 format!("federation '{s}' is not a three-letter code (e.g. NED)"),
             ))
         }
@@ -265,7 +273,7 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
         Some(s) if s.len() <= 11 && s.bytes().all(|b| b.is_ascii_digit()) => {
             if let Some(p) = t.players.iter().find(|p| p.fide_id.as_deref() == Some(s)) {
                 return Err(Error::field(
-                    "--fide-id",
+                    "fide_id",
                     format!("FIDE id {s} is {}'s", who(t, p)),
                 ));
             }
@@ -273,7 +281,7 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
         }
         Some(s) => {
             return Err(Error::field(
-                "--fide-id",
+                "fide_id",
                 format!("FIDE id '{s}' is not a number of at most 11 digits"),
             ))
         }
@@ -283,7 +291,7 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
     // A new division (or none in an event with divisions) is more likely a typo than meant.
     if (divisions.len() > 1 || division.is_some()) && !divisions.contains(&division) {
         return Err(Error::field(
-            "--division",
+            "division",
             format!(
                 "the event's divisions are {}: enter the player in one of them",
                 t.division_names()
@@ -293,10 +301,10 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
     let mine = scope(t, &division);
     let last = mine.last_paired_round();
     let from = e.from_round.unwrap_or(last + 1);
-    check_round_number(t, from, "--from-round")?;
+    check_round_number(t, from, "from_round")?;
     if from <= last {
         return Err(Error::field(
-            "--from-round",
+            "from_round",
             format!(
                 "round {last} is already paired: a late entry plays from round {} on (or unpair \
                  round {last} first)",
@@ -306,39 +314,37 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
     }
     if !e.missed.is_requested() {
         return Err(Error::field(
-            "--missed-byes",
+            "missed_byes",
             "missed rounds take a requested bye (half, zero or full)",
         ));
     }
 
-    let mut out = t.clone();
-    let id = t.players.iter().map(|p| p.id).max().unwrap_or(0) + 1;
-    let mut p = Player::new(id, name, e.rating);
-    p.title = title;
-    p.federation = federation;
-    p.fide_id = fide_id;
-    p.division = division.clone();
-    p.joined = (from > 1).then_some(from);
-    let mut changes = vec![format!(
-        "entered {} (rating {}{}{}) from round {from}",
-        name,
-        e.rating,
-        p.title
-            .as_deref()
-            .map(|t| format!(", {t}"))
-            .unwrap_or_default(),
-        p.federation
-            .as_deref()
-            .map(|f| format!(", {f}"))
-            .unwrap_or_default(),
-    )];
+    Ok(Checked {
+        name: name.to_string(),
+        title,
+        federation,
+        fide_id,
+        division,
+        from,
+    })
+}
+
+/// The late entry's pairing number, the players below it moved down one in `out`; what
+/// changed is added to `changes`.
+fn entry_number(
+    t: &Tournament,
+    out: &mut Tournament,
+    p: &Player,
+    changes: &mut Vec<String>,
+) -> u32 {
+    let division = &p.division;
     // C.04.2 is a chess rule: a Scrabble event (games keep scores) numbers entries as they
     // come, as tsh does, each division from 1 (tsh's b1, b2, …).
     let scrabble = t.scoring.game_scores;
     let top = t
         .players
         .iter()
-        .filter(|q| !scrabble || q.division == division)
+        .filter(|q| !scrabble || q.division == *division)
         .map(Player::number)
         .max()
         .unwrap_or(0);
@@ -353,7 +359,7 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
         by_number.sort_by_key(|q| q.number());
         by_number
             .into_iter()
-            .find(|q| q.division == division && initial_order(&p, q) == Ordering::Less)
+            .find(|q| q.division == *division && initial_order(p, q) == Ordering::Less)
             .map(Player::number)
     };
     let number = match place {
@@ -386,6 +392,45 @@ pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
             top + 1
         }
     };
+    number
+}
+
+/// Enters a player late. He gets the next free id (ids never change) and his place in the
+/// initial order of FIDE C.04.2 as pairing number, the players below him moving down one —
+/// unless the fourth round has been paired, after which pairing numbers are frozen and he gets
+/// the next one. Each round he misses gets a requested bye of the kind `e.missed`.
+pub fn enter(t: &Tournament, e: &Entry) -> Result<Edit> {
+    let Checked {
+        name,
+        title,
+        federation,
+        fide_id,
+        division,
+        from,
+    } = checked_entry(t, e)?;
+    let name = name.as_str();
+    let mut out = t.clone();
+    let id = t.players.iter().map(|p| p.id).max().unwrap_or(0) + 1;
+    let mut p = Player::new(id, name, e.rating);
+    p.title = title;
+    p.federation = federation;
+    p.fide_id = fide_id;
+    p.division = division.clone();
+    p.joined = (from > 1).then_some(from);
+    let mut changes = vec![format!(
+        "entered {} (rating {}{}{}) from round {from}",
+        name,
+        e.rating,
+        p.title
+            .as_deref()
+            .map(|t| format!(", {t}"))
+            .unwrap_or_default(),
+        p.federation
+            .as_deref()
+            .map(|f| format!(", {f}"))
+            .unwrap_or_default(),
+    )];
+    let number = entry_number(t, &mut out, &p, &mut changes);
     p.pairing_number = Some(number);
     out.players.push(p);
     // A pairing number equal to the id is not stored: files without late entries keep their
@@ -432,7 +477,7 @@ fn paired_in(t: &Tournament, id: u32, from: u32) -> Option<(u32, Option<usize>)>
 /// Withdraws player `id` from round `from` on: he is not paired in it or later, and requested
 /// byes he had there are removed (a bye would still score).
 pub fn withdraw(t: &Tournament, id: u32, from: u32) -> Result<Edit> {
-    check_round_number(t, from, "--from-round")?;
+    check_round_number(t, from, "from_round")?;
     let p = t
         .player(id)
         .ok_or_else(|| Error::field("PLAYER", format!("no player has id {id}")))?;
@@ -448,7 +493,7 @@ pub fn withdraw(t: &Tournament, id: u32, from: u32) -> Result<Edit> {
             None => "with the pairing-allocated bye".to_string(),
         };
         return Err(Error::field(
-            "--from-round",
+            "from_round",
             format!(
                 "{} is paired in round {r} ({at}): withdraw from round {}, or unpair round {r} \
                  first",
@@ -491,7 +536,7 @@ pub fn withdraw(t: &Tournament, id: u32, from: u32) -> Result<Edit> {
 /// A withdrawn player comes back from round `from`; the rounds he missed since withdrawing are
 /// recorded as zero-point byes (absences), since `withdrawn` holds one round only.
 pub fn return_player(t: &Tournament, id: u32, from: u32) -> Result<Edit> {
-    check_round_number(t, from, "--from-round")?;
+    check_round_number(t, from, "from_round")?;
     let p = t
         .player(id)
         .ok_or_else(|| Error::field("PLAYER", format!("no player has id {id}")))?;
@@ -503,7 +548,7 @@ pub fn return_player(t: &Tournament, id: u32, from: u32) -> Result<Edit> {
     };
     if from < w {
         return Err(Error::field(
-            "--from-round",
+            "from_round",
             format!(
                 "{} withdrew from round {w}: he returns in round {w} or later",
                 who(t, p)
@@ -513,7 +558,7 @@ pub fn return_player(t: &Tournament, id: u32, from: u32) -> Result<Edit> {
     let last = scope(t, &p.division).last_paired_round();
     if from <= last {
         return Err(Error::field(
-            "--from-round",
+            "from_round",
             format!(
                 "round {last} is already paired without {}: return from round {} (or unpair \
                  round {last} first)",
@@ -562,28 +607,28 @@ pub fn bye(t: &Tournament, id: u32, rounds: &[u32], kind: Option<ByeKind>) -> Re
         .ok_or_else(|| Error::field("PLAYER", format!("no player has id {id}")))?;
     if kind == Some(ByeKind::PairingAllocated) {
         return Err(Error::field(
-            "--kind",
+            "kind",
             "the pairing-allocated bye is given by the pairing, not requested",
         ));
     }
     if rounds.is_empty() {
-        return Err(Error::field("--round", "give the round(s) of the bye"));
+        return Err(Error::field("round", "give the round(s) of the bye"));
     }
     let mine = scope(t, &p.division);
     let mut rounds = rounds.to_vec();
     rounds.sort_unstable();
     rounds.dedup();
     for &r in &rounds {
-        check_round_number(t, r, "--round")?;
+        check_round_number(t, r, "round")?;
         if mine.round(r).is_some_and(|rd| rd.is_paired()) {
             return Err(Error::field(
-                "--round",
+                "round",
                 format!("round {r} is already paired: unpair it first to change its byes"),
             ));
         }
         if p.withdrawn.is_some_and(|w| r >= w) {
             return Err(Error::field(
-                "--round",
+                "round",
                 format!(
                     "{} withdrew from round {}: no bye in round {r}",
                     who(t, p),
@@ -593,7 +638,7 @@ pub fn bye(t: &Tournament, id: u32, rounds: &[u32], kind: Option<ByeKind>) -> Re
         }
         if p.joined.is_some_and(|j| r < j) && kind.is_some() {
             return Err(Error::field(
-                "--round",
+                "round",
                 format!(
                     "{} plays from round {} only: no bye in round {r}",
                     who(t, p),
@@ -643,21 +688,21 @@ pub fn bye(t: &Tournament, id: u32, rounds: &[u32], kind: Option<ByeKind>) -> Re
 /// Refused when a later round is paired, and when results are recorded unless `force`. With
 /// `division`, only that division's pairing goes.
 pub fn unpair(t: &Tournament, round: u32, force: bool, division: Option<&str>) -> Result<Edit> {
-    check_round_number(t, round, "--round")?;
+    check_round_number(t, round, "round")?;
     let mine = match division {
         Some(d) => t.named_division(d)?,
         None => t.clone(),
     };
     let Some(rd) = mine.round(round).filter(|r| r.is_paired()) else {
         return Err(Error::field(
-            "--round",
+            "round",
             format!("round {round} is not paired: nothing to unpair"),
         ));
     };
     let last = mine.last_paired_round();
     if last > round {
         return Err(Error::field(
-            "--round",
+            "round",
             format!("round {last} is paired after it: unpair round {last} first"),
         ));
     }
@@ -670,7 +715,7 @@ pub fn unpair(t: &Tournament, round: u32, force: bool, division: Option<&str>) -
         .collect();
     if !with_results.is_empty() && !force {
         return Err(Error::field(
-            "--round",
+            "round",
             format!(
                 "round {round} has results on board{} {}: unpairing would lose them (--force \
                  removes them too)",
