@@ -429,3 +429,193 @@ fn a_rematch_is_said_in_words_the_dutch_pairing_keeps_the_rule() {
     );
     assert!(!dutch.contains("no rule broken"), "{dutch}");
 }
+
+#[test]
+fn the_verifier_names_a_late_entry_by_the_number_on_the_sheet() {
+    // Eve (id 5) entered late and ranks second: pairing number 2; Ben (id 2) is now 3, Cy 4,
+    // Dee 5. Round 2 pairs Ben and Cy again: the rematch is said as "3 v 4", the sheet's.
+    let dir = Scratch::new("latenumbers");
+    let t = dir.write(
+        "late.json",
+        r#"{ "format": "optipair/1", "name": "Late", "rounds_planned": 3,
+  "players": [ { "id": 1, "name": "Ada", "rating": 2400 },
+               { "id": 2, "name": "Ben", "rating": 2200, "pairing_number": 3 },
+               { "id": 3, "name": "Cy", "rating": 2100, "pairing_number": 4 },
+               { "id": 4, "name": "Dee", "rating": 2000, "pairing_number": 5 },
+               { "id": 5, "name": "Eve", "rating": 2300, "pairing_number": 2, "joined": 2 } ],
+  "rounds": [ { "number": 1, "games": [ { "white": 1, "black": 4, "result": "1-0" },
+                                        { "white": 2, "black": 3, "result": "1/2-1/2" } ] },
+              { "number": 2, "games": [ { "white": 3, "black": 2 }, { "white": 5, "black": 1 } ],
+                "byes": [ { "player": 4, "kind": "pairing-allocated" } ] } ] }"#,
+    );
+    let ev = formats::load(&t).unwrap();
+    let found = optipair::verify::check_round(&ev, 2, SystemKind::Swiss).unwrap();
+    let rematch = found
+        .iter()
+        .find(|v| v.message.contains("rematch") || v.message.contains("met"))
+        .unwrap_or_else(|| panic!("{found:#?}"));
+    let mut players = rematch.players.clone();
+    players.sort_unstable();
+    assert_eq!(players, vec![3, 4], "{rematch:?}");
+    assert!(
+        rematch.message.contains('3') && rematch.message.contains('4'),
+        "{}",
+        rematch.message
+    );
+    // `check` says the same numbers, and the audit marks the board that breaks it.
+    let o = run(&["check", p(&t), "--round", "2"]);
+    assert!(stdout(&o).contains(&rematch.message), "{}", describe(&o));
+    let o = run(&["audit", p(&t), "--round", "2"]);
+    let s = stdout(&o);
+    let board = s
+        .lines()
+        .find(|l| l.contains("Cy (4)") && l.contains("Ben (3)"))
+        .unwrap_or_else(|| panic!("{s}"));
+    assert!(board.contains("breaks"), "{s}");
+}
+
+#[test]
+fn the_certificate_says_each_criterion_in_words_once_with_its_number() {
+    let t = formats::load(Path::new(&format!("{REF_DIR}/dutch_2025_C13.trf"))).unwrap();
+    let made = optipair::engine::pair_round(&t, 4, SystemKind::Swiss, &Options::default()).unwrap();
+    let c = &made.pairing.certificate;
+    let lines = c.lines();
+    let n = c.tiers.len();
+    let each = if n == 1 {
+        "in its one bracket".to_string()
+    } else {
+        format!("in each of the {n} brackets")
+    };
+    assert!(
+        lines.contains(&format!(
+            "FIDE Dutch 2025 C.6 — the number of players who float down to the next bracket, \
+             as few as possible: proved optimal {each}"
+        )),
+        "{lines:#?}"
+    );
+    for k in 5..=21 {
+        let art = format!("FIDE Dutch 2025 C.{k} ");
+        let all: String = lines.join("\n");
+        assert_eq!(all.matches(&art).count(), 1, "{art}once: {lines:#?}");
+    }
+    for l in lines.iter().filter(|l| l.starts_with("bracket ")) {
+        assert!(
+            !l.contains("1 pairs") && !l.contains(" 1 brackets"),
+            "grammar: {l}"
+        );
+    }
+    // The certificate file carries the same words.
+    let v = serde_json::to_value(c).unwrap();
+    assert_eq!(v["criteria"].as_array().unwrap().len(), 17, "{v:#}");
+    assert!(v["tiers"][0]["words"]
+        .as_str()
+        .unwrap()
+        .starts_with("bracket 1"));
+    // A tier of the tier program cited once in the table's form, with what it counts.
+    assert_eq!(
+        optipair::spec::words::rule_words("colour preferences not granted", "FIDE C.04.3 C.12"),
+        "FIDE Dutch 2025 C.12 — players who do not get the colour they are due, as few as \
+         possible"
+    );
+}
+
+#[test]
+fn every_article_the_dutch_verifier_names_has_its_words() {
+    use optipair::verify::dutch;
+    let all = [
+        dutch::C1,
+        dutch::C2,
+        dutch::C3,
+        dutch::C4,
+        dutch::C5,
+        dutch::C6,
+        dutch::C7,
+        dutch::C8,
+        dutch::C9,
+        dutch::C10,
+        dutch::C11,
+        dutch::C12,
+        dutch::C13,
+        dutch::C14,
+        dutch::C15,
+        dutch::C16,
+        dutch::C17,
+        dutch::C18,
+        dutch::C19,
+        dutch::C20,
+        dutch::C21,
+        dutch::PAIR_MDPS,
+        dutch::ORDER,
+        dutch::FLOATS,
+        dutch::ABSENT,
+        dutch::ONCE,
+    ];
+    for a in all {
+        assert!(
+            optipair::spec::words::words(a).is_some(),
+            "{a} has no words"
+        );
+    }
+}
+
+#[test]
+fn an_audit_of_a_tier_system_says_the_criterion_in_words_with_its_number() {
+    // Under US Chess, the recorded round 4 of a generated event against a pairing with the
+    // colours of board 1 reversed: the summary names the rule once and what it counts.
+    let dir = Scratch::new("uscfwords");
+    let f = dir.path("e.json");
+    let o = run(&[
+        "generate",
+        "--system",
+        "uscf",
+        "--players",
+        "10",
+        "--rounds",
+        "5",
+        "--played",
+        "4",
+        "--seed",
+        "3",
+        "--out",
+        p(&f),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
+    let t = formats::load(&f).unwrap();
+    let rd = t.round(4).unwrap();
+    let mut pairing: String = rd
+        .games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            let (w, b) = if i == 0 {
+                (g.black, g.white)
+            } else {
+                (g.white, g.black)
+            };
+            format!("{} {}\n", t.number_of(w), t.number_of(b))
+        })
+        .collect();
+    for b in &rd.byes {
+        pairing.push_str(&format!("bye {}\n", t.number_of(b.player)));
+    }
+    let pf = dir.write("pairing.txt", &pairing);
+    let o = run(&[
+        "audit",
+        p(&f),
+        "--round",
+        "4",
+        "--pairing",
+        p(&pf),
+        "--system",
+        "uscf",
+    ]);
+    let s = stdout(&o);
+    assert!(!s.contains(" tier"), "solver vocabulary: {s}");
+    let differs = s
+        .lines()
+        .filter(|l| l.contains(": yours ") && l.contains("; optimum "));
+    for l in differs {
+        assert!(l.contains(" — "), "the rule in words: {l}");
+        assert_eq!(l.matches("US Chess").count(), 1, "one citation: {l}");
+    }
+}

@@ -397,3 +397,284 @@ fn standings_json_never_prints_a_negative_zero() {
     assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
     assert!(!stdout(&o).contains("-0.0"), "{}", stdout(&o));
 }
+
+/// A generated event of `system` with `played` rounds played (deterministic by seed).
+fn generated(system: &str, players: &str, rounds: &str, played: &str) -> Tournament {
+    let s = crate::common::cli::Scratch::new(&format!("explain-{system}"));
+    let out = s.path("event.json");
+    let o = run(&[
+        "generate",
+        "--system",
+        system,
+        "--players",
+        players,
+        "--rounds",
+        rounds,
+        "--played",
+        played,
+        "--seed",
+        "5",
+        "--out",
+        p(&out),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
+    formats::load(&out).unwrap()
+}
+
+/// Every player's explanation of round `round` under `system`, with his colour.
+fn colours_explained(t: &Tournament, round: u32, system: SystemKind) -> Vec<(Explanation, bool)> {
+    let opts = Options::default();
+    t.players
+        .iter()
+        .filter_map(|pl| explain::explain(t, round, system, pl.id, &opts).ok())
+        .filter_map(|e| match e.outcome {
+            Outcome::Game { white, .. } => Some((e, white)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// US Chess 29E3's due colour, recomputed from the games: equalise, else alternate.
+fn due_29e3(t: &Tournament, round: u32, id: u32) -> Option<optipair::tournament::Colour> {
+    use optipair::tournament::Colour;
+    let mut played = Vec::new();
+    for r in t.rounds.iter().filter(|r| r.number < round) {
+        for g in r.games.iter().filter(|g| !g.result.is_forfeit()) {
+            if g.white == id {
+                played.push(Colour::White);
+            } else if g.black == id {
+                played.push(Colour::Black);
+            }
+        }
+    }
+    let d: i32 = played.iter().map(|c| c.sign()).sum();
+    match d {
+        d if d > 0 => Some(Colour::Black),
+        d if d < 0 => Some(Colour::White),
+        _ => played.last().map(|c| c.opposite()),
+    }
+}
+
+#[test]
+fn us_chess_29e_explains_each_colour_by_the_clause_that_gave_it() {
+    use optipair::tournament::Colour;
+    let t = generated("uscf", "12", "6", "3");
+    let all = colours_explained(&t, 4, SystemKind::Uscf);
+    assert!(all.len() >= 10, "{} explained", all.len());
+    for (e, white) in &all {
+        let rule = e.colour_rule.as_deref().expect("a colour rule");
+        let text = e.colour.as_deref().unwrap();
+        let Outcome::Game { opponent, .. } = e.outcome else {
+            unreachable!()
+        };
+        let (mine, theirs) = (due_29e3(&t, 4, e.player), due_29e3(&t, 4, opponent));
+        let got = if *white { Colour::White } else { Colour::Black };
+        match rule {
+            // Each got his due colour: the player's is the one he is due, or the opponent's.
+            "US Chess 29E3" => assert!(
+                mine == Some(got) || theirs == Some(got.opposite()),
+                "{}: {text}",
+                e.player
+            ),
+            // Both were due the same colour: 29E4 decides between them.
+            "US Chess 29E4" => assert!(mine.is_some() && mine == theirs, "{}: {text}", e.player),
+            "US Chess 29E2" => assert!(mine.is_none() && theirs.is_none(), "{text}"),
+            other => panic!("{}: colour by {other}: {text}", e.player),
+        }
+        assert!(text.contains(rule), "{text}");
+        assert_eq!(text.matches("US Chess").count(), 1, "one citation: {text}");
+    }
+}
+
+#[test]
+fn scrabble_first_and_second_cite_tsh07_and_nsc06_and_the_balance_decides() {
+    for (system, kind, article, players, rounds, played) in [
+        (
+            "tsh-cp",
+            SystemKind::TshCp,
+            "TSH07 first/second",
+            "12",
+            "8",
+            "4",
+        ),
+        (
+            "nsc2006",
+            SystemKind::Nsc2006,
+            "NSC06 firsts balanced",
+            "20",
+            "28",
+            "9",
+        ),
+    ] {
+        let round: u32 = played.parse::<u32>().unwrap() + 1;
+        let t = generated(system, players, rounds, played);
+        let st = optipair::tournament::Standings::before(&t, round);
+        let balance = |id: u32| {
+            let (f, s) = st.get(id).unwrap().firsts_seconds();
+            i64::from(f) - i64::from(s)
+        };
+        let all = colours_explained(&t, round, kind);
+        assert!(!all.is_empty(), "{system}");
+        for (e, first) in &all {
+            let text = e.colour.as_deref().expect("who goes first");
+            assert_eq!(e.colour_rule.as_deref(), Some(article), "{system}: {text}");
+            let Outcome::Game { opponent, .. } = e.outcome else {
+                unreachable!()
+            };
+            let (me, them) = (balance(e.player), balance(opponent));
+            // The player with fewer firsts than seconds goes first, unless the text says
+            // another rule took precedence.
+            if me != them && !text.contains("took precedence") {
+                assert_eq!(*first, me < them, "{system} {}: {text}", e.player);
+            }
+            assert!(
+                text.contains(&format!("yours {me}")) || me == them,
+                "{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn ecf_round_one_colour_is_ecf_2_and_baku_prog_colours_are_the_dutch_allocation() {
+    let t = generated("ecf-basic", "16", "6", "0");
+    let all = colours_explained(&t, 1, SystemKind::EcfBasic);
+    assert!(!all.is_empty());
+    for (e, _) in &all {
+        assert_eq!(
+            e.colour_rule.as_deref(),
+            Some("ECF basic 2"),
+            "{:?}",
+            e.colour
+        );
+        assert!(e.colour.as_deref().unwrap().contains("decided by lot"));
+    }
+    let prog = formats::load(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/prog/prog_floats_by_pairing_score.trf"
+    )))
+    .unwrap();
+    for (system, kind) in [("baku", SystemKind::Baku), ("prog", SystemKind::Prog)] {
+        let t = if kind == SystemKind::Prog {
+            prog.clone()
+        } else {
+            generated(system, "16", "7", "3")
+        };
+        let round = if kind == SystemKind::Prog {
+            t.last_paired_round()
+        } else {
+            4
+        };
+        let all = colours_explained(&t, round, kind);
+        assert!(!all.is_empty(), "{system}");
+        for (e, _) in &all {
+            let rule = e.colour_rule.as_deref().unwrap_or("none");
+            assert!(rule.starts_with("FIDE Dutch 2025 5.2."), "{system}: {rule}");
+        }
+    }
+}
+
+#[test]
+fn no_sentence_of_an_explanation_says_a_thing_twice() {
+    // Round 9 of C10 and round 4 of C13: criteria decide, and the order of candidates.
+    for (name, round, players) in [
+        ("dutch_2025_C10.trf", 9, [6, 1, 2]),
+        ("dutch_2025_C13.trf", 4, [1, 2, 3]),
+        ("dutch_2025_4.2_transposition.trf", 0, [1, 2, 3]),
+    ] {
+        let t = load(name);
+        let round = if round == 0 {
+            t.last_paired_round()
+        } else {
+            round
+        };
+        for p in players {
+            let Ok(e) = explain::explain(&t, round, SystemKind::Swiss, p, &Options::default())
+            else {
+                continue;
+            };
+            let text = explain::text(&e, &t);
+            for line in text.lines() {
+                for phrase in ["every criterion", "order of candidates", "as good"] {
+                    assert!(
+                        line.matches(phrase).count() <= 1,
+                        "{name} {round} {p}: '{phrase}' twice in: {line}"
+                    );
+                }
+                for k in 1..=21 {
+                    let art = format!("FIDE Dutch 2025 C.{k} ");
+                    assert!(line.matches(&art).count() <= 1, "cited twice: {line}");
+                }
+            }
+        }
+    }
+}
+
+/// Pages in a PDF: its `/Type /Page` objects (not `/Pages`).
+fn pdf_pages(bytes: &[u8]) -> usize {
+    let text = String::from_utf8_lossy(bytes);
+    text.match_indices("/Type")
+        .filter(|(i, _)| {
+            let rest = text[i + 5..].trim_start();
+            rest.starts_with("/Page") && !rest.starts_with("/Pages")
+        })
+        .count()
+}
+
+#[test]
+fn the_explanation_page_renders_in_chromium_on_one_a4_sheet_in_plain_words() {
+    use crate::common::browser::{chromium, screenshot};
+    let dir = crate::common::cli::Scratch::new("explain-html");
+    let f = format!("{REF_DIR}/dutch_2025_C13.trf");
+    let o = run(&["explain", &f, "--round", "4", "1", "--format", "html"]);
+    assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
+    let html = stdout(&o);
+    let page = dir.write("explain.html", &html);
+    // The visible text (tags stripped) carries no solver vocabulary.
+    let mut text = String::new();
+    let mut in_tag = false;
+    for ch in html.split("</style>").last().unwrap().chars() {
+        match ch {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    for word in [" dual", " LP", "tier", "odd-set", "solver"] {
+        assert!(!text.contains(word), "'{word}' in: {text}");
+    }
+    let Some(chrome) = chromium() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have chromium (apt-get install -y chromium)"
+        );
+        eprintln!("chromium not installed: screenshot skipped");
+        return;
+    };
+    // A4 at 96 dpi is 794 × 1123 pixels: the screenshot of one page's height.
+    let png = dir.path("explain.png");
+    let bytes = screenshot(&chrome, &page, &png, &dir.path("profile"), (794, 1123));
+    assert!(
+        bytes.len() > 20_000,
+        "screenshot only {} bytes",
+        bytes.len()
+    );
+    let pdf = dir.path("explain.pdf");
+    let print = std::process::Command::new(&chrome)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--no-pdf-header-footer",
+        ])
+        .arg(format!("--user-data-dir={}", dir.path("profile").display()))
+        .arg(format!("--print-to-pdf={}", pdf.display()))
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("run chromium");
+    assert!(print.status.success(), "{}", stderr(&print));
+    let pages = pdf_pages(&std::fs::read(&pdf).unwrap());
+    assert_eq!(pages, 1, "printed on {pages} A4 pages");
+}

@@ -43,7 +43,7 @@ pub fn html(a: &Audit, t: &Tournament) -> String {
         Verdict::NotOptimal | Verdict::Unproved => "warn",
         Verdict::BreaksRule => "bad",
     };
-    let marks = marks(a);
+    let marks = marks(a, t);
     let sheet_row = |b: &Board, class: Option<&str>, mark: &str| -> Markup {
         markup! {
             tr class=[class] {
@@ -96,23 +96,22 @@ pub fn html(a: &Audit, t: &Tournament) -> String {
                 } @else if a.dutch_round {
                     h2 { "No legal pairing to compare with" }
                 } @else {
-                    h2 { "Compared with the optimum, tier by tier" }
+                    h2 { "Compared with the optimum, criterion by criterion" }
                 }
                 p.rule { "Optimum " (status_words(a.optimum_status)) ": " (a.optimum_summary) }
                 @if a.dutch.is_some() {
                 } @else if let Some(rows) = &a.tiers {
                     table.tiers {
                         tr {
-                            th { "Tier (priority order)" } th { "Yours" } th { "Optimum" }
-                            th { "Excess" } th { "Rule" }
+                            th { "Criterion (priority order)" } th { "Yours" } th { "Optimum" }
+                            th { "Excess" }
                         }
                         @for (i, r) in rows.iter().enumerate() {
                             tr class=[(Some(i) == a.first_difference).then_some("decides")] {
-                                td { (r.name) }
+                                td { (r.words) }
                                 td.n { (r.yours) }
                                 td.n { (r.optimum) }
                                 td.n { (r.yours - r.optimum) }
-                                td.rule { (r.rule) }
                             }
                         }
                     }

@@ -30,8 +30,12 @@ impl Board {
 /// One tier of the comparison.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TierRow {
+    /// The system's name for the tier.
     pub name: String,
+    /// Its rule, cited.
     pub rule: String,
+    /// The rule cited once with what it counts ([`crate::spec::words::rule_words`]).
+    pub words: String,
     pub yours: i64,
     pub optimum: i64,
     /// The optimum's value on this tier is proved optimal (given the tiers above).
@@ -179,6 +183,7 @@ pub fn audit(
                 .iter()
                 .zip(&values)
                 .map(|(tv, &y)| TierRow {
+                    words: crate::spec::words::rule_words(&tv.name, &tv.rule),
                     name: tv.name.clone(),
                     rule: tv.rule.clone(),
                     yours: y,
@@ -484,9 +489,7 @@ fn diff(yours: &[Board], ybyes: &[u32], opt: &[Board], obyes: &[u32]) -> Differe
     d
 }
 
-fn plural(n: i64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n.abs() == 1 { one } else { many })
-}
+use crate::spec::words::count as plural;
 
 /// Sentences for the arbiter: the verdict, then each tier that differs, in priority order,
 /// e.g. "colour preferences not granted — yours: 3; optimum: 1; 2 more than necessary".
@@ -537,8 +540,8 @@ fn summary(a: &Audit) -> Vec<String> {
     } else {
         match a.verdict {
             Verdict::Optimal => format!(
-            "Round {}: the pairing keeps every rule of {} and is optimal: every tier equals the \
-             proven optimum.",
+            "Round {}: the pairing keeps every rule of {} and is optimal: every criterion is at \
+             its proven optimum.",
             a.round, a.system
         ),
             Verdict::NotOptimal => format!(
@@ -578,7 +581,7 @@ fn summary(a: &Audit) -> Vec<String> {
                 // Only possible when the solver's pairing was not proved optimal.
                 format!("{} fewer than the solver's pairing", -d)
             } else {
-                format!("{} fewer, but only at the cost of a tier above", -d)
+                format!("{} fewer, but only at the cost of a criterion above", -d)
             };
             let lead = if Some(i) == a.first_difference {
                 " (the highest-priority difference: it decides)"
@@ -586,20 +589,20 @@ fn summary(a: &Audit) -> Vec<String> {
                 ""
             };
             out.push(format!(
-                "{} — yours: {}; optimum: {}; {tail}{lead} [{}]",
-                r.name, r.yours, r.optimum, r.rule
+                "{}: yours {}; optimum {}; {tail}{lead}",
+                r.words, r.yours, r.optimum
             ));
         }
         if a.first_difference.is_none() {
             out.push(if a.optimum_status == Status::Optimal {
-                "Every tier equals the optimum.".to_string()
+                "Every criterion equals the optimum.".to_string()
             } else {
-                "Every tier equals the best pairing found.".to_string()
+                "Every criterion equals the best pairing found.".to_string()
             });
         }
     } else if !a.dutch_round {
         out.push(
-            "The tiers cannot be compared: the pairing uses a pair the round's hard rules \
+            "The criteria cannot be compared: the pairing uses a pair the round's hard rules \
              exclude."
                 .to_string(),
         );
@@ -610,7 +613,7 @@ fn summary(a: &Audit) -> Vec<String> {
         out.push("Your boards are the optimum's boards.".to_string());
     } else if a.verdict == Verdict::Optimal {
         out.push(format!(
-            "{} of yours {} from the solver's optimum, which is no better on any tier: \
+            "{} of yours {} from the solver's optimum, which is no better on any criterion: \
              yours is an equally good alternative.",
             plural(n as i64, "board", "boards"),
             if n == 1 { "differs" } else { "differ" }
@@ -632,7 +635,7 @@ fn summary(a: &Audit) -> Vec<String> {
     }
     if !a.colours_not_allocated.is_empty() {
         out.push(format!(
-            "{} colours other than the rules allocate to that pair; the tier values count the \
+            "{} colours other than the rules allocate to that pair; the criteria count the \
              rules' allocation, and the verifier judges yours.",
             plural(
                 a.colours_not_allocated.len() as i64,

@@ -65,7 +65,7 @@ pub fn text(a: &Audit, t: &Tournament) -> String {
     } else {
         let _ = writeln!(
             s,
-            "Compared with the optimum, tier by tier (optimum {}: {}):",
+            "Compared with the optimum, criterion by criterion (optimum {}: {}):",
             status_words(a.optimum_status),
             a.optimum_summary
         );
@@ -74,18 +74,17 @@ pub fn text(a: &Audit, t: &Tournament) -> String {
     } else if let Some(rows) = &a.tiers {
         let _ = writeln!(
             s,
-            "  {:<44} {:>8} {:>8} {:>8}  rule",
-            "tier (priority order)", "yours", "optimum", "excess"
+            "  {:>8} {:>8} {:>8}  criterion (priority order)",
+            "yours", "optimum", "excess"
         );
         for (i, r) in rows.iter().enumerate() {
             let _ = writeln!(
                 s,
-                "  {:<44} {:>8} {:>8} {:>8}  {}{}",
-                r.name,
+                "  {:>8} {:>8} {:>8}  {}{}",
                 r.yours,
                 r.optimum,
                 r.yours - r.optimum,
-                r.rule,
+                r.words,
                 if Some(i) == a.first_difference {
                     "  <- decides"
                 } else {
@@ -100,7 +99,7 @@ pub fn text(a: &Audit, t: &Tournament) -> String {
         );
     }
     let _ = writeln!(s);
-    let marks = marks(a);
+    let marks = marks(a, t);
     let _ = writeln!(s, "Your pairing ({} boards):", a.yours.len());
     let width = a
         .yours

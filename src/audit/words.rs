@@ -3,6 +3,7 @@
 
 use super::model::{Audit, Verdict};
 use crate::solve::Status;
+use crate::tournament::Tournament;
 use std::collections::BTreeMap;
 
 /// `Name (id)`, or the id alone for an unknown player.
@@ -43,8 +44,10 @@ pub(super) fn verdict_words(v: Verdict) -> &'static str {
     }
 }
 
-/// Per board of yours: why it is marked (differs from the optimum, a verifier finding).
-pub(super) fn marks(a: &Audit) -> BTreeMap<usize, String> {
+/// Per board of yours: why it is marked (differs from the optimum, a verifier finding). The
+/// verifier names players by pairing number, the boards by id: compared by number.
+pub(super) fn marks(a: &Audit, t: &Tournament) -> BTreeMap<usize, String> {
+    let number = |id: u32| t.player(id).map_or(id, |p| p.number());
     let mut m: BTreeMap<usize, Vec<String>> = BTreeMap::new();
     for b in &a.differences.only_yours {
         m.entry(b.board)
@@ -59,7 +62,7 @@ pub(super) fn marks(a: &Audit) -> BTreeMap<usize, String> {
     }
     for v in &a.violations {
         for b in &a.yours {
-            if v.players.contains(&b.white) || v.players.contains(&b.black) {
+            if v.players.contains(&number(b.white)) || v.players.contains(&number(b.black)) {
                 let tag = format!("breaks {}", v.rule);
                 let e = m.entry(b.board).or_default();
                 if !e.contains(&tag) {

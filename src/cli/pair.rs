@@ -227,15 +227,8 @@ pub fn sheet(t: &Tournament, p: &Paired) -> String {
         String::new()
     };
     let _ = writeln!(s, "Certificate: {:?} — {}{time}", c.status, c.summary);
-    for tv in &c.tiers {
-        let _ = writeln!(
-            s,
-            "  {:<42} {:>8}{}   [{}]",
-            tv.name,
-            tv.value,
-            if tv.proved { "  proved optimal" } else { "" },
-            tv.rule
-        );
+    for line in c.lines() {
+        let _ = writeln!(s, "  {line}");
     }
     if p.violations.is_empty() {
         let _ = writeln!(s, "Verifier: no rule broken.");

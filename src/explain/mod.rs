@@ -15,11 +15,14 @@
 //!
 //! # Layout
 //!
-//! * `words.rs`: the criteria in plain words (shared with the audit);
+//! * `words.rs`: the criteria's values and comparisons in words (the sentences are
+//!   [`crate::spec::words`], shared with the audit and the certificate);
+//! * `colour.rs`: the colour rules of the systems not judged by the Dutch allocation;
 //! * `model.rs`: the explanation of one player ([`explain`]);
 //! * `swap.rs`: a proposed swap of two players' opponents ([`swap`]);
 //! * `text.rs`, `html.rs`: renderers.
 
+mod colour;
 mod html;
 mod model;
 mod swap;

@@ -3,6 +3,7 @@
 //! Each alternative is the best pairing of the round in which he meets that opponent (see
 //! [`forced`]), judged against the pairing made by the rules of the round.
 
+use super::colour;
 use super::words::{self, short};
 use crate::engine::{self, Paired};
 use crate::solve::Options;
@@ -168,13 +169,25 @@ pub fn explain(
         pairing: pairing.clone(),
         notes: made.notes.clone(),
     };
-    if let Outcome::Game { opponent, .. } = outcome {
+    if let Outcome::Game { opponent, white } = outcome {
         let (ip, io) = (st.index_of(player).unwrap(), st.index_of(opponent));
-        if let (true, Some(io)) = (dutch_round, io) {
+        let other = (!dutch_round)
+            .then(|| colour::rule(&base, round, system, player, opponent, white))
+            .flatten();
+        if let Some((article, sentence)) = other {
+            ex.colour = Some(sentence);
+            ex.colour_rule = Some(article.to_string());
+        } else if let Some(io) = io {
+            // The Dutch allocation; ECF's accelerated rounds keep the seeded pairings' rules.
             let (w, article) = state::allocate(&st, ip, io);
             let who = if w == ip { "you" } else { "your opponent" };
             let why = words::words(article).map_or("", |w| w.sentence);
-            ex.colour = Some(format!("{article} gives {who} white: {why}"));
+            let kept = if dutch_round || (w == ip) == white {
+                ""
+            } else {
+                " (the pairing gives the other colour: an accelerated pair's colour rule came first)"
+            };
+            ex.colour = Some(format!("{article} gives {who} white: {why}{kept}"));
             ex.colour_rule = Some(article.to_string());
         }
     }
@@ -513,18 +526,20 @@ fn tier_alternative(
     match mine.iter().zip(theirs).find(|(m, o)| m.value != o.value) {
         Some((m, o)) => {
             alt.verdict = Verdict::Worse;
-            alt.article = Some(m.rule.clone());
+            alt.article = Some(words::citation(&m.rule));
             alt.with_it = Some(o.value.to_string());
             alt.made = Some(m.value.to_string());
             alt.sentence = format!(
-                "{} [{}]: with it {}; as paired {}",
-                m.name, m.rule, o.value, m.value
+                "{}: with it {}; as paired {}",
+                words::rule_words(&m.name, &m.rule),
+                o.value,
+                m.value
             );
         }
         None => {
             alt.verdict = Verdict::Order;
             alt.sentence =
-                "as good on every tier; the system's tie rule put the pairing made first"
+                "as good on every criterion; the system's tie rule put the pairing made first"
                     .to_string();
         }
     }
@@ -579,27 +594,49 @@ fn decide(ex: &mut Explanation) {
     ex.reasons = reasons(&ex.alternatives);
 }
 
+/// The sentence saying what decided: each fact once (the criterion's words, then the
+/// closest other choice's values, or the comparison that put the pairing made first).
 fn headline(a: &Alternative, art: &str, what: &str) -> String {
     let bracket = a
         .bracket
         .map_or(String::new(), |b| format!("in bracket {b}, "));
     match a.verdict {
+        Verdict::Order if art.is_empty() => format!(
+            "The system's tie rule decided {what}: the closest other choice, {}, is {}.",
+            a.player, a.sentence
+        ),
         Verdict::Order => format!(
-            "The order of candidates ({art}) decided {what}: the closest other choice, {}, is \
-             as good on every criterion, and {} ({})",
+            "The order of candidates ({art}) decided {what}: {bracket}the closest other choice, \
+             {}, is as good on every criterion, and the order puts the pairing made first{}.",
             a.player,
-            words::words(art).map_or("", |w| w.sentence),
             a.sentence
+                .rsplit_once(" first (")
+                .map_or(String::new(), |(_, step)| format!(
+                    " ({}",
+                    step.trim_end_matches('.')
+                ))
         ),
         _ => format!(
             "{art} decided {what}: {bracket}{}; with the closest other choice, {}, it is {} \
              against {} as paired.",
-            words::words(art).map_or(art, |w| w.sentence),
+            counts(a, art),
             a.player,
             a.with_it.as_deref().unwrap_or("worse"),
             a.made.as_deref().unwrap_or("better")
         ),
     }
+}
+
+/// What `art` counts: the table's sentence, else the system's words for its tier (the part
+/// of the alternative's sentence after the citation).
+fn counts<'a>(a: &'a Alternative, art: &str) -> &'a str {
+    if let Some(w) = words::words(art) {
+        return w.sentence;
+    }
+    a.sentence
+        .split_once(" — ")
+        .and_then(|(_, rest)| rest.rsplit_once(": with it"))
+        .map_or("a rule of the system", |(name, _)| name)
 }
 
 /// One line per rule that ruled alternatives out, in the rules' priority order.
@@ -638,6 +675,9 @@ fn reasons(alts: &[Alternative]) -> Vec<String> {
                 short(art),
                 words::words(art).map_or("", |w| w.sentence)
             ),
+            Verdict::Order if art.is_empty() => {
+                format!("as good on every criterion, after yours by the system's tie rule: {item}")
+            }
             Verdict::Order => format!(
                 "{} — as good on every criterion, later in the order of candidates: {item}",
                 short(art)

@@ -82,7 +82,7 @@ pub(super) fn alternative_line(e: &Explanation, t: &Tournament, i: usize) -> Str
     let tag = match a.verdict {
         Verdict::NotAllowed => "",
         Verdict::Worse => " — worse",
-        Verdict::Order => " — as good; the order chose yours",
+        Verdict::Order => "",
         Verdict::NoPairing => "",
     };
     format!("{lead}{tag}: {}", a.sentence)

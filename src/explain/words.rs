@@ -1,102 +1,10 @@
-//! The FIDE Dutch criteria in plain words, one table for every report an arbiter reads (the
-//! audit, the certificate's notes, `explain`): each article cited once, as one string, with
-//! a sentence saying what it counts and how its values read. The independent verifier keeps
-//! its own messages; this table is the engine side's.
+//! The FIDE Dutch criteria's values and comparisons in plain words, for the audit and
+//! `explain`; the sentences are the one table in [`crate::spec::words`].
 
+pub use crate::spec::words::*;
 use crate::tournament::Tournament;
 use crate::verify::dutch::state::{self, Points};
 use crate::verify::dutch::{self, Comparison, Pairing};
-
-/// How a criterion's values read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unit {
-    /// A number of players.
-    Count,
-    /// Scores (points), highest first.
-    Scores,
-    /// Score differences, largest first; a moved-down player floating on counts above all.
-    Differences,
-    /// The next bracket's floaters: their number, then their scores.
-    Lookahead,
-}
-
-/// One row of the table: the article as cited, the sentence, how its values read.
-#[derive(Debug, Clone, Copy)]
-pub struct Words {
-    pub article: &'static str,
-    pub sentence: &'static str,
-    pub unit: Unit,
-}
-
-const fn w(article: &'static str, sentence: &'static str, unit: Unit) -> Words {
-    Words {
-        article,
-        sentence,
-        unit,
-    }
-}
-
-/// Every article a Dutch comparison can name, in priority order: the absolute criteria
-/// C.1–C.4, the quality criteria C.5–C.21, then the rules of the bracket procedure, the
-/// order of candidates and the colour allocation.
-pub const TABLE: [Words; 31] = [
-    w(dutch::C1, "two players meet only once (a forfeit is no meeting), and a forbidden pair never", Unit::Count),
-    w(dutch::C2, "the pairing-allocated bye goes only to a player who may have it (no bye before, no win without playing)", Unit::Count),
-    w(dutch::C3, "two players who both must have the same colour do not meet (unless one is a topscorer)", Unit::Count),
-    w(dutch::C4, "the players left after this bracket can still all be paired", Unit::Count),
-    w(dutch::C5, "the score of the player who will get the pairing-allocated bye, as low as possible", Unit::Scores),
-    w(dutch::C6, "the number of players who float down to the next bracket, as few as possible", Unit::Count),
-    w(dutch::C7, "the scores of the players who float down, highest first, as low as possible", Unit::Scores),
-    w(dutch::C8, "the next bracket must be paired as well: its floaters as few as possible, then their scores as low as possible", Unit::Lookahead),
-    w(dutch::C9, "the unplayed rounds of the player who will get the bye, as few as possible", Unit::Count),
-    w(dutch::C10, "topscorers (or their opponents) whose colour difference goes beyond 2, as few as possible", Unit::Count),
-    w(dutch::C11, "topscorers (or their opponents) with the same colour three times in a row, as few as possible", Unit::Count),
-    w(dutch::C12, "players who do not get the colour they are due, as few as possible", Unit::Count),
-    w(dutch::C13, "players who do not get a colour they are strongly due, as few as possible", Unit::Count),
-    w(dutch::C14, "players who float down again after floating down in the previous round, as few as possible", Unit::Count),
-    w(dutch::C15, "players who float up again after floating up in the previous round, as few as possible", Unit::Count),
-    w(dutch::C16, "players who float down again after floating down two rounds before, as few as possible", Unit::Count),
-    w(dutch::C17, "players who float up again after floating up two rounds before, as few as possible", Unit::Count),
-    w(dutch::C18, "the score differences of players who float down again after floating down in the previous round, largest first, as small as possible", Unit::Differences),
-    w(dutch::C19, "the score differences of players who float up again after floating up in the previous round, largest first, as small as possible", Unit::Differences),
-    w(dutch::C20, "the score differences of players who float down again after floating down two rounds before, largest first, as small as possible", Unit::Differences),
-    w(dutch::C21, "the score differences of players who float up again after floating up two rounds before, largest first, as small as possible", Unit::Differences),
-    w(dutch::PAIR_MDPS, "two players moved down from a higher bracket are not paired with each other", Unit::Count),
-    w(dutch::ORDER, "among pairings equal on every criterion, the first in the order of transpositions and exchanges", Unit::Count),
-    w(dutch::FLOATS, "who floats: after a game between different scores, the higher player floats down and the lower up; the bye and a win without playing are a downfloat", Unit::Count),
-    w(COLOUR_BOTH, "both players get the colour they are due, or the only one due a colour gets it", Unit::Count),
-    w(COLOUR_STRONGER, "the stronger colour preference is granted", Unit::Count),
-    w(COLOUR_ALTERNATE, "equal preferences: the colours alternate from the latest round in which the two had different colours", Unit::Count),
-    w(COLOUR_HIGHER, "equal preferences and histories: the higher-ranked player gets the colour he is due", Unit::Count),
-    w(COLOUR_NUMBER, "neither is due a colour: the higher-ranked player gets the initial colour if his pairing number is odd, the other colour if even", Unit::Count),
-    w(dutch::ABSENT, "an absent player is not paired", Unit::Count),
-    w(dutch::ONCE, "every player present has one game or the bye", Unit::Count),
-];
-
-/// The colour allocation rules, numbered as the 2025 text numbers them.
-pub const COLOUR_BOTH: &str = "FIDE Dutch 2025 5.2.1";
-pub const COLOUR_STRONGER: &str = "FIDE Dutch 2025 5.2.2";
-pub const COLOUR_ALTERNATE: &str = "FIDE Dutch 2025 5.2.3";
-pub const COLOUR_HIGHER: &str = "FIDE Dutch 2025 5.2.4";
-pub const COLOUR_NUMBER: &str = "FIDE Dutch 2025 5.2.5";
-
-/// The row of `article` (a citation string as the verifier gives it).
-pub fn words(article: &str) -> Option<&'static Words> {
-    TABLE.iter().find(|w| w.article == article)
-}
-
-/// `C.12` for `FIDE Dutch 2025 C.12`: the short form a sentence uses after the full one.
-pub fn short(article: &str) -> &str {
-    article.strip_prefix("FIDE Dutch 2025 ").unwrap_or(article)
-}
-
-/// The article with its sentence: `FIDE Dutch 2025 C.12 — players who do not get …`.
-pub fn cited(article: &str) -> String {
-    match words(article) {
-        Some(w) => format!("{article} — {}", w.sentence),
-        None => article.to_string(),
-    }
-}
 
 /// A criterion's value in words (`2`; `1.5, 1`; `none`; `impossible`).
 pub fn value(article: &str, v: &[i64]) -> String {
@@ -176,7 +84,7 @@ pub fn comparison(
             a_first,
             step,
         } => format!(
-            "bracket {bracket}: equal on every criterion; the order of candidates ({}) puts \
+            "bracket {bracket}: equal on every criterion, the order of candidates ({}) puts \
              {} first (by the {step})",
             dutch::ORDER,
             if *a_first { first } else { second }

@@ -2,6 +2,7 @@
 //! the tier program, what the solver did ([`SolverStats`], from which the summary is written).
 
 use super::error::Fallback;
+use crate::spec::words::{self, count};
 use crate::spec::RoundSpec;
 use serde::Serialize;
 
@@ -19,9 +20,12 @@ pub enum Status {
     Rejected,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// One tier of the certificate: serialised with its line in words (`words`, [`TierValue::line`]).
+#[derive(Debug, Clone)]
 pub struct TierValue {
+    /// The system's name for the tier.
     pub name: String,
+    /// The rule it encodes, cited.
     pub rule: String,
     /// The pairing's exact value on this tier.
     pub value: i64,
@@ -48,7 +52,9 @@ pub struct ModelSize {
     pub solves: usize,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// What was proved about one round's pairing; serialised with [`Certificate::criteria`] as
+/// `criteria`.
+#[derive(Debug, Clone)]
 pub struct Certificate {
     pub status: Status,
     pub tiers: Vec<TierValue>,
@@ -59,10 +65,8 @@ pub struct Certificate {
     /// One sentence on what was proved, or why not.
     pub summary: String,
     /// Why the legal fallback paired the round (status `fallback`), in the summary's words.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fallback: Option<Fallback>,
     /// What the exact solve of the tier program did (absent for other ways of pairing).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub solver: Option<SolverStats>,
 }
 
@@ -139,7 +143,115 @@ impl SolverStats {
     }
 }
 
+/// The rule the exact Dutch procedure's bracket lines cite (`src/engine.rs`): each bracket's
+/// quality criteria proved optimal.
+const DUTCH_BRACKETS: &str = "FIDE Dutch 2025 C.5–C.21";
+
+impl TierValue {
+    /// The tier in words, its rule cited once: `FIDE Dutch 2025 C.12 — players who do not get
+    /// the colour they are due, as few as possible: 2, proved optimal`; a bracket of the Dutch
+    /// procedure as `bracket 1 (score 2): 3 pairs, 0 down — FIDE Dutch 2025 C.5–C.21 …`.
+    pub fn line(&self) -> String {
+        if self.rule.starts_with(DUTCH_BRACKETS) {
+            return format!("{} — {}", self.name, self.rule);
+        }
+        format!(
+            "{}: {}, {}",
+            words::rule_words(&self.name, &self.rule),
+            self.value,
+            if self.proved {
+                "proved optimal"
+            } else {
+                "optimality not proved"
+            }
+        )
+    }
+}
+
+impl Serialize for TierValue {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut m = s.serialize_struct("TierValue", 6)?;
+        m.serialize_field("name", &self.name)?;
+        m.serialize_field("rule", &self.rule)?;
+        m.serialize_field("value", &self.value)?;
+        m.serialize_field("bound", &self.bound)?;
+        m.serialize_field("proved", &self.proved)?;
+        m.serialize_field("words", &self.line())?;
+        m.end()
+    }
+}
+
+/// The certificate as serialised: its fields and the criteria in words.
+#[derive(Serialize)]
+struct Shown<'a> {
+    status: Status,
+    tiers: &'a [TierValue],
+    gap: f64,
+    model: &'a ModelSize,
+    seconds: f64,
+    summary: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fallback: Option<&'a Fallback>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solver: Option<&'a SolverStats>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    criteria: Vec<String>,
+}
+
+impl Serialize for Certificate {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Shown {
+            status: self.status,
+            tiers: &self.tiers,
+            gap: self.gap,
+            model: &self.model,
+            seconds: self.seconds,
+            summary: &self.summary,
+            fallback: self.fallback.as_ref(),
+            solver: self.solver.as_ref(),
+            criteria: self.criteria(),
+        }
+        .serialize(s)
+    }
+}
+
 impl Certificate {
+    /// What a pairing of the exact Dutch procedure proved, criterion by criterion in words:
+    /// `FIDE Dutch 2025 C.6 — the number of players who float down …: proved optimal in each
+    /// of the 3 brackets`. Empty for other certificates (their tiers say it, [`Self::lines`]).
+    pub fn criteria(&self) -> Vec<String> {
+        let dutch = !self.tiers.is_empty()
+            && self
+                .tiers
+                .iter()
+                .all(|t| t.rule.starts_with(DUTCH_BRACKETS));
+        if !dutch || self.status != Status::Optimal {
+            return Vec::new();
+        }
+        let n = self.tiers.len() as i64;
+        let each = if n == 1 {
+            "in its one bracket".to_string()
+        } else {
+            format!("in each of the {}", count(n, "bracket", "brackets"))
+        };
+        (5..=21)
+            .map(|k| {
+                let article = format!("FIDE Dutch 2025 C.{k}");
+                format!("{}: proved optimal {each}", words::cited(&article))
+            })
+            .collect()
+    }
+
+    /// The certificate's lines in words, as the pairing sheet prints them: each tier
+    /// ([`TierValue::line`]), then [`Self::criteria`].
+    pub fn lines(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.tiers.iter().map(TierValue::line).collect();
+        out.extend(self.criteria());
+        out
+    }
+
+    /// The certificate of the legal fallback: values of `spec`'s tiers, nothing proved.
     pub fn fallback(spec: &RoundSpec, values: &[i64], why: Fallback) -> Certificate {
         Certificate {
             status: Status::Fallback,

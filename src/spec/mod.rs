@@ -5,6 +5,7 @@
 //! of HiGHS.
 
 pub mod quads;
+pub mod words;
 
 use serde::Serialize;
 

@@ -53,7 +53,8 @@ pub struct Checked {
 }
 
 /// Checks round `round` of `t` under `system`'s rules, from the rounds before it. A round
-/// that is not paired is an error.
+/// that is not paired is an error. Players are named, in [`Violation::players`] and the
+/// messages, by the pairing numbers the sheets show ([`Tournament::by_numbers`]).
 pub fn check_round(t: &Tournament, round: u32, system: SystemKind) -> Result<Vec<Violation>> {
     check_round_within(t, round, system, None).map(|c| c.violations)
 }
@@ -67,6 +68,14 @@ pub fn check_round_within(
     system: SystemKind,
     deadline: Option<std::time::Instant>,
 ) -> Result<Checked> {
+    // Messages name players as the sheets do: after a late entry, by pairing number.
+    let numbered;
+    let t = if t.renumbered() {
+        numbered = t.by_numbers();
+        &numbered
+    } else {
+        t
+    };
     let rules: fn(&Tournament, u32) -> Vec<Violation> = match system {
         SystemKind::Swiss => {
             return check_divisions(t, round, &|v, r| swiss::check_round_within(v, r, deadline))
@@ -133,6 +142,14 @@ pub fn check_within(
     if let Some(r) = round {
         return check_round_within(t, r, system, deadline);
     }
+    // Renumbered once for every round ([`check_round_within`] names players by number).
+    let numbered;
+    let t = if t.renumbered() {
+        numbered = t.by_numbers();
+        &numbered
+    } else {
+        t
+    };
     let mut rounds: Vec<u32> = t
         .rounds
         .iter()
