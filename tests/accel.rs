@@ -826,7 +826,7 @@ fn generated_fields_verify_clean() {
 
 /// Found by the 200 × 7 simulation (run 1144, seed 1), when round 2 ran on FIDE-like tiers:
 /// the colour tiers and the downfloater tier shared one MIP, with weights near 177,000 beside
-/// 1. At that scale HiGHS's tolerances hid a pairing one unit better on the downfloater tier (100 floating instead of
+/// one. At that scale HiGHS's tolerances hid a pairing one unit better on the downfloater tier (100 floating instead of
 /// 82, every colour as due), so an "optimal" round broke USCF round 2 (a). Group weights are now
 /// kept below 2^16; the round is the plain formulation's optimum and the verifier agrees.
 #[test]
