@@ -377,8 +377,9 @@ fn uscf_verifier_flags_wrong_batches() {
     );
     let v = check_round(&bad, 2, SystemKind::UscfBatches).unwrap();
     assert!(rules(&v).contains(&"USCF round 2 (c)".to_string()), "{v:?}");
-    // (b) rating order. Round 1 colours: 9 and 16 had white (due black), 5 and 7 black (due
-    // white): 9 v 7 and 16 v 5 swap the order with every colour still settled.
+    // (b) rating order is 29C's plan, 5 v 9 and 7 v 16. Round 1 colours: 9 and 16 had white
+    // (due black), 5 and 7 black (due white): 9 v 7 and 16 v 5 transpose 100 points (5/7)
+    // with no colour to gain, past the 80-point rule.
     let mut bad = t.clone();
     add(
         &mut bad,
@@ -397,8 +398,9 @@ fn uscf_verifier_flags_wrong_batches() {
     );
     let v = check_round(&bad, 2, SystemKind::UscfBatches).unwrap();
     assert!(
-        v.iter()
-            .any(|x| x.rule == "USCF round 2 (b)" && x.message.contains("rating order")),
+        v.iter().any(|x| x.rule == "US Chess 29E5a"
+            && [5, 7, 9, 16].iter().all(|p| x.players.contains(p))
+            && x.message.contains("100 points > 80")),
         "{v:?}"
     );
 }
@@ -822,9 +824,9 @@ fn generated_fields_verify_clean() {
     }
 }
 
-/// Found by the 200 × 7 simulation (run 1144, seed 1): in round 2 the colour tiers and the
-/// downfloater tier shared one MIP, with weights near 177,000 beside 1. At that scale HiGHS's
-/// tolerances hid a pairing one unit better on the downfloater tier (100 floating instead of
+/// Found by the 200 × 7 simulation (run 1144, seed 1), when round 2 ran on FIDE-like tiers:
+/// the colour tiers and the downfloater tier shared one MIP, with weights near 177,000 beside
+/// one. At that scale HiGHS's tolerances hid a pairing one unit better on the downfloater tier (100 floating instead of
 /// 82, every colour as due), so an "optimal" round broke USCF round 2 (a). Group weights are now
 /// kept below 2^16; the round is the plain formulation's optimum and the verifier agrees.
 #[test]
@@ -864,10 +866,14 @@ fn uscf_round_two_downfloater_is_the_lowest_rated_a_winner_at_200_players() {
             .collect()
     };
     assert_eq!(values(&p), values(&full));
+    // 29D2: the downfloater meets the top of batch (b), the highest-rated A non-winner: 1,
+    // who lost round 1.
+    let st = optipair::tournament::Standings::before(&t, 2);
+    assert!(st.get(1).unwrap().score < t.scoring.win);
     assert_eq!(
         partner(&p, 100),
-        Some(6),
-        "the lowest-rated A winner who can float does"
+        Some(1),
+        "the downfloater meets the highest-rated non-winner"
     );
 }
 

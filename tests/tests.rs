@@ -33,5 +33,6 @@ mod trf_records;
 mod trf_roundtrip;
 mod tsh;
 mod tsh_real;
+mod uscf_accel;
 mod uscf_swiss;
 mod verify;

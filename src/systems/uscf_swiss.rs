@@ -652,3 +652,143 @@ pub fn sparse_spec_of(f: Field) -> SparseSpec {
         source: Arc::new(UscfPairs { field: f }),
     }
 }
+
+impl Field {
+    /// The field of round `round` ranked and grouped on pairing scores: each player's score
+    /// group is by `score(id, real score)` (an acceleration's groups, batches or added
+    /// points), and inside a group players rank by `side(id)` (lower first: a batch's two
+    /// sides as its halves) before rating; colours, byes and meetings stay those of the real
+    /// games. The plan is drawn again on these groups, so rules 27–29 pair within them as
+    /// within score groups.
+    pub fn with_scores(
+        t: &Tournament,
+        round: u32,
+        score: &dyn Fn(u32, f64) -> f64,
+        side: &dyn Fn(u32) -> u32,
+    ) -> Result<Field> {
+        let f = Field::new(t, round)?;
+        let number = |id: u32| t.player(id).map_or(u32::MAX, |p| p.number());
+        let mut players = f.players;
+        for p in &mut players {
+            p.score = score(p.id, p.score);
+        }
+        // The order of `Field::new` (29A), on the pairing score.
+        players.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then(side(a.id).cmp(&side(b.id)))
+                .then(b.rated().cmp(&a.rated()))
+                .then(b.rating.cmp(&a.rating))
+                .then(number(a.id).cmp(&number(b.id)))
+        });
+        let mut groups = Vec::new();
+        let mut start = 0;
+        for i in 1..=players.len() {
+            if i == players.len() || (players[i].score - players[start].score).abs() > EPS {
+                groups.push(start..i);
+                start = i;
+            }
+        }
+        let mut group = vec![0; players.len()];
+        for (g, r) in groups.iter().enumerate() {
+            group[r.clone()].fill(g);
+        }
+        let k = groups.len();
+        let mut f = Field {
+            round,
+            role: vec![Role::Bye; players.len()],
+            upper: vec![Vec::new(); k],
+            lower: vec![Vec::new(); k],
+            odd: vec![None; k],
+            partner: vec![None; k],
+            players,
+            group,
+            groups,
+            settings: f.settings,
+        };
+        f.plan();
+        Ok(f)
+    }
+}
+
+/// Tiers an acceleration places before [`TIERS`] (its groups or batches), with every pair's
+/// and every bye's cost on them by field index, and their upper bound over every pair.
+#[derive(Clone)]
+pub struct Prefix {
+    /// The tiers, in priority order.
+    pub tiers: Vec<Tier>,
+    /// Costs of the pair of players `a < b` (field indices).
+    pub pair: Arc<dyn Fn(usize, usize) -> Vec<i64> + Send + Sync>,
+    /// Costs of a bye to player `i`.
+    pub bye: Arc<dyn Fn(usize) -> Vec<i64> + Send + Sync>,
+    /// Upper bound of each tier over every pair.
+    pub upper: Vec<i64>,
+}
+
+impl Prefix {
+    fn prepend(&self, mut c: Candidate) -> Candidate {
+        let mut costs = (self.pair)(c.a, c.b);
+        costs.append(&mut c.costs);
+        c.costs = costs;
+        c
+    }
+}
+
+/// The specification of `f` (every pair listed) with the tiers of `prefix` before rules
+/// 27–29's.
+pub fn prefixed_spec(f: &Field, prefix: &Prefix) -> RoundSpec {
+    with_prefix(UscfSwiss.spec_of(f), prefix)
+}
+
+fn with_prefix(mut spec: RoundSpec, prefix: &Prefix) -> RoundSpec {
+    spec.candidates = std::mem::take(&mut spec.candidates)
+        .into_iter()
+        .map(|c| prefix.prepend(c))
+        .collect();
+    for b in &mut spec.byes {
+        let mut costs = (prefix.bye)(b.player);
+        costs.append(&mut b.costs);
+        b.costs = costs;
+    }
+    let mut tiers = prefix.tiers.clone();
+    tiers.append(&mut spec.tiers);
+    spec.tiers = tiers;
+    spec
+}
+
+/// Every pair of a round with an acceleration's tiers before rules 27–29's.
+struct PrefixedPairs {
+    inner: UscfPairs,
+    prefix: Prefix,
+}
+
+impl PairSource for PrefixedPairs {
+    fn pair(&self, a: usize, b: usize) -> Option<Candidate> {
+        self.inner.pair(a, b).map(|c| self.prefix.prepend(c))
+    }
+    fn class(&self, i: usize) -> usize {
+        self.inner.class(i)
+    }
+    fn lower(&self, g: usize, h: usize) -> Vec<i64> {
+        let mut low = vec![0; self.prefix.tiers.len()];
+        low.append(&mut self.inner.lower(g, h));
+        low
+    }
+    fn upper(&self) -> Vec<i64> {
+        let mut up = self.prefix.upper.clone();
+        up.append(&mut self.inner.upper());
+        up
+    }
+}
+
+/// [`sparse_spec_of`] with the tiers of `prefix` before rules 27–29's.
+pub fn prefixed_sparse_spec(f: Field, prefix: Prefix) -> SparseSpec {
+    let SparseSpec { spec, .. } = sparse_spec_of(f.clone());
+    SparseSpec {
+        spec: with_prefix(spec, &prefix),
+        source: Arc::new(PrefixedPairs {
+            inner: UscfPairs { field: f },
+            prefix,
+        }),
+    }
+}

@@ -1,15 +1,15 @@
 //! US Chess accelerated pairings (seed "USCF": batches, thirds, added score), checked one round
-//! at a time. Groups, winners and batches are recomputed here from the document; nothing comes
+//! at a time against the document and the US Chess rules 27–29 it pairs "by standard methods". Groups, winners and batches are recomputed here from the document; nothing comes
 //! from the model builder. Every rule string is written whole where it is checked (one grep
 //! for `USCF thirds round 2 (b)` finds the system's tier and this check).
 //!
 //! | rule string | what is checked |
 //! |---|---|
-//! | the standard Swiss rules | [`super::swiss`], with the pairing score the document implies: round 1 each group a point above the next (groups apart), round 2 the A winners a point above the rest (batch (a) on its own), later rounds the real score; added score: the top half +1 in rounds 1–2 |
+//! | rules 27–29 (`US Chess 27A1`, `29A`, `28L2`, `28L3`, `29E4`, `29E5a`, `29E5b`) | [`super::uscf_swiss`]'s checks with the score groups on the pairing score the document implies ("by standard methods"): round 1 each group a point above the next; round 2 batch (a) (the A winners) above batch (b) (the winners to serve, the highest-rated non-winners they need and at most one upfloater; the non-winners its upper half) above the rest on the real score; later rounds the real score; added score: the top half +1 in rounds 1–2 |
 //! | `USCF groups` / `USCF thirds groups` | a player's `group` label A/B(/C) is his group by rating: A = the next even number at or above half the entry (121 → 62), thirds: A and B the even number nearest a third (ties down), C the rest |
 //! | `USCF round 1` / `USCF thirds round 1` | games across the rating groups only as many as the groups' parities force |
 //! | `USCF round 2 (a)` / `USCF thirds round 2 (a)` | A winners play each other; at most one leaves batch (a), and only when their number is odd; that downfloater is the lowest-rated unless a lower-rated A winner could have changed places with him with every colour settled |
-//! | `USCF round 2 (b)` / `USCF thirds round 2 (b)` | every winner of B (C) and the downfloater plays an A (or B) non-winner while one is free in batch (c) (exchange test); at most one B (C) non-winner upfloats against a winner (when the non-winners plus one suffice); the non-winners used are the highest-rated (an exchange with one left to (c) that settles every colour is flagged); pairs in rating order (an exchange of partners that settles every colour is flagged) |
+//! | `USCF round 2 (b)` / `USCF thirds round 2 (b)` | every winner of B (C) and the downfloater plays an A (or B) non-winner while one is free in batch (c) (exchange test); at most one B (C) non-winner upfloats against a winner (when the non-winners plus one suffice); the non-winners used are the highest-rated (an exchange with one left to (c) that settles every colour is flagged); rating order is rules 27–29's plan, its switches checked with them |
 //! | `USCF round 2 (c)` / `USCF thirds round 2 (c)` | the rest by score groups: two games between the same two score groups, with no winner, that could be exchanged into games inside the groups |
 //! | `USCF added score` | stored virtual points for the round, if any, are 1 for the top half in rounds 1–2 and 0 otherwise; score groups on the pairing score (exchange test as above) |
 //!
@@ -18,7 +18,8 @@
 //! of each exchanged game get a colour they are due and at least one has a preference for it,
 //! so the allocation rules give those colours: the exchange tests are sound, not complete.
 
-use super::baku::{float_exchanges, labels, standard_with, stored_points, Facts};
+use super::baku::{float_exchanges, labels, stored_points, Facts};
+use super::uscf_swiss;
 use super::Violation;
 use crate::tournament::Tournament;
 use std::collections::{BTreeMap, BTreeSet};
@@ -79,8 +80,13 @@ pub fn check_added(t: &Tournament, r: u32) -> Vec<Violation> {
         .iter()
         .map(|(&id, &g)| (id, if g == 0 { add } else { 0.0 }))
         .collect();
-    // US Chess adds its points in the current round only (not a Dutch acceleration).
-    let mut out = standard_with(t, r, &|k| if k == r { vp.clone() } else { BTreeMap::new() });
+    // Rules 27–29 on the pairing score of the round (the points are not carried forward).
+    let mut out = uscf_swiss::check_scored(
+        t,
+        r,
+        &|id, s| s + vp.get(&id).copied().unwrap_or(0.0),
+        &|_| 0,
+    );
     out.extend(labels(
         t,
         &f,
@@ -133,7 +139,6 @@ impl<'a> Check<'a> {
 
     fn run(mut self) -> Vec<Violation> {
         let r = self.f.r;
-        let win = self.t.scoring.win;
         let letters = ["A", "B", "C"];
         let labelled = labels(
             self.t,
@@ -147,31 +152,99 @@ impl<'a> Check<'a> {
             &self.cite("USCF groups", "USCF thirds groups"),
         );
         self.out.extend(labelled);
-        let vp: BTreeMap<u32, f64> = self
-            .group
-            .iter()
-            .map(|(&id, &g)| {
-                let v = match r {
-                    1 => (self.last - g) as f64 * win,
-                    2 if g == 0 && self.f.sc(id) >= win - EPS => win,
-                    _ => 0.0,
-                };
-                (id, v)
-            })
-            .collect();
-        self.out.extend(standard_with(self.t, r, &|k| {
-            if k == r {
-                vp.clone()
-            } else {
-                BTreeMap::new()
-            }
-        }));
+        // Rules 27–29 inside the groups and batches: each its own score group.
+        let (ps, side) = self.pairing_scores();
+        let rulebook = uscf_swiss::check_scored(
+            self.t,
+            r,
+            &|id, s| ps.get(&id).copied().unwrap_or(s),
+            &|id| side.get(&id).copied().unwrap_or(0),
+        );
+        self.out.extend(rulebook);
         match r {
             1 => self.round_one(),
             2 => self.round_two(),
             _ => {}
         }
         self.out
+    }
+
+    /// The pairing score of every player of the round whose score group is not his real
+    /// score: round 1, each group a point above the next ("pair groups A and B separately");
+    /// round 2, batch (a) (the A winners) above batch (b) (the winners to serve with the
+    /// highest-rated non-winners of the higher groups they need, one more for an odd batch
+    /// (a)'s downfloater, and one upfloated non-winner of the last group when those are
+    /// short) above the rest on the real score. With them, each player's side in batch (b):
+    /// the non-winners (0), then the upfloater (1), are its upper half, the winners (2) its
+    /// lower ("the non-winners in rating order ... with the winners in rating order").
+    fn pairing_scores(&self) -> (BTreeMap<u32, f64>, BTreeMap<u32, u32>) {
+        let win = self.t.scoring.win;
+        let r = self.f.r;
+        let present = self.present();
+        let mut out = BTreeMap::new();
+        if r == 1 {
+            for &id in &present {
+                out.insert(id, (self.last - self.g(id)) as f64 * win);
+            }
+        }
+        if r != 2 {
+            return (out, BTreeMap::new());
+        }
+        let f = &self.f;
+        let won = |id: u32| f.sc(id) >= win - EPS;
+        let mut by_rating = present.clone();
+        by_rating.sort_by(|&a, &b| {
+            f.rt(b)
+                .cmp(&f.rt(a))
+                .then(self.t.number_of(a).cmp(&self.t.number_of(b)))
+        });
+        let a_w: Vec<u32> = by_rating
+            .iter()
+            .copied()
+            .filter(|&p| self.g(p) == 0 && won(p))
+            .collect();
+        let serve: Vec<u32> = by_rating
+            .iter()
+            .copied()
+            .filter(|&p| self.g(p) > 0 && won(p))
+            .collect();
+        let nw: Vec<u32> = by_rating
+            .iter()
+            .copied()
+            .filter(|&p| self.g(p) < self.last && !won(p))
+            .collect();
+        let mut pool: Vec<u32> = by_rating
+            .iter()
+            .copied()
+            .filter(|&p| self.g(p) == self.last && !won(p))
+            .collect();
+        pool.sort_by(|&a, &b| f.sc(b).total_cmp(&f.sc(a)));
+        let need = serve.len() + a_w.len() % 2;
+        let mut b: Vec<u32> = serve.iter().chain(nw.iter().take(need)).copied().collect();
+        if nw.len() < need {
+            b.extend(pool.first());
+        }
+        out.extend(a_w.iter().map(|&id| (id, 3.0 * win)));
+        out.extend(b.iter().map(|&id| (id, 2.0 * win)));
+        let mut side: BTreeMap<u32, u32> = serve.iter().map(|&id| (id, 2)).collect();
+        side.extend(pool.iter().map(|&id| (id, 1)));
+        (out, side)
+    }
+
+    /// The players of the round: entered, not withdrawn, no requested bye.
+    fn present(&self) -> Vec<u32> {
+        let r = self.f.r;
+        let requested: BTreeSet<u32> = self
+            .t
+            .round(r)
+            .map(|x| x.requested_byes().map(|b| b.player).collect())
+            .unwrap_or_default();
+        self.t
+            .players
+            .iter()
+            .filter(|p| p.active_in(r) && !requested.contains(&p.id))
+            .map(|p| p.id)
+            .collect()
     }
 
     /// Round 1: "pair groups A and B separately by standard methods".
@@ -356,39 +429,8 @@ impl<'a> Check<'a> {
                 }
             }
         }
-        // Rating order: winners (the downfloater first) against non-winners (A before the
-        // upfloater).
-        let w_above = |a: u32, b: u32| {
-            out_a.contains(&a) && !out_a.contains(&b)
-                || (out_a.contains(&a) == out_a.contains(&b) && f.above(a, b))
-        };
-        let n_above = |a: u32, b: u32| match (nw.contains(&a), nw.contains(&b)) {
-            (true, false) => true,
-            (false, true) => false,
-            (true, true) => f.above(a, b),
-            _ => f.sc(a) > f.sc(b) + EPS || ((f.sc(a) - f.sc(b)).abs() < EPS && f.above(a, b)),
-        };
-        for &(z1, v1) in &bpairs {
-            for &(z2, v2) in &bpairs {
-                if z1 == z2 || !w_above(z1, z2) || !n_above(v2, v1) {
-                    continue;
-                }
-                let (c1, c2) = (opp(z1).1, opp(z2).1);
-                if f.may_meet(z1, v2)
-                    && f.may_meet(z2, v1)
-                    && f.settled(z1, c1, v2)
-                    && f.settled(z2, c2, v1)
-                {
-                    found.push((
-                        self.cite("USCF round 2 (b)", "USCF thirds round 2 (b)"),
-                        vec![z1, v1, z2, v2],
-                        format!(
-                            "batch (b) is not in rating order: {z1} plays {v1} while the lower-rated winner {z2} plays the higher-ranked non-winner {v2}; {z1} v {v2} and {z2} v {v1} settle every colour"
-                        ),
-                    ));
-                }
-            }
-        }
+        // Rating order inside (b) is rules 27–29's plan (non-winners the upper half, winners
+        // the lower), its switches checked with them (29E5a, 29E5b) in `run`.
         for (rule, players, message) in found {
             self.flag(&rule, players, message);
         }

@@ -69,6 +69,18 @@ fn opp(c: Colour) -> Colour {
 
 /// Round `r` of `t` under the US Chess Swiss rules.
 pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
+    check_scored(t, r, &|_, s| s, &|_| 0)
+}
+
+/// [`check`] with score groups on pairing scores, `score(id, real score)`, and inside a
+/// group the players of a lower `side(id)` ranked first: an acceleration pairing its groups
+/// and batches "by standard methods".
+pub fn check_scored(
+    t: &Tournament,
+    r: u32,
+    score: &dyn Fn(u32, f64) -> f64,
+    side: &dyn Fn(u32) -> u32,
+) -> Vec<Violation> {
     let Some(round) = t.round(r) else {
         return Vec::new();
     };
@@ -85,7 +97,7 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
             P {
                 id: p.id,
                 rating: p.rating,
-                score: s.score,
+                score: score(p.id, s.score),
                 colours: s.colours.clone(),
                 met: s.barred(),
                 bye_barred: s.pairing_byes + s.forfeit_wins + s.full_byes > 0,
@@ -96,6 +108,7 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
         b.score
             .partial_cmp(&a.score)
             .unwrap_or(std::cmp::Ordering::Equal)
+            .then(side(a.id).cmp(&side(b.id)))
             .then(b.rated().cmp(&a.rated()))
             .then(b.rating.cmp(&a.rating))
             .then(na.cmp(nb))
