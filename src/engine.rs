@@ -1,6 +1,7 @@
 //! One round end to end: system → solve → the round as domain data → independent verification.
 
 use crate::solve::{self, Options, Pairing, Status};
+use crate::spec::{ExactProcedure, RoundPlan, Strategy, Tiers};
 use crate::systems;
 use crate::tournament::{Bye, ByeKind, Game, GameResult, Round, Tournament};
 use crate::verify::{self, Violation};
@@ -25,17 +26,61 @@ pub struct Paired {
 /// Pairs round `round` of `t` under `system` from the rounds before it. Later rounds, and any
 /// pairing already recorded for `round`, are ignored.
 ///
-/// Every pairing passes the independent verifier here, so no system can skip it: when it
-/// objects to the exact pairing, the legal fallback (itself verified) is used instead; when it
-/// objects to that too, the pairing comes back with status `rejected` and its findings (never
-/// to be stored); when no pairing can give every player a game or the bye, the round is
-/// refused with the players left over and why.
+/// The system's plan for the round ([`systems::System::plan`]) is run strategy by strategy
+/// until one pairs it. Every pairing passes the independent verifier here, so no system can
+/// skip it: when it objects to the exact pairing, the plan's legal fallback (itself
+/// verified) is used instead; when it objects to that too, the pairing comes back with
+/// status `rejected` and its findings (never to be stored); when no pairing can give every
+/// player a game or the bye, the round is refused with the players left over and why.
 pub fn pair_round(
     t: &Tournament,
     round: u32,
     system: SystemKind,
     opts: &Options,
 ) -> Result<Paired> {
+    check_request(t, round)?;
+    let sys = systems::model(system, &solve::PROGRAMS);
+    systems::check_scoring(&*sys, t)?;
+    let base = t.before_round(round);
+    let run = Run {
+        base: &base,
+        round,
+        system,
+        started: std::time::Instant::now(),
+    };
+    let plan = sys.plan(&base, round)?;
+    let first = run.attempt(&plan, opts)?;
+    if first.players == 0 {
+        return Err(Error::field(
+            "round",
+            format!(
+                "round {round} has no players to pair: every player is withdrawn, not yet entered or has a requested bye"
+            ),
+        ));
+    }
+    if first.paired.is_clean() {
+        return Ok(first.paired);
+    }
+    let mut paired = first.paired;
+    if !opts.greedy_only {
+        let greedy = Options {
+            greedy_only: true,
+            ..opts.clone()
+        };
+        let fb = run.attempt(&plan, &greedy)?.paired;
+        if fb.is_clean() {
+            return Ok(fallback_used(fb, &paired));
+        }
+        // The fallback's maximum matching pairs everyone whenever the allowed pairs can.
+        if !paired.pairing.unpaired.is_empty() && fb.pairing.unpaired.is_empty() {
+            paired = fb;
+        }
+    }
+    refuse_or_reject(&base, round, system, paired)
+}
+
+/// Refuses a round that cannot be paired at this point of the event.
+fn check_request(t: &Tournament, round: u32) -> Result<()> {
     if round == 0 {
         return Err(Error::field("round", "rounds are numbered from 1"));
     }
@@ -63,52 +108,39 @@ pub fn pair_round(
             ),
         ));
     }
-    let sys = systems::model(system, &solve::PROGRAMS);
-    systems::check_scoring(&*sys, t)?;
-    let base = t.before_round(round);
-    let started = std::time::Instant::now();
-    let first = attempt(&*sys, &base, round, system, opts, started)?;
-    if first.players == 0 {
-        return Err(Error::field(
-            "round",
-            format!(
-                "round {round} has no players to pair: every player is withdrawn, not yet entered or has a requested bye"
-            ),
-        ));
-    }
-    if first.paired.is_clean() {
-        return Ok(first.paired);
-    }
-    let mut paired = first.paired;
-    if !opts.greedy_only {
-        let greedy = Options {
-            greedy_only: true,
-            ..opts.clone()
-        };
-        let mut fb = attempt(&*sys, &base, round, system, &greedy, started)?.paired;
-        if fb.is_clean() {
-            let why = match paired.violations.first() {
-                Some(v) => format!("the exact pairing broke a rule ({})", v.message),
-                None => "the exact pairing left players unpaired".to_string(),
-            };
-            // What the first attempt noted (why the exact Dutch procedure did not pair the
-            // round) still holds.
-            for n in &paired.notes {
-                if !fb.notes.contains(n) {
-                    fb.notes.push(n.clone());
-                }
-            }
-            fb.notes.push(format!(
-                "{why}: the fallback pairing, which keeps every rule, is used"
-            ));
-            fb.pairing.certificate.summary = format!("{why}; {}", fb.pairing.certificate.summary);
-            return Ok(fb);
-        }
-        // The fallback's maximum matching pairs everyone whenever the allowed pairs can.
-        if !paired.pairing.unpaired.is_empty() && fb.pairing.unpaired.is_empty() {
-            paired = fb;
+    Ok(())
+}
+
+/// The legal fallback's pairing `fb`, used because the first pairing (`first`) broke a rule
+/// or left players unpaired: its notes and summary say so.
+fn fallback_used(mut fb: Paired, first: &Paired) -> Paired {
+    let why = match first.violations.first() {
+        Some(v) => format!("the exact pairing broke a rule ({})", v.message),
+        None => "the exact pairing left players unpaired".to_string(),
+    };
+    // What the first attempt noted (why the exact Dutch procedure did not pair the round)
+    // still holds.
+    for n in &first.notes {
+        if !fb.notes.contains(n) {
+            fb.notes.push(n.clone());
         }
     }
+    fb.notes.push(format!(
+        "{why}: the fallback pairing, which keeps every rule, is used"
+    ));
+    fb.pairing.certificate.summary = format!("{why}; {}", fb.pairing.certificate.summary);
+    fb
+}
+
+/// A pairing no strategy made clean: refused when players are left over (the time limit
+/// cut the fallback short, or no legal pairing exists), else returned `rejected` with the
+/// verifier's findings.
+fn refuse_or_reject(
+    base: &Tournament,
+    round: u32,
+    system: SystemKind,
+    mut paired: Paired,
+) -> Result<Paired> {
     let cut = paired
         .pairing
         .certificate
@@ -125,7 +157,7 @@ pub fn pair_round(
         ));
     }
     if !paired.pairing.unpaired.is_empty() {
-        return Err(no_legal_pairing(&base, round, system, &paired));
+        return Err(no_legal_pairing(base, round, system, &paired));
     }
     let c = &mut paired.pairing.certificate;
     c.status = Status::Rejected;
@@ -171,94 +203,186 @@ fn share_end(
     started.checked_add(d)
 }
 
-/// `attempt` pairs and verifies the round; `started` is when the round began, from which
-/// the shares of the time limit are measured.
-fn attempt(
-    sys: &dyn systems::System,
-    base: &Tournament,
+/// The round being paired: the history before it, and when its pairing began (the shares of
+/// the time limit are measured from then).
+struct Run<'a> {
+    base: &'a Tournament,
     round: u32,
     system: SystemKind,
-    opts: &Options,
     started: std::time::Instant,
-) -> Result<Attempt> {
-    // The exact procedure, unless a dense graph it needs would be over the memory it is
-    // allowed (then the tier model, with a note).
-    let dutch = sys.dutch_round(base, round)?;
-    let budget = opts.exact_pairs.unwrap_or(systems::dutch::EXACT_PAIRS);
-    let mut over = None;
-    let mut late = false;
-    let mut rest = opts.clone();
-    // The verifier checks by its share's end (the rest of the limit writes the output).
-    let whole = share_end(opts, started, VERIFY_SHARE);
-    if !opts.greedy_only && dutch {
-        let d = dutch_attempt(sys, base, round, system, opts, budget, whole)?;
+}
+
+/// Why an exact procedure earlier in the plan did not pair the round.
+#[derive(Default)]
+struct Missed {
+    /// Its share of the time limit passed.
+    late: bool,
+    /// A graph it needed held this many pairs, over the budget (the second number).
+    over: Option<(usize, usize)>,
+}
+
+/// A tier program whose exact solve found no pairing, for the plan's fallback.
+struct Pending {
+    tiers: Tiers,
+    unsolved: solve::Unsolved,
+    opts: Options,
+}
+
+impl Run<'_> {
+    /// Runs the plan's strategies in order until one pairs the round, and verifies that
+    /// pairing. Under [`Options::greedy_only`], exact procedures are skipped and the tier
+    /// program goes straight to the fallback.
+    fn attempt(&self, plan: &RoundPlan, opts: &Options) -> Result<Attempt> {
+        // The verifier checks by its share's end (the rest of the limit writes the output).
+        let whole = share_end(opts, self.started, VERIFY_SHARE);
+        let mut missed = Missed::default();
+        let mut pending = None;
+        for strategy in &plan.strategies {
+            match strategy {
+                Strategy::Exact(_) if opts.greedy_only => {}
+                Strategy::Exact(state) => match self.exact(&state()?, opts, whole)? {
+                    ExactAttempt::Paired(a) => return Ok(*a),
+                    ExactAttempt::Cancelled => missed.late = true,
+                    ExactAttempt::OverBudget(pairs, budget) => missed.over = Some((pairs, budget)),
+                },
+                Strategy::Tiers(state) => {
+                    let rest = self.rest(opts);
+                    let tiers = state((!opts.full_candidates).then_some(opts.sparse_from))?;
+                    match solve::exact(&tiers, &rest) {
+                        Ok(p) => return self.tiers_done(&tiers, p, &missed, opts, whole),
+                        Err(unsolved) => {
+                            pending = Some(Pending {
+                                tiers,
+                                unsolved,
+                                opts: rest,
+                            })
+                        }
+                    }
+                }
+                Strategy::Fallback => {
+                    if let Some(Pending {
+                        tiers,
+                        unsolved,
+                        opts: rest,
+                    }) = pending.take()
+                    {
+                        let p = solve::fallback(&tiers, &rest, unsolved);
+                        return self.tiers_done(&tiers, p, &missed, opts, whole);
+                    }
+                }
+            }
+        }
+        Err(Error::field(
+            "system",
+            format!(
+                "round {}: no strategy of the system's plan paired the round",
+                self.round
+            ),
+        ))
+    }
+
+    /// `opts` for the tier program: the time limit is the round's, so the tier model solves
+    /// until `EXACT_SHARE` of it, the legal fallback until `SOLVE_SHARE` (and the verifier
+    /// until `VERIFY_SHARE`).
+    fn rest(&self, opts: &Options) -> Options {
+        let mut rest = opts.clone();
+        if let Some(t) = opts.time_limit {
+            let left = (t * SOLVE_SHARE - self.started.elapsed().as_secs_f64()).max(0.0);
+            rest.time_limit = Some(left);
+            rest.fallback_seconds = Some((t * (SOLVE_SHARE - EXACT_SHARE)).min(left));
+        }
+        rest
+    }
+
+    /// The tier program's pairing, with the notes of its specification and of an exact
+    /// procedure that did not pair the round, verified.
+    fn tiers_done(
+        &self,
+        tiers: &Tiers,
+        mut pairing: Pairing,
+        missed: &Missed,
+        opts: &Options,
+        whole: Option<std::time::Instant>,
+    ) -> Result<Attempt> {
         log::debug!(
-            "round {round}: Dutch procedure done at {:.2} s",
-            started.elapsed().as_secs_f64()
+            "round {}: solved at {:.2} s",
+            self.round,
+            self.started.elapsed().as_secs_f64()
         );
-        match d {
-            DutchAttempt::Paired(a) => return Ok(*a),
-            // A dense graph over the budget, or its share of the time limit passed.
-            DutchAttempt::Cancelled => late = true,
-            DutchAttempt::OverBudget(pairs) => over = Some(pairs),
+        let spec = tiers.spec();
+        let mut notes = spec.notes.clone();
+        if missed.late {
+            notes.push(format!(
+                "{} players: the exact FIDE Dutch procedure did not finish within {} of the time limit: the round is paired by the tier model that approximates the Dutch rules (models/swiss.md), not necessarily the Dutch pairing",
+                spec.players.len(),
+                DUTCH_SHARE_WORDS
+            ));
+            pairing.certificate.summary = format!(
+                "the FIDE Dutch procedure ran past {} of the time limit; tier model: {}",
+                DUTCH_SHARE_WORDS, pairing.certificate.summary
+            );
         }
-    }
-    // The time limit is the round's: the tier model solves until `EXACT_SHARE` of it, the
-    // legal fallback until `SOLVE_SHARE`, the verifier until `VERIFY_SHARE`.
-    if let Some(t) = opts.time_limit {
-        let left = (t * SOLVE_SHARE - started.elapsed().as_secs_f64()).max(0.0);
-        rest.time_limit = Some(left);
-        rest.fallback_seconds = Some((t * (SOLVE_SHARE - EXACT_SHARE)).min(left));
-    }
-    // Large fields come as a sparse specification when the system can price its pairs lazily.
-    let (spec, pairing) = match sys.sparse_spec(base, round, opts.sparse_from)? {
-        Some(sparse) if !opts.full_candidates => {
-            let pairing = solve::solve_sparse(&sparse, &rest);
-            (sparse.spec, pairing)
+        if let Some((pairs, budget)) = missed.over.filter(|_| !opts.greedy_only) {
+            notes.push(format!(
+                "{} players: the exact FIDE Dutch procedure needed a graph of {} pairs, above the {} it may hold (about 1 GB): the round is paired by the tier model that approximates the Dutch rules (models/swiss.md), not necessarily the Dutch pairing",
+                spec.players.len(),
+                pairs,
+                budget
+            ));
         }
-        _ => {
-            let spec = sys.spec(base, round)?;
-            let pairing = solve::solve(&spec, &rest);
-            (spec, pairing)
-        }
-    };
-    log::debug!(
-        "round {round}: solved at {:.2} s",
-        started.elapsed().as_secs_f64()
-    );
-    let mut notes = spec.notes;
-    let mut pairing = pairing;
-    if late {
-        notes.push(format!(
-            "{} players: the exact FIDE Dutch procedure did not finish within {} of the time limit: the round is paired by the tier model that approximates the Dutch rules (models/swiss.md), not necessarily the Dutch pairing",
-            spec.players.len(),
-            DUTCH_SHARE_WORDS
-        ));
-        pairing.certificate.summary = format!(
-            "the FIDE Dutch procedure ran past {} of the time limit; tier model: {}",
-            DUTCH_SHARE_WORDS, pairing.certificate.summary
-        );
-    }
-    if let Some(pairs) = over.filter(|_| !opts.greedy_only) {
-        notes.push(format!(
-            "{} players: the exact FIDE Dutch procedure needed a graph of {} pairs, above the {} it may hold (about 1 GB): the round is paired by the tier model that approximates the Dutch rules (models/swiss.md), not necessarily the Dutch pairing",
-            spec.players.len(),
-            pairs,
-            budget
-        ));
-    }
-    finish(
-        base,
-        round,
-        system,
-        Solved {
+        let solved = Solved {
             pairing,
             notes,
             players: spec.players.len(),
             dutch: false,
-        },
-        whole,
-    )
+        };
+        finish(self.base, self.round, self.system, solved, whole)
+    }
+
+    /// One round by an exact procedure within its share of the time limit and its memory
+    /// budget, verified like any other.
+    fn exact(
+        &self,
+        procedure: &ExactProcedure,
+        opts: &Options,
+        whole: Option<std::time::Instant>,
+    ) -> Result<ExactAttempt> {
+        let started = std::time::Instant::now();
+        let deadline = share_end(opts, started, DUTCH_SHARE);
+        let should_cancel = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
+        let budget = opts.exact_pairs.unwrap_or(systems::dutch::EXACT_PAIRS);
+        let mut matcher = solve::bracket::DutchMatchers::default();
+        let d = (procedure.run)(budget, &should_cancel, &mut matcher);
+        log::debug!(
+            "round {}: Dutch procedure done at {:.2} s",
+            self.round,
+            self.started.elapsed().as_secs_f64()
+        );
+        if let Some(pairs) = d.over_budget {
+            return Ok(ExactAttempt::OverBudget(pairs, budget));
+        }
+        if d.cancelled {
+            return Ok(ExactAttempt::Cancelled);
+        }
+        let (solves, edges) = matcher.counts();
+        let mut certificate =
+            solve::Certificate::exact_procedure(&d, &procedure.basis, solves, edges);
+        certificate.seconds = started.elapsed().as_secs_f64();
+        let pairing = Pairing {
+            games: d.games.clone(),
+            byes: d.bye.into_iter().collect(),
+            unpaired: d.unpaired.clone(),
+            certificate,
+        };
+        let solved = Solved {
+            pairing,
+            notes: procedure.notes.clone(),
+            players: d.players,
+            dutch: true,
+        };
+        finish(self.base, self.round, self.system, solved, whole)
+            .map(|a| ExactAttempt::Paired(Box::new(a)))
+    }
 }
 
 /// A solved round before its verification.
@@ -342,31 +466,9 @@ fn finish(
 }
 
 /// `t` with the virtual points of rounds `1..=round` that an acceleration on the Dutch
-/// system adds to the pairing score ("FIDE C.04.5.1", "PROG global score GS = RS + FS"); the
-/// standard Swiss keeps the file's own (TRF `XXA`), and the other systems have none (ECF's
-/// score groups are of real points, "ECF basic 5", as its model and verifier read them).
+/// system adds to the pairing score: [`systems::pairing_field`].
 pub fn accelerated(t: &Tournament, round: u32, system: SystemKind) -> Result<Tournament> {
-    let per_round = |r: u32| match system {
-        SystemKind::Prog => systems::prog::virtual_points(t, r).map(Some),
-        SystemKind::Baku => systems::baku::virtual_points(t, r).map(Some),
-        _ => Ok(None),
-    };
-    let mut out = t.clone();
-    if system != SystemKind::Swiss {
-        for p in &mut out.players {
-            p.virtual_points.clear();
-        }
-    }
-    for r in 1..=round {
-        let Some(vp) = per_round(r)? else {
-            return Ok(out);
-        };
-        for p in &mut out.players {
-            p.virtual_points.resize(r as usize, 0.0);
-            p.virtual_points[r as usize - 1] = vp.get(&p.id).copied().unwrap_or(0.0);
-        }
-    }
-    Ok(out)
+    systems::pairing_field(t, round, system)
 }
 
 /// The share of a round's time limit the exact Dutch procedure may take: past it, the tier
@@ -383,121 +485,13 @@ pub const SOLVE_SHARE: f64 = 0.85;
 pub const VERIFY_SHARE: f64 = 0.95;
 const DUTCH_SHARE_WORDS: &str = "two thirds";
 
-/// What the exact Dutch procedure made of a round.
-enum DutchAttempt {
+/// What an exact procedure made of a round.
+enum ExactAttempt {
     Paired(Box<Attempt>),
     /// The deadline passed first.
     Cancelled,
-    /// A bracket needed a graph of this many pairs, over the budget.
-    OverBudget(usize),
-}
-
-/// One round by the Dutch procedure, verified like any other.
-fn dutch_attempt(
-    sys: &dyn systems::System,
-    base: &Tournament,
-    round: u32,
-    system: SystemKind,
-    opts: &Options,
-    budget: usize,
-    whole: Option<std::time::Instant>,
-) -> Result<DutchAttempt> {
-    let started = std::time::Instant::now();
-    let deadline = share_end(opts, started, DUTCH_SHARE);
-    let should_cancel = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
-    // The accelerations' own checks (groups, rounds planned) and notes.
-    let spec_notes = sys.notes(base, round)?;
-    let field = accelerated(base, round, system)?;
-    let mut matcher = solve::bracket::DutchMatchers::default();
-    let d = systems::dutch::pair(
-        &field,
-        round,
-        systems::dutch::READINGS,
-        budget,
-        &should_cancel,
-        &mut matcher,
-    );
-    if let Some(pairs) = d.over_budget {
-        return Ok(DutchAttempt::OverBudget(pairs));
-    }
-    if d.cancelled {
-        return Ok(DutchAttempt::Cancelled);
-    }
-    let (solves, edges) = matcher.counts();
-    // One line per bracket: what was proved there and how ("FIDE Dutch 2025 C.5"–"C.21" by
-    // exact matching, then the first candidate in the order of 4.2–4.3).
-    let tiers = d
-        .brackets
-        .iter()
-        .enumerate()
-        .map(|(k, b)| solve::TierValue {
-            name: format!(
-                "bracket {} (score {}{}): {} {}, {} down",
-                k + 1,
-                crate::tournament::show_points(b.score as f64 / 1000.0),
-                if b.moved_down > 0 {
-                    format!(", {} moved down", b.moved_down)
-                } else {
-                    String::new()
-                },
-                b.pairs,
-                if b.pairs == 1 { "pair" } else { "pairs" },
-                b.floaters
-            ),
-            rule: format!(
-                "FIDE Dutch 2025 C.5–C.21 optimal by exact matching ({} matchings, {}), then the first candidate in the order of 4.2–4.3",
-                b.matchings,
-                if b.dense {
-                    "every pair of the unpaired players"
-                } else {
-                    "the bracket and the next, the players below completed to the bound"
-                }
-            ),
-            value: b.pairs as i64,
-            bound: Some(b.pairs as f64),
-            proved: true,
-        })
-        .collect();
-    let certificate = solve::Certificate {
-        status: if d.unpaired.is_empty() {
-            Status::Optimal
-        } else {
-            Status::Feasible
-        },
-        tiers,
-        gap: 0.0,
-        model: solve::ModelSize {
-            players: d.players,
-            all_pairs: (d.players as u64) * (d.players.saturating_sub(1) as u64) / 2,
-            candidates: edges,
-            solves,
-            ..Default::default()
-        },
-        seconds: started.elapsed().as_secs_f64(),
-        summary: format!(
-            "{}FIDE Dutch 2025: {} bracket{}, each bracket's criteria C.5–C.21 optimal by exact weighted matching ({} matchings, weights of {} bits), then the first candidate in the Dutch order",
-            sys.dutch_basis(),
-            d.brackets.len(),
-            if d.brackets.len() == 1 { "" } else { "s" },
-            solves,
-            d.weight_bits
-        ),
-        fallback: None,
-        solver: None,
-    };
-    let pairing = Pairing {
-        games: d.games.clone(),
-        byes: d.bye.into_iter().collect(),
-        unpaired: d.unpaired.clone(),
-        certificate,
-    };
-    let solved = Solved {
-        pairing,
-        notes: spec_notes,
-        players: d.players,
-        dutch: true,
-    };
-    finish(base, round, system, solved, whole).map(|a| DutchAttempt::Paired(Box::new(a)))
+    /// A bracket needed a graph of this many pairs, over the budget (the second number).
+    OverBudget(usize, usize),
 }
 
 /// The refusal of a round no pairing can complete: who is left over, whom each has not met

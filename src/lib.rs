@@ -1,16 +1,22 @@
 //! optipair: provably optimal tournament pairings.
 //!
 //! Data flows one way: [`formats`] → [`tournament`] → [`systems`], which state a round as a
-//! [`spec::RoundSpec`] → [`solve`] (an integer program on HiGHS, a greedy fallback, a
-//! certificate) → [`verify`] (an independent check of the rules) → [`formats`].
+//! [`spec::RoundPlan`] (an exact procedure, a tier program [`spec::RoundSpec`], the legal
+//! fallback, in the order to try them) → [`solve`] (an integer program on HiGHS, exact
+//! matchings, the fallback, a certificate) → [`verify`] (an independent check of the rules)
+//! → [`formats`].
 //!
-//! [`spec`] is the contract between the two middle floors: `systems` produce it and `solve`
-//! consumes it, and neither imports the other (the one small program a system needs answered
-//! while it states a round, NSC06's quad membership, reaches it as [`spec::Programs`]).
-//! [`verify`] shares no code with either. [`engine`] runs one round through them all;
-//! [`kind::SystemKind`] names the systems for all of them. [`audit`], [`simulate`],
-//! [`generate`] and [`report`] are built on [`engine`] and the floors below.
+//! [`spec`] and [`algo`] are the contract between the two middle floors: `systems` produce
+//! plans and state their weights and matching questions through them, `solve` consumes and
+//! answers them, and neither imports the other (the small programs a system needs answered
+//! while it states a round, NSC06's quad membership, reach it as [`spec::Programs`]; the
+//! exact matchings the Dutch procedure asks for, as [`algo::Matcher`]). [`algo`] and
+//! [`fixed`] import no floor above them. [`verify`] shares no code with systems or solve.
+//! [`engine`] runs a round's plan through them all; [`kind::SystemKind`] names the systems
+//! for all of them. [`audit`], [`simulate`], [`generate`] and [`report`] are built on
+//! [`engine`] and the floors below.
 
+pub mod algo;
 pub mod audit;
 pub mod engine;
 pub mod error;

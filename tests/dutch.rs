@@ -52,12 +52,7 @@ fn engine_dense(t: &Tournament, k: u32) -> (BTreeSet<(u32, u32)>, Option<u32>, S
     let p = pair_round(&base, k, SystemKind::Swiss, &Options::default())
         .unwrap_or_else(|e| panic!("round {k}: {e}"));
     let games = p.pairing.games.iter().copied().collect();
-    let dense = p
-        .pairing
-        .certificate
-        .tiers
-        .iter()
-        .any(|t| t.rule.contains("every pair of the unpaired players"));
+    let dense = p.pairing.certificate.brackets.iter().any(|b| b.dense);
     (
         games,
         p.pairing.byes.first().copied(),
@@ -294,18 +289,19 @@ fn a_bracket_needing_every_pair_over_the_budget_goes_to_the_tier_model() {
     let base = t.before_round(11);
     let exact = pair_round(&base, 11, SystemKind::Swiss, &Options::default()).unwrap();
     assert!(exact.dutch);
-    let tiers = &exact.pairing.certificate.tiers;
-    let dense = tiers
+    let brackets = &exact.pairing.certificate.brackets;
+    let dense = brackets
         .iter()
-        .position(|t| t.rule.contains("every pair of the unpaired players"))
+        .position(|b| b.dense)
         .expect("a dense bracket");
-    assert_eq!(dense, 2, "{}", tiers[dense].name);
+    assert_eq!(dense, 2, "{:?}", brackets[dense]);
+    assert_eq!(brackets[dense].moved_down, 4);
     let (games, bye) = recorded(&t, 11);
     let got: BTreeSet<(u32, u32)> = exact.pairing.games.iter().copied().collect();
     assert_eq!((got, exact.pairing.byes.first().copied()), (games, bye));
     // The players still unpaired when bracket 3 opens, and every pair of them.
-    let paired: i64 = tiers[..dense].iter().map(|t| t.value).sum();
-    let left = exact.pairing.games.len() * 2 + exact.pairing.byes.len() - 2 * paired as usize;
+    let paired: usize = brackets[..dense].iter().map(|b| b.pairs).sum();
+    let left = exact.pairing.games.len() * 2 + exact.pairing.byes.len() - 2 * paired;
     let need = left * (left - 1) / 2;
     let within = Options {
         exact_pairs: Some(need),
@@ -378,4 +374,29 @@ fn a_round_past_the_exact_share_of_the_time_limit_goes_to_the_tier_model_and_say
     assert!(p.pairing.certificate.summary.contains("greedy fallback"));
     let exact = pair_round(&base, 11, SystemKind::Swiss, &Options::default()).unwrap();
     assert!(exact.dutch);
+}
+
+/// The certificate of a Dutch round carries its brackets as data, and its tiers are those
+/// brackets in words: one tier per bracket, each bracket's pairs its value, and the pairs of
+/// all brackets the round's games ("FIDE Dutch 2025 C.5": pairs bracket by bracket).
+#[test]
+fn a_dutch_certificate_lists_each_bracket_as_data_and_as_a_tier() {
+    let t = load(&data("rtg_1024_21p_11r.trf"));
+    for k in [2, 6, 11] {
+        let base = t.before_round(k);
+        let p = pair_round(&base, k, SystemKind::Swiss, &Options::default()).unwrap();
+        let c = &p.pairing.certificate;
+        assert!(p.dutch);
+        assert!(!c.brackets.is_empty());
+        assert_eq!(c.brackets.len(), c.tiers.len(), "round {k}");
+        for (b, tier) in c.brackets.iter().zip(&c.tiers) {
+            assert_eq!(tier.value, b.pairs as i64, "round {k}: {}", tier.name);
+            assert_eq!(
+                b.dense,
+                tier.rule.contains("every pair of the unpaired players")
+            );
+        }
+        let pairs: usize = c.brackets.iter().map(|b| b.pairs).sum();
+        assert_eq!(pairs, p.pairing.games.len(), "round {k}");
+    }
 }

@@ -5,8 +5,7 @@
 //! mates out.
 
 use super::blossom::{Solver, Weight};
-use crate::systems::dutch::procedure::Matcher;
-use crate::systems::dutch::weight::Packed;
+use crate::algo::{Matcher, Packed};
 
 /// Keeps one warm [`Solver`] per round and counts what it did.
 pub struct ExactMatcher<W: Weight> {

@@ -3,7 +3,7 @@
 
 use super::error::Fallback;
 use crate::spec::words::{self, count};
-use crate::spec::RoundSpec;
+use crate::spec::{Bracket, ExactPairing, RoundSpec};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -68,6 +68,9 @@ pub struct Certificate {
     pub fallback: Option<Fallback>,
     /// What the exact solve of the tier program did (absent for other ways of pairing).
     pub solver: Option<SolverStats>,
+    /// For an exact procedure: what each bracket did, as data (its tiers are these lines in
+    /// words).
+    pub brackets: Vec<Bracket>,
 }
 
 /// What the exact solve of a tier program did, as counts.
@@ -251,7 +254,31 @@ impl Certificate {
         out
     }
 
-    /// The certificate of the legal fallback: values of `spec`'s tiers, nothing proved.
+    /// The certificate of a tier program's exact solve: each tier's value, bound and proof,
+    /// and the summary written from what the solver did.
+    pub fn tier_program(
+        spec: &RoundSpec,
+        values: &[i64],
+        proof: &[(Option<f64>, bool)],
+        status: Status,
+        gap: f64,
+        model: ModelSize,
+        stats: SolverStats,
+    ) -> Certificate {
+        Certificate {
+            status,
+            tiers: tier_values(spec, values, Some(proof)),
+            gap,
+            summary: stats.summary(status, &model, gap),
+            model,
+            seconds: 0.0,
+            fallback: None,
+            solver: Some(stats),
+            brackets: Vec::new(),
+        }
+    }
+
+    /// The certificate of the legal fallback's pairing: the tiers' values, nothing proved.
     pub fn fallback(spec: &RoundSpec, values: &[i64], why: Fallback) -> Certificate {
         Certificate {
             status: Status::Fallback,
@@ -267,7 +294,72 @@ impl Certificate {
             summary: format!("greedy fallback, optimality not proved ({why})"),
             fallback: Some(why),
             solver: None,
+            brackets: Vec::new(),
         }
+    }
+
+    /// The certificate of a round an exact procedure paired bracket by bracket: one tier per
+    /// bracket, what was proved there and how ("FIDE Dutch 2025 C.5"–"C.21" by exact
+    /// matching, then the first candidate in the order of 4.2–4.3). `basis` opens the
+    /// summary; `solves` and `edges` are the matchings solved and the most pairs a graph held.
+    pub fn exact_procedure(d: &ExactPairing, basis: &str, solves: usize, edges: usize) -> Self {
+        let n = d.brackets.len();
+        Certificate {
+            status: if d.unpaired.is_empty() {
+                Status::Optimal
+            } else {
+                Status::Feasible
+            },
+            tiers: d.brackets.iter().enumerate().map(bracket_tier).collect(),
+            gap: 0.0,
+            model: ModelSize {
+                players: d.players,
+                all_pairs: (d.players as u64) * (d.players.saturating_sub(1) as u64) / 2,
+                candidates: edges,
+                solves,
+                ..Default::default()
+            },
+            seconds: 0.0,
+            summary: format!(
+                "{basis}FIDE Dutch 2025: {n} bracket{}, each bracket's criteria C.5–C.21 optimal by exact weighted matching ({solves} matchings, weights of {} bits), then the first candidate in the Dutch order",
+                if n == 1 { "" } else { "s" },
+                d.weight_bits
+            ),
+            fallback: None,
+            solver: None,
+            brackets: d.brackets.clone(),
+        }
+    }
+}
+
+/// Bracket `k` (from 0) of an exact procedure as a certificate's tier.
+fn bracket_tier((k, b): (usize, &Bracket)) -> TierValue {
+    let moved = if b.moved_down > 0 {
+        format!(", {} moved down", b.moved_down)
+    } else {
+        String::new()
+    };
+    let how = if b.dense {
+        "every pair of the unpaired players"
+    } else {
+        "the bracket and the next, the players below completed to the bound"
+    };
+    TierValue {
+        name: format!(
+            "bracket {} (score {}{moved}): {} {}, {} down",
+            k + 1,
+            crate::tournament::show_points(b.score as f64 / 1000.0),
+            b.pairs,
+            if b.pairs == 1 { "pair" } else { "pairs" },
+            b.floaters
+        ),
+        rule: format!(
+            "FIDE Dutch 2025 C.5–C.21 optimal by exact matching ({} matchings, {how}), then the first candidate in the order of 4.2–4.3",
+            b.matchings
+        ),
+        value: b.pairs as i64,
+        bound: Some(b.pairs as f64),
+        proved: true,
     }
 }
 

@@ -1,12 +1,16 @@
-//! A pairing of every player who must play, by Edmonds' blossom algorithm (maximum cardinality
-//! matching in a general graph), grown from a given partial matching.
+//! The engine's one maximum-cardinality matcher: Edmonds' blossom algorithm on a general
+//! graph, grown from a given partial matching ([`Graph`]; the legal fallback of
+//! [`super::greedy`] widens its pairs from a pair source as it searches), and a pairing of
+//! every player who must play ([`cover`]).
 //!
 //! The solver uses it on the optimal face of a tier group's LP: when the LP optimum is
 //! fractional (odd cycles of halves) although integral pairings reach its bound, a pairing
 //! made only of zero-reduced-cost columns is often one of them, and checking its value closes
 //! the group without a branch-and-bound search.
 
-const NONE: usize = usize::MAX;
+use crate::spec::PairSource;
+use std::collections::VecDeque;
+use std::time::Instant;
 
 /// A matching of the `n` vertices over `edges` that covers every vertex not `optional`, if
 /// there is one; `start` (disjoint edges) is the matching it grows from. Returns each vertex's
@@ -46,146 +50,247 @@ pub fn cover(
             adj[b].push(a);
         }
     }
-    let mut m = Matcher::new(adj);
+    let mut m = Graph::new(total, total);
+    m.adj = adj;
     for &(a, b) in start {
-        if a < n && b < n && m.mate[a] == NONE && m.mate[b] == NONE {
-            m.mate[a] = b;
-            m.mate[b] = a;
+        if a < n && b < n && m.mate[a].is_none() && m.mate[b].is_none() {
+            m.mate[a] = Some(b);
+            m.mate[b] = Some(a);
         }
     }
     // The twins pair off among themselves to begin with.
-    let mut free_twin = NONE;
+    let mut free_twin = None;
     for t in n..total {
-        if free_twin == NONE {
-            free_twin = t;
-        } else {
-            m.mate[t] = free_twin;
-            m.mate[free_twin] = t;
-            free_twin = NONE;
+        match free_twin.take() {
+            None => free_twin = Some(t),
+            Some(f) => {
+                m.mate[t] = Some(f);
+                m.mate[f] = Some(t);
+            }
         }
     }
     for v in 0..total {
-        if m.mate[v] == NONE && !m.augment_from(v) {
+        if m.mate[v].is_none() {
             // No augmenting path from v now means none later either (Edmonds): v stays
             // exposed in every maximum matching, so no perfect matching exists.
-            return None;
+            let end = m.search(v)?;
+            m.flip(end);
         }
     }
-    Some(
-        (0..n)
-            .map(|v| (m.mate[v] < n).then_some(m.mate[v]))
-            .collect(),
-    )
+    Some((0..n).map(|v| m.mate[v].filter(|&u| u < n)).collect())
 }
 
-struct Matcher {
-    adj: Vec<Vec<usize>>,
-    mate: Vec<usize>,
-    parent: Vec<usize>,
+/// A graph with a matching, and Edmonds' search for augmenting paths.
+pub(super) struct Graph<'a> {
+    /// Players are vertices `0..players`; bye slots follow.
+    players: usize,
+    pub(super) adj: Vec<Vec<usize>>,
+    /// With a pair source: how many ranks either side of each vertex its allowed pairs are
+    /// in `adj` already, how far they should be, and the pairs in `adj`.
+    pub(super) source: Option<&'a dyn PairSource>,
+    pub(super) reach: Vec<usize>,
+    pub(super) window: usize,
+    pub(super) known: std::collections::HashSet<(usize, usize)>,
+    pub(super) mate: Vec<Option<usize>>,
+    /// Scratch of one search: the tree parent of an inner vertex, and each vertex's blossom
+    /// base.
+    parent: Vec<Option<usize>>,
     base: Vec<usize>,
-    used: Vec<bool>,
-    blossom: Vec<bool>,
-    seen: Vec<usize>,
-    stamp: usize,
+    /// A vertex searches must not touch (one being freed for the bye).
+    blocked: Option<usize>,
+    /// Past this instant a search over the widened pairs gives up (no path found).
+    pub(super) end: Option<Instant>,
 }
 
-impl Matcher {
-    fn new(adj: Vec<Vec<usize>>) -> Self {
-        let n = adj.len();
-        Matcher {
-            adj,
-            mate: vec![NONE; n],
-            parent: vec![NONE; n],
-            base: (0..n).collect(),
-            used: vec![false; n],
-            blossom: vec![false; n],
-            seen: vec![0; n],
-            stamp: 0,
+impl<'a> Graph<'a> {
+    pub(super) fn new(players: usize, n: usize) -> Graph<'a> {
+        Graph {
+            players,
+            adj: vec![Vec::new(); n],
+            source: None,
+            reach: Vec::new(),
+            window: 0,
+            known: Default::default(),
+            mate: vec![None; n],
+            parent: Vec::new(),
+            base: Vec::new(),
+            blocked: None,
+            end: None,
         }
     }
 
-    /// The lowest common ancestor of `a` and `b` in the alternating tree (by blossom bases).
-    fn lca(&mut self, mut a: usize, mut b: usize) -> usize {
-        self.stamp += 1;
-        loop {
-            a = self.base[a];
-            self.seen[a] = self.stamp;
-            if self.mate[a] == NONE {
-                break;
+    /// The time limit passed.
+    pub(super) fn late(&self) -> bool {
+        self.end.is_some_and(|e| Instant::now() >= e)
+    }
+
+    /// Augments from every free vertex of `roots`. A vertex with no augmenting path now has
+    /// none after later augmentations either, so one search per root gives a maximum
+    /// matching over the roots.
+    pub(super) fn augment_all(&mut self, roots: std::ops::Range<usize>) {
+        for r in roots {
+            if self.mate[r].is_none() {
+                if let Some(end) = self.search(r) {
+                    self.flip(end);
+                }
             }
-            a = self.parent[self.mate[a]];
         }
-        loop {
-            b = self.base[b];
-            if self.seen[b] == self.stamp {
-                return b;
+    }
+
+    /// Leaves `v` free while keeping the matching's size: its partner looks for an augmenting
+    /// path that avoids `v`. False (matching unchanged) if there is none.
+    pub(super) fn release(&mut self, v: usize) -> bool {
+        let Some(m) = self.mate[v] else {
+            return true;
+        };
+        self.mate[v] = None;
+        self.mate[m] = None;
+        self.blocked = Some(v);
+        let found = self.search(m);
+        self.blocked = None;
+        match found {
+            Some(end) => {
+                self.flip(end);
+                true
             }
-            b = self.parent[self.mate[b]];
+            None => {
+                self.mate[v] = Some(m);
+                self.mate[m] = Some(v);
+                false
+            }
         }
     }
 
-    fn mark_path(&mut self, mut v: usize, b: usize, mut child: usize) {
-        while self.base[v] != b {
-            self.blossom[self.base[v]] = true;
-            self.blossom[self.base[self.mate[v]]] = true;
-            self.parent[v] = child;
-            child = self.mate[v];
-            v = self.parent[self.mate[v]];
-        }
-    }
-
-    /// Searches an augmenting path from the exposed vertex `root` and flips it.
-    fn augment_from(&mut self, root: usize) -> bool {
+    /// Breadth-first search for an augmenting path from `root`, contracting odd cycles
+    /// (blossoms) as it meets them. Returns the free vertex it ends at, with `self.parent`
+    /// describing the path.
+    fn search(&mut self, root: usize) -> Option<usize> {
         let n = self.adj.len();
-        self.used.iter_mut().for_each(|u| *u = false);
-        self.parent.iter_mut().for_each(|p| *p = NONE);
-        for (i, b) in self.base.iter_mut().enumerate() {
-            *b = i;
-        }
-        self.used[root] = true;
-        let mut queue = std::collections::VecDeque::from([root]);
+        self.parent = vec![None; n];
+        self.base = (0..n).collect();
+        let mut used = vec![false; n];
+        used[root] = true;
+        let mut queue = VecDeque::from([root]);
+        let mut scanned = 0usize;
         while let Some(v) = queue.pop_front() {
-            for k in 0..self.adj[v].len() {
-                let to = self.adj[v][k];
-                if self.base[v] == self.base[to] || self.mate[v] == to {
+            scanned += 1;
+            if scanned.is_multiple_of(256) && self.late() {
+                return None;
+            }
+            self.expand(v);
+            for idx in 0..self.adj[v].len() {
+                let to = self.adj[v][idx];
+                if self.blocked == Some(to)
+                    || self.base[v] == self.base[to]
+                    || self.mate[v] == Some(to)
+                {
                     continue;
                 }
-                if to == root || (self.mate[to] != NONE && self.parent[self.mate[to]] != NONE) {
-                    // An odd cycle: contract the blossom into its base.
-                    let b = self.lca(v, to);
-                    self.blossom.iter_mut().for_each(|x| *x = false);
-                    self.mark_path(v, b, to);
-                    self.mark_path(to, b, v);
+                let to_is_outer =
+                    to == root || self.mate[to].is_some_and(|m| self.parent[m].is_some());
+                if to_is_outer {
+                    let cur = self.lca(v, to);
+                    let mut blossom = vec![false; n];
+                    self.mark_path(v, cur, to, &mut blossom);
+                    self.mark_path(to, cur, v, &mut blossom);
                     for i in 0..n {
-                        if self.blossom[self.base[i]] {
-                            self.base[i] = b;
-                            if !self.used[i] {
-                                self.used[i] = true;
+                        if blossom[self.base[i]] {
+                            self.base[i] = cur;
+                            if !used[i] {
+                                used[i] = true;
                                 queue.push_back(i);
                             }
                         }
                     }
-                } else if self.parent[to] == NONE {
-                    self.parent[to] = v;
-                    if self.mate[to] == NONE {
-                        // Flip the path root … v → to.
-                        let mut u = to;
-                        while u != NONE {
-                            let pv = self.parent[u];
-                            let next = self.mate[pv];
-                            self.mate[u] = pv;
-                            self.mate[pv] = u;
-                            u = next;
+                } else if self.parent[to].is_none() {
+                    self.parent[to] = Some(v);
+                    match self.mate[to] {
+                        None => return Some(to),
+                        Some(m) => {
+                            used[m] = true;
+                            queue.push_back(m);
                         }
-                        return true;
                     }
-                    let m = self.mate[to];
-                    self.used[m] = true;
-                    queue.push_back(m);
                 }
             }
         }
-        false
+        None
+    }
+}
+
+impl Graph<'_> {
+    /// Adds the allowed pairs of `v` from the source with the players within the current
+    /// window of ranks, each once.
+    fn expand(&mut self, v: usize) {
+        let Some(src) = self.source else { return };
+        let (had, want) = (self.reach[v], self.window);
+        if had >= want {
+            return;
+        }
+        self.reach[v] = want;
+        let lo = v.saturating_sub(want);
+        let hi = v.saturating_add(want).min(self.players - 1);
+        for b in lo..=hi {
+            if b == v || b.abs_diff(v) <= had {
+                continue;
+            }
+            let key = (v.min(b), v.max(b));
+            if !self.known.contains(&key) && src.pair(key.0, key.1).is_some() {
+                self.known.insert(key);
+                self.adj[v].push(b);
+                self.adj[b].push(v);
+            }
+        }
+    }
+
+    fn lca(&self, a: usize, b: usize) -> usize {
+        let n = self.adj.len();
+        let mut seen = vec![false; n];
+        let mut a = a;
+        loop {
+            a = self.base[a];
+            seen[a] = true;
+            match self.mate[a] {
+                None => break,
+                Some(m) => match self.parent[m] {
+                    Some(p) => a = p,
+                    None => break,
+                },
+            }
+        }
+        let mut b = b;
+        loop {
+            b = self.base[b];
+            if seen[b] {
+                return b;
+            }
+            let m = self.mate[b].expect("an inner path vertex is matched");
+            b = self.parent[m].expect("an outer path vertex has a parent");
+        }
+    }
+
+    fn mark_path(&mut self, v: usize, b: usize, child: usize, blossom: &mut [bool]) {
+        let (mut v, mut child) = (v, child);
+        while self.base[v] != b {
+            let m = self.mate[v].expect("a blossom vertex is matched");
+            blossom[self.base[v]] = true;
+            blossom[self.base[m]] = true;
+            self.parent[v] = Some(child);
+            child = m;
+            v = self.parent[m].expect("a blossom path vertex has a parent");
+        }
+    }
+
+    /// Flips the matching along the path found by [`Graph::search`], ending at `end`.
+    fn flip(&mut self, end: usize) {
+        let mut v = Some(end);
+        while let Some(x) = v {
+            let pv = self.parent[x].expect("the path runs back to the root");
+            let next = self.mate[pv];
+            self.mate[x] = Some(pv);
+            self.mate[pv] = Some(x);
+            v = next;
+        }
     }
 }
 

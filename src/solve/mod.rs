@@ -29,7 +29,7 @@ pub use certificate::{Certificate, ModelSize, SolverStats, Status, TierValue};
 pub use error::{Fallback, FallbackCause, RowsRepair, SolveError, TimeLimitAt};
 pub use ilp::HighsStep;
 
-use crate::spec::{RoundSpec, SparseSpec, Var};
+use crate::spec::{RoundSpec, SparseSpec, Tiers, Var};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -193,7 +193,8 @@ pub struct Pairing {
     pub certificate: Certificate,
 }
 
-/// Pairs the round described by `spec`.
+/// Pairs the round described by `spec`: the exact solve, and the legal fallback when it
+/// finds no pairing.
 pub fn solve(spec: &RoundSpec, opts: &Options) -> Pairing {
     if cfg!(debug_assertions) {
         if let Err(e) = spec.validate() {
@@ -203,7 +204,7 @@ pub fn solve(spec: &RoundSpec, opts: &Options) -> Pairing {
             );
         }
     }
-    solve_with(spec, None, opts)
+    exact_on(spec, None, opts).unwrap_or_else(|u| fallback_on(spec, None, opts, u))
 }
 
 /// Pairs the round of a sparse specification: optimality is proved over every pair, the
@@ -216,14 +217,28 @@ pub fn solve_sparse(sparse: &SparseSpec, opts: &Options) -> Pairing {
             panic!("{} round {}: invalid specification: {e}", s.system, s.round);
         }
     }
-    solve_with(&sparse.spec, Some(sparse.source.clone()), opts)
+    let (spec, source) = (&sparse.spec, Some(sparse.source.clone()));
+    exact_on(spec, source.clone(), opts).unwrap_or_else(|u| fallback_on(spec, source, opts, u))
 }
 
-fn solve_with(
-    spec: &RoundSpec,
-    source: Option<std::sync::Arc<dyn crate::spec::PairSource>>,
-    opts: &Options,
-) -> Pairing {
+/// Why the exact solve of a tier program found no pairing, and the time the fallback that
+/// follows it has (measured from the exact solve's start).
+#[derive(Debug)]
+pub struct Unsolved {
+    cause: FallbackCause,
+    start: Instant,
+    end: Option<Instant>,
+}
+
+/// The exact solve of a tier program, lexicographic tier by tier, within its share of
+/// [`Options::time_limit`]; [`Unsolved`] when it finds no pairing (or
+/// [`Options::greedy_only`] asks for none), for [`fallback`].
+pub fn exact(tiers: &Tiers, opts: &Options) -> Result<Pairing, Unsolved> {
+    let (spec, source) = parts(tiers);
+    exact_on(spec, source, opts)
+}
+
+fn exact_on(spec: &RoundSpec, source: Option<Source>, opts: &Options) -> Result<Pairing, Unsolved> {
     let start = Instant::now();
     // The exact solve has its share of the limit; the fallback the rest, to the limit's end.
     let deadline = opts.time_limit.and_then(|s| {
@@ -240,7 +255,7 @@ fn solve_with(
             TimeLimitAt::Solving,
         )))
     } else {
-        ilp::solve(spec, source.clone(), opts, deadline).map_err(FallbackCause::Solver)
+        ilp::solve(spec, source, opts, deadline).map_err(FallbackCause::Solver)
     };
     log::debug!(
         "exact solve {:.2} s ({})",
@@ -251,27 +266,61 @@ fn solve_with(
             "no pairing"
         }
     );
-    let (selection, mut cert, extended) = match exact {
-        Ok(o) => (o.selection, o.certificate, o.extended),
-        Err(cause) => {
-            let (fb, rows) = fallback(spec, source.as_deref(), opts, end);
-            log::debug!("fallback done at {:.2} s", start.elapsed().as_secs_f64());
-            let greedy::Fallback {
-                selection: sel,
-                extended,
-                pairs_seen: seen,
-                cut,
-            } = fb;
-            let values = sel.tier_values(extended.as_ref().unwrap_or(spec));
-            let why = Fallback { cause, rows, cut };
-            let mut cert = Certificate::fallback(spec, &values, why);
-            // The pairs the fallback's matching looked at, listed or asked of the source.
-            cert.model.candidates = seen;
-            (sel, cert, extended)
+    match exact {
+        Ok(o) => {
+            let mut cert = o.certificate;
+            cert.seconds = start.elapsed().as_secs_f64();
+            Ok(finish(
+                o.extended.as_ref().unwrap_or(spec),
+                o.selection,
+                cert,
+            ))
         }
-    };
+        Err(cause) => Err(Unsolved { cause, start, end }),
+    }
+}
+
+/// The legal fallback pairing of a tier program the exact solve left unpaired, until the
+/// end of [`Options::time_limit`] (from the exact solve's start), with a certificate that
+/// claims no optimality and says why.
+pub fn fallback(tiers: &Tiers, opts: &Options, unsolved: Unsolved) -> Pairing {
+    let (spec, source) = parts(tiers);
+    fallback_on(spec, source, opts, unsolved)
+}
+
+fn fallback_on(
+    spec: &RoundSpec,
+    source: Option<Source>,
+    opts: &Options,
+    unsolved: Unsolved,
+) -> Pairing {
+    let Unsolved { cause, start, end } = unsolved;
+    let (fb, rows) = fallback_pairing(spec, source.as_deref(), opts, end);
+    log::debug!("fallback done at {:.2} s", start.elapsed().as_secs_f64());
+    let greedy::Fallback {
+        selection,
+        extended,
+        pairs_seen,
+        cut,
+    } = fb;
+    let values = selection.tier_values(extended.as_ref().unwrap_or(spec));
+    let why = Fallback { cause, rows, cut };
+    let mut cert = Certificate::fallback(spec, &values, why);
+    // The pairs the fallback's matching looked at, listed or asked of the source.
+    cert.model.candidates = pairs_seen;
     cert.seconds = start.elapsed().as_secs_f64();
     finish(extended.as_ref().unwrap_or(spec), selection, cert)
+}
+
+/// A sparse specification's pair source, shared with the pricing threads.
+type Source = std::sync::Arc<dyn crate::spec::PairSource>;
+
+/// The listed specification and the pair source, if any.
+fn parts(tiers: &Tiers) -> (&RoundSpec, Option<Source>) {
+    match tiers {
+        Tiers::Listed(spec) => (spec, None),
+        Tiers::Sparse(s) => (&s.spec, Some(s.source.clone())),
+    }
 }
 
 /// `start + seconds`, or no deadline when that instant cannot be represented (a limit beyond
@@ -294,7 +343,7 @@ const ROWS_SECONDS: f64 = 10.0;
 /// specification's rows (rules a matching cannot express), the rows solved as a feasibility
 /// program (every tier but "players left unpaired" dropped) until `end` (without a limit, a
 /// short one of its own); with what became of the rows.
-fn fallback(
+fn fallback_pairing(
     spec: &RoundSpec,
     source: Option<&dyn crate::spec::PairSource>,
     opts: &Options,

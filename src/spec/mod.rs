@@ -273,3 +273,98 @@ pub struct Programs {
     /// repeats and leader split, which depend on whether a group can be paired at all).
     pub perfect_matching: fn(usize, &[(usize, usize)]) -> bool,
 }
+
+/// How a round is to be paired: the ways a system offers, in the order the engine tries
+/// them. The engine runs this one list for every system; each way's outcome becomes a
+/// certificate by the same builder (`solve::certificate`).
+pub struct RoundPlan<'a> {
+    pub strategies: Vec<Strategy<'a>>,
+}
+
+/// One way of pairing a round.
+pub enum Strategy<'a> {
+    /// An exact procedure the system runs itself, bracket by bracket, asking the solver's
+    /// matchers (the FIDE Dutch procedure). It may stop early (its share of the time limit,
+    /// its memory budget): then the next strategy pairs the round. Stated when the engine
+    /// reaches it (the system's checks of the field come with it).
+    Exact(Box<dyn Fn() -> crate::Result<ExactProcedure<'a>> + 'a>),
+    /// The round as a lexicographic tier program, stated when the engine reaches it (a large
+    /// field's program is costly to state and often not needed): given the field size from
+    /// which to state it sparse, if the system can (`None`: every allowed pair listed).
+    Tiers(Box<dyn Fn(Option<usize>) -> crate::Result<Tiers> + 'a>),
+    /// The legal fallback on the tier program (a maximum matching, then the rows as a
+    /// feasibility program): when the strategies before it found no pairing, or one the
+    /// verifier rejects.
+    Fallback,
+}
+
+/// A tier program as the system states it: every allowed pair listed, or some listed and
+/// the rest priced in from a [`PairSource`].
+pub enum Tiers {
+    Listed(RoundSpec),
+    Sparse(SparseSpec),
+}
+
+impl Tiers {
+    /// The listed part of the program.
+    pub fn spec(&self) -> &RoundSpec {
+        match self {
+            Tiers::Listed(s) => s,
+            Tiers::Sparse(s) => &s.spec,
+        }
+    }
+}
+
+/// The signature of an exact procedure's run: the most pairs it may hold at once, a
+/// deadline asked before each matching (true: stop), and the matchers that answer it.
+pub type ExactRun<'a> =
+    dyn Fn(usize, &dyn Fn() -> bool, &mut dyn crate::algo::Matchers) -> ExactPairing + 'a;
+
+/// An exact procedure offered by a system.
+pub struct ExactProcedure<'a> {
+    /// The rule the round is paired under, opening the certificate's summary when the
+    /// system is not the procedure's own (e.g. "ECF basic 5, the standard Swiss after
+    /// acceleration: "); empty otherwise.
+    pub basis: String,
+    /// The system's notes on the field and the rules it applies.
+    pub notes: Vec<String>,
+    /// Pairs the round.
+    pub run: Box<ExactRun<'a>>,
+}
+
+/// What one bracket of an exact procedure did: its line of the certificate, as data.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Bracket {
+    /// Resident score in thousandths (the score group that opened the bracket).
+    pub score: i64,
+    pub residents: usize,
+    pub moved_down: usize,
+    pub pairs: usize,
+    pub floaters: usize,
+    /// Exact matchings solved for this bracket (criteria, then the order of candidates).
+    pub matchings: usize,
+    /// Solved over every pair of the unpaired players, rather than over the bracket and its
+    /// look-ahead with the players below completed apart (see `models/dutch.md`).
+    pub dense: bool,
+}
+
+/// A round paired by an exact procedure.
+#[derive(Debug, Clone, Default)]
+pub struct ExactPairing {
+    /// Games as (white, black) ids in board order.
+    pub games: Vec<(u32, u32)>,
+    /// The pairing-allocated bye.
+    pub bye: Option<u32>,
+    /// Players no pairing can place under the absolute criteria (the round is impossible).
+    pub unpaired: Vec<u32>,
+    /// Each bracket in the order paired.
+    pub brackets: Vec<Bracket>,
+    /// Bits of the widest packed weight.
+    pub weight_bits: u32,
+    /// Players put up for pairing.
+    pub players: usize,
+    /// The deadline passed before every bracket was paired: no pairing.
+    pub cancelled: bool,
+    /// A bracket's graph would have held this many pairs, over the budget: no pairing.
+    pub over_budget: Option<usize>,
+}

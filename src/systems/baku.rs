@@ -11,6 +11,7 @@
 
 use super::virtual_points::{require_chess_points, virtual_spec};
 use super::System;
+use crate::spec::RoundPlan;
 use crate::spec::RoundSpec;
 use crate::tournament::Tournament;
 use crate::{Error, Result, SystemKind};
@@ -80,6 +81,11 @@ impl System for Baku {
     /// Every round: "FIDE C.04.5.1": the Dutch system on the score plus the virtual points.
     fn dutch_round(&self, _t: &Tournament, _round: u32) -> Result<bool> {
         Ok(true)
+    }
+    /// Every round: the exact FIDE Dutch procedure on the score plus the virtual points
+    /// ("FIDE C.04.5.1"), then Baku's tier program, then the legal fallback.
+    fn plan<'a>(&'a self, t: &'a Tournament, round: u32) -> Result<RoundPlan<'a>> {
+        Ok(super::dutch_plan(self, t, round))
     }
     fn one_half_zero(&self) -> Option<&'static str> {
         Some("FIDE C.04.5.1: virtual points of 1 and ½")

@@ -14,7 +14,7 @@ pub mod uscf;
 pub mod uscf_swiss;
 pub mod virtual_points;
 
-use crate::spec::{Programs, RoundSpec, SparseSpec};
+use crate::spec::{ExactProcedure, Programs, RoundPlan, RoundSpec, SparseSpec, Strategy, Tiers};
 use crate::tournament::{show_points, Tournament};
 use crate::SystemKind;
 use crate::{Error, Result};
@@ -54,7 +54,7 @@ pub trait System {
         Ok(round.saturating_sub(1))
     }
     /// Whether round `round` is paired by the FIDE Dutch procedure itself (bracket by
-    /// bracket, exact matchings) on the pairing scores of [`crate::engine::accelerated`],
+    /// bracket, exact matchings) on the pairing scores of [`pairing_field`],
     /// rather than by this system's own specification.
     fn dutch_round(&self, _t: &Tournament, _round: u32) -> Result<bool> {
         Ok(false)
@@ -75,6 +75,20 @@ pub trait System {
     /// groups work in any units).
     fn one_half_zero(&self) -> Option<&'static str> {
         None
+    }
+    /// How round `round` of `t` is paired: the strategies in the order to try them. By
+    /// default, from the methods above: a Dutch round ([`System::dutch_round`]) as
+    /// [`dutch_plan`] says, any other the tier program then the legal fallback.
+    fn plan<'a>(&'a self, t: &'a Tournament, round: u32) -> Result<RoundPlan<'a>> {
+        if self.dutch_round(t, round)? {
+            return Ok(dutch_plan(self, t, round));
+        }
+        Ok(RoundPlan {
+            strategies: vec![
+                Strategy::Tiers(Box::new(move |from| tiers_of(self, t, round, from))),
+                Strategy::Fallback,
+            ],
+        })
     }
 }
 
@@ -152,13 +166,7 @@ pub fn with_virtual_points(t: &Tournament) -> Option<Tournament> {
     }
     let mut per_round = Vec::new();
     for r in 1..=upto {
-        let vp = match system {
-            SystemKind::Prog => prog::virtual_points(t, r).ok()?,
-            SystemKind::Baku => baku::virtual_points(t, r).ok()?,
-            SystemKind::UscfAddedScore => uscf::added_points(t, r).ok()?,
-            _ => return None,
-        };
-        per_round.push(vp);
+        per_round.push(virtual_points(system, t, r)?.ok()?);
     }
     let mut out = t.clone();
     for p in &mut out.players {
@@ -173,6 +181,95 @@ pub fn with_virtual_points(t: &Tournament) -> Option<Tournament> {
         }
     }
     Some(out)
+}
+
+/// The virtual points of round `r` under `system`'s acceleration by virtual points, by
+/// player id (PROG's fictitious score, FIDE Baku's virtual points, US Chess's added score);
+/// `None` for a system with none. The one place they are computed: the pairing field of a
+/// Dutch round ([`pairing_field`]) and the TRF `XXA` lines ([`with_virtual_points`]) read them.
+pub fn virtual_points(
+    system: SystemKind,
+    t: &Tournament,
+    r: u32,
+) -> Option<Result<std::collections::BTreeMap<u32, f64>>> {
+    match system {
+        SystemKind::Prog => Some(prog::virtual_points(t, r)),
+        SystemKind::Baku => Some(baku::virtual_points(t, r)),
+        SystemKind::UscfAddedScore => Some(uscf::added_points(t, r)),
+        _ => None,
+    }
+}
+
+/// `t` with the virtual points of rounds `1..=round` that an acceleration on the Dutch
+/// system adds to the pairing score ("FIDE C.04.5.1", "PROG global score GS = RS + FS"); the
+/// standard Swiss keeps the file's own (TRF `XXA`), and the other systems have none (ECF's
+/// score groups are of real points, "ECF basic 5", as its model and verifier read them; US
+/// Chess's added score is no Dutch round's).
+pub fn pairing_field(t: &Tournament, round: u32, system: SystemKind) -> Result<Tournament> {
+    let mut out = t.clone();
+    if system != SystemKind::Swiss {
+        for p in &mut out.players {
+            p.virtual_points.clear();
+        }
+    }
+    if !matches!(system, SystemKind::Prog | SystemKind::Baku) {
+        return Ok(out);
+    }
+    for r in 1..=round {
+        let Some(vp) = virtual_points(system, t, r).transpose()? else {
+            return Ok(out);
+        };
+        for p in &mut out.players {
+            p.virtual_points.resize(r as usize, 0.0);
+            p.virtual_points[r as usize - 1] = vp.get(&p.id).copied().unwrap_or(0.0);
+        }
+    }
+    Ok(out)
+}
+
+/// The plan of a round the FIDE Dutch procedure pairs (the standard Swiss, its accelerations
+/// and ECF's later rounds): the exact procedure on the pairing field, then the tier program
+/// of `sys` (sparse for large fields), then the legal fallback on it.
+pub fn dutch_plan<'a, S: System + ?Sized>(
+    sys: &'a S,
+    t: &'a Tournament,
+    round: u32,
+) -> RoundPlan<'a> {
+    let kind = sys.kind();
+    let exact = move || -> Result<ExactProcedure<'a>> {
+        // The system's own checks of the field (groups, rounds planned) and notes first.
+        let notes = sys.notes(t, round)?;
+        let field = pairing_field(t, round, kind)?;
+        Ok(dutch::exact_procedure(
+            field,
+            round,
+            sys.dutch_basis(),
+            notes,
+        ))
+    };
+    RoundPlan {
+        strategies: vec![
+            Strategy::Exact(Box::new(exact)),
+            Strategy::Tiers(Box::new(move |from| tiers_of(sys, t, round, from))),
+            Strategy::Fallback,
+        ],
+    }
+}
+
+/// The tier program of `sys` for round `round`: sparse when the system has one for fields of
+/// at least `from` players (`None`: every pair listed).
+pub fn tiers_of<S: System + ?Sized>(
+    sys: &S,
+    t: &Tournament,
+    round: u32,
+    from: Option<usize>,
+) -> Result<Tiers> {
+    if let Some(from) = from {
+        if let Some(sparse) = sys.sparse_spec(t, round, from)? {
+            return Ok(Tiers::Sparse(sparse));
+        }
+    }
+    Ok(Tiers::Listed(sys.spec(t, round)?))
 }
 
 /// How far around a player's natural opponent, and into the neighbouring groups, the sparse

@@ -13,6 +13,7 @@
 
 use super::virtual_points::{require_chess_points, virtual_spec};
 use super::System;
+use crate::spec::RoundPlan;
 use crate::spec::RoundSpec;
 use crate::tournament::{Player, Tournament};
 use crate::{Error, Result, SystemKind};
@@ -214,6 +215,11 @@ impl System for Prog {
     /// Every round: "PROG global score GS = RS + FS": the Dutch system on the global score.
     fn dutch_round(&self, _t: &Tournament, _round: u32) -> Result<bool> {
         Ok(true)
+    }
+    /// Every round: the exact FIDE Dutch procedure on the global score ("PROG global score
+    /// GS = RS + FS"), then PROG's tier program, then the legal fallback.
+    fn plan<'a>(&'a self, t: &'a Tournament, round: u32) -> Result<RoundPlan<'a>> {
+        Ok(super::dutch_plan(self, t, round))
     }
     fn one_half_zero(&self) -> Option<&'static str> {
         Some("PROG: fictitious scores of ½ and 1 beside the real score")

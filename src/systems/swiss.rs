@@ -19,6 +19,7 @@
 
 use super::colour::{allocate_from, breaks_limits_from, preference, Preference, Strength};
 use super::System;
+use crate::spec::RoundPlan;
 use crate::spec::{ByeOption, Candidate, PairSource, RoundSpec, SparseSpec, Tier};
 use crate::tournament::{Colour, Float, Player, Standing, Standings, Tournament};
 use crate::{Error, Result, SystemKind};
@@ -33,6 +34,11 @@ impl System for Swiss {
     /// Every round: the standard Swiss is the FIDE Dutch system (C.04.3, 2025).
     fn dutch_round(&self, _t: &Tournament, _round: u32) -> Result<bool> {
         Ok(true)
+    }
+    /// Every round: the exact FIDE Dutch procedure, then the tier model of
+    /// `models/swiss.md` (sparse for large fields), then the legal fallback.
+    fn plan<'a>(&'a self, t: &'a Tournament, round: u32) -> Result<RoundPlan<'a>> {
+        Ok(super::dutch_plan(self, t, round))
     }
     /// The Dutch procedure states its own findings; the standard Swiss adds nothing.
     fn notes(&self, _t: &Tournament, _round: u32) -> Result<Vec<String>> {

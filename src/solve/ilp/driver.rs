@@ -10,7 +10,7 @@ use super::prepare::{self, Columns, Fixed, Group};
 use super::pricing::{price_source, Closed, Priced};
 use super::program::WarmLp;
 use super::{cuts, Cancel, Outcome, EPS};
-use crate::solve::certificate::{tier_values, Certificate, ModelSize, SolverStats, Status};
+use crate::solve::certificate::{Certificate, ModelSize, SolverStats, Status};
 use crate::solve::{exchange, Options, Selection, SolveError, TimeLimitAt};
 use crate::spec::{PairSource, RoundSpec};
 use highs::HighsModelStatus;
@@ -214,200 +214,245 @@ impl<'a> Driver<'a> {
     /// group is closed on the way (at zero cost, on the LP face, by weighted matching).
     /// `None` when cancelled.
     fn relax(&mut self, group: &Group, cancel: Cancel) -> Result<Option<Relaxed>, SolveError> {
-        let (opts, source, deadline) = (self.opts, self.source, self.deadline);
-        let n = self.spec.players.len();
-        let model = &mut self.model;
-        let pool = &mut self.pool;
-        let fixed = &self.fixed;
         let mut cut_rounds = 0;
         // The LP kept between pricing rounds (cuts are added to it as rows).
         let mut warm: Option<WarmLp> = None;
         let mut first = true;
-        // What reduced costs read besides the LP's duals: the same for the whole group.
-        let ctx = Priced {
-            source,
-            group,
-            fixed,
-            closed: &self.closed,
-            cancel,
-        };
         loop {
             if cancel() {
                 return Ok(None);
             }
-            let first_lp = std::mem::take(&mut first) && !opts.full_candidates;
-            // A group the incumbent pays nothing on, where nothing costs less than nothing, is
-            // closed at once: zero duals prove the bound 0 (every reduced cost is the cost).
-            if first_lp && opts.zero_cost {
-                if let Some(lp) =
-                    close::costless(model, source, &pool.active, group, fixed, &self.selection)
-                {
-                    self.stats.closed_at_zero_cost += 1;
-                    return Ok(Some(Relaxed { lp, matched: None }));
+            let first_lp = std::mem::take(&mut first) && !self.opts.full_candidates;
+            if first_lp {
+                if let Some(r) = self.before_first_lp(group) {
+                    return Ok(Some(r));
                 }
             }
-            // A better incumbent, and its pairs as columns, before the first LP (item 10).
-            let costs_something = |sel: &Selection| {
-                let tv = sel.tier_values(&model.spec);
-                group.iter().any(|&(t, _)| tv[t] > 0)
-            };
-            if first_lp
-                && opts.exchange
-                && source.is_some()
-                && model.spec.rows.is_empty()
-                && costs_something(&self.selection)
-            {
-                let t = Instant::now();
-                if let Some(ex) = exchange::exchange(
-                    &model.spec,
-                    &pool.dead,
-                    source,
-                    group,
-                    fixed,
-                    &self.selection.pairs,
-                ) {
-                    let pairs = adopt(model, &ex.pairs, pool);
-                    let mut exchanged = self.selection.clone();
-                    exchanged.pairs = pairs.clone();
-                    let keeps = fixed
-                        .iter()
-                        .all(|(g, opt)| group_value(&model.spec, &exchanged, g) <= *opt);
-                    debug_assert!(keeps, "partner exchanges lost an earlier optimum");
-                    if keeps {
-                        self.selection = exchanged;
-                        self.stats.exchanged += 1;
-                    }
-                    activate(&pairs, &mut pool.active, &mut pool.in_active);
-                    log::debug!(
-                        "exchanges: incumbent {} -> {} in {:.3} s",
-                        ex.before,
-                        ex.after,
-                        t.elapsed().as_secs_f64()
-                    );
-                }
-            }
-            let keep = warm
-                .take()
-                .filter(|w| opts.warm_lp && w.fits(model.sets.len(), fixed.len()));
-            let lp = match keep {
-                Some(w) => {
-                    let (lp, w) = model.rerun(w, &pool.active, group, fixed, deadline)?;
-                    warm = Some(w);
-                    lp
-                }
-                None => {
-                    let (lp, w) =
-                        model.run(&pool.active, group, fixed, false, None, opts, deadline)?;
-                    warm = w;
-                    lp
-                }
-            };
-            self.size.solves += 1;
-            self.stats.simplex_iterations += lp.iterations;
-            if lp.status != HighsModelStatus::Optimal || lp.deg.len() != n {
-                return Err(SolveError::LpNotSolved(lp.status));
-            }
-            let mut add: Vec<(f64, usize)> = (0..model.spec.candidates.len())
-                .filter(|&k| !pool.in_active[k] && !pool.dead[k])
-                .map(|k| (model.reduced_cost(k, group, fixed, &lp), k))
-                .filter(|&(rc, _)| rc < -EPS)
-                .collect();
-            if !add.is_empty() {
-                self.stats.pricing_rounds += 1;
-                add.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-                add.truncate((4 * n).max(64));
-                for (_, k) in add {
-                    pool.in_active[k] = true;
-                    pool.active.push(k);
-                }
-                pool.active.sort_unstable();
-            } else if let Some(more) = source
-                .map(|src| {
-                    let cap = Some(opts.priced_per_player.max(1));
-                    price_source(
-                        model,
-                        src,
-                        group,
-                        fixed,
-                        &self.closed,
-                        &lp,
-                        &pool.listed,
-                        0.0,
-                        cap,
-                        cancel,
-                    )
-                })
-                .filter(|m| !m.is_empty())
-            {
-                self.stats.pricing_rounds += 1;
-                pool.from_source += more.len();
-                grow(model, more, pool);
-            } else {
-                // The LP bound now holds over all pairs. Stop when it is met by the incumbent
-                // (or the LP is integral); otherwise tighten it with odd-set cuts, a few rounds.
-                let incumbent = group_value(&model.spec, &self.selection, group);
-                if integral(&lp.values, &pool.active, &model.cols, self.spec).is_some()
-                    || (incumbent as f64) < lp.objective + 1.0 - 1e-6
-                {
-                    return Ok(Some(Relaxed { lp, matched: None }));
-                }
-                // A pairing of zero-reduced-cost columns (on the LP optimum's face) often meets
-                // the bound although the LP optimum is fractional: it becomes the incumbent and
-                // closes the group below, with no cut and no MIP.
-                // (Not in the plain formulation, which stays the reference to compare with.)
-                let on_face = (opts.lp_face && !opts.full_candidates)
-                    .then(|| close::face_pairing(model, &pool.active, &lp))
-                    .flatten()
-                    .filter(|sel| {
-                        let value = |g: &[(usize, i128)]| group_value(&model.spec, sel, g);
-                        (value(group) as f64) < lp.objective + 1.0 - 1e-6
-                            && sel.byes.len() <= model.spec.max_byes
-                            && sel.satisfies_rows(&model.spec)
-                            && fixed.iter().all(|(g, opt)| value(g) <= *opt)
-                    });
-                if let Some(sel) = on_face {
-                    self.stats.closed_on_lp_face += 1;
-                    self.selection = sel;
-                    return Ok(Some(Relaxed { lp, matched: None }));
-                }
-                // Before any cut: the exact matching over the pairs that could beat the
-                // incumbent (item 9), on components of any size (sparse blossom).
-                let columns = pool.active.len();
-                if opts.weighted_matching && !opts.full_candidates {
-                    let incumbent = self.selection.clone();
-                    let matched = close::weighted_closing(
-                        model,
-                        &ctx,
-                        &lp,
-                        pool,
-                        &incumbent,
-                        &mut self.selection,
-                        opts.dump_matching.as_deref(),
-                    );
-                    if matched.is_some() {
-                        return Ok(Some(Relaxed { lp, matched }));
-                    }
-                }
-                // A completion that added pairs but could not match them all (weights too
-                // wide) leaves `lp` stale: the LP is solved again over them before any cut.
-                if pool.active.len() == columns {
-                    if cut_rounds >= MAX_CUT_ROUNDS {
-                        return Ok(Some(Relaxed { lp, matched: None }));
-                    }
-                    let cuts = cuts::separate(model, &pool.active, &lp.values);
-                    if cuts.is_empty() {
-                        return Ok(Some(Relaxed { lp, matched: None }));
-                    }
-                    cut_rounds += 1;
-                    self.stats.odd_set_cuts += cuts.len();
-                    model.tight.extend(cuts.iter().map(|_| false));
-                    model.sets.extend(cuts);
+            let lp = self.solve_lp(group, &mut warm)?;
+            if !self.price(group, &lp, cancel) {
+                // The LP bound now holds over all pairs.
+                if let Some(r) = self.at_bound(group, lp, cancel, &mut cut_rounds) {
+                    return Ok(Some(r));
                 }
             }
             if cancel() {
                 return Ok(None);
             }
         }
+    }
+
+    /// Before a group's first LP: a group the incumbent pays nothing on, where nothing costs
+    /// less than nothing, is closed at once (zero duals prove the bound 0: every reduced
+    /// cost is the cost); else a better incumbent from partner exchanges, and its pairs as
+    /// columns (item 10).
+    fn before_first_lp(&mut self, group: &Group) -> Option<Relaxed> {
+        let (opts, source) = (self.opts, self.source);
+        let (model, pool, fixed) = (&mut self.model, &mut self.pool, &self.fixed);
+        if opts.zero_cost {
+            if let Some(lp) =
+                close::costless(model, source, &pool.active, group, fixed, &self.selection)
+            {
+                self.stats.closed_at_zero_cost += 1;
+                return Some(Relaxed { lp, matched: None });
+            }
+        }
+        let costs_something = |sel: &Selection| {
+            let tv = sel.tier_values(&model.spec);
+            group.iter().any(|&(t, _)| tv[t] > 0)
+        };
+        if !(opts.exchange
+            && source.is_some()
+            && model.spec.rows.is_empty()
+            && costs_something(&self.selection))
+        {
+            return None;
+        }
+        let t = Instant::now();
+        let ex = exchange::exchange(
+            &model.spec,
+            &pool.dead,
+            source,
+            group,
+            fixed,
+            &self.selection.pairs,
+        )?;
+        let pairs = adopt(model, &ex.pairs, pool);
+        let mut exchanged = self.selection.clone();
+        exchanged.pairs = pairs.clone();
+        let keeps = fixed
+            .iter()
+            .all(|(g, opt)| group_value(&model.spec, &exchanged, g) <= *opt);
+        debug_assert!(keeps, "partner exchanges lost an earlier optimum");
+        if keeps {
+            self.selection = exchanged;
+            self.stats.exchanged += 1;
+        }
+        activate(&pairs, &mut pool.active, &mut pool.in_active);
+        log::debug!(
+            "exchanges: incumbent {} -> {} in {:.3} s",
+            ex.before,
+            ex.after,
+            t.elapsed().as_secs_f64()
+        );
+        None
+    }
+
+    /// The group's LP over the active columns: from the kept one (`warm`) when it still fits,
+    /// else built afresh.
+    fn solve_lp(&mut self, group: &Group, warm: &mut Option<WarmLp>) -> Result<Solved, SolveError> {
+        let (opts, deadline) = (self.opts, self.deadline);
+        let (model, pool, fixed) = (&mut self.model, &self.pool, &self.fixed);
+        let keep = warm
+            .take()
+            .filter(|w| opts.warm_lp && w.fits(model.sets.len(), fixed.len()));
+        let lp = match keep {
+            Some(w) => {
+                let (lp, w) = model.rerun(w, &pool.active, group, fixed, deadline)?;
+                *warm = Some(w);
+                lp
+            }
+            None => {
+                let (lp, w) = model.run(&pool.active, group, fixed, false, None, opts, deadline)?;
+                *warm = w;
+                lp
+            }
+        };
+        self.size.solves += 1;
+        self.stats.simplex_iterations += lp.iterations;
+        if lp.status != HighsModelStatus::Optimal || lp.deg.len() != self.spec.players.len() {
+            return Err(SolveError::LpNotSolved(lp.status));
+        }
+        Ok(lp)
+    }
+
+    /// Adds the columns that price out under the LP's duals: listed candidates first, then
+    /// pairs of the source. False when none does (the LP bound holds over all pairs).
+    fn price(&mut self, group: &Group, lp: &Solved, cancel: Cancel) -> bool {
+        let n = self.spec.players.len();
+        let (opts, source) = (self.opts, self.source);
+        let (model, pool, fixed) = (&mut self.model, &mut self.pool, &self.fixed);
+        let mut add: Vec<(f64, usize)> = (0..model.spec.candidates.len())
+            .filter(|&k| !pool.in_active[k] && !pool.dead[k])
+            .map(|k| (model.reduced_cost(k, group, fixed, lp), k))
+            .filter(|&(rc, _)| rc < -EPS)
+            .collect();
+        if !add.is_empty() {
+            self.stats.pricing_rounds += 1;
+            add.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            add.truncate((4 * n).max(64));
+            for (_, k) in add {
+                pool.in_active[k] = true;
+                pool.active.push(k);
+            }
+            pool.active.sort_unstable();
+            return true;
+        }
+        let more = source
+            .map(|src| {
+                let cap = Some(opts.priced_per_player.max(1));
+                let listed = &pool.listed;
+                price_source(
+                    model,
+                    src,
+                    group,
+                    fixed,
+                    &self.closed,
+                    lp,
+                    listed,
+                    0.0,
+                    cap,
+                    cancel,
+                )
+            })
+            .filter(|m| !m.is_empty());
+        let Some(more) = more else {
+            return false;
+        };
+        self.stats.pricing_rounds += 1;
+        pool.from_source += more.len();
+        grow(model, more, pool);
+        true
+    }
+
+    /// With the LP bound holding over all pairs: the group is relaxed when the incumbent
+    /// meets it (or the LP is integral), or a pairing on the LP optimum's face or the exact
+    /// weighted matching does; otherwise odd-set cuts tighten it, a few rounds (`None`: solve
+    /// the LP again).
+    fn at_bound(
+        &mut self,
+        group: &Group,
+        lp: Solved,
+        cancel: Cancel,
+        cut_rounds: &mut usize,
+    ) -> Option<Relaxed> {
+        let opts = self.opts;
+        let incumbent = group_value(&self.model.spec, &self.selection, group);
+        if integral(&lp.values, &self.pool.active, &self.model.cols, self.spec).is_some()
+            || (incumbent as f64) < lp.objective + 1.0 - 1e-6
+        {
+            return Some(Relaxed { lp, matched: None });
+        }
+        // A pairing of zero-reduced-cost columns (on the LP optimum's face) often meets the
+        // bound although the LP optimum is fractional: it becomes the incumbent and closes the
+        // group below, with no cut and no MIP.
+        // (Not in the plain formulation, which stays the reference to compare with.)
+        let (model, fixed) = (&self.model, &self.fixed);
+        let on_face = (opts.lp_face && !opts.full_candidates)
+            .then(|| close::face_pairing(model, &self.pool.active, &lp))
+            .flatten()
+            .filter(|sel| {
+                let value = |g: &[(usize, i128)]| group_value(&model.spec, sel, g);
+                (value(group) as f64) < lp.objective + 1.0 - 1e-6
+                    && sel.byes.len() <= model.spec.max_byes
+                    && sel.satisfies_rows(&model.spec)
+                    && fixed.iter().all(|(g, opt)| value(g) <= *opt)
+            });
+        if let Some(sel) = on_face {
+            self.stats.closed_on_lp_face += 1;
+            self.selection = sel;
+            return Some(Relaxed { lp, matched: None });
+        }
+        // Before any cut: the exact matching over the pairs that could beat the incumbent
+        // (item 9), on components of any size (sparse blossom).
+        let columns = self.pool.active.len();
+        if opts.weighted_matching && !opts.full_candidates {
+            let ctx = Priced {
+                source: self.source,
+                group,
+                fixed: &self.fixed,
+                closed: &self.closed,
+                cancel,
+            };
+            let incumbent = self.selection.clone();
+            let matched = close::weighted_closing(
+                &mut self.model,
+                &ctx,
+                &lp,
+                &mut self.pool,
+                &incumbent,
+                &mut self.selection,
+                opts.dump_matching.as_deref(),
+            );
+            if matched.is_some() {
+                return Some(Relaxed { lp, matched });
+            }
+        }
+        // A completion that added pairs but could not match them all (weights too wide)
+        // leaves `lp` stale: the LP is solved again over them before any cut.
+        if self.pool.active.len() == columns {
+            if *cut_rounds >= MAX_CUT_ROUNDS {
+                return Some(Relaxed { lp, matched: None });
+            }
+            let cuts = cuts::separate(&self.model, &self.pool.active, &lp.values);
+            if cuts.is_empty() {
+                return Some(Relaxed { lp, matched: None });
+            }
+            *cut_rounds += 1;
+            self.stats.odd_set_cuts += cuts.len();
+            self.model.tight.extend(cuts.iter().map(|_| false));
+            self.model.sets.extend(cuts);
+        }
+        None
     }
 
     /// The group's pairing and the proof of its optimum. The group is closed without a MIP
@@ -572,19 +617,17 @@ impl<'a> Driver<'a> {
         self.stats.from_source = self.source.map(|_| self.pool.from_source);
         self.stats.final_columns = self.pool.active.len();
         self.stats.odd_set_rows = self.size.odd_set_rows;
-        let summary = self.stats.summary(self.status, &self.size, self.last_gap);
         Ok(Outcome {
             selection: self.selection,
-            certificate: Certificate {
-                status: self.status,
-                tiers: tier_values(self.spec, &values, Some(&self.proof)),
-                gap: self.last_gap,
-                model: self.size,
-                seconds: 0.0,
-                summary,
-                fallback: None,
-                solver: Some(self.stats),
-            },
+            certificate: Certificate::tier_program(
+                self.spec,
+                &values,
+                &self.proof,
+                self.status,
+                self.last_gap,
+                self.size,
+                self.stats,
+            ),
             extended: self.source.map(|_| self.model.spec),
         })
     }

@@ -17,52 +17,14 @@ pub mod weight;
 #[cfg(test)]
 mod tests;
 
+pub use crate::algo::Matchers;
 pub use procedure::{BracketLog, Matcher, Readings};
 
 use crate::tournament::{Colour, Tournament};
 use weight::Packed;
 
-/// Every integer width the procedure may pack a bracket's criteria into: the solver provides
-/// a matching for each.
-pub trait Matchers:
-    Matcher<i128>
-    + Matcher<crate::fixed::F256>
-    + Matcher<crate::fixed::F320>
-    + Matcher<crate::fixed::F384>
-    + Matcher<crate::fixed::F512>
-    + Matcher<crate::fixed::F1024>
-    + Matcher<crate::fixed::F4096>
-{
-}
-impl<T> Matchers for T where
-    T: Matcher<i128>
-        + Matcher<crate::fixed::F256>
-        + Matcher<crate::fixed::F320>
-        + Matcher<crate::fixed::F384>
-        + Matcher<crate::fixed::F512>
-        + Matcher<crate::fixed::F1024>
-        + Matcher<crate::fixed::F4096>
-{
-}
-
 /// A round paired by the Dutch rules.
-#[derive(Debug, Clone, Default)]
-pub struct DutchPairing {
-    /// Games as (white, black) ids in board order.
-    pub games: Vec<(u32, u32)>,
-    /// The pairing-allocated bye.
-    pub bye: Option<u32>,
-    /// Players no pairing can place under the absolute criteria (the round is impossible).
-    pub unpaired: Vec<u32>,
-    pub brackets: Vec<BracketLog>,
-    /// Bits of the widest packed weight.
-    pub weight_bits: u32,
-    pub players: usize,
-    /// The deadline passed before every bracket was paired: no pairing.
-    pub cancelled: bool,
-    /// A bracket's graph would have held this many pairs, over the budget: no pairing.
-    pub over_budget: Option<usize>,
-}
+pub use crate::spec::ExactPairing as DutchPairing;
 
 /// Most pairs a dense graph of the exact procedure may hold: the first matching's last step
 /// (every allowed pair of the field) and a bracket that needs every pair of the players left
@@ -184,11 +146,40 @@ fn pair_tuned(
             .collect(),
         bye: outcome.bye.map(|i| players[i].id),
         unpaired: outcome.unpaired.iter().map(|&i| players[i].id).collect(),
-        brackets: outcome.brackets,
+        brackets: outcome.brackets.iter().map(bracket).collect(),
         weight_bits: outcome.weight_bits,
         players: players.len(),
         cancelled: outcome.cancelled,
         over_budget: outcome.over_budget,
+    }
+}
+
+/// A bracket's log as the certificate's data.
+fn bracket(b: &BracketLog) -> crate::spec::Bracket {
+    crate::spec::Bracket {
+        score: b.score,
+        residents: b.residents,
+        moved_down: b.moved_down,
+        pairs: b.pairs,
+        floaters: b.floaters,
+        matchings: b.matchings,
+        dense: b.dense,
+    }
+}
+
+/// The exact procedure for a system's round plan: round `round` of `field` (the pairing
+/// scores, virtual points added) paired with the [`READINGS`]; `basis` and `notes` are the
+/// system's.
+pub fn exact_procedure<'a>(
+    field: Tournament,
+    round: u32,
+    basis: String,
+    notes: Vec<String>,
+) -> crate::spec::ExactProcedure<'a> {
+    crate::spec::ExactProcedure {
+        basis,
+        notes,
+        run: Box::new(move |budget, cancel, m| pair(&field, round, READINGS, budget, cancel, m)),
     }
 }
 

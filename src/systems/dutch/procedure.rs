@@ -28,54 +28,7 @@ pub use super::colour::colour_of;
 /// opponent) seldom leave one without a ranked opponent.
 const BELOW_MATE: usize = 7;
 
-/// An exact maximum-weight matching kept between solves, supplied by the solver: the
-/// procedure changes a few weights or removes paired players, then asks again. Read from
-/// several threads at once after a solve (pricing), hence `Sync`.
-pub trait Matcher<W>: Sync {
-    /// A graph on vertices `0..n`; edge ids are positions in `edges`.
-    fn start(&mut self, n: usize, edges: &[(usize, usize, W)]);
-    fn set_weight(&mut self, edge: usize, w: W);
-    /// Adds an edge after a solve (the next solve repairs what it breaks); its id.
-    fn add_edge(&mut self, a: usize, b: usize, w: W) -> usize;
-    /// After a solve: the reduced cost a pair of weight `w` between `a` and `b` would have,
-    /// in the graph or not (as [`Matcher::reduced_cost`]).
-    fn pair_reduced_cost(&self, a: usize, b: usize, w: W) -> Option<W>;
-    /// After a solve: [`Matcher::pair_reduced_cost`] when it is negative (the pair is not
-    /// covered by the duals), else `None`.
-    fn pair_violation(&self, a: usize, b: usize, w: W) -> Option<W>;
-    /// After a solve: whether pairs at `v` may have lost reduced cost since the solve before
-    /// (true after the first).
-    fn lowered(&self, v: usize) -> bool;
-    /// After a solve: vertex `v`'s dual, in the units of [`Matcher::pair_reduced_cost`]: a pair
-    /// of weight `w` at `a` and `b` has a reduced cost of at least `dual(a) + dual(b) − 2·w`
-    /// (the duals of blossoms holding both only add).
-    fn vertex_dual(&self, v: usize) -> Option<W>;
-    /// After a solve: two blossoms holding `v`, each with the sum Z of its dual and those
-    /// above it (same units); `None` when v is in none. A pair of v and another player in one
-    /// of them has a reduced cost of at least `dual(a) + dual(b) + Z − 2·w`. The first is the
-    /// one where that bound is exact, the second the top blossom.
-    fn blossoms_of(&self, v: usize) -> Option<[(usize, W); 2]>;
-    /// After a solve: the duals of the blossoms holding both `a` and `b`, summed (same
-    /// units; zero when none does).
-    fn shared_dual(&self, a: usize, b: usize) -> Option<W>;
-    /// After `start`: the first solve keeps the vertex's dual at `y` or above (same units).
-    fn set_floor(&mut self, v: usize, y: W);
-    /// Drops the current matching and duals: the next solve starts afresh on the weights
-    /// then set (when nearly every weight is about to change).
-    fn forget(&mut self);
-    /// The vertex and its edges leave the graph (a player paired for good).
-    fn remove_vertex(&mut self, v: usize);
-    /// After a solve: the edges leave the graph (pairs in no optimum left to find).
-    fn remove_edges(&mut self, edges: &[usize]);
-    /// An optimal matching of the current graph: `mate[v]`.
-    fn solve(&mut self) -> Vec<Option<usize>>;
-    /// A maximum-weight matching of a separate graph, solved on its own (the completion of
-    /// the players below a bracket).
-    fn side(&mut self, n: usize, edges: &[(usize, usize, i64)]) -> Vec<Option<usize>>;
-    /// After a solve: the edge's reduced cost under the optimal duals, in units of twice its
-    /// weight (vertex duals plus the duals of the blossoms holding both ends, minus 2·w).
-    fn reduced_cost(&self, edge: usize) -> Option<W>;
-}
+pub use crate::algo::Matcher;
 
 /// What one bracket did, for the certificate.
 #[derive(Debug, Clone, serde::Serialize)]
