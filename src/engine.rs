@@ -65,8 +65,9 @@ pub fn pair_round(
     }
     let sys = systems::model(system, &solve::PROGRAMS);
     systems::check_scoring(&*sys, t)?;
-    let base = t.before_round(round);
+    // The shares of the limit are the round's from here: cutting the history is in them.
     let started = std::time::Instant::now();
+    let base = t.before_round(round);
     let first = attempt(&*sys, &base, round, system, opts, started)?;
     if first.players == 0 {
         return Err(Error::field(
@@ -191,7 +192,7 @@ fn attempt(
     // The verifier checks by its share's end (the rest of the limit writes the output).
     let whole = share_end(opts, started, VERIFY_SHARE);
     if !opts.greedy_only && dutch {
-        let d = dutch_attempt(sys, base, round, system, opts, budget, whole)?;
+        let d = dutch_attempt(sys, base, round, system, opts, started, whole)?;
         log::debug!(
             "round {round}: Dutch procedure done at {:.2} s",
             started.elapsed().as_secs_f64()
@@ -399,16 +400,17 @@ fn dutch_attempt(
     round: u32,
     system: SystemKind,
     opts: &Options,
-    budget: usize,
+    round_started: std::time::Instant,
     whole: Option<std::time::Instant>,
 ) -> Result<DutchAttempt> {
     let started = std::time::Instant::now();
-    let deadline = share_end(opts, started, DUTCH_SHARE);
+    let budget = opts.exact_pairs.unwrap_or(systems::dutch::EXACT_PAIRS);
+    let deadline = share_end(opts, round_started, DUTCH_SHARE);
     let should_cancel = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
     // The accelerations' own checks (groups, rounds planned) and notes.
     let spec_notes = sys.notes(base, round)?;
     let field = accelerated(base, round, system)?;
-    let mut matcher = solve::bracket::DutchMatchers::default();
+    let mut matcher = solve::bracket::DutchMatchers::with_progress(opts.progress.clone());
     let d = systems::dutch::pair(
         &field,
         round,

@@ -69,6 +69,16 @@ pub trait Matcher<W>: Sync {
     fn remove_edges(&mut self, edges: &[usize]);
     /// An optimal matching of the current graph: `mate[v]`.
     fn solve(&mut self) -> Vec<Option<usize>>;
+    /// [`Matcher::solve`] unless `cancel` (asked during the solve, so that a deadline stops
+    /// a long matching) says stop first: then `None`, nothing proved.
+    fn solve_until(&mut self, cancel: &dyn Fn() -> bool) -> Option<Vec<Option<usize>>> {
+        let _ = cancel;
+        Some(self.solve())
+    }
+    /// Bracket `done + 1` of about `of` begins (for a progress line; nothing by default).
+    fn bracket_begun(&mut self, done: usize, of: usize) {
+        let _ = (done, of);
+    }
     /// A maximum-weight matching of a separate graph, solved on its own (the completion of
     /// the players below a bracket).
     fn side(&mut self, n: usize, edges: &[(usize, usize, i64)]) -> Vec<Option<usize>>;
@@ -243,10 +253,11 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         if cur.len() <= 1 && gi >= groups.len() {
             break;
         }
-        if (ctx.should_cancel)() {
-            out.cancelled = true;
+        if past_deadline(ctx, &mut out) {
             return out;
         }
+        st.matcher
+            .bracket_begun(gi.min(groups.len() - 1), groups.len());
         gi += 1;
         let nxt: Vec<usize> = groups
             .get(gi)
@@ -317,10 +328,21 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             finalized: Vec::new(),
         };
         lap(0);
+        // The deadline between a bracket's phases too: a phase of a large bracket takes
+        // seconds (its matchings stop at the deadline, their completion and pruning do not).
+        if past_deadline(ctx, &mut out) {
+            return out;
+        }
         b.pair_moved_down(ctx, &mut st, &in_cur);
         lap(1);
+        if past_deadline(ctx, &mut out) {
+            return out;
+        }
         let split = b.choose_exchanges(ctx, &mut st);
         lap(2);
+        if past_deadline(ctx, &mut out) {
+            return out;
+        }
         let (more_pruned, s1_solves) = b.decide_s1(ctx, &mut st, &split);
         pruned += more_pruned;
         lap(3);
@@ -378,6 +400,13 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         rest => out.unpaired = rest.to_vec(),
     }
     out
+}
+
+/// Whether the deadline has passed ([`Context::should_cancel`]); if so the outcome says so.
+fn past_deadline(ctx: &Context, out: &mut Outcome) -> bool {
+    let late = (ctx.should_cancel)();
+    out.cancelled |= late;
+    late
 }
 
 /// Score groups as index ranges (rank order).
