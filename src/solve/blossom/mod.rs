@@ -966,7 +966,7 @@ impl<W: Weight> Solver<W> {
         let mut work = 0u32;
         let mut stop = || {
             work = work.wrapping_add(1);
-            work % CANCEL_EVERY == 0 && cancel()
+            work.is_multiple_of(CANCEL_EVERY) && cancel()
         };
         loop {
             if stop() {
