@@ -41,12 +41,14 @@ pub fn pair_round(
     check_request(t, round)?;
     let sys = systems::model(system, &solve::PROGRAMS);
     systems::check_scoring(&*sys, t)?;
+    // The shares of the limit are the round's from here: cutting the history is in them.
+    let started = std::time::Instant::now();
     let base = t.before_round(round);
     let run = Run {
         base: &base,
         round,
         system,
-        started: std::time::Instant::now(),
+        started,
     };
     let plan = sys.plan(&base, round)?;
     let first = run.attempt(&plan, opts)?;
@@ -348,10 +350,10 @@ impl Run<'_> {
         whole: Option<std::time::Instant>,
     ) -> Result<ExactAttempt> {
         let started = std::time::Instant::now();
-        let deadline = share_end(opts, started, DUTCH_SHARE);
+        let deadline = share_end(opts, self.started, DUTCH_SHARE);
         let should_cancel = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
         let budget = opts.exact_pairs.unwrap_or(systems::dutch::EXACT_PAIRS);
-        let mut matcher = solve::bracket::DutchMatchers::default();
+        let mut matcher = solve::bracket::DutchMatchers::with_progress(opts.progress.clone());
         let d = (procedure.run)(budget, &should_cancel, &mut matcher);
         log::debug!(
             "round {}: Dutch procedure done at {:.2} s",

@@ -124,6 +124,16 @@ pub trait Matcher<W>: Sync {
     fn remove_edges(&mut self, edges: &[usize]);
     /// An optimal matching of the current graph: `mate[v]`.
     fn solve(&mut self) -> Vec<Option<usize>>;
+    /// [`Matcher::solve`] unless `cancel` (asked during the solve, so that a deadline stops
+    /// a long matching) says stop first: then `None`, nothing proved.
+    fn solve_until(&mut self, cancel: &dyn Fn() -> bool) -> Option<Vec<Option<usize>>> {
+        let _ = cancel;
+        Some(self.solve())
+    }
+    /// Bracket `done + 1` of about `of` begins (for a progress line; nothing by default).
+    fn bracket_begun(&mut self, done: usize, of: usize) {
+        let _ = (done, of);
+    }
     /// A maximum-weight matching of a separate graph, solved on its own (the completion of
     /// the players below a bracket).
     fn side(&mut self, n: usize, edges: &[(usize, usize, i64)]) -> Vec<Option<usize>>;

@@ -108,10 +108,13 @@ pub fn run(a: PairArgs) -> Result<u8> {
         )
         .in_file(&a.file));
     }
+    // On a terminal, a round that takes more than a couple of seconds shows how far it is.
+    let (progress, line) = progress_line(round, std::time::Duration::from_secs(2));
     let opts = Options {
         // The limit is the command's: reading the file took some of it.
         time_limit: Some((a.time_limit - started.elapsed().as_secs_f64()).max(0.0)),
         greedy_only: a.greedy,
+        progress,
         ..super::options()
     };
     if round == 1 && t.trf.read && t.initial_colour.is_none() {
@@ -123,6 +126,7 @@ pub fn run(a: PairArgs) -> Result<u8> {
     }
     let paired = engine::pair_round(&t, round, system, &opts)
         .map_err(|e| super::as_flag(e).in_file(&a.file))?;
+    drop(line);
     // Later pairings are ignored: the output (and a write, which needs none) ends at `round`,
     // but requested byes already known for later rounds are kept (`optipair bye`).
     let mut upto = full.clone();
@@ -279,4 +283,71 @@ pub fn json(t: &Tournament, p: &Paired) -> String {
         "violations": p.violations,
     }))
     .expect("json")
+}
+
+/// Where a progress line stands: drawn once `after` has passed, at most every tenth of a
+/// second, and wiped when the round is done.
+struct LineState {
+    started: std::time::Instant,
+    after: std::time::Duration,
+    last: Option<std::time::Instant>,
+}
+
+/// Wipes the progress line when dropped (the round is done), if one was drawn.
+pub struct ProgressLine(Option<std::sync::Arc<std::sync::Mutex<LineState>>>);
+
+impl Drop for ProgressLine {
+    fn drop(&mut self) {
+        let drawn = self
+            .0
+            .as_ref()
+            .is_some_and(|s| s.lock().is_ok_and(|s| s.last.is_some()));
+        if drawn {
+            use std::io::Write as _;
+            let _ = write!(std::io::stderr(), "\r\x1b[K");
+        }
+    }
+}
+
+/// A progress line for round `round` on standard error ("round 15: bracket 3 of 28, 4.2 s"),
+/// rewritten in place with `\r` once the round has taken `after`; none at all when standard
+/// error is not a terminal, so that a pipe or a log never gets one.
+pub fn progress_line(
+    round: u32,
+    after: std::time::Duration,
+) -> (Option<optipair::solve::Progress>, ProgressLine) {
+    use std::io::IsTerminal as _;
+    if !std::io::stderr().is_terminal() {
+        return (None, ProgressLine(None));
+    }
+    let state = std::sync::Arc::new(std::sync::Mutex::new(LineState {
+        started: std::time::Instant::now(),
+        after,
+        last: None,
+    }));
+    let shared = state.clone();
+    let hook = optipair::solve::Progress::new(move |step| {
+        let Ok(mut s) = shared.lock() else { return };
+        let now = std::time::Instant::now();
+        let due = s
+            .last
+            .is_none_or(|l| now - l >= std::time::Duration::from_millis(100));
+        if now - s.started < s.after || !due {
+            return;
+        }
+        s.last = Some(now);
+        let what = match step {
+            optipair::solve::Step::Bracket { done, of } => {
+                format!("bracket {} of {of}", done + 1)
+            }
+            optipair::solve::Step::Tier { done, of } => format!("tier {} of {of}", done + 1),
+        };
+        use std::io::Write as _;
+        let secs = (now - s.started).as_secs_f64();
+        let _ = write!(
+            std::io::stderr(),
+            "\r\x1b[Kround {round}: {what}, {secs:.1} s"
+        );
+    });
+    (Some(hook), ProgressLine(Some(state)))
 }

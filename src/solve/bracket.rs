@@ -114,11 +114,18 @@ impl<W: Weight + Packed> Matcher<W> for ExactMatcher<W> {
     }
 
     fn solve(&mut self) -> Vec<Option<usize>> {
+        self.solve_until(&|| false).unwrap_or_default()
+    }
+
+    fn solve_until(&mut self, cancel: &dyn Fn() -> bool) -> Option<Vec<Option<usize>>> {
         self.solves += 1;
         match self.solver.as_mut() {
             Some(s) => {
                 let (before, clock) = (s.stats(), std::time::Instant::now());
-                s.solve();
+                if !s.solve_until(cancel) {
+                    log::debug!("blossom: cancelled after {:?}", clock.elapsed());
+                    return None;
+                }
                 // Where a solve's time goes: its stages (each ends in one augmentation or a
                 // few) times the edges of the S-vertices each labels, read again each stage.
                 // A solve from the jump start augments once for each two vertices it left
@@ -139,9 +146,9 @@ impl<W: Weight + Packed> Matcher<W> for ExactMatcher<W> {
                     d.steps,
                     d.scans
                 );
-                s.matching().mate
+                Some(s.matching().mate)
             }
-            None => Vec::new(),
+            None => Some(Vec::new()),
         }
     }
 }
@@ -156,9 +163,19 @@ pub struct DutchMatchers {
     pub w512: ExactMatcher<crate::fixed::F512>,
     pub w1024: ExactMatcher<crate::fixed::F1024>,
     pub w4096: ExactMatcher<crate::fixed::F4096>,
+    /// Told of each bracket as it begins.
+    pub progress: Option<super::Progress>,
 }
 
 impl DutchMatchers {
+    /// Matchers that tell `progress` of each bracket.
+    pub fn with_progress(progress: Option<super::Progress>) -> Self {
+        DutchMatchers {
+            progress,
+            ..Self::default()
+        }
+    }
+
     /// Matchings solved, and the most edges a graph held, over all widths used.
     pub fn counts(&self) -> (usize, usize) {
         let s = self.w128.solves
@@ -231,6 +248,13 @@ macro_rules! delegate {
             }
             fn solve(&mut self) -> Vec<Option<usize>> {
                 self.$f.solve()
+            }
+            fn solve_until(&mut self, cancel: &dyn Fn() -> bool) -> Option<Vec<Option<usize>>> {
+                self.$f.solve_until(cancel)
+            }
+            fn bracket_begun(&mut self, done: usize, of: usize) {
+                let step = super::Step::Bracket { done, of };
+                super::progress::report(self.progress.as_ref(), step);
             }
         }
     };

@@ -16,6 +16,7 @@ mod greedy;
 mod ilp;
 mod lexmatch;
 mod matching;
+pub mod progress;
 pub mod quads;
 mod warm;
 
@@ -28,6 +29,7 @@ pub const PROGRAMS: crate::spec::Programs = crate::spec::Programs {
 pub use certificate::{Certificate, ModelSize, SolverStats, Status, TierValue};
 pub use error::{Fallback, FallbackCause, RowsRepair, SolveError, TimeLimitAt};
 pub use ilp::HighsStep;
+pub use progress::{Progress, Step};
 
 use crate::spec::{RoundSpec, SparseSpec, Tiers, Var};
 use std::path::PathBuf;
@@ -101,6 +103,9 @@ pub struct Options {
     /// `u v weight` lines), for `cargo bench --bench blossom -- file FILE`; the command line
     /// sets it from `OPTIPAIR_DUMP_MATCHING`.
     pub dump_matching: Option<PathBuf>,
+    /// Told of each bracket of the Dutch procedure and each tier group of the tier model as
+    /// it begins (a progress line); `None`: nobody listens.
+    pub progress: Option<Progress>,
 }
 
 /// The default [`Options::sparse_from`].
@@ -124,6 +129,7 @@ impl Default for Options {
             sparse_from: SPARSE_FROM,
             exact_pairs: None,
             dump_matching: None,
+            progress: None,
         }
     }
 }

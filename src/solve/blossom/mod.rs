@@ -53,6 +53,11 @@ const STEP_FREE: u8 = 2;
 const STEP_SS: u8 = 3;
 const STEP_EXPAND: u8 = 4;
 const STEP_WAITING: u8 = 5;
+/// How many steps of a search (vertices grown from, dual steps, stages) pass between two
+/// questions to [`Solver::solve_until`]'s `cancel`: a clock read each time costs nothing
+/// next to them.
+pub const CANCEL_EVERY: u32 = 256;
+
 const FREE: u8 = 0;
 const S: u8 = 1;
 const T: u8 = 2;
@@ -649,14 +654,27 @@ impl<W: Weight> Solver<W> {
 
     /// Solves (or re-solves after changes) to optimality.
     pub fn solve(&mut self) {
+        self.solve_until(&|| false);
+    }
+
+    /// [`Solver::solve`] unless `cancel` says stop first: it is asked every
+    /// [`CANCEL_EVERY`] steps of the search (a vertex grown from, a dual step, a stage), so
+    /// that a deadline stops a solve of a large graph within milliseconds instead of at its
+    /// end. Returns false when cancelled: the matching is then legal but not proved optimal
+    /// (the duals stay feasible; a later solve carries on from it), and the duals of the last
+    /// finished solve are still the ones [`Solver::pair_reduced_cost`] reads.
+    pub fn solve_until(&mut self, cancel: &dyn Fn() -> bool) -> bool {
         if !self.started {
             self.started = true;
             self.jump_start();
         }
-        self.search();
+        if !self.search(cancel) {
+            return false;
+        }
         let view = self.dual_view();
         self.lowered = (0..self.n).map(|v| !self.view.covers(&view, v)).collect();
         self.view = view;
+        true
     }
 
     /// After a solve: whether a pair at v left out of the graph may have lost reduced cost
@@ -936,60 +954,32 @@ impl<W: Weight> Solver<W> {
     /// The search, to the optimum: trees grow, paths are augmented and the trees they ran
     /// through taken apart (`dissolve`), until no exposed vertex is left at a dual above 0
     /// (in maximum-cardinality mode: until no tree can change).
-    fn search(&mut self) {
-        let n = self.n;
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.allowed.iter_mut().for_each(|a| *a = 0);
-            self.stamp = 1;
-        }
-        for b in std::mem::take(&mut self.touched) {
-            self.label[b] = FREE;
-            self.labelend[b] = NONE;
-            self.labeledge[b] = NONE;
-            self.bestedge[b] = NONE;
-            self.treeid[b] = NONE;
-            self.dead[b] = false;
-            self.tree_tops[b].clear();
-            self.is_touched[b] = false;
-        }
-        self.dead_trees.clear();
-        self.live_trees = 0;
-        self.queue.clear();
-        self.inner.clear();
-        self.events.clear();
-        self.offset = W::zero();
-        self.stats.stages += 1;
-        // Roots: the exposed vertices at the highest dual; the others wait.
-        let mut exposed: Vec<usize> = (0..n).filter(|&v| self.to_search(v)).collect();
-        self.rotated.clear();
-        if exposed.is_empty() {
-            return;
-        }
-        exposed.sort_by(|&a, &b| self.dual[a].cmp(&self.dual[b]).then(b.cmp(&a)));
-        self.level = self.dual[*exposed.last().unwrap()].clone();
-        while let Some(&v) = exposed.last() {
-            if self.dual[v] != self.level {
-                break;
-            }
-            exposed.pop();
-            self.assign_label(v, S, NONE, NONE);
-        }
-        self.waiting = exposed
-            .into_iter()
-            .map(|v| (v, self.dual[v].clone()))
-            .collect();
-        for i in 0..self.waiting.len() {
-            let (v, y) = self.waiting[i].clone();
-            self.queue_waiting(v, &y);
+    /// False when `cancel` stopped it first (labels and duals settled, the matching legal).
+    fn search(&mut self, cancel: &dyn Fn() -> bool) -> bool {
+        if !self.start_search() {
+            return true;
         }
         // Once a path is augmented, its trees are left alone and the others keep growing on
         // tight edges with no further dual step: many augmentations per stage. Then the
         // augmented trees come apart and the others carry on.
         let mut augmented = false;
+        let mut work = 0u32;
+        let mut stop = || {
+            work = work.wrapping_add(1);
+            work.is_multiple_of(CANCEL_EVERY) && cancel()
+        };
         loop {
+            if stop() {
+                self.settle();
+                return false;
+            }
             // Grow from the S-vertices queued.
             while let Some(v) = self.queue.pop() {
+                if stop() {
+                    self.queue.push(v);
+                    self.settle();
+                    return false;
+                }
                 if self.is_dead(v) {
                     continue;
                 }
@@ -1018,7 +1008,7 @@ impl<W: Weight> Solver<W> {
             if self.live_trees == 0 && self.next_waiting().is_none() {
                 self.record_inner();
                 self.settle();
-                return;
+                return true;
             }
             // The dual step: the smallest that makes something happen.
             let step = loop {
@@ -1039,7 +1029,7 @@ impl<W: Weight> Solver<W> {
                 // No tree left, or (maximum cardinality) none can change any more.
                 self.record_inner();
                 self.settle();
-                return;
+                return true;
             };
             self.stats.steps += 1;
             self.offset = self.offset.add(&d);
@@ -1084,6 +1074,59 @@ impl<W: Weight> Solver<W> {
             }
         }
         self.settle();
+        true
+    }
+
+    /// A search's start: the last search's labels cleared, the exposed vertices at the highest
+    /// dual made roots and the others set waiting. False when none is exposed.
+    fn start_search(&mut self) -> bool {
+        let n = self.n;
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.allowed.iter_mut().for_each(|a| *a = 0);
+            self.stamp = 1;
+        }
+        for b in std::mem::take(&mut self.touched) {
+            self.label[b] = FREE;
+            self.labelend[b] = NONE;
+            self.labeledge[b] = NONE;
+            self.bestedge[b] = NONE;
+            self.treeid[b] = NONE;
+            self.dead[b] = false;
+            self.tree_tops[b].clear();
+            self.is_touched[b] = false;
+        }
+        self.dead_trees.clear();
+        self.live_trees = 0;
+        self.queue.clear();
+        self.inner.clear();
+        self.events.clear();
+        self.offset = W::zero();
+        self.stats.stages += 1;
+        // Roots: the exposed vertices at the highest dual; the others wait.
+        let mut exposed: Vec<usize> = (0..n).filter(|&v| self.to_search(v)).collect();
+        self.rotated.clear();
+        if exposed.is_empty() {
+            return false;
+        }
+        exposed.sort_by(|&a, &b| self.dual[a].cmp(&self.dual[b]).then(b.cmp(&a)));
+        self.level = self.dual[*exposed.last().unwrap()].clone();
+        while let Some(&v) = exposed.last() {
+            if self.dual[v] != self.level {
+                break;
+            }
+            exposed.pop();
+            self.assign_label(v, S, NONE, NONE);
+        }
+        self.waiting = exposed
+            .into_iter()
+            .map(|v| (v, self.dual[v].clone()))
+            .collect();
+        for i in 0..self.waiting.len() {
+            let (v, y) = self.waiting[i].clone();
+            self.queue_waiting(v, &y);
+        }
+        true
     }
 
     /// An exposed vertex the search must still grow a tree from (one at dual 0 is optimal

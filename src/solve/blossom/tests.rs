@@ -852,3 +852,61 @@ fn lighter_edges_release_only_what_rested_on_them() {
         }
     }
 }
+
+/// A sparse random graph of `n` vertices, about `deg` edges at each, weights in 1..=1000.
+fn sparse_graph(rng: &mut Rng, n: usize, deg: usize) -> Vec<(usize, usize, i64)> {
+    let mut edges = Vec::new();
+    for u in 0..n {
+        for _ in 0..deg / 2 {
+            let v = rng.next(n as u64) as usize;
+            if v != u {
+                edges.push((u, v, 1 + rng.next(1000) as i64));
+            }
+        }
+    }
+    edges
+}
+
+/// A solve told to stop (a deadline already passed, or stop at the k-th question) stops: it
+/// says so, its matching uses only edges of the graph, each vertex once, and a later solve
+/// carries on to the optimum a solve from scratch finds.
+#[test]
+fn a_cancelled_solve_stops_with_a_legal_matching_and_can_be_finished() {
+    let mut rng = Rng(0x5eed_0001);
+    let n = 3000;
+    let edges = sparse_graph(&mut rng, n, 12);
+    let best = maximum_weight_matching(n, &edges, false);
+    assert!(is_proved_optimal(n, &edges, false, &best));
+    for stop_at in [1usize, 2, 5, 20] {
+        let mut s = Solver::new(n, false);
+        for &(u, v, w) in &edges {
+            s.add_edge(u, v, w);
+        }
+        let asked = std::cell::Cell::new(0usize);
+        let cancel = || {
+            asked.set(asked.get() + 1);
+            asked.get() >= stop_at
+        };
+        assert!(!s.solve_until(&cancel), "stop at question {stop_at}");
+        assert_eq!(asked.get(), stop_at, "no question asked after the stop");
+        let m = s.matching();
+        assert!(uses_edges(&m, &edges));
+        assert!(m
+            .mate
+            .iter()
+            .enumerate()
+            .all(|(v, p)| p.is_none_or(|u| m.mate[u] == Some(v))));
+        assert!(m.weight < best.weight, "stopped before the optimum");
+        assert!(s.solve_until(&|| false));
+        let done = s.matching();
+        assert!(is_proved_optimal(n, &edges, false, &done));
+        assert_eq!(done.weight, best.weight);
+    }
+    // A deadline that has passed stops the first solve at its first question.
+    let mut s = Solver::new(n, false);
+    for &(u, v, w) in &edges {
+        s.add_edge(u, v, w);
+    }
+    let past = std::time::Instant::now();
+    assert!(!s.solve_until(&|| std::time::Instant::now() >= past));
+}

@@ -68,7 +68,12 @@ pub(super) fn solve_here(
     let groups = prepare::tier_groups(spec, &d.model.costs, source);
     d.proof = vec![(None, false); groups.iter().map(|g| g.len()).sum()];
     d.stats.tier_groups = groups.len();
-    for group in &groups {
+    for (k, group) in groups.iter().enumerate() {
+        let step = crate::solve::Step::Tier {
+            done: k,
+            of: groups.len(),
+        };
+        crate::solve::progress::report(opts.progress.as_ref(), step);
         if !d.tier_group(group, groups.len(), cancel)? {
             break;
         }

@@ -1029,7 +1029,9 @@ impl<'m, W: Packed> State<'m, W> {
         self.solves += 1;
         self.clean = true;
         let t0 = std::time::Instant::now();
-        let mut r = self.matcher.solve();
+        let Some(mut r) = self.matcher.solve_until(ctx.should_cancel) else {
+            return self.cancel();
+        };
         if self.mode == Mode::Dense {
             return r;
         }
@@ -1048,7 +1050,13 @@ impl<'m, W: Packed> State<'m, W> {
                 break;
             }
             priced += k;
-            r = self.matcher.solve();
+            if (ctx.should_cancel)() {
+                return self.cancel();
+            }
+            let Some(again) = self.matcher.solve_until(ctx.should_cancel) else {
+                return self.cancel();
+            };
+            r = again;
             log::debug!(
                 "dutch: matching {}: priced in {pricing:?} (+{k} pairs), solved again in {:?}",
                 self.solves,
@@ -1062,6 +1070,9 @@ impl<'m, W: Packed> State<'m, W> {
         );
         #[cfg(test)]
         self.assert_priced();
+        if (ctx.should_cancel)() {
+            return self.cancel();
+        }
         match self.complete(ctx, &r) {
             Some(mate) => mate,
             None => {
@@ -1076,9 +1087,19 @@ impl<'m, W: Packed> State<'m, W> {
                 self.mode = Mode::Dense;
                 self.restart(ctx);
                 self.clean = true;
-                self.matcher.solve()
+                match self.matcher.solve_until(ctx.should_cancel) {
+                    Some(mate) => mate,
+                    None => self.cancel(),
+                }
             }
         }
+    }
+
+    /// The deadline passed during a matching: the procedure stops as at a deadline between
+    /// matchings.
+    fn cancel(&mut self) -> Vec<Option<usize>> {
+        self.cancelled = true;
+        self.stopped()
     }
 
     /// Over the budget or past the deadline, the procedure stops at the end of the bracket:

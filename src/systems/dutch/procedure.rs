@@ -196,10 +196,11 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         if cur.len() <= 1 && gi >= groups.len() {
             break;
         }
-        if (ctx.should_cancel)() {
-            out.cancelled = true;
+        if past_deadline(ctx, &mut out) {
             return out;
         }
+        st.matcher
+            .bracket_begun(gi.min(groups.len() - 1), groups.len());
         gi += 1;
         let nxt: Vec<usize> = groups
             .get(gi)
@@ -270,10 +271,21 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             finalized: Vec::new(),
         };
         lap(0);
+        // The deadline between a bracket's phases too: a phase of a large bracket takes
+        // seconds (its matchings stop at the deadline, their completion and pruning do not).
+        if past_deadline(ctx, &mut out) {
+            return out;
+        }
         b.pair_moved_down(ctx, &mut st, &in_cur);
         lap(1);
+        if past_deadline(ctx, &mut out) {
+            return out;
+        }
         let split = b.choose_exchanges(ctx, &mut st);
         lap(2);
+        if past_deadline(ctx, &mut out) {
+            return out;
+        }
         let (more_pruned, s1_solves) = b.decide_s1(ctx, &mut st, &split);
         pruned += more_pruned;
         lap(3);
@@ -331,6 +343,13 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         rest => out.unpaired = rest.to_vec(),
     }
     out
+}
+
+/// Whether the deadline has passed ([`Context::should_cancel`]); if so the outcome says so.
+fn past_deadline(ctx: &Context, out: &mut Outcome) -> bool {
+    let late = (ctx.should_cancel)();
+    out.cancelled |= late;
+    late
 }
 
 /// Score groups as index ranges (rank order).
