@@ -782,6 +782,7 @@ fn quad_program_moves_fewest_players() {
         allowed: vec![vec![0, 1]; 8],
         forbidden: vec![(0, 1)],
         repeats: vec![(2, 4)],
+        soft: false,
     };
     let s = solve(&p).unwrap();
     assert_eq!(s.moved, 2);
@@ -798,6 +799,10 @@ fn quad_program_moves_fewest_players() {
         ..p
     };
     assert!(solve(&p).is_err());
+    // Allowed to give way: the fewest barred pairs together is a 3 + 2 split, 3 + 1 = 4.
+    let s = solve(&QuadProblem { soft: true, ..p }).unwrap();
+    assert_eq!(s.barred, 4);
+    assert!(s.pods.iter().all(|q| q.len() == 4));
 }
 
 #[test]
@@ -816,5 +821,142 @@ fn a_session_round_re_paired_alone_gives_the_same_pairing() {
             .map(|g| (g.white.min(g.black), g.white.max(g.black)))
             .collect();
         assert_eq!(again, pairs(&t, r), "round {r}");
+    }
+}
+
+/// Barred repeats played in each quad session's quad rounds (the first three; the final
+/// session's quads below the top group), and the count the session's note states.
+fn barred_by_session(t: &Tournament, notes: &[String]) -> Vec<(u32, usize, Option<usize>)> {
+    let sched = Schedule::nsc2006();
+    // A division too small for the schedule plays the footnote's round robin instead.
+    let fallback = nsc2006::two_groups(t, &sched).map_or(0, |two| two.last);
+    let mut out = Vec::new();
+    for s in &sched.sessions {
+        if s.first < 8 || s.first <= fallback || t.round(s.first).is_none() {
+            continue;
+        }
+        let limit = if s.repeats { 2 } else { 1 };
+        let before = nsc2006::meetings(t, s.first);
+        let order = optipair::tournament::Standings::before(t, s.first).by_wins_spread();
+        let top: BTreeSet<u32> = if s.first == 26 && order.len() >= 44 {
+            order[..40].iter().copied().collect()
+        } else if s.first == 26 {
+            order.iter().copied().collect()
+        } else {
+            BTreeSet::new()
+        };
+        let played = (s.first..=s.first + 2)
+            .flat_map(|r| pairs(t, r))
+            .filter(|&(a, b)| {
+                !top.contains(&a) && before.get(&(a, b)).copied().unwrap_or(0) >= limit
+            })
+            .count();
+        let tag = format!("NSC06 session {}: no quad membership", s.session);
+        let stated = notes.iter().find(|n| n.contains(&tag)).map(|n| {
+            let after = n.split("scheme); ").nth(1).unwrap();
+            after.split(' ').next().unwrap().parse().unwrap()
+        });
+        out.push((s.first, played, stated));
+    }
+    out
+}
+
+/// One whole event of `n` players: every round paired, the verifier clean over the event, and
+/// in each quad session the barred repeats played equal the fewest the quad program proved,
+/// with the director's note exactly when there are any.
+fn whole_event_pairs(n: usize) {
+    let mut t = event(n, 600 + n as u64);
+    let mut rng = Rng::new(600 + n as u64);
+    let notes = run(&mut t, 28, &mut rng);
+    let all = verify::check(&t, None, SystemKind::Nsc2006).unwrap();
+    assert!(all.is_empty(), "{n} players: {all:?}");
+    for (first, played, stated) in barred_by_session(&t, &notes) {
+        assert_eq!(
+            stated.unwrap_or(0),
+            played,
+            "{n} players, session from round {first}"
+        );
+    }
+}
+
+/// NSC06 "no repeat pairings until Round 15" cannot hold for 24 players (three round-robin
+/// groups of 8 cannot fill a quad without two from one group): the pairing gives way with
+/// the fewest barred repeats, proved, never a refusal.
+#[test]
+fn twenty_four_players_pair_every_round_with_the_fewest_barred_repeats() {
+    let mut t = event(24, 24);
+    let mut rng = Rng::new(24);
+    let notes = run(&mut t, 28, &mut rng);
+    assert_eq!(t.rounds.len(), 28);
+    assert!(t.rounds.iter().all(|r| r.games.len() == 12));
+    // Session 3: each quad holds two of one round-robin group at least, so six quads hold six
+    // barred pairs at least, and six is reached (2 + 1 + 1 in every quad).
+    let s3 = barred_by_session(&t, &notes)[0];
+    assert_eq!((s3.1, s3.2), (6, Some(6)), "{notes:?}");
+    let note = notes
+        .iter()
+        .find(|n| n.contains("NSC06 session 3: no quad"))
+        .unwrap();
+    assert!(
+        note.contains("\"NSC06: no repeat pairings until Round 15\""),
+        "{note}"
+    );
+    let all = verify::check(&t, None, SystemKind::Nsc2006).unwrap();
+    assert!(all.is_empty(), "{all:?}");
+}
+
+#[test]
+fn verifier_flags_barred_repeats_a_membership_could_avoid() {
+    // 24 players, session 3: swap two players between quads so that one quad holds three of a
+    // round-robin group (three barred pairs where one was the fewest).
+    let mut t = event(24, 24);
+    let mut rng = Rng::new(24);
+    run(&mut t, 7, &mut rng);
+    let p = engine::pair_round(&t, 8, SystemKind::Nsc2006, &Options::default()).unwrap();
+    assert!(p.violations.is_empty(), "{:?}", p.violations);
+    t = engine::store(&t, &p);
+    let base = verify::check(&t, Some(8), SystemKind::Nsc2006).unwrap();
+    assert!(base.is_empty(), "{base:?}");
+    // Round 8 joined each quad's A v D and B v C: pair round 8 inside the round-robin groups
+    // instead (all four games of a group of eight), every game a barred repeat.
+    let groups = snake_groups(
+        &nsc2006::by_rating(&t, &t.players.iter().map(|p| p.id).collect()),
+        8,
+    );
+    let games = &mut t.rounds.iter_mut().find(|r| r.number == 8).unwrap().games;
+    let template = games[0].clone();
+    games.clear();
+    for g in &groups {
+        for k in 0..4 {
+            games.push(Game {
+                white: g[2 * k],
+                black: g[2 * k + 1],
+                ..template.clone()
+            });
+        }
+    }
+    let v = verify::check(&t, Some(8), SystemKind::Nsc2006).unwrap();
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "NSC06 repeats" && x.message.contains("fewer exists")),
+        "{v:?}"
+    );
+}
+
+/// A spread of division sizes, among them those the scheme cannot keep without repeats (16,
+/// 21–24, 30) and those too small for it (4–13): see `whole_event_pairs`.
+#[test]
+fn division_sizes_pair_every_round() {
+    for n in [4, 7, 13, 16, 21, 30, 44] {
+        whole_event_pairs(n);
+    }
+}
+
+/// The full sweep, every division size from 4 to 200 (slow: run with `--ignored`).
+#[test]
+#[ignore]
+fn every_division_size_from_4_to_200_pairs_every_round() {
+    for n in 4..=200 {
+        whole_event_pairs(n);
     }
 }

@@ -16,7 +16,7 @@
 //! footnote's two groups) are one table of rounds, each stated from the same standings.
 
 use super::System;
-use crate::spec::quads::QuadProblem;
+use crate::spec::quads::{QuadProblem, QuadSolution};
 use crate::spec::Programs;
 use crate::spec::{ByeOption, Candidate, RoundSpec, Tier};
 use crate::tournament::{Colour, GameResult, Standings, Tournament};
@@ -412,8 +412,10 @@ pub fn session_pods(
         s
     };
     let window = (group / 4).max(2);
+    // The schedule's rule first (within the window, then anywhere); when no membership keeps
+    // the barred pairs apart, the fewest barred repeats (proved by the program), then moves.
     let mut last_err = String::new();
-    for w in [window, usize::MAX] {
+    for (w, soft) in [(window, false), (usize::MAX, false), (usize::MAX, true)] {
         let allowed = (0..n)
             .map(|i| {
                 (0..base.len())
@@ -427,6 +429,7 @@ pub fn session_pods(
             allowed,
             forbidden: forbidden.clone(),
             repeats: repeats.clone(),
+            soft,
         };
         match (programs.quads)(&problem) {
             Ok(sol) => {
@@ -439,16 +442,7 @@ pub fn session_pods(
                         p.into_iter().map(|i| order[i]).collect()
                     })
                     .collect();
-                let note = (sol.moved > 0).then(|| {
-                    format!(
-                        "NSC06 session {}: quads adjusted to avoid {}: {} player(s) moved, {} repeat(s) kept",
-                        sess.session,
-                        if sess.repeats { "threepeats" } else { "repeats" },
-                        sol.moved,
-                        sol.repeats
-                    )
-                });
-                return Ok((pods, note));
+                return Ok((pods, pods_note(sess, &sol)));
             }
             Err(e) => last_err = e,
         }
@@ -456,10 +450,45 @@ pub fn session_pods(
     Err(Error::field(
         "nsc2006.schedule",
         format!(
-            "NSC06 session {} (rounds {}-{}): {last_err}; the division is too small for the scheme",
+            "NSC06 session {} (rounds {}-{}): {last_err}",
             sess.session, sess.first, sess.last
         ),
     ))
+}
+
+/// The clause a barred repeat breaks in session `sess` (a whole string one grep finds).
+pub fn barred_clause(sess: &Session) -> &'static str {
+    if sess.repeats {
+        "NSC06 session 8: \"Threepeats\" will be allowed"
+    } else {
+        "NSC06: no repeat pairings until Round 15"
+    }
+}
+
+/// The director's note on an adjusted membership: players moved, and any barred repeat kept
+/// with the clause it breaks.
+fn pods_note(sess: &Session, sol: &QuadSolution) -> Option<String> {
+    let what = if sess.repeats {
+        "threepeats"
+    } else {
+        "repeats"
+    };
+    if sol.barred > 0 {
+        return Some(format!(
+            "NSC06 session {}: no quad membership keeps every barred pair apart (the division is too small for the scheme); {} barred {what} kept in the quads, the fewest possible (proved by the quad program), against \"{}\"; {} player(s) moved, {} permitted repeat(s)",
+            sess.session,
+            sol.barred,
+            barred_clause(sess),
+            sol.moved,
+            sol.repeats
+        ));
+    }
+    (sol.moved > 0).then(|| {
+        format!(
+            "NSC06 session {}: quads adjusted to avoid {what}: {} player(s) moved, {} repeat(s) kept",
+            sess.session, sol.moved, sol.repeats
+        )
+    })
 }
 
 /// The pods ordered by their best-standing member (the order in which quads are adjacent),
@@ -479,6 +508,9 @@ pub fn cross_couples(pods: &[Vec<u32>], rank: &BTreeMap<u32, usize>) -> Vec<Vec<
 /// The NSC06 specification's tiers by name, in priority order ([`NscTier::ALL`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NscTier {
+    /// Barred repeats played (a repeat before round 15, a threepeat below the top 40): none
+    /// unless the division is too small for the scheme.
+    Barred,
     /// Fourth round of a session: letters apart (0 for A v A1).
     Letters,
     /// Earlier meetings of the two.
@@ -487,11 +519,15 @@ pub enum NscTier {
 
 impl NscTier {
     /// The tiers in priority order: the order of a cost vector.
-    pub const ALL: [NscTier; 2] = [NscTier::Letters, NscTier::Repeats];
+    pub const ALL: [NscTier; 3] = [NscTier::Barred, NscTier::Letters, NscTier::Repeats];
 
     /// The tier as certificates show it, with its rule.
     pub fn tier(self) -> Tier {
         match self {
+            NscTier::Barred => Tier::new(
+                "barred repeats",
+                "NSC06: no repeat pairings until Round 15; \"Threepeats\" will be allowed (top 40, session 8)",
+            ),
             NscTier::Letters => Tier::new(
                 "A v A1 letters",
                 "NSC06 session 3: A vs. A1, B vs. B1, C vs. C1, D vs. D1",
@@ -505,7 +541,11 @@ impl NscTier {
 /// fixed: cost 0).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct NscCosts {
+    /// 1 when the pair's meeting is a barred repeat.
+    pub barred: i64,
+    /// Fourth round: letters apart.
     pub letters: i64,
+    /// Earlier meetings of the two.
     pub repeats: i64,
 }
 
@@ -513,6 +553,7 @@ impl NscCosts {
     /// The cost on tier `t`.
     pub fn get(&self, t: NscTier) -> i64 {
         match t {
+            NscTier::Barred => self.barred,
             NscTier::Letters => self.letters,
             NscTier::Repeats => self.repeats,
         }
@@ -840,6 +881,56 @@ impl TwoGroups {
     }
 }
 
+/// A pair's costs in a quad session: a barred repeat (met the session's limit of times
+/// before) costs 1 on the first tier, so the certificate counts the barred repeats played.
+fn quad_costs(sess: &Session, met_before: u32, letters: i64) -> NscCosts {
+    let limit = if sess.repeats { 2 } else { 1 };
+    NscCosts {
+        barred: i64::from(met_before >= limit),
+        letters,
+        repeats: i64::from(met_before),
+    }
+}
+
+/// Round `round` of every pod: its games are fixed by the pod (A v D, B v C; ...).
+fn pod_pairs(t: &Tournament, sess: &Session, round: u32, pods: &[Vec<u32>], plan: &mut Plan) {
+    let j = (round - sess.first) as usize;
+    let m = meetings(t, round);
+    for pod in pods {
+        for (a, b) in pod_round(pod.len(), j).0 {
+            let c = quad_costs(sess, met(&m, pod[a], pod[b]), 0);
+            plan.pairs.push((pod[a], pod[b], c));
+        }
+    }
+}
+
+/// The fourth round: every pair between coupled quads is a candidate, costed barred repeat
+/// first, then letters apart (A v A1 ...), then repeats; the solver keeps the barred repeats
+/// to the fewest the two quads allow, then the nearest letters.
+fn cross_pairs(
+    t: &Tournament,
+    sess: &Session,
+    round: u32,
+    pods: &[Vec<u32>],
+    rank: &BTreeMap<u32, usize>,
+    plan: &mut Plan,
+) {
+    let m = meetings(t, round);
+    for c in &cross_couples(pods, rank) {
+        for (x, &qa) in c.iter().enumerate() {
+            for &qb in &c[x + 1..] {
+                for (la, &a) in pods[qa].iter().enumerate() {
+                    for (lb, &b) in pods[qb].iter().enumerate() {
+                        let letters = la.abs_diff(lb) as i64;
+                        plan.pairs
+                            .push((a, b, quad_costs(sess, met(&m, a, b), letters)));
+                    }
+                }
+            }
+        }
+    }
+}
+
 fn plan_round(
     t: &Tournament,
     programs: &Programs,
@@ -884,64 +975,11 @@ fn plan_round(
             let rank: BTreeMap<u32, usize> =
                 order.iter().enumerate().map(|(i, &id)| (id, i)).collect();
             if sess.cross_round && j == 3 {
-                let m = meetings(t, round);
-                let limit = if sess.repeats { 2 } else { 1 };
-                let couples = cross_couples(&pods, &rank);
-                for c in &couples {
-                    let mut any = false;
-                    for (x, &qa) in c.iter().enumerate() {
-                        for &qb in &c[x + 1..] {
-                            for (la, &a) in pods[qa].iter().enumerate() {
-                                for (lb, &b) in pods[qb].iter().enumerate() {
-                                    let k = met(&m, a, b);
-                                    if k < limit {
-                                        any = true;
-                                        let letters = la.abs_diff(lb) as i64;
-                                        plan.pairs.push((
-                                            a,
-                                            b,
-                                            NscCosts {
-                                                letters,
-                                                repeats: i64::from(k),
-                                            },
-                                        ));
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    // Two quads: the 16 pairs must still hold a perfect matching (Hall's
-                    // condition on 4 + 4, tried over the 24 ways).
-                    let perfect = c.len() != 2 || {
-                        let (qa, qb) = (&pods[c[0]], &pods[c[1]]);
-                        (0..24).any(|k| {
-                            let mut left: Vec<usize> = (0..4).collect();
-                            let mut k = k;
-                            (0..4).all(|l| {
-                                let pick = left.remove(k % left.len());
-                                k /= left.len() + 1;
-                                met(&m, qa[l], qb[pick]) < limit
-                            })
-                        })
-                    };
-                    if !any || !perfect {
-                        return Err(Error::input(format!(
-                            "NSC06 session {} round {round}: the adjacent quads cannot meet without a barred repeat",
-                            sess.session
-                        )));
-                    }
-                }
-                for pod in pods.iter().filter(|p| p.len() != 4) {
-                    for (a, b) in pod_round(pod.len(), j).0 {
-                        plan.pairs.push((pod[a], pod[b], NscCosts::default()));
-                    }
-                }
+                cross_pairs(t, sess, round, &pods, &rank, &mut plan);
+                let odd: Vec<Vec<u32>> = pods.iter().filter(|p| p.len() != 4).cloned().collect();
+                pod_pairs(t, sess, round, &odd, &mut plan);
             } else {
-                for pod in &pods {
-                    for (a, b) in pod_round(pod.len(), j).0 {
-                        plan.pairs.push((pod[a], pod[b], NscCosts::default()));
-                    }
-                }
+                pod_pairs(t, sess, round, &pods, &mut plan);
             }
         }
         Scheme::Final => {
@@ -956,11 +994,7 @@ fn plan_round(
                 // whole session.
                 let (pods, note) = session_pods(t, programs, sess, bottom, 4)?;
                 plan.notes.extend(note);
-                for pod in &pods {
-                    for (a, b) in pod_round(pod.len(), j).0 {
-                        plan.pairs.push((pod[a], pod[b], NscCosts::default()));
-                    }
-                }
+                pod_pairs(t, sess, round, &pods, &mut plan);
             }
             let now = present(t, round);
             let st = Standings::before(t, round);

@@ -241,6 +241,68 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
         return c.out;
     };
     let gs = games(t, r);
+    let (now, byes) = check_everyone_paired(&mut c, &gs);
+    let m = count_met(t, r);
+    // NSC06 footnote: a division too small for the schedule plays its own round robin until
+    // the final session (its repeats are checked there, below).
+    let final_first = sched
+        .sessions
+        .iter()
+        .find(|x| x.scheme == "final")
+        .map_or(sched.rounds + 1, |x| x.first);
+    let two = too_small(t, &sched).filter(|_| r < final_first);
+    let entrants: BTreeSet<u32> = here(t, s.first).union(&now).copied().collect();
+    let start_order = standing_order(t, s.first, &entrants);
+    let top_n = {
+        let mut k = s.top.min(start_order.len());
+        if start_order.len() - k < 4 {
+            k = start_order.len();
+        }
+        k
+    };
+    let top_set: BTreeSet<u32> = start_order[..top_n].iter().copied().collect();
+    if two.is_none() {
+        check_repeats(&mut c, s, &gs, &m, &top_set);
+    }
+    check_firsts(&mut c, &gs);
+    if let Some(groups) = &two {
+        check_two_groups(&mut c, groups, &gs, &m);
+        return c.out;
+    }
+    let j = (r - s.first) as usize;
+    let round = SessionRound {
+        s,
+        j,
+        gs: &gs,
+        m: &m,
+        start_order: &start_order,
+    };
+    match s.scheme.as_str() {
+        "round-robin" => check_round_robin(&mut c, s, &entrants, &gs, &byes, &now),
+        "quads" => check_quad_session(&mut c, &round),
+        "final" => check_final(&mut c, &sched, &round, top_n, &top_set),
+        other => c.flag(
+            "NSC06 schedule",
+            vec![],
+            format!("unknown scheme '{other}'"),
+        ),
+    }
+    c.out
+}
+
+/// What the phases of a quad or final session's check share.
+struct SessionRound<'a> {
+    s: &'a Sess,
+    j: usize,
+    gs: &'a [(u32, u32)],
+    m: &'a BTreeMap<(u32, u32), u32>,
+    start_order: &'a [u32],
+}
+
+/// NSC06 everyone paired: every player present has a game or a bye. Returns the players
+/// present and the pairing-allocated byes.
+fn check_everyone_paired(c: &mut Ctx, gs: &[(u32, u32)]) -> (BTreeSet<u32>, Vec<u32>) {
+    let (t, r) = (c.t, c.r);
     let mut paired: BTreeSet<u32> = gs.iter().flat_map(|&(a, b)| [a, b]).collect();
     let byes: Vec<u32> = t
         .round(r)
@@ -263,37 +325,41 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
             );
         }
     }
-    let m = count_met(t, r);
-    // NSC06 footnote: a division too small for the schedule plays its own round robin until
-    // the final session (its repeats are checked there, below).
-    let final_first = sched
-        .sessions
-        .iter()
-        .find(|x| x.scheme == "final")
-        .map_or(sched.rounds + 1, |x| x.first);
-    let two = too_small(t, &sched).filter(|_| r < final_first);
-    let entrants: BTreeSet<u32> = here(t, s.first).union(&now).copied().collect();
-    let start_order = standing_order(t, s.first, &entrants);
-    let top_n = {
-        let mut k = s.top.min(start_order.len());
-        if start_order.len() - k < 4 {
-            k = start_order.len();
-        }
-        k
-    };
-    let top_set: BTreeSet<u32> = start_order[..top_n].iter().copied().collect();
-    // Repeats.
+    (now, byes)
+}
+
+/// NSC06 repeats: none in a session that allows none, no threepeat outside the final top group
+/// (quads: counted against the fewest possible by the quads rules instead).
+fn check_repeats(
+    c: &mut Ctx,
+    s: &Sess,
+    gs: &[(u32, u32)],
+    m: &BTreeMap<(u32, u32), u32>,
+    top_set: &BTreeSet<u32>,
+) {
     let no_repeats = s.scheme == "round-robin" || !s.repeats;
-    for &(a, b) in gs.iter().filter(|_| two.is_none()) {
-        let k = times(&m, a, b);
+    let before = count_met(c.t, s.first);
+    for &(a, b) in gs {
+        let k = times(m, a, b);
         let final_top = s.scheme == "final" && top_set.contains(&a) && top_set.contains(&b);
+        // Quads (and the final session's quads below the top group) may keep the barred
+        // repeats no membership avoids: counted by the quads and fourth-round rules instead.
+        // A pair meeting twice inside one session is never forced (a quad meets once).
+        let in_session = k > times(&before, a, b);
+        if !in_session && (s.scheme == "quads" || (s.scheme == "final" && !top_set.contains(&a))) {
+            continue;
+        }
         if no_repeats && k >= 1 {
             c.flag("NSC06 repeats", vec![a, b], format!("{a} v {b} is a repeat, and session {} allows none (no repeat pairings until Round 15)", s.name));
         } else if k >= 2 && !final_top {
             c.flag("NSC06 repeats", vec![a, b], format!("{a} v {b} would be their meeting number {}: a threepeat is allowed only in the top group of rounds 26-28", k + 1));
         }
     }
-    // Firsts balanced.
+}
+
+/// NSC06 firsts balanced.
+fn check_firsts(c: &mut Ctx, gs: &[(u32, u32)]) {
+    let (t, r) = (c.t, c.r);
     let st = Standings::before(t, r);
     let bal = |id: u32| {
         st.get(id).map_or(0i64, |x| {
@@ -301,7 +367,7 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
             i64::from(f) - i64::from(sd)
         })
     };
-    for &(a, b) in &gs {
+    for &(a, b) in gs {
         if bal(a) > bal(b) {
             c.flag(
                 "NSC06 firsts balanced",
@@ -314,122 +380,123 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
             );
         }
     }
-    if let Some(groups) = &two {
-        check_two_groups(&mut c, groups, &gs, &m);
-        return c.out;
+}
+
+/// NSC06 round robin: both players in the same snake group.
+fn check_round_robin(
+    c: &mut Ctx,
+    s: &Sess,
+    entrants: &BTreeSet<u32>,
+    gs: &[(u32, u32)],
+    byes: &[u32],
+    now: &BTreeSet<u32>,
+) {
+    let t = c.t;
+    let mut v: Vec<_> = t
+        .players
+        .iter()
+        .filter(|p| entrants.contains(&p.id))
+        .collect();
+    v.sort_by(|x, y| y.rating.cmp(&x.rating).then(x.number().cmp(&y.number())));
+    let n = v.len();
+    let g = n.div_ceil(s.group.max(1)).max(1);
+    let mut group = BTreeMap::new();
+    for (k, p) in v.iter().enumerate() {
+        let (row, col) = (k / g, k % g);
+        group.insert(p.id, if row % 2 == 0 { col } else { g - 1 - col });
     }
-    let j = (r - s.first) as usize;
-    match s.scheme.as_str() {
-        "round-robin" => {
-            let mut v: Vec<_> = t
-                .players
-                .iter()
-                .filter(|p| entrants.contains(&p.id))
-                .collect();
-            v.sort_by(|x, y| y.rating.cmp(&x.rating).then(x.number().cmp(&y.number())));
-            let n = v.len();
-            let g = n.div_ceil(s.group.max(1)).max(1);
-            let mut group = BTreeMap::new();
-            for (k, p) in v.iter().enumerate() {
-                let (row, col) = (k / g, k % g);
-                group.insert(p.id, if row % 2 == 0 { col } else { g - 1 - col });
-            }
-            for &(a, b) in &gs {
-                if group.get(&a) != group.get(&b) {
-                    c.flag(
-                        "NSC06 round robin",
-                        vec![a, b],
-                        format!(
-                            "{a} (snake group {}) and {b} (snake group {}) are in different groups",
-                            group.get(&a).map_or(0, |x| x + 1),
-                            group.get(&b).map_or(0, |x| x + 1)
-                        ),
-                    );
-                }
-            }
-            let mut size: BTreeMap<usize, usize> = BTreeMap::new();
-            for gi in group.values() {
-                *size.entry(*gi).or_default() += 1;
-            }
-            for &p in &byes {
-                let gsz = group.get(&p).map_or(0, |gi| size[gi]);
-                if gsz % 2 == 0 && now.len() == entrants.len() {
-                    c.flag(
-                        "NSC06 everyone paired",
-                        vec![p],
-                        format!("player {p} has a bye but his snake group of {gsz} is even"),
-                    );
-                }
-            }
-        }
-        "quads" => {
-            let rule = format!("NSC06 session {} quads", s.name);
-            let rounds_in: Vec<u32> = (s.first..=r.min(s.first + 2)).collect();
-            check_quads(
-                &mut c,
-                &rule,
-                s,
-                &start_order,
-                s.group,
-                &m_before(t, s.first),
-                &rounds_in,
-                j,
-            );
-            if s.cross && j == 3 {
-                let pods: Vec<BTreeSet<u32>> = components(
-                    &start_order,
-                    &(s.first..s.first + 3)
-                        .flat_map(|x| games(t, x))
-                        .collect::<Vec<_>>(),
-                );
-                check_cross(&mut c, s, &start_order, &pods, &gs, &m);
-            }
-        }
-        "final" => {
-            let bottom: Vec<u32> = start_order[top_n..].to_vec();
-            if !bottom.is_empty() {
-                let rule = format!("NSC06 session {} King-of-the-Hill quads", s.name);
-                let rounds_in: Vec<u32> = (s.first..=r).collect();
-                check_quads(
-                    &mut c,
-                    &rule,
-                    s,
-                    &bottom,
-                    4,
-                    &m_before(t, s.first),
-                    &rounds_in,
-                    j,
-                );
-            }
-            for &(a, b) in &gs {
-                if top_set.contains(&a) != top_set.contains(&b) {
-                    c.flag(
-                        "NSC06 BASIC APPROACH",
-                        vec![a, b],
-                        format!(
-                            "{a} and {b}: a top-{} player paired outside the top group",
-                            s.top
-                        ),
-                    );
-                }
-            }
-            check_top(
-                &mut c,
-                &sched,
-                s,
-                j,
-                &start_order[..top_n],
-                &start_order,
-                &gs,
+    for &(a, b) in gs {
+        if group.get(&a) != group.get(&b) {
+            c.flag(
+                "NSC06 round robin",
+                vec![a, b],
+                format!(
+                    "{a} (snake group {}) and {b} (snake group {}) are in different groups",
+                    group.get(&a).map_or(0, |x| x + 1),
+                    group.get(&b).map_or(0, |x| x + 1)
+                ),
             );
         }
-        other => c.flag(
-            "NSC06 schedule",
-            vec![],
-            format!("unknown scheme '{other}'"),
-        ),
     }
-    c.out
+    let mut size: BTreeMap<usize, usize> = BTreeMap::new();
+    for gi in group.values() {
+        *size.entry(*gi).or_default() += 1;
+    }
+    for &p in byes {
+        let gsz = group.get(&p).map_or(0, |gi| size[gi]);
+        if gsz % 2 == 0 && now.len() == entrants.len() {
+            c.flag(
+                "NSC06 everyone paired",
+                vec![p],
+                format!("player {p} has a bye but his snake group of {gsz} is even"),
+            );
+        }
+    }
+}
+
+/// The quads and fourth-round rules of a quad session.
+fn check_quad_session(c: &mut Ctx, x: &SessionRound) {
+    let (t, r, s, j, gs, m, start_order) = (c.t, c.r, x.s, x.j, x.gs, x.m, x.start_order);
+    let rule = format!("NSC06 session {} quads", s.name);
+    let rounds_in: Vec<u32> = (s.first..=r.min(s.first + 2)).collect();
+    check_quads(
+        c,
+        &rule,
+        s,
+        start_order,
+        s.group,
+        &m_before(t, s.first),
+        &rounds_in,
+        j,
+    );
+    if s.cross && j == 3 {
+        let pods: Vec<BTreeSet<u32>> = components(
+            start_order,
+            &(s.first..s.first + 3)
+                .flat_map(|x| games(t, x))
+                .collect::<Vec<_>>(),
+        );
+        check_cross(c, s, start_order, &pods, gs, m);
+    }
+}
+
+/// The final session: King-of-the-Hill quads below the top group, the BASIC APPROACH above.
+fn check_final(
+    c: &mut Ctx,
+    sched: &Sched,
+    x: &SessionRound,
+    top_n: usize,
+    top_set: &BTreeSet<u32>,
+) {
+    let (t, r, s, j, gs, start_order) = (c.t, c.r, x.s, x.j, x.gs, x.start_order);
+    let bottom: Vec<u32> = start_order[top_n..].to_vec();
+    if !bottom.is_empty() {
+        let rule = format!("NSC06 session {} King-of-the-Hill quads", s.name);
+        let rounds_in: Vec<u32> = (s.first..=r).collect();
+        check_quads(
+            c,
+            &rule,
+            s,
+            &bottom,
+            4,
+            &m_before(t, s.first),
+            &rounds_in,
+            j,
+        );
+    }
+    for &(a, b) in gs {
+        if top_set.contains(&a) != top_set.contains(&b) {
+            c.flag(
+                "NSC06 BASIC APPROACH",
+                vec![a, b],
+                format!(
+                    "{a} and {b}: a top-{} player paired outside the top group",
+                    s.top
+                ),
+            );
+        }
+    }
+    check_top(c, sched, s, j, &start_order[..top_n], start_order, gs);
 }
 
 /// NSC06 footnote: whether the division (the players entered for round 1) is too small for
@@ -589,8 +656,11 @@ fn check_quads(
             }
         }
     }
-    // The formula's quads stand unless they hold a barred pair.
     let limit = if s.repeats { 2 } else { 1 };
+    if rounds.contains(&c.r) {
+        check_unavoidable(c, order, group, met_before, limit, &all, rule);
+    }
+    // The formula's quads stand unless they hold a barred pair.
     let base = formula_quads(order.len(), group);
     let clash = base.iter().any(|q| {
         q.iter().any(|&x| {
@@ -613,6 +683,48 @@ fn check_quads(
                 c.flag(rule, vec![a, b], format!("{a} (standing {}) and {b} (standing {}) are not in the same quad of the groups of {group}, and no repeat forced a change", pos[&a] + 1, pos[&b] + 1));
             }
         }
+    }
+}
+
+/// Barred repeats in a session's quads (pairs met `limit` times before it) are allowed only
+/// as many as no membership of the formula's pod sizes could avoid ("the computer program will
+/// adjust the quad pairings accordingly, with minimum adjustments"): the games so far hold at
+/// most the fewest barred pairs any membership puts together, found here by an exhaustive
+/// search under a clique bound.
+fn check_unavoidable(
+    c: &mut Ctx,
+    order: &[u32],
+    group: usize,
+    met_before: &BTreeMap<(u32, u32), u32>,
+    limit: u32,
+    games: &[(u32, u32)],
+    rule: &str,
+) {
+    let played: BTreeSet<(u32, u32)> = games
+        .iter()
+        .filter(|&&(a, b)| times(met_before, a, b) >= limit)
+        .map(|&(a, b)| (a.min(b), a.max(b)))
+        .collect();
+    if played.is_empty() {
+        return;
+    }
+    let n = order.len();
+    let adj: Vec<Vec<bool>> = (0..n)
+        .map(|x| {
+            (0..n)
+                .map(|y| x != y && times(met_before, order[x], order[y]) >= limit)
+                .collect()
+        })
+        .collect();
+    let sizes: Vec<usize> = formula_quads(n, group).iter().map(Vec::len).collect();
+    let players: Vec<usize> = (0..n).collect();
+    let mut budget = 200_000;
+    let what = if limit == 1 { "repeats" } else { "threepeats" };
+    let ids: Vec<u32> = played.iter().flat_map(|&(a, b)| [a, b]).collect();
+    match fewer_exists(&players, &sizes, &adj, played.len(), 0, &mut budget) {
+        Some(false) => {}
+        Some(true) => c.flag("NSC06 repeats", ids, format!("the quads of {rule} hold {} barred {what} ({played:?}), and a membership with fewer exists", played.len())),
+        None => c.flag("NSC06 repeats", ids, format!("the quads of {rule} hold {} barred {what} ({played:?}), and the search could not show that fewer were impossible", played.len())),
     }
 }
 
@@ -684,7 +796,7 @@ fn check_cross(
     };
     for pair in quads[..full].chunks(2) {
         let (qa, qb) = (&pair[0], &pair[1]);
-        let mut actual = 0usize;
+        let (mut actual, mut barred) = (0usize, 0usize);
         let mut seen = 0;
         for &(a, b) in gs {
             let (x, y) = if qa.contains(&a) && qb.contains(&b) {
@@ -695,20 +807,25 @@ fn check_cross(
                 continue;
             };
             actual += letter[&x].abs_diff(letter[&y]);
+            barred += usize::from(times(m, x, y) >= limit);
             seen += 1;
         }
         if seen != 4 {
             continue;
         }
-        let mut best = usize::MAX;
+        // Fewest barred repeats first (as many as the two quads force), then letters.
+        let mut best = (usize::MAX, usize::MAX);
         let mut perm = [0usize, 1, 2, 3];
         permutations(&mut perm, 0, &mut |p| {
-            if (0..4).all(|l| times(m, qa[l], qb[p[l]]) < limit) {
-                best = best.min((0..4usize).map(|l| l.abs_diff(p[l])).sum());
-            }
+            let barred = (0..4)
+                .filter(|&l| times(m, qa[l], qb[p[l]]) >= limit)
+                .count();
+            best = best.min((barred, (0..4usize).map(|l| l.abs_diff(p[l])).sum()));
         });
-        if actual > best {
-            c.flag(&rule, qa.iter().chain(qb).copied().collect(), format!("quads {qa:?} and {qb:?} meet with letters {actual} apart in total, where {best} was possible without a barred repeat: the fourth round pairs A v A1, B v B1, C v C1, D v D1"));
+        if barred > best.0 {
+            c.flag(&rule, qa.iter().chain(qb).copied().collect(), format!("quads {qa:?} and {qb:?} meet with {barred} barred repeat(s), where {} was possible", best.0));
+        } else if actual > best.1 {
+            c.flag(&rule, qa.iter().chain(qb).copied().collect(), format!("quads {qa:?} and {qb:?} meet with letters {actual} apart in total, where {} was possible with no more barred repeats: the fourth round pairs A v A1, B v B1, C v C1, D v D1", best.1));
         }
     }
 }
@@ -920,4 +1037,184 @@ fn check_top(
         );
     }
     let _ = s;
+}
+
+/// Barred pairs among `players` (indices into `adj`) and the pods they must fill (sizes): a
+/// lower bound on the barred pairs any membership puts together. The players are split into
+/// disjoint cliques of the barred graph (two ways: largest clique first, and in player order;
+/// the larger bound counts); only the cliques' own pairs are counted, so the bound is the
+/// fewest a count matrix (players of clique c in pod q) allows: C(n, 2) per cell, a convex
+/// cost, minimised exactly as a min-cost flow (a unit of clique c entering pod q costs the
+/// members of c already there).
+fn clique_bound(players: &[usize], sizes: &[usize], adj: &[Vec<bool>]) -> usize {
+    let by_size = flow_bound(&clique_split(players, adj, true), sizes);
+    by_size.max(flow_bound(&clique_split(players, adj, false), sizes))
+}
+
+/// Sizes (2 or more) of disjoint cliques covering `players`: each grown from a start player by
+/// adding the candidate adjacent to most other candidates; with `largest`, the largest such
+/// clique over all start players is taken first, else the first player left starts.
+fn clique_split(players: &[usize], adj: &[Vec<bool>], largest: bool) -> Vec<usize> {
+    let grow = |left: &[usize], a: usize| {
+        let mut k = vec![a];
+        let mut cand: Vec<usize> = left.iter().copied().filter(|&c| adj[a][c]).collect();
+        while !cand.is_empty() {
+            let &best = cand
+                .iter()
+                .max_by_key(|&&c| (cand.iter().filter(|&&d| adj[c][d]).count(), usize::MAX - c))
+                .unwrap();
+            k.push(best);
+            cand.retain(|&d| d != best && adj[best][d]);
+        }
+        k
+    };
+    let mut left: Vec<usize> = players.to_vec();
+    let mut sizes = Vec::new();
+    while let Some(&first) = left.first() {
+        let k = if largest {
+            left.iter()
+                .map(|&a| grow(&left, a))
+                .max_by_key(|k| k.len())
+                .unwrap()
+        } else {
+            grow(&left, first)
+        };
+        left.retain(|x| !k.contains(x));
+        if k.len() >= 2 {
+            sizes.push(k.len());
+        }
+    }
+    sizes
+}
+
+/// The fewest pairs inside pods of `sizes` for disjoint cliques of `cliques` players.
+fn flow_bound(cliques: &[usize], sizes: &[usize]) -> usize {
+    // Units of the cliques go into the pods one at a time by the cheapest augmenting path
+    // (successive shortest paths; convex costs make it exact). Cells: flow[c][q].
+    let nq = sizes.len();
+    let mut flow = vec![vec![0usize; nq]; cliques.len()];
+    let mut room: Vec<usize> = sizes.to_vec();
+    let mut total = 0;
+    // Players outside every clique only fill room left over: they cost nothing.
+    for (c, &k) in cliques.iter().enumerate() {
+        for _ in 0..k {
+            total += augment(c, &mut flow, &mut room);
+        }
+    }
+    total
+}
+
+/// One unit of clique `c` routed by a shortest path over the pods (Bellman-Ford on the
+/// residual graph: enter pod q at cost flow[c][q]; from pod q, move a unit of clique d to pod r
+/// at cost flow[d][r] − (flow[d][q] − 1)); ends at a pod with room. Returns the path's cost.
+fn augment(c: usize, flow: &mut [Vec<usize>], room: &mut [usize]) -> usize {
+    let nq = room.len();
+    let mut dist: Vec<i64> = (0..nq).map(|q| flow[c][q] as i64).collect();
+    let mut prev: Vec<Option<(usize, usize)>> = vec![None; nq];
+    for _ in 0..nq {
+        let mut changed = false;
+        for q in 0..nq {
+            for d in 0..flow.len() {
+                if flow[d][q] == 0 {
+                    continue;
+                }
+                for r in 0..nq {
+                    let w = flow[d][r] as i64 - (flow[d][q] as i64 - 1);
+                    if r != q && dist[q] + w < dist[r] {
+                        dist[r] = dist[q] + w;
+                        prev[r] = Some((q, d));
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let end = (0..nq)
+        .filter(|&q| room[q] > 0)
+        .min_by_key(|&q| (dist[q], q))
+        .expect("the pods hold every player");
+    let cost = dist[end];
+    room[end] -= 1;
+    let mut at = end;
+    while let Some((q, d)) = prev[at] {
+        flow[d][at] += 1;
+        flow[d][q] -= 1;
+        at = q;
+    }
+    flow[c][at] += 1;
+    cost.max(0) as usize
+}
+
+/// Whether some membership of `players` in pods of `sizes` puts fewer than `target` barred
+/// pairs together, given `cost` already placed: `Some(true)` with one found, `Some(false)` when
+/// none exists (the search is exhaustive under the clique bound), `None` when `budget` (search
+/// nodes) runs out. Pods are filled in turn, each starting with the first player left, so
+/// every membership is met once.
+fn fewer_exists(
+    players: &[usize],
+    sizes: &[usize],
+    adj: &[Vec<bool>],
+    target: usize,
+    cost: usize,
+    budget: &mut usize,
+) -> Option<bool> {
+    if players.is_empty() {
+        return Some(cost < target);
+    }
+    if cost + clique_bound(players, sizes, adj) >= target {
+        return Some(false);
+    }
+    if *budget == 0 {
+        return None;
+    }
+    *budget -= 1;
+    let (u, rest) = (players[0], &players[1..]);
+    let mut tried = BTreeSet::new();
+    for (i, &size) in sizes.iter().enumerate() {
+        if !tried.insert(size) || size == 0 || size - 1 > rest.len() {
+            continue;
+        }
+        let mut others: Vec<usize> = sizes.to_vec();
+        others.remove(i);
+        let mut pick = vec![u];
+        if let Some(found) = choose(rest, 0, size - 1, &mut pick, &mut |pod| {
+            let add: usize = (0..pod.len())
+                .map(|x| (x + 1..pod.len()).filter(|&y| adj[pod[x]][pod[y]]).count())
+                .sum();
+            let left: Vec<usize> = rest.iter().copied().filter(|p| !pod.contains(p)).collect();
+            fewer_exists(&left, &others, adj, target, cost + add, budget)
+        }) {
+            return found;
+        }
+    }
+    Some(false)
+}
+
+/// Each way of adding `k` of `from[start..]` to `pick`, until `f` answers `Some(true)` or
+/// `None` (returned); `None` when every way answered `Some(false)`.
+fn choose(
+    from: &[usize],
+    start: usize,
+    k: usize,
+    pick: &mut Vec<usize>,
+    f: &mut dyn FnMut(&[usize]) -> Option<bool>,
+) -> Option<Option<bool>> {
+    if k == 0 {
+        return match f(pick) {
+            Some(false) => None,
+            other => Some(other),
+        };
+    }
+    for i in start..from.len() + 1 - k {
+        pick.push(from[i]);
+        let r = choose(from, i + 1, k - 1, pick, f);
+        pick.pop();
+        if r.is_some() {
+            return r;
+        }
+    }
+    None
 }
