@@ -522,11 +522,30 @@ fn verifier_flags_a_threepeat_and_formula_quads_changed_without_need() {
     let mut rng = Rng::new(13);
     run(&mut t, 16, &mut rng);
     // Session 5 (groups of 12, repeats allowed): swap partners across two games of round 15.
+    // The two games are from different quads: none of the second's players met the first's
+    // in the rounds around the session.
+    let g0 = t.round(15).unwrap().games[0].clone();
+    let near: BTreeSet<u32> = (13..=16)
+        .flat_map(|r| t.round(r).unwrap().games.clone())
+        .filter(|g| {
+            [g.white, g.black]
+                .iter()
+                .any(|x| *x == g0.white || *x == g0.black)
+        })
+        .flat_map(|g| [g.white, g.black])
+        .collect();
+    let k = t
+        .round(15)
+        .unwrap()
+        .games
+        .iter()
+        .position(|g| !near.contains(&g.white) && !near.contains(&g.black));
+    let k = k.expect("a game of another quad");
     let mut bad = t.clone();
     let rd = bad.round_mut(15);
-    let (g0, g1) = (rd.games[0].clone(), rd.games[1].clone());
+    let g1 = rd.games[k].clone();
     rd.games[0] = Game::scored(g0.white, g1.black, 400, 300);
-    rd.games[1] = Game::scored(g1.white, g0.black, 400, 300);
+    rd.games[k] = Game::scored(g1.white, g0.black, 400, 300);
     let v = verify::check_round(&bad, 15, SystemKind::Nsc2006).unwrap();
     // (This event's session-5 quads needed no change: the formula's quads must stand.)
     assert!(v.iter().any(|x| x.rule == "NSC06 session 5 quads"), "{v:?}");

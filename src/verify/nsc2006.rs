@@ -628,7 +628,10 @@ fn check_quads(
         .flat_map(|&x| games(c.t, x))
         .filter(|(a, b)| set.contains(a) && set.contains(b))
         .collect();
-    let tail = if order.len().is_multiple_of(4) || order.len() < 8 {
+    // Fewer than eight players are one pod (a bottom pod of 5–7 has no quads above it).
+    let tail = if order.len() < 8 {
+        order.len()
+    } else if order.len().is_multiple_of(4) {
         4
     } else {
         4 + order.len() % 4
