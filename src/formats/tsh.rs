@@ -272,9 +272,12 @@ pub fn parse(text: &str) -> Result<Tournament> {
     Ok(t)
 }
 
+/// A file's lines that hold a player, each with its line number, trimmed.
+type Numbered<'a> = Vec<(usize, &'a str)>;
+
 /// The file's player lines, numbered and trimmed, each with its fields read; where a name
 /// could end at more than one number, the split is chosen here.
-fn read_lines(text: &str) -> Result<(Vec<(usize, &str)>, Vec<Line>)> {
+fn read_lines(text: &str) -> Result<(Numbered<'_>, Vec<Line>)> {
     let raw: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
