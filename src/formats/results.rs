@@ -16,7 +16,7 @@
 //! was. [`plan`] says what storing would do — each board's result before and after, so that a
 //! correction (`board 12: 1-0 → 0-1`) is reported, never silent — and [`store`] stores it.
 
-use crate::tournament::{GameResult, Tournament};
+use crate::tournament::{Game, GameResult, Tournament};
 use crate::{Error, Result};
 use std::collections::HashMap;
 
@@ -114,16 +114,8 @@ pub fn plan(t: &Tournament, round: u32, text: &str) -> Result<Plan> {
             ))
         }
     };
+    let sheet = Sheet::new(t, round, &r.games);
     let games = &r.games;
-    // Looked up per line: maps keep a long result file linear in its length.
-    let by_pair: HashMap<(u32, u32), usize> = games
-        .iter()
-        .enumerate()
-        .rev()
-        .map(|(i, g)| ((g.white, g.black), i))
-        .collect();
-    let in_game: std::collections::HashSet<u32> =
-        games.iter().flat_map(|g| [g.white, g.black]).collect();
     // Validate every line first: (game index, result).
     let mut planned: Vec<(usize, GameResult, Option<[i32; 2]>)> = Vec::new();
     let mut given: HashMap<usize, usize> = HashMap::new(); // game index → line
@@ -134,79 +126,8 @@ pub fn plan(t: &Tournament, round: u32, text: &str) -> Result<Plan> {
         }
         let words: Vec<&str> = line.split_whitespace().collect();
         let (gi, res_text, field) = match words.as_slice() {
-            [board, res] => {
-                // The posted number: tsh's table number where `config tables` gives one.
-                let b = crate::tournament::boards::board_of_table(t, board, games.len());
-                let b: usize = match b {
-                    Some(b) => b,
-                    None if crate::tournament::boards::has_tables(t) => {
-                        return Err(Error::at(
-                            n,
-                            "board",
-                            format!("table {board} is not on round {round}'s sheet"),
-                        ))
-                    }
-                    None => board.parse().map_err(|_| {
-                        Error::at(n, "board", format!("board '{board}' is not a number"))
-                    })?,
-                };
-                if b == 0 || b > games.len() {
-                    return Err(Error::at(
-                        n,
-                        "board",
-                        format!(
-                            "board {b} is out of range: round {round} has {} board{}",
-                            games.len(),
-                            if games.len() == 1 { "" } else { "s" }
-                        ),
-                    ));
-                }
-                (b - 1, *res, "board")
-            }
-            [white, black, res] => {
-                let w = number(t, n, "white", white)?;
-                let b = number(t, n, "black", black)?;
-                if let Some(&i) = by_pair.get(&(w, b)) {
-                    (i, *res, "white")
-                } else if by_pair.contains_key(&(b, w)) {
-                    return Err(Error::at(
-                        n,
-                        "white",
-                        format!(
-                            "wrong colour order: in round {round} player {black} has white \
-                             against {white}; write '{black} {white} <result>'"
-                        ),
-                    ));
-                } else {
-                    let paired = |id: u32| in_game.contains(&id);
-                    let (field, msg) = if !paired(w) {
-                        (
-                            "white",
-                            format!(
-                                "result for an unpaired player: {white} has no game in round \
-                                 {round}"
-                            ),
-                        )
-                    } else if !paired(b) {
-                        (
-                            "black",
-                            format!(
-                                "result for an unpaired player: {black} has no game in round \
-                                 {round}"
-                            ),
-                        )
-                    } else {
-                        (
-                            "black",
-                            format!(
-                                "players {white} and {black} do not play each other in round \
-                                 {round}"
-                            ),
-                        )
-                    };
-                    return Err(Error::at(n, field, msg));
-                }
-            }
+            [board, res] => (sheet.board(n, board)?, *res, "board"),
+            [white, black, res] => (sheet.pair(n, white, black)?, *res, "white"),
             _ => {
                 return Err(Error::at(
                     n,
@@ -215,37 +136,7 @@ pub fn plan(t: &Tournament, round: u32, text: &str) -> Result<Plan> {
                 ))
             }
         };
-        let (res, scores) = match GameResult::parse(res_text) {
-            Some(r) => (r, None),
-            None => match parse_scores(res_text).filter(|_| t.scoring.game_scores) {
-                Some([a, b]) => (GameResult::from_scores(a, b), Some([a, b])),
-                None => {
-                    return Err(Error::at(
-                        n,
-                        "result",
-                        if t.scoring.game_scores {
-                            format!(
-                                "unknown result '{res_text}' (use game scores such as \
-                                 432-377, or +-, -+, --)"
-                            )
-                        } else {
-                            format!("unknown result '{res_text}' (use 1-0, 0-1, 1/2, +-, -+, --)")
-                        },
-                    ))
-                }
-            },
-        };
-        if t.scoring.game_scores && res.played() && scores.is_none() {
-            return Err(Error::at(
-                n,
-                "result",
-                format!(
-                    "'{res_text}' has no game scores: this event keeps them (spread breaks \
-                     ties), so enter the scores, first player's first (e.g. 432-377), or a \
-                     forfeit (+-, -+, --)"
-                ),
-            ));
-        }
+        let (res, scores) = result_of(t, n, res_text)?;
         if let Some(prev) = given.insert(gi, n) {
             let g = &games[gi];
             return Err(Error::at(
@@ -297,6 +188,146 @@ pub fn plan(t: &Tournament, round: u32, text: &str) -> Result<Plan> {
         lines,
         missing,
     })
+}
+
+/// A paired round's games, looked up by board and by pair as the result lines name them.
+struct Sheet<'a> {
+    t: &'a Tournament,
+    round: u32,
+    games: &'a [Game],
+    /// Each (white, black) pair's game index; maps keep a long result file linear in its
+    /// length.
+    by_pair: HashMap<(u32, u32), usize>,
+    /// The players with a game in the round.
+    in_game: std::collections::HashSet<u32>,
+}
+
+impl<'a> Sheet<'a> {
+    /// The sheet of round `round` of `t`, whose games are `games`.
+    fn new(t: &'a Tournament, round: u32, games: &'a [Game]) -> Sheet<'a> {
+        let by_pair = games
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, g)| ((g.white, g.black), i))
+            .collect();
+        let in_game = games.iter().flat_map(|g| [g.white, g.black]).collect();
+        Sheet {
+            t,
+            round,
+            games,
+            by_pair,
+            in_game,
+        }
+    }
+
+    /// The game index of a `board result` line (line `n`).
+    fn board(&self, n: usize, board: &str) -> Result<usize> {
+        let (t, round, games) = (self.t, self.round, self.games);
+        // The posted number: tsh's table number where `config tables` gives one.
+        let b = crate::tournament::boards::board_of_table(t, board, games.len());
+        let b: usize = match b {
+            Some(b) => b,
+            None if crate::tournament::boards::has_tables(t) => {
+                return Err(Error::at(
+                    n,
+                    "board",
+                    format!("table {board} is not on round {round}'s sheet"),
+                ))
+            }
+            None => board
+                .parse()
+                .map_err(|_| Error::at(n, "board", format!("board '{board}' is not a number")))?,
+        };
+        if b == 0 || b > games.len() {
+            return Err(Error::at(
+                n,
+                "board",
+                format!(
+                    "board {b} is out of range: round {round} has {} board{}",
+                    games.len(),
+                    if games.len() == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+        Ok(b - 1)
+    }
+
+    /// The game index of a `white black result` line (line `n`): the pair must play in
+    /// that colour order.
+    fn pair(&self, n: usize, white: &str, black: &str) -> Result<usize> {
+        let (t, round) = (self.t, self.round);
+        let w = number(t, n, "white", white)?;
+        let b = number(t, n, "black", black)?;
+        if let Some(&i) = self.by_pair.get(&(w, b)) {
+            return Ok(i);
+        }
+        if self.by_pair.contains_key(&(b, w)) {
+            return Err(Error::at(
+                n,
+                "white",
+                format!(
+                    "wrong colour order: in round {round} player {black} has white \
+                     against {white}; write '{black} {white} <result>'"
+                ),
+            ));
+        }
+        let paired = |id: u32| self.in_game.contains(&id);
+        let (field, msg) = if !paired(w) {
+            (
+                "white",
+                format!("result for an unpaired player: {white} has no game in round {round}"),
+            )
+        } else if !paired(b) {
+            (
+                "black",
+                format!("result for an unpaired player: {black} has no game in round {round}"),
+            )
+        } else {
+            (
+                "black",
+                format!("players {white} and {black} do not play each other in round {round}"),
+            )
+        };
+        Err(Error::at(n, field, msg))
+    }
+}
+
+/// The result of line `n`: a chess result, or game scores where the event keeps them (and
+/// then required for a game played).
+fn result_of(t: &Tournament, n: usize, res_text: &str) -> Result<(GameResult, Option<[i32; 2]>)> {
+    let (res, scores) = match GameResult::parse(res_text) {
+        Some(r) => (r, None),
+        None => match parse_scores(res_text).filter(|_| t.scoring.game_scores) {
+            Some([a, b]) => (GameResult::from_scores(a, b), Some([a, b])),
+            None => {
+                return Err(Error::at(
+                    n,
+                    "result",
+                    if t.scoring.game_scores {
+                        format!(
+                            "unknown result '{res_text}' (use game scores such as \
+                             432-377, or +-, -+, --)"
+                        )
+                    } else {
+                        format!("unknown result '{res_text}' (use 1-0, 0-1, 1/2, +-, -+, --)")
+                    },
+                ))
+            }
+        },
+    };
+    if t.scoring.game_scores && res.played() && scores.is_none() {
+        return Err(Error::at(
+            n,
+            "result",
+            format!(
+                "'{res_text}' has no game scores: this event keeps them (spread breaks \
+                 ties), so enter the scores, first player's first (e.g. 432-377), or a \
+                 forfeit (+-, -+, --)"
+            ),
+        ));
+    }
+    Ok((res, scores))
 }
 
 /// The player a `white black result` line names by number (see the module notes).

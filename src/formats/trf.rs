@@ -1945,7 +1945,43 @@ fn lines_250(t: &Tournament) -> Option<Vec<String>> {
 /// Each record group's lines as optipair writes them, in the order of a new file (see
 /// [`group_of`]); a group with nothing to say is left out.
 fn groups(t: &Tournament) -> Result<Vec<(String, Vec<String>)>> {
-    let refuse = |field: String, msg: String| Err(Error::field(&field, msg));
+    check_writable(t)?;
+    let mut g = header_groups(t)?;
+    let slots = Slots::of(t);
+    player_groups(t, slots.text, &slots.score, &mut g)?;
+    // TRF-2026 240: requested byes.
+    if !slots.requests.is_empty() {
+        let lines = slots
+            .requests
+            .iter()
+            .map(|((round, c), ids)| {
+                let mut l = format!("240 {c} {round:03}");
+                for id in ids {
+                    l.push_str(&format!(" {id:>4}"));
+                }
+                l
+            })
+            .collect();
+        g.push(("240".into(), lines));
+    }
+    let forbidden = forbidden_lines(t)?;
+    if !forbidden.is_empty() {
+        g.push(("forbidden".into(), forbidden));
+    }
+    let accel = accel_lines(t);
+    if !accel.is_empty() {
+        g.push(("accel".into(), accel));
+    }
+    Ok(g)
+}
+
+/// A write refused: the field it names and why.
+fn refuse<T>(field: String, msg: String) -> Result<T> {
+    Err(Error::field(&field, msg))
+}
+
+/// Refuses, before anything is written, an event whose values TRF's columns cannot hold.
+fn check_writable(t: &Tournament) -> Result<()> {
     for (i, p) in t.players.iter().enumerate() {
         if p.id > 9999 {
             return refuse(
@@ -2006,6 +2042,12 @@ fn groups(t: &Tournament) -> Result<Vec<(String, Vec<String>)>> {
                 .into(),
         );
     }
+    Ok(())
+}
+
+/// The groups before the player lines: the event's name and details, the rounds planned,
+/// the initial colour and the scoring.
+fn header_groups(t: &Tournament) -> Result<Vec<(String, Vec<String>)>> {
     let src = &t.trf;
     let mut g: Vec<(String, Vec<String>)> = Vec::new();
     let line = |code: &str, v: &str| format!("{code} {}", fit(v, 200));
@@ -2068,34 +2110,62 @@ fn groups(t: &Tournament) -> Result<Vec<(String, Vec<String>)>> {
     if !scoring.is_empty() {
         g.push(("scoring".into(), scoring));
     }
+    Ok(g)
+}
 
-    // Each player's slot per round, and their score. A requested bye of a round not yet
-    // paired is written as the file had it (a TRF-2026 240 line or the slot, `0000 - H`), a
-    // new one as a 240 line in a TRF-2026 file and in the slot otherwise; in a paired round
-    // every bye is in its slot.
-    let s = &t.scoring;
-    let prefer_240 = src.trf2026 || src.codes.contains("240");
-    let mut requests: std::collections::BTreeMap<(u32, char), Vec<u32>> = Default::default();
-    let max_round = t.rounds.iter().map(|r| r.number).max().unwrap_or(0) as usize;
-    let next = t.last_paired_round() + 1;
-    let mut slots: HashMap<u32, Vec<String>> = HashMap::new();
-    let mut score: HashMap<u32, f64> = HashMap::new();
-    let blank = " ".repeat(8);
-    for p in &t.players {
-        slots.insert(p.id, vec![blank.clone(); max_round]);
-        score.insert(p.id, 0.0);
+/// An empty round slot (columns left blank).
+const BLANK_SLOT: &str = "        ";
+
+/// Each player's slot per round, and their score. A requested bye of a round not yet
+/// paired is written as the file had it (a TRF-2026 240 line or the slot, `0000 - H`), a
+/// new one as a 240 line in a TRF-2026 file and in the slot otherwise; in a paired round
+/// every bye is in its slot.
+struct Slots {
+    /// Each player's slot text, one per round.
+    text: HashMap<u32, Vec<String>>,
+    /// Each player's points in the points column.
+    score: HashMap<u32, f64>,
+    /// The requested byes written as 240 lines, by round and kind.
+    requests: std::collections::BTreeMap<(u32, char), Vec<u32>>,
+}
+
+impl Slots {
+    /// The slots, scores and 240 requests of every round of `t`.
+    fn of(t: &Tournament) -> Slots {
+        let max_round = t.rounds.iter().map(|r| r.number).max().unwrap_or(0) as usize;
+        let mut slots = Slots {
+            text: HashMap::new(),
+            score: HashMap::new(),
+            requests: Default::default(),
+        };
+        for p in &t.players {
+            slots
+                .text
+                .insert(p.id, vec![BLANK_SLOT.to_string(); max_round]);
+            slots.score.insert(p.id, 0.0);
+        }
+        let next = t.last_paired_round() + 1;
+        for round in &t.rounds {
+            slots.games(t, round);
+            slots.byes(t, round, next);
+        }
+        slots
     }
-    let mut put = |id: u32, r: u32, text: Option<String>, points: f64| {
-        if let (Some(v), Some(text)) = (slots.get_mut(&id), text) {
+
+    /// Writes `text` (if any) in player `id`'s slot of round `r` and adds `points`.
+    fn put(&mut self, id: u32, r: u32, text: Option<String>, points: f64) {
+        if let (Some(v), Some(text)) = (self.text.get_mut(&id), text) {
             if r >= 1 {
                 v[r as usize - 1] = text;
             }
         }
-        if let Some(sc) = score.get_mut(&id) {
+        if let Some(sc) = self.score.get_mut(&id) {
             *sc += points;
         }
-    };
-    for round in &t.rounds {
+    }
+
+    /// Both players' slots of each game of `round`.
+    fn games(&mut self, t: &Tournament, round: &Round) {
         for g in &round.games {
             let (wc, bc) = match g.result {
                 GameResult::Pending => (' ', ' '),
@@ -2106,24 +2176,30 @@ fn groups(t: &Tournament) -> Result<Vec<(String, Vec<String>)>> {
                 GameResult::BlackForfeitWin => ('-', '+'),
                 GameResult::DoubleForfeit => ('-', '-'),
             };
-            let (wp, bp) = g.result.points(s);
+            let (wp, bp) = g.result.points(&t.scoring);
             let (wl, bl) = match g.order {
                 Order::Recorded => ('w', 'b'),
                 _ => ('-', '-'),
             };
-            put(
+            self.put(
                 g.white,
                 round.number,
                 Some(format!("{:>4} {wl} {wc}", g.black)),
                 wp,
             );
-            put(
+            self.put(
                 g.black,
                 round.number,
                 Some(format!("{:>4} {bl} {bc}", g.white)),
                 bp,
             );
         }
+    }
+
+    /// Each bye of `round`, in its slot or as a 240 request; `next` is the round to pair.
+    fn byes(&mut self, t: &Tournament, round: &Round, next: u32) {
+        let src = &t.trf;
+        let prefer_240 = src.trf2026 || src.codes.contains("240");
         let paired = round.is_paired();
         for b in &round.byes {
             let c = match b.kind {
@@ -2138,7 +2214,7 @@ fn groups(t: &Tournament) -> Result<Vec<(String, Vec<String>)>> {
             let to_240 =
                 requested && (src.byes_240.contains(&key) || (!paired && !in_slot && prefer_240));
             if to_240 {
-                requests
+                self.requests
                     .entry((round.number, c))
                     .or_default()
                     .push(b.player);
@@ -2148,14 +2224,28 @@ fn groups(t: &Tournament) -> Result<Vec<(String, Vec<String>)>> {
             // a later round: the points are those of the rounds played.
             let to_slot = paired || in_slot || !to_240;
             let counts = to_slot && (paired || round.number <= next);
-            put(
+            self.put(
                 b.player,
                 round.number,
                 to_slot.then(|| format!("0000 - {c}")),
-                if counts { b.kind.points(s) } else { 0.0 },
+                if counts {
+                    b.kind.points(&t.scoring)
+                } else {
+                    0.0
+                },
             );
         }
     }
+}
+
+/// One 001 group per player: the player's columns, points, rank and round slots.
+fn player_groups(
+    t: &Tournament,
+    mut slots: HashMap<u32, Vec<String>>,
+    score: &HashMap<u32, f64>,
+    g: &mut Vec<(String, Vec<String>)>,
+) -> Result<()> {
+    let src = &t.trf;
     let mut order: Vec<(f64, u32)> = t
         .players
         .iter()
@@ -2198,29 +2288,23 @@ fn groups(t: &Tournament) -> Result<Vec<(String, Vec<String>)>> {
             },
         );
         let mine = slots.remove(&p.id).unwrap_or_default();
-        let used = mine.iter().rposition(|s| *s != blank).map_or(0, |i| i + 1);
+        let used = mine
+            .iter()
+            .rposition(|s| s != BLANK_SLOT)
+            .map_or(0, |i| i + 1);
         for s in &mine[..used] {
             line.push_str("  ");
             line.push_str(s);
         }
         g.push((format!("001:{}", p.id), vec![line]));
     }
-    // TRF-2026 240: requested byes.
-    if !requests.is_empty() {
-        let lines = requests
-            .iter()
-            .map(|((round, c), ids)| {
-                let mut l = format!("240 {c} {round:03}");
-                for id in ids {
-                    l.push_str(&format!(" {id:>4}"));
-                }
-                l
-            })
-            .collect();
-        g.push(("240".into(), lines));
-    }
-    // Forbidden pairs: JaVaFo's XXP (every round) where the file used it or a TRF(x) file
-    // has one for every round, else TRF-2026 260.
+    Ok(())
+}
+
+/// Forbidden pairs: JaVaFo's XXP (every round) where the file used it or a TRF(x) file
+/// has one for every round, else TRF-2026 260.
+fn forbidden_lines(t: &Tournament) -> Result<Vec<String>> {
+    let src = &t.trf;
     let mut forbidden = Vec::new();
     for fp in t.forbidden_pairs()? {
         let every_round = fp.from == 1 && fp.to >= MAX_ROUNDS;
@@ -2240,15 +2324,16 @@ fn groups(t: &Tournament) -> Result<Vec<(String, Vec<String>)>> {
         }
         forbidden.push(l);
     }
-    if !forbidden.is_empty() {
-        g.push(("forbidden".into(), forbidden));
-    }
-    // Acceleration: TRF-2026 250 where the file used it, else XXA.
-    let accel = match src.codes.contains("250") {
+    Ok(forbidden)
+}
+
+/// Acceleration: TRF-2026 250 where the file used it, else XXA.
+fn accel_lines(t: &Tournament) -> Vec<String> {
+    let accel = match t.trf.codes.contains("250") {
         true => lines_250(t),
         false => None,
     };
-    let accel = accel.unwrap_or_else(|| {
+    accel.unwrap_or_else(|| {
         t.players
             .iter()
             .filter(|p| !p.virtual_points.is_empty())
@@ -2260,11 +2345,7 @@ fn groups(t: &Tournament) -> Result<Vec<(String, Vec<String>)>> {
                 l
             })
             .collect()
-    });
-    if !accel.is_empty() {
-        g.push(("accel".into(), accel));
-    }
-    Ok(g)
+    })
 }
 
 /// A player line that changed: when the only change is rounds added after those read (and

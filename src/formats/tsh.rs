@@ -219,6 +219,65 @@ fn parse_line(no: usize, text: &str, at: Option<usize>) -> Result<Line> {
 
 /// Parses a `.t` file (one division).
 pub fn parse(text: &str) -> Result<Tournament> {
+    let (raw, lines) = read_lines(text)?;
+    let rating_column = rating_column(&raw, &lines);
+    let had_p12 = lines.iter().any(|l| l.p12.is_some());
+    let (players, fields, bye_p12) = players_of(&lines);
+    if let Some(l) = lines
+        .iter()
+        .find(|l| l.opps.len() > super::MAX_ROUNDS as usize)
+    {
+        return Err(Error::at(
+            l.no,
+            &format!("opponent {}", super::MAX_ROUNDS + 1),
+            format!(
+                "{} rounds: at most {} are supported",
+                l.opps.len(),
+                super::MAX_ROUNDS
+            ),
+        ));
+    }
+    let rounds = lines.iter().map(|l| l.opps.len()).max().unwrap_or(0);
+    let mut t = Tournament::new("", players);
+    t.scoring.game_scores = true;
+    t.system = Some("tsh-cp".into());
+    if had_p12 {
+        t.settings.insert(P12_KEY.into(), true.into());
+    }
+    if !fields.is_empty() {
+        t.settings.insert(FIELDS_KEY.into(), fields.into());
+    }
+    if let Some(c) = rating_column {
+        t.settings.insert(RATING_END_KEY.into(), c.into());
+    }
+    if !bye_p12.is_empty() {
+        t.settings.insert(BYE_P12_KEY.into(), bye_p12.into());
+    }
+    for r in 0..rounds {
+        t.rounds.push(round_of(&lines, r)?);
+    }
+    t.validate()?;
+    // The posted order of tables: tsh's own numbers where the file has them for a whole
+    // round, else recomputed as tsh orders them.
+    crate::tournament::boards::post_order_all(&mut t);
+    for rd in &mut t.rounds {
+        let r = rd.number as usize - 1;
+        let table = |id: u32| lines[id as usize - 1].table(r);
+        let mut tables: Vec<u32> = rd.games.iter().filter_map(|g| table(g.white)).collect();
+        tables.sort_unstable();
+        if tables.iter().copied().eq(1..=rd.games.len() as u32) {
+            rd.games.sort_by_key(|g| table(g.white));
+        }
+    }
+    Ok(t)
+}
+
+/// A file's lines that hold a player, each with its line number, trimmed.
+type Numbered<'a> = Vec<(usize, &'a str)>;
+
+/// The file's player lines, numbered and trimmed, each with its fields read; where a name
+/// could end at more than one number, the split is chosen here.
+fn read_lines(text: &str) -> Result<(Numbered<'_>, Vec<Line>)> {
     let raw: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
@@ -260,11 +319,15 @@ pub fn parse(text: &str) -> Result<Tournament> {
             .or(o.first().copied());
         lines.push(parse_line(*no, l, at)?);
     }
-    // The column where ratings end, when every line agrees (tsh pads names to a width):
-    // written back the same way; the canonical column needs no keeping.
+    Ok((raw, lines))
+}
+
+/// The column where ratings end, when every line agrees (tsh pads names to a width):
+/// written back the same way; the canonical column needs no keeping.
+fn rating_column(raw: &[(usize, &str)], lines: &[Line]) -> Option<usize> {
     let ends: Vec<usize> = raw
         .iter()
-        .zip(&lines)
+        .zip(lines)
         .filter_map(|((_, text), l)| rating_end(text, &l.name, l.rating))
         .collect();
     let canonical_end = lines
@@ -273,12 +336,18 @@ pub fn parse(text: &str) -> Result<Tournament> {
         .max()
         .unwrap_or(0)
         + 5;
-    let rating_column = (ends.len() == lines.len()
+    (ends.len() == lines.len()
         && ends.windows(2).all(|w| w[0] == w[1])
         && ends.first().is_some_and(|&e| e != canonical_end))
-    .then(|| ends[0]);
-    let n = lines.len() as u32;
-    let had_p12 = lines.iter().any(|l| l.p12.is_some());
+    .then(|| ends[0])
+}
+
+/// A JSON object, as kept in the event's settings.
+type JsonMap = serde_json::Map<String, serde_json::Value>;
+
+/// The players of `lines`, with the fields to keep (beyond the p12 slot) and the p12 values
+/// given on byes, both by player number.
+fn players_of(lines: &[Line]) -> (Vec<Player>, JsonMap, JsonMap) {
     let mut fields = serde_json::Map::new();
     let mut bye_p12 = serde_json::Map::new();
     let mut players = Vec::new();
@@ -307,140 +376,107 @@ pub fn parse(text: &str) -> Result<Tournament> {
             bye_p12.insert((i + 1).to_string(), on_byes.into());
         }
     }
-    if let Some(l) = lines
-        .iter()
-        .find(|l| l.opps.len() > super::MAX_ROUNDS as usize)
-    {
-        return Err(Error::at(
-            l.no,
-            &format!("opponent {}", super::MAX_ROUNDS + 1),
-            format!(
-                "{} rounds: at most {} are supported",
-                l.opps.len(),
-                super::MAX_ROUNDS
-            ),
-        ));
-    }
-    let rounds = lines.iter().map(|l| l.opps.len()).max().unwrap_or(0);
-    let mut t = Tournament::new("", players);
-    t.scoring.game_scores = true;
-    t.system = Some("tsh-cp".into());
-    if had_p12 {
-        t.settings.insert(P12_KEY.into(), true.into());
-    }
-    if !fields.is_empty() {
-        t.settings.insert(FIELDS_KEY.into(), fields.into());
-    }
-    if let Some(c) = rating_column {
-        t.settings.insert(RATING_END_KEY.into(), c.into());
-    }
-    if !bye_p12.is_empty() {
-        t.settings.insert(BYE_P12_KEY.into(), bye_p12.into());
-    }
-    for r in 0..rounds {
-        let mut round = Round {
-            number: r as u32 + 1,
-            ..Round::default()
-        };
-        for (i, l) in lines.iter().enumerate() {
-            let me = i as u32 + 1;
-            let Some(&opp) = l.opps.get(r) else { continue };
-            let field = format!("opponent {}", r + 1);
-            let p12 = |line: &Line| line.p12.as_ref().and_then(|v| v.get(r).copied());
-            if opp == 0 {
-                let spread = l.scores.get(r).copied();
-                let kind = match spread {
-                    None => ByeKind::PairingAllocated,
-                    Some(s) if s > 0 => ByeKind::PairingAllocated,
-                    Some(0) => ByeKind::Half,
-                    Some(_) => ByeKind::Zero,
-                };
-                round.byes.push(Bye {
-                    player: me,
-                    kind,
-                    spread,
-                });
-                continue;
-            }
-            if opp > n || opp == me {
-                return Err(Error::at(
-                    l.no,
-                    &field,
-                    format!("opponent {opp} is not another player (1..{n})"),
-                ));
-            }
-            let o = &lines[opp as usize - 1];
-            if o.opps.get(r) != Some(&me) {
-                return Err(Error::at(
-                    l.no,
-                    &field,
-                    format!(
-                        "plays {opp} in round {}, but line {} does not name this player",
-                        r + 1,
-                        o.no
-                    ),
-                ));
-            }
-            if opp < me {
-                continue; // built from the lower id's line
-            }
-            let (sa, sb) = (l.scores.get(r).copied(), o.scores.get(r).copied());
-            let scores = match (sa, sb) {
-                (Some(a), Some(b)) => Some([a, b]),
-                (None, None) => None,
-                _ => {
-                    let who = if sa.is_none() { l } else { o };
-                    return Err(Error::at(
-                        who.no,
-                        &format!("score {}", r + 1),
-                        "the opponent's score is entered but this one is not",
-                    ));
-                }
+    (players, fields, bye_p12)
+}
+
+/// Round `r` (0-based) from every line's opponent, score and p12 columns: byes, and each
+/// game once, built from the lower number's line.
+fn round_of(lines: &[Line], r: usize) -> Result<Round> {
+    let n = lines.len() as u32;
+    let mut round = Round {
+        number: r as u32 + 1,
+        ..Round::default()
+    };
+    for (i, l) in lines.iter().enumerate() {
+        let me = i as u32 + 1;
+        let Some(&opp) = l.opps.get(r) else { continue };
+        let field = format!("opponent {}", r + 1);
+        if opp == 0 {
+            let spread = l.scores.get(r).copied();
+            let kind = match spread {
+                None => ByeKind::PairingAllocated,
+                Some(s) if s > 0 => ByeKind::PairingAllocated,
+                Some(0) => ByeKind::Half,
+                Some(_) => ByeKind::Zero,
             };
-            let (pa, pb) = (p12(l), p12(o));
-            let bad = || {
-                Error::at(
-                    l.no,
-                    &format!("p12 round {}", r + 1),
-                    format!("first/second {pa:?} disagrees with line {} ({pb:?})", o.no),
-                )
-            };
-            let (a_first, order) = match (pa, pb) {
-                (Some(1), Some(2) | None) | (None, Some(2)) => (true, Order::Recorded),
-                (Some(2), Some(1) | None) | (None, Some(1)) => (false, Order::Recorded),
-                (Some(3), Some(3) | None) | (None, Some(3)) => (true, Order::Draw),
-                (Some(4) | None, Some(4) | None) => (true, Order::Unknown),
-                _ => return Err(bad()),
-            };
-            let (white, black, scores) = if a_first {
-                (me, opp, scores)
-            } else {
-                (opp, me, scores.map(|[a, b]| [b, a]))
-            };
-            round.games.push(Game {
-                white,
-                black,
-                result: scores.map_or(GameResult::Pending, |[a, b]| GameResult::from_scores(a, b)),
-                scores,
-                order,
+            round.byes.push(Bye {
+                player: me,
+                kind,
+                spread,
             });
+            continue;
         }
-        t.rounds.push(round);
-    }
-    t.validate()?;
-    // The posted order of tables: tsh's own numbers where the file has them for a whole
-    // round, else recomputed as tsh orders them.
-    crate::tournament::boards::post_order_all(&mut t);
-    for rd in &mut t.rounds {
-        let r = rd.number as usize - 1;
-        let table = |id: u32| lines[id as usize - 1].table(r);
-        let mut tables: Vec<u32> = rd.games.iter().filter_map(|g| table(g.white)).collect();
-        tables.sort_unstable();
-        if tables.iter().copied().eq(1..=rd.games.len() as u32) {
-            rd.games.sort_by_key(|g| table(g.white));
+        if opp > n || opp == me {
+            return Err(Error::at(
+                l.no,
+                &field,
+                format!("opponent {opp} is not another player (1..{n})"),
+            ));
         }
+        let o = &lines[opp as usize - 1];
+        if o.opps.get(r) != Some(&me) {
+            return Err(Error::at(
+                l.no,
+                &field,
+                format!(
+                    "plays {opp} in round {}, but line {} does not name this player",
+                    r + 1,
+                    o.no
+                ),
+            ));
+        }
+        if opp < me {
+            continue; // built from the lower id's line
+        }
+        round.games.push(game_of(l, o, me, opp, r)?);
     }
-    Ok(t)
+    Ok(round)
+}
+
+/// The game of players `me` (line `l`) and `opp` (line `o`) in round `r` (0-based): the
+/// scores must be both entered or neither, the p12 columns must agree on who went first.
+fn game_of(l: &Line, o: &Line, me: u32, opp: u32, r: usize) -> Result<Game> {
+    let p12 = |line: &Line| line.p12.as_ref().and_then(|v| v.get(r).copied());
+    let (sa, sb) = (l.scores.get(r).copied(), o.scores.get(r).copied());
+    let scores = match (sa, sb) {
+        (Some(a), Some(b)) => Some([a, b]),
+        (None, None) => None,
+        _ => {
+            let who = if sa.is_none() { l } else { o };
+            return Err(Error::at(
+                who.no,
+                &format!("score {}", r + 1),
+                "the opponent's score is entered but this one is not",
+            ));
+        }
+    };
+    let (pa, pb) = (p12(l), p12(o));
+    let bad = || {
+        Error::at(
+            l.no,
+            &format!("p12 round {}", r + 1),
+            format!("first/second {pa:?} disagrees with line {} ({pb:?})", o.no),
+        )
+    };
+    let (a_first, order) = match (pa, pb) {
+        (Some(1), Some(2) | None) | (None, Some(2)) => (true, Order::Recorded),
+        (Some(2), Some(1) | None) | (None, Some(1)) => (false, Order::Recorded),
+        (Some(3), Some(3) | None) | (None, Some(3)) => (true, Order::Draw),
+        (Some(4) | None, Some(4) | None) => (true, Order::Unknown),
+        _ => return Err(bad()),
+    };
+    let (white, black, scores) = if a_first {
+        (me, opp, scores)
+    } else {
+        (opp, me, scores.map(|[a, b]| [b, a]))
+    };
+    Ok(Game {
+        white,
+        black,
+        result: scores.map_or(GameResult::Pending, |[a, b]| GameResult::from_scores(a, b)),
+        scores,
+        order,
+    })
 }
 
 impl Line {

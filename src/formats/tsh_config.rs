@@ -215,195 +215,227 @@ pub fn parse(text: &str) -> Result<Config> {
         }
         let mut words = line.split_whitespace();
         match words.next().map(|w| w.to_ascii_lowercase()).as_deref() {
-            Some("division") => {
-                let (Some(name), Some(file)) = (words.next(), words.next()) else {
-                    return Err(Error::at(no, "division", "expected `division NAME FILE`"));
-                };
-                if c.divisions
-                    .iter()
-                    .any(|(d, _)| d.eq_ignore_ascii_case(name))
-                {
-                    return Err(Error::at(
-                        no,
-                        "division",
-                        format!("division '{name}' is declared twice"),
-                    ));
-                }
-                super::paths::confine(Path::new(""), file)
-                    .map_err(|m| Error::at(no, "division", m))?;
-                c.divisions.push((name.to_string(), file.to_string()));
-                c.division_lines.push(no);
-            }
-            Some("config") => {
-                let rest = line["config".len()..].trim();
-                let Some((key, value)) = rest.split_once('=') else {
-                    return Err(Error::at(no, "config", "expected `config KEY = VALUE`"));
-                };
-                let key = key.trim();
-                let field = format!("config {key}");
-                let bad = |what: &str| Error::at(no, &field, what.to_string());
-                let value = || perl_value(value).ok_or_else(|| bad("cannot read the value"));
-                match key {
-                    "max_rounds" => match value()? {
-                        PerlValue::Scalar(s) => match s.parse::<u32>() {
-                            Ok(n) if (1..=super::MAX_ROUNDS).contains(&n) => c.max_rounds = Some(n),
-                            _ => {
-                                return Err(bad(&format!(
-                                    "'{s}' is not a number of rounds (1 to {})",
-                                    super::MAX_ROUNDS
-                                )))
-                            }
-                        },
-                        _ => return Err(bad("expected a number")),
-                    },
-                    // tsh's ChewPair never reads it: its best-possible-finish simulation
-                    // assumes 500 a round (its `MaxSpread` is called without the config).
-                    "gibson_spread" => c.pairing_not_followed.push((
-                        no,
-                        key.into(),
-                        "tsh's ChewPair assumes 500 a round to catch up whatever it says",
-                    )),
-                    "prize_bands" | "session_starts" => match value()? {
-                        PerlValue::List(v) => {
-                            c.settings.insert(key.into(), ints(&v, no, &field)?);
-                        }
-                        PerlValue::Hash(h) => {
-                            for (d, v) in h {
-                                c.by_division
-                                    .entry(d.to_ascii_lowercase())
-                                    .or_default()
-                                    .insert(key.into(), ints(&v, no, &field)?);
-                            }
-                        }
-                        PerlValue::Scalar(_) => return Err(bad("expected a list [a, b, …]")),
-                    },
-                    "lag" => match value()? {
-                        PerlValue::Scalar(s) => match s.parse::<u32>() {
-                            Ok(n) if n >= 1 => {
-                                c.settings.insert("lag".into(), n.into());
-                            }
-                            _ => return Err(bad(&format!("'{s}' is not a lag of 1 or more"))),
-                        },
-                        _ => return Err(bad("expected a number")),
-                    },
-                    "initial_round_robin" => match value()? {
-                        PerlValue::Scalar(s) => match s.parse::<u32>() {
-                            Ok(n) if n <= 3 => {
-                                c.settings.insert("initial_round_robin".into(), n.into());
-                            }
-                            _ => return Err(bad(&format!("'{s}' is not 0 to 3 rounds"))),
-                        },
-                        _ => return Err(bad("expected a number")),
-                    },
-                    "lag_final_round" => match value()? {
-                        PerlValue::Scalar(s) if s == "0" || s == "1" => {
-                            c.settings
-                                .insert("lag_final_round".into(), (s == "1").into());
-                        }
-                        _ => return Err(bad("expected 0 or 1")),
-                    },
-                    "flight_cap" => match value()? {
-                        PerlValue::Scalar(s) => match flight_cap(&s) {
-                            Some(n) => {
-                                c.settings.insert("flight_cap".into(), n.into());
-                            }
-                            None => {
-                                return Err(bad(&format!(
-                                    "unknown flight cap '{s}' (known: FlightCapDefault, \
-                                     FlightCapNSC, FlightCapNSC2008, FlightCapNone, tsh07, or \
-                                     a list)"
-                                )))
-                            }
-                        },
-                        PerlValue::List(v) => {
-                            c.settings
-                                .insert("flight_cap".into(), ints(&v, no, &field)?);
-                        }
-                        _ => return Err(bad("expected a name or a list of caps")),
-                    },
-                    "force_koth" | "chew_no_swiss_all" | "track_firsts" => match value()? {
-                        PerlValue::Scalar(s) => match s.parse::<u32>() {
-                            Ok(n) => {
-                                let v: Value = if key == "force_koth" {
-                                    n.into()
-                                } else {
-                                    (n != 0).into()
-                                };
-                                if key == "track_firsts" && n == 0 {
-                                    c.pairing_not_followed.push((
-                                        no,
-                                        key.into(),
-                                        "optipair always matches starters with repliers",
-                                    ));
-                                }
-                                c.settings.insert(key.into(), v);
-                            }
-                            _ => return Err(bad(&format!("'{s}' is not a number"))),
-                        },
-                        _ => return Err(bad("expected a number")),
-                    },
-                    "tables" => match value()? {
-                        PerlValue::Hash(h) => {
-                            for (d, v) in h {
-                                c.tables.insert(d.to_ascii_lowercase(), v);
-                            }
-                        }
-                        PerlValue::List(v) => {
-                            c.tables.insert(String::new(), v);
-                        }
-                        PerlValue::Scalar(_) => {
-                            return Err(bad("expected { 'A' => [table, …] } or [table, …]"))
-                        }
-                    },
-                    "event_name" => match value()? {
-                        PerlValue::Scalar(n) => c.event_name = Some(n),
-                        _ => return Err(bad("expected the event's name")),
-                    },
-                    k if PRINTED_KEYS.contains(&k) => c.not_followed.push((no, k.to_string())),
-                    k if PAIRING_KEYS.iter().any(|(p, _)| *p == k) => {
-                        let why = PAIRING_KEYS.iter().find(|(p, _)| *p == k).unwrap().1;
-                        c.pairing_not_followed.push((no, k.to_string(), why));
-                    }
-                    _ => {} // tsh's own settings: nothing to do with pairing or sheets here.
-                }
-            }
-            Some("autopair") => {
-                let w: Vec<&str> = words.collect();
-                let (Some(div), Some(based), Some(round)) = (w.first(), w.get(1), w.get(2)) else {
-                    return Err(Error::at(
-                        no,
-                        "autopair",
-                        "expected `autopair DIV BASED ROUND COMMAND …`",
-                    ));
-                };
-                let (Ok(based), Ok(round)) = (based.parse::<u32>(), round.parse::<u32>()) else {
-                    return Err(Error::at(
-                        no,
-                        "autopair",
-                        "the based-on round and the round paired must be numbers",
-                    ));
-                };
-                if round == 0 || based >= round || round > super::MAX_ROUNDS {
-                    return Err(Error::at(
-                        no,
-                        "autopair",
-                        format!("round {round} cannot be paired from round {based}"),
-                    ));
-                }
-                let map = c
-                    .by_division
-                    .entry(div.to_ascii_lowercase())
-                    .or_default()
-                    .entry("based_on".into())
-                    .or_insert_with(|| Value::Object(Default::default()));
-                if let Value::Object(m) = map {
-                    m.insert(round.to_string(), based.into());
-                }
-            }
+            Some("division") => division_line(&mut c, no, words)?,
+            Some("config") => config_line(&mut c, no, line)?,
+            Some("autopair") => autopair_line(&mut c, no, words)?,
             _ => {} // classes, prize, perl, …: not pairing.
         }
     }
     Ok(c)
+}
+
+/// `division NAME FILE`: a division and its `.t` file, inside the event's directory.
+fn division_line<'a>(
+    c: &mut Config,
+    no: usize,
+    mut words: impl Iterator<Item = &'a str>,
+) -> Result<()> {
+    let (Some(name), Some(file)) = (words.next(), words.next()) else {
+        return Err(Error::at(no, "division", "expected `division NAME FILE`"));
+    };
+    if c.divisions
+        .iter()
+        .any(|(d, _)| d.eq_ignore_ascii_case(name))
+    {
+        return Err(Error::at(
+            no,
+            "division",
+            format!("division '{name}' is declared twice"),
+        ));
+    }
+    super::paths::confine(Path::new(""), file).map_err(|m| Error::at(no, "division", m))?;
+    c.divisions.push((name.to_string(), file.to_string()));
+    c.division_lines.push(no);
+    Ok(())
+}
+
+/// `config KEY = VALUE`: the settings that decide pairings, the sheets' few, and the keys
+/// optipair reads but does not follow; the rest of the keys in [`config_more`].
+fn config_line(c: &mut Config, no: usize, line: &str) -> Result<()> {
+    let rest = line["config".len()..].trim();
+    let Some((key, text)) = rest.split_once('=') else {
+        return Err(Error::at(no, "config", "expected `config KEY = VALUE`"));
+    };
+    let key = key.trim();
+    let field = format!("config {key}");
+    let bad = |what: &str| Error::at(no, &field, what.to_string());
+    let value = || perl_value(text).ok_or_else(|| bad("cannot read the value"));
+    match key {
+        "max_rounds" => match value()? {
+            PerlValue::Scalar(s) => match s.parse::<u32>() {
+                Ok(n) if (1..=super::MAX_ROUNDS).contains(&n) => c.max_rounds = Some(n),
+                _ => {
+                    return Err(bad(&format!(
+                        "'{s}' is not a number of rounds (1 to {})",
+                        super::MAX_ROUNDS
+                    )))
+                }
+            },
+            _ => return Err(bad("expected a number")),
+        },
+        // tsh's ChewPair never reads it: its best-possible-finish simulation
+        // assumes 500 a round (its `MaxSpread` is called without the config).
+        "gibson_spread" => c.pairing_not_followed.push((
+            no,
+            key.into(),
+            "tsh's ChewPair assumes 500 a round to catch up whatever it says",
+        )),
+        "prize_bands" | "session_starts" => match value()? {
+            PerlValue::List(v) => {
+                c.settings.insert(key.into(), ints(&v, no, &field)?);
+            }
+            PerlValue::Hash(h) => {
+                for (d, v) in h {
+                    c.by_division
+                        .entry(d.to_ascii_lowercase())
+                        .or_default()
+                        .insert(key.into(), ints(&v, no, &field)?);
+                }
+            }
+            PerlValue::Scalar(_) => return Err(bad("expected a list [a, b, …]")),
+        },
+        "lag" => match value()? {
+            PerlValue::Scalar(s) => match s.parse::<u32>() {
+                Ok(n) if n >= 1 => {
+                    c.settings.insert("lag".into(), n.into());
+                }
+                _ => return Err(bad(&format!("'{s}' is not a lag of 1 or more"))),
+            },
+            _ => return Err(bad("expected a number")),
+        },
+        "initial_round_robin" => match value()? {
+            PerlValue::Scalar(s) => match s.parse::<u32>() {
+                Ok(n) if n <= 3 => {
+                    c.settings.insert("initial_round_robin".into(), n.into());
+                }
+                _ => return Err(bad(&format!("'{s}' is not 0 to 3 rounds"))),
+            },
+            _ => return Err(bad("expected a number")),
+        },
+        "lag_final_round" => match value()? {
+            PerlValue::Scalar(s) if s == "0" || s == "1" => {
+                c.settings
+                    .insert("lag_final_round".into(), (s == "1").into());
+            }
+            _ => return Err(bad("expected 0 or 1")),
+        },
+        _ => config_more(c, no, key, text)?,
+    }
+    Ok(())
+}
+
+/// The config keys after `lag_final_round` in [`config_line`]'s list: flight caps, KOTH and
+/// Swiss switches, tables, the event's name, and the keys not followed.
+fn config_more(c: &mut Config, no: usize, key: &str, text: &str) -> Result<()> {
+    let field = format!("config {key}");
+    let bad = |what: &str| Error::at(no, &field, what.to_string());
+    let value = || perl_value(text).ok_or_else(|| bad("cannot read the value"));
+    match key {
+        "flight_cap" => match value()? {
+            PerlValue::Scalar(s) => match flight_cap(&s) {
+                Some(n) => {
+                    c.settings.insert("flight_cap".into(), n.into());
+                }
+                None => {
+                    return Err(bad(&format!(
+                        "unknown flight cap '{s}' (known: FlightCapDefault, \
+                         FlightCapNSC, FlightCapNSC2008, FlightCapNone, tsh07, or \
+                         a list)"
+                    )))
+                }
+            },
+            PerlValue::List(v) => {
+                c.settings
+                    .insert("flight_cap".into(), ints(&v, no, &field)?);
+            }
+            _ => return Err(bad("expected a name or a list of caps")),
+        },
+        "force_koth" | "chew_no_swiss_all" | "track_firsts" => match value()? {
+            PerlValue::Scalar(s) => match s.parse::<u32>() {
+                Ok(n) => {
+                    let v: Value = if key == "force_koth" {
+                        n.into()
+                    } else {
+                        (n != 0).into()
+                    };
+                    if key == "track_firsts" && n == 0 {
+                        c.pairing_not_followed.push((
+                            no,
+                            key.into(),
+                            "optipair always matches starters with repliers",
+                        ));
+                    }
+                    c.settings.insert(key.into(), v);
+                }
+                _ => return Err(bad(&format!("'{s}' is not a number"))),
+            },
+            _ => return Err(bad("expected a number")),
+        },
+        "tables" => match value()? {
+            PerlValue::Hash(h) => {
+                for (d, v) in h {
+                    c.tables.insert(d.to_ascii_lowercase(), v);
+                }
+            }
+            PerlValue::List(v) => {
+                c.tables.insert(String::new(), v);
+            }
+            PerlValue::Scalar(_) => {
+                return Err(bad("expected { 'A' => [table, …] } or [table, …]"))
+            }
+        },
+        "event_name" => match value()? {
+            PerlValue::Scalar(n) => c.event_name = Some(n),
+            _ => return Err(bad("expected the event's name")),
+        },
+        k if PRINTED_KEYS.contains(&k) => c.not_followed.push((no, k.to_string())),
+        k if PAIRING_KEYS.iter().any(|(p, _)| *p == k) => {
+            let why = PAIRING_KEYS.iter().find(|(p, _)| *p == k).unwrap().1;
+            c.pairing_not_followed.push((no, k.to_string(), why));
+        }
+        _ => {} // tsh's own settings: nothing to do with pairing or sheets here.
+    }
+    Ok(())
+}
+
+/// `autopair DIV BASED ROUND …`: the round whose standings pair a later round.
+fn autopair_line<'a>(
+    c: &mut Config,
+    no: usize,
+    words: impl Iterator<Item = &'a str>,
+) -> Result<()> {
+    let w: Vec<&str> = words.collect();
+    let (Some(div), Some(based), Some(round)) = (w.first(), w.get(1), w.get(2)) else {
+        return Err(Error::at(
+            no,
+            "autopair",
+            "expected `autopair DIV BASED ROUND COMMAND …`",
+        ));
+    };
+    let (Ok(based), Ok(round)) = (based.parse::<u32>(), round.parse::<u32>()) else {
+        return Err(Error::at(
+            no,
+            "autopair",
+            "the based-on round and the round paired must be numbers",
+        ));
+    };
+    if round == 0 || based >= round || round > super::MAX_ROUNDS {
+        return Err(Error::at(
+            no,
+            "autopair",
+            format!("round {round} cannot be paired from round {based}"),
+        ));
+    }
+    let map = c
+        .by_division
+        .entry(div.to_ascii_lowercase())
+        .or_default()
+        .entry("based_on".into())
+        .or_insert_with(|| Value::Object(Default::default()));
+    if let Value::Object(m) = map {
+        m.insert(round.to_string(), based.into());
+    }
+    Ok(())
 }
 
 /// Reads a `config.tsh`.

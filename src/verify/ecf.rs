@@ -46,6 +46,28 @@ fn num(t: &Tournament, key: &str) -> Option<f64> {
     t.settings.get(key).and_then(|v| v.as_f64())
 }
 
+/// The groups of an accelerated round (rounds 2 on), recomputed from the scores.
+struct Groups {
+    /// The lead, 100%: the most points of the rounds played.
+    m: f64,
+    /// Half a point: the scoring's draw value.
+    half: f64,
+    /// A point: the scoring's win value.
+    win: f64,
+    /// Bottom-half players on 100%.
+    leaders: Vec<u32>,
+    /// Bottom-half players half a point behind (Advanced only).
+    halves: Vec<u32>,
+    /// Top-half players half a point or a point behind: the partners of group (b).
+    pool: Vec<u32>,
+    /// Top-half players on 100%: group (a).
+    ta: Vec<u32>,
+    /// The (b) pairs: a bottom-half leader and his pool partner.
+    bpairs: Vec<(u32, u32)>,
+    /// The players of the (b) pairs.
+    in_b: BTreeSet<u32>,
+}
+
 struct Check<'a> {
     t: &'a Tournament,
     r: u32,
@@ -229,6 +251,25 @@ impl<'a> Check<'a> {
             self.check_round_one();
             return self.out;
         }
+        let g = self.groups();
+        let (on, why) = self.accelerating(g.leaders.len() + g.halves.len());
+        if !on {
+            self.check_stopped(g.m, g.half, &why);
+            let rule = self.cite("ECF basic 5", "ECF advanced 5");
+            self.check_floats(&BTreeSet::new(), rule);
+            return self.out;
+        }
+        self.check_accelerated(&g, &why);
+        self.out
+    }
+
+    /// Is `p`'s score `v`.
+    fn near(&self, p: u32, v: f64) -> bool {
+        (self.sc(p) - v).abs() < EPS
+    }
+
+    /// The round's accelerated groups, recomputed from the scores and the pairing.
+    fn groups(&self) -> Groups {
         let m = self.t.scoring.max_per_round() * f64::from(self.r - 1);
         let half = self.t.scoring.draw;
         let win = self.t.scoring.win;
@@ -245,29 +286,16 @@ impl<'a> Check<'a> {
             .copied()
             .filter(|&p| self.adv && !self.top(p) && (self.sc(p) - (m - half)).abs() < EPS)
             .collect();
-        let (on, why) = self.accelerating(leaders.len() + halves.len());
-        if !on {
-            self.check_stopped(m, half, &why);
-            let rule = self.cite("ECF basic 5", "ECF advanced 5");
-            self.check_floats(&BTreeSet::new(), rule);
-            return self.out;
-        }
-        let near = |s: &Self, p: u32, v: f64| (s.sc(p) - v).abs() < EPS;
         let pool: Vec<u32> = paired
             .iter()
             .copied()
-            .filter(|&p| self.top(p) && (near(&self, p, m - half) || near(&self, p, m - win)))
+            .filter(|&p| self.top(p) && (self.near(p, m - half) || self.near(p, m - win)))
             .collect();
         let ta: Vec<u32> = paired
             .iter()
             .copied()
             .filter(|&p| self.top(p) && self.sc(p) >= m - EPS)
             .collect();
-        let bclause = if self.r == 2 {
-            self.cite("ECF basic 3(b)", "ECF advanced 3(b)")
-        } else {
-            self.cite("ECF basic 4(b)", "ECF advanced 4(b)")
-        };
         // (b) pairs: bottom leader v pool player.
         let bpairs: Vec<(u32, u32)> = leaders
             .iter()
@@ -275,17 +303,85 @@ impl<'a> Check<'a> {
             .filter(|&(_, o)| pool.contains(&o))
             .collect();
         let in_b: BTreeSet<u32> = bpairs.iter().flat_map(|&(a, b)| [a, b]).collect();
-        // 3(b)/4(b): a leader without a top-half opponent though a pool player is free.
+        Groups {
+            m,
+            half,
+            win,
+            leaders,
+            halves,
+            pool,
+            ta,
+            bpairs,
+            in_b,
+        }
+    }
+
+    /// Every clause of an accelerated round, in the documents' order; `why` says why
+    /// acceleration continues.
+    fn check_accelerated(&mut self, g: &Groups, why: &str) {
+        let bclause = if self.r == 2 {
+            self.cite("ECF basic 3(b)", "ECF advanced 3(b)")
+        } else {
+            self.cite("ECF basic 4(b)", "ECF advanced 4(b)")
+        };
+        let mut missed = self.check_b_missed(g, &bclause);
+        self.check_b_partners(g, &bclause);
+        // Grading order of the (b) pairs; Advanced 7 places substitutes from the bottom up.
+        let (place, subs) = self.placement(g.m, g.half, g.win, &g.bpairs, &g.halves);
+        self.check_b_order(g, &bclause, &place, &subs);
+        let six = self.check_six(g);
+        self.check_six_floater(g, &six);
+        self.check_group_a(g);
+        self.check_a_floater(g);
+        let mut accel: BTreeSet<u32> = g.in_b.clone();
+        accel.extend(g.leaders.iter().copied());
+        accel.extend(g.ta.iter().copied());
+        let mut d_pairs = 0;
+        if self.adv {
+            let (d, miss) = self.check_advanced(g, &subs);
+            d_pairs = d;
+            missed += miss;
+            accel.extend(g.halves.iter().copied());
+            for &h in &g.halves {
+                if let Some(&(o, _)) = self.opp.get(&h) {
+                    accel.insert(o);
+                }
+            }
+        }
+        // ECF basic 4 / advanced 4: acceleration continues, yet nobody was paired as it asks.
+        if g.bpairs.is_empty() && d_pairs == 0 && missed > 0 {
+            let mut who: Vec<u32> = g.leaders.iter().chain(&g.halves).copied().collect();
+            who.sort_unstable();
+            self.flag(
+                self.cite("ECF basic 4", "ECF advanced 4"),
+                who,
+                format!(
+                    "acceleration should continue ({why}), but the round is paired in plain score groups"
+                ),
+            );
+        }
+        // The remaining players: 3(c)-(d) in round 2, 4(c) afterwards.
+        let rest = if self.r == 2 {
+            self.cite("ECF basic 3(c)-(d)", "ECF advanced 3(c)-(d)")
+        } else {
+            self.cite("ECF basic 4(c)", "ECF advanced 4(c)")
+        };
+        self.check_floats(&accel, rest);
+    }
+
+    /// 3(b)/4(b): a leader without a top-half opponent though a pool player is free. Returns
+    /// how many.
+    fn check_b_missed(&mut self, g: &Groups, bclause: &str) -> usize {
         let mut missed = 0;
-        for &l in &leaders {
+        for &l in &g.leaders {
             let Some(&(x, _)) = self.opp.get(&l) else {
                 continue;
             };
-            if self.top(x) && (pool.contains(&x) || ta.contains(&x)) {
+            if self.top(x) && (g.pool.contains(&x) || g.ta.contains(&x)) {
                 continue;
             }
-            let free = pool.iter().copied().find(|&p| {
-                !in_b.contains(&p)
+            let free = g.pool.iter().copied().find(|&p| {
+                !g.in_b.contains(&p)
                     && self.may_meet(l, p)
                     && self
                         .opp
@@ -295,7 +391,7 @@ impl<'a> Check<'a> {
             if let Some(p) = free {
                 missed += 1;
                 self.flag(
-                    bclause.clone(),
+                    bclause.to_string(),
                     vec![l, x, p],
                     format!(
                         "bottom-half leader {l} plays {x}, not a top-half player, though top-half {p} (score {}) was free to play him",
@@ -304,19 +400,24 @@ impl<'a> Check<'a> {
                 );
             }
         }
-        // Highest-rated partners, due the colour.
-        for &(l, p) in &bpairs {
+        missed
+    }
+
+    /// 3(b)/4(b): the (b) partners are the highest-rated available, due the colour.
+    fn check_b_partners(&mut self, g: &Groups, bclause: &str) {
+        let (m, half) = (g.m, g.half);
+        for &(l, p) in &g.bpairs {
             let cp = self.opp[&p].1;
-            let p_half = near(&self, p, m - half);
+            let p_half = self.near(p, m - half);
             // A pool player taken by the floater from the top-half leaders (ECF basic 6,
             // group (a) before (b)) is not available.
-            let better = pool.iter().copied().find(|&q| {
-                !in_b.contains(&q)
-                    && !self.opp.get(&q).is_some_and(|&(o, _)| ta.contains(&o))
+            let better = g.pool.iter().copied().find(|&q| {
+                !g.in_b.contains(&q)
+                    && !self.opp.get(&q).is_some_and(|&(o, _)| g.ta.contains(&o))
                     // Advanced 7: a top-half 0 freed for a bottom-half ½ (3(d)) by substituting a
                     // top-half ½ for him is not available either; but the substitution works up
                     // from the bottom, so he outranks any 0 kept in (b).
-                    && (!p_half || !self.opp.get(&q).is_some_and(|&(o, _)| halves.contains(&o)))
+                    && (!p_half || !self.opp.get(&q).is_some_and(|&(o, _)| g.halves.contains(&o)))
                     && self.above(q, p)
                     && self.may_meet(l, q)
                     && {
@@ -326,7 +427,7 @@ impl<'a> Check<'a> {
             });
             if let Some(q) = better {
                 self.flag(
-                    bclause.clone(),
+                    bclause.to_string(),
                     vec![l, p, q],
                     format!(
                         "bottom-half leader {l} plays top-half {p} ({}), but the higher-rated top-half {q} ({}) was available and due the same colour",
@@ -336,8 +437,18 @@ impl<'a> Check<'a> {
                 );
             }
         }
-        // Grading order of the (b) pairs; Advanced 7 places substitutes from the bottom up.
-        let (place, subs) = self.placement(m, half, win, &bpairs, &halves);
+    }
+
+    /// 3(b)/4(b) and Advanced 7: the (b) pairs in grading order, given each partner's `place`
+    /// and the substitutes `subs`.
+    fn check_b_order(
+        &mut self,
+        g: &Groups,
+        bclause: &str,
+        place: &BTreeMap<u32, usize>,
+        subs: &BTreeSet<u32>,
+    ) {
+        let bpairs = &g.bpairs;
         for i in 0..bpairs.len() {
             for j in 0..bpairs.len() {
                 let ((l1, p1), (l2, p2)) = (bpairs[i], bpairs[j]);
@@ -358,7 +469,7 @@ impl<'a> Check<'a> {
                         );
                     } else {
                         self.flag(
-                            bclause.clone(),
+                            bclause.to_string(),
                             vec![l1, p1, l2, p2],
                             format!(
                                 "bottom-half leaders are not paired in grading order: {l1} plays {p1} while the lower-rated {l2} plays the higher-rated {p2}"
@@ -368,9 +479,14 @@ impl<'a> Check<'a> {
                 }
             }
         }
-        // Rule 6.
+    }
+
+    /// Rule 6: a top-half leader meets a bottom-half leader only when the bottom-half leaders
+    /// outnumber the pool, and only the one floater. Returns those (top, bottom) pairs.
+    fn check_six(&mut self, g: &Groups) -> Vec<(u32, u32)> {
+        let (leaders, pool, ta) = (&g.leaders, &g.pool, &g.ta);
         let floater_takes = (ta.len() % 2 == 1) as usize;
-        for &l in &leaders {
+        for &l in leaders {
             let Some(&(x, _)) = self.opp.get(&l) else {
                 continue;
             };
@@ -407,13 +523,18 @@ impl<'a> Check<'a> {
                 }
             }
         }
-        // The floater takes the highest-rated bottom-half leader of the appropriate colour.
-        for &(a, l) in &six {
+        six
+    }
+
+    /// Rule 6: the floater takes the highest-rated bottom-half leader of the appropriate
+    /// colour.
+    fn check_six_floater(&mut self, g: &Groups, six: &[(u32, u32)]) {
+        for &(a, l) in six {
             let cl = self.opp[&l].1;
-            let better = leaders.iter().copied().find(|&l2| {
+            let better = g.leaders.iter().copied().find(|&l2| {
                 self.above(l2, l)
                     && self.opp.get(&l2).is_some_and(|&(y, c2)| {
-                        !ta.contains(&y)
+                        !g.ta.contains(&y)
                             && self.may_meet(a, l2)
                             && self.may_meet(l, y)
                             && self.due(l2, cl)
@@ -432,23 +553,26 @@ impl<'a> Check<'a> {
                 );
             }
         }
-        // 3(a)/4(a): group (a) is closed but for the one floater of an odd group (and rule 6's
-        // break, checked above): two top-half leaders paired outside it who could have met
-        // each other, their opponents meeting each other too.
+    }
+
+    /// 3(a)/4(a): group (a) is closed but for the one floater of an odd group (and rule 6's
+    /// break, checked above): two top-half leaders paired outside it who could have met
+    /// each other, their opponents meeting each other too.
+    fn check_group_a(&mut self, g: &Groups) {
         let aclause = if self.r == 2 {
             self.cite("ECF basic 3(a)", "ECF advanced 3(a)")
         } else {
             self.cite("ECF basic 4(a)", "ECF advanced 4(a)")
         };
-        let out_a: Vec<(u32, u32)> = ta
-            .iter()
-            .filter_map(|&a| self.opp.get(&a).map(|&(o, _)| (a, o)))
-            .filter(|&(_, o)| !ta.contains(&o))
-            .collect();
+        let out_a: Vec<(u32, u32)> =
+            g.ta.iter()
+                .filter_map(|&a| self.opp.get(&a).map(|&(o, _)| (a, o)))
+                .filter(|&(_, o)| !g.ta.contains(&o))
+                .collect();
         for i in 0..out_a.len() {
             for j in i + 1..out_a.len() {
                 let ((a1, o1), (a2, o2)) = (out_a[i], out_a[j]);
-                if leaders.contains(&o1) && leaders.contains(&o2) {
+                if g.leaders.contains(&o1) && g.leaders.contains(&o2) {
                     continue; // flagged under rule 6 above
                 }
                 if self.may_meet(a1, a2) && self.may_meet(o1, o2) {
@@ -462,25 +586,31 @@ impl<'a> Check<'a> {
                 }
             }
         }
-        for &a in &ta {
+    }
+
+    /// Rule 6: a floater from the top-half leaders meets a top-half player half a point
+    /// behind when one is free, the highest-rated due the colour.
+    fn check_a_floater(&mut self, g: &Groups) {
+        let (m, half) = (g.m, g.half);
+        for &a in &g.ta {
             // `cy` is a's colour (y has the other one).
             let Some(&(y, cy)) = self.opp.get(&a) else {
                 continue;
             };
-            if leaders.contains(&y) || self.sc(y) >= m - EPS {
+            if g.leaders.contains(&y) || self.sc(y) >= m - EPS {
                 continue;
             }
-            if self.top(y) && near(&self, y, m - half) {
+            if self.top(y) && self.near(y, m - half) {
                 // ECF 6: "the highest rated top half player who is a half point behind and is
                 // due the appropriate colour" - group (a) is paired before (b), so a (b)
                 // partner is not out of reach.
-                let better = pool.iter().copied().find(|&z| {
-                    near(&self, z, m - half)
+                let better = g.pool.iter().copied().find(|&z| {
+                    self.near(z, m - half)
                         && self.above(z, y)
                         && self.may_meet(a, z)
                         && self.opp.get(&z).is_some_and(|&(w, cz)| {
                             w != a
-                                && !ta.contains(&w)
+                                && !g.ta.contains(&w)
                                 && self.may_meet(y, w)
                                 && self.due(z, cy.opposite())
                                 && self.due(y, cz)
@@ -501,9 +631,9 @@ impl<'a> Check<'a> {
                 }
                 continue;
             }
-            let free = pool.iter().copied().find(|&z| {
-                near(&self, z, m - half)
-                    && !in_b.contains(&z)
+            let free = g.pool.iter().copied().find(|&z| {
+                self.near(z, m - half)
+                    && !g.in_b.contains(&z)
                     && self.may_meet(a, z)
                     && self
                         .opp
@@ -520,41 +650,6 @@ impl<'a> Check<'a> {
                 );
             }
         }
-        let mut accel: BTreeSet<u32> = in_b.clone();
-        accel.extend(leaders.iter().copied());
-        accel.extend(ta.iter().copied());
-        let mut d_pairs = 0;
-        if self.adv {
-            let (d, miss) = self.check_advanced(m, half, win, &halves, &bpairs, &in_b, &subs);
-            d_pairs = d;
-            missed += miss;
-            accel.extend(halves.iter().copied());
-            for &h in &halves {
-                if let Some(&(o, _)) = self.opp.get(&h) {
-                    accel.insert(o);
-                }
-            }
-        }
-        // ECF basic 4 / advanced 4: acceleration continues, yet nobody was paired as it asks.
-        if bpairs.is_empty() && d_pairs == 0 && missed > 0 {
-            let mut who: Vec<u32> = leaders.iter().chain(&halves).copied().collect();
-            who.sort_unstable();
-            self.flag(
-                self.cite("ECF basic 4", "ECF advanced 4"),
-                who,
-                format!(
-                    "acceleration should continue ({why}), but the round is paired in plain score groups"
-                ),
-            );
-        }
-        // The remaining players: 3(c)-(d) in round 2, 4(c) afterwards.
-        let rest = if self.r == 2 {
-            self.cite("ECF basic 3(c)-(d)", "ECF advanced 3(c)-(d)")
-        } else {
-            self.cite("ECF basic 4(c)", "ECF advanced 4(c)")
-        };
-        self.check_floats(&accel, rest);
-        self.out
     }
 
     /// The place of each (b) partner in grading order. Basic: rating order. Advanced 7: the
@@ -654,72 +749,47 @@ impl<'a> Check<'a> {
         (place, subs.into_iter().collect())
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn check_advanced(
-        &mut self,
-        m: f64,
-        half: f64,
-        win: f64,
-        halves: &[u32],
-        bpairs: &[(u32, u32)],
-        in_b: &BTreeSet<u32>,
-        subs: &BTreeSet<u32>,
-    ) -> (usize, usize) {
-        let near = |s: &Self, p: u32, v: f64| (s.sc(p) - v).abs() < EPS;
-        let mut missed = 0;
+    /// The Advanced clauses on the bottom-half players half a point behind (3(d), 6's second
+    /// sentence, 7), given the substitutes `subs`. Returns the (d) pairs and the players missed.
+    fn check_advanced(&mut self, g: &Groups, subs: &BTreeSet<u32>) -> (usize, usize) {
+        let (m, win) = (g.m, g.win);
+        // Top-half players a point behind.
         let q: Vec<u32> = self
             .opp
             .keys()
             .copied()
-            .filter(|&p| self.top(p) && near(self, p, m - win))
+            .filter(|&p| self.top(p) && self.near(p, m - win))
             .collect();
-        let in_d: BTreeSet<u32> = halves
+        let in_d: BTreeSet<u32> = g
+            .halves
             .iter()
             .filter_map(|&h| self.opp.get(&h).map(|&(o, _)| (h, o)))
             .filter(|&(_, o)| q.contains(&o))
             .flat_map(|(h, o)| [h, o])
             .collect();
-        for &h in halves {
+        let missed = self.check_halves(g, &q, &in_d);
+        self.check_c_floater(g, &q);
+        self.check_spare(g, &q, &in_d, subs);
+        (in_d.len() / 2, missed)
+    }
+
+    /// 3(d) and 7: each bottom-half ½ meets a top-half 0 when an exchange or a substitution
+    /// allows it (`q` the top-half 0's, `in_d` the (d) pairs). Returns the players missed.
+    fn check_halves(&mut self, g: &Groups, q: &[u32], in_d: &BTreeSet<u32>) -> usize {
+        let (m, half, win) = (g.m, g.half, g.win);
+        let mut missed = 0;
+        for &h in &g.halves {
             let Some(&(x, _)) = self.opp.get(&h) else {
                 continue;
             };
             if self.top(x) && self.sc(x) < m - EPS {
-                if near(self, x, m - half) {
-                    // Promotion (ECF advanced 7): only after substitution, highest-rated first.
-                    let sub = bpairs.iter().copied().find(|&(l, p0)| {
-                        near(self, p0, m - win) && self.may_meet(l, x) && self.may_meet(h, p0)
-                    });
-                    if let Some((l, p0)) = sub {
-                        self.flag(
-                            "ECF advanced 7".into(),
-                            vec![h, x, l, p0],
-                            format!(
-                                "bottom-half {h} is promoted to play top-half {x}, though {x} could have replaced top-half {p0} (a point behind) against {l}, freeing {p0} for {h}"
-                            ),
-                        );
-                    }
-                    // "promote the highest rated 'bottom halves'": a higher-rated one left
-                    // without a top-half opponent, or given a 0 that {h} could have had.
-                    let higher = halves.iter().copied().find(|&h2| {
-                        self.above(h2, h)
-                            && self.opp.get(&h2).is_some_and(|&(o, _)| {
-                                (!self.top(o) || near(self, o, m - win))
-                                    && self.may_meet(h2, x)
-                                    && self.may_meet(h, o)
-                            })
-                    });
-                    if let Some(h2) = higher {
-                        self.flag(
-                            "ECF advanced 7".into(),
-                            vec![h, h2],
-                            format!("bottom-half {h} is promoted ahead of the higher-rated {h2}"),
-                        );
-                    }
+                if self.near(x, m - half) {
+                    self.check_promotion(g, h, x);
                 }
                 continue;
             }
             let free = q.iter().copied().find(|&p| {
-                !in_b.contains(&p)
+                !g.in_b.contains(&p)
                     && !in_d.contains(&p)
                     && self.may_meet(h, p)
                     && self
@@ -743,12 +813,12 @@ impl<'a> Check<'a> {
             }
             // ECF advanced 7: too few top-half 0's, yet no substitution: a 0 in a (b) pair
             // could have given way to an unpaired top-half ½ of the appropriate colour.
-            let sub = bpairs.iter().copied().find_map(|(l, p0)| {
-                if !near(self, p0, m - win) || !self.may_meet(h, p0) {
+            let sub = g.bpairs.iter().copied().find_map(|(l, p0)| {
+                if !self.near(p0, m - win) || !self.may_meet(h, p0) {
                     return None;
                 }
                 let c0 = self.opp[&p0].1;
-                self.group_c(m, half, in_b, halves)
+                self.group_c(m, half, &g.in_b, &g.halves)
                     .into_iter()
                     .find_map(|z| {
                         let (w, _) = self.opp[&z];
@@ -767,30 +837,72 @@ impl<'a> Check<'a> {
                 );
             }
         }
+        missed
+    }
+
+    /// ECF advanced 7: bottom-half `h` promoted to play top-half ½ `x` only after substitution,
+    /// the highest-rated first.
+    fn check_promotion(&mut self, g: &Groups, h: u32, x: u32) {
+        let (m, win) = (g.m, g.win);
+        let sub =
+            g.bpairs.iter().copied().find(|&(l, p0)| {
+                self.near(p0, m - win) && self.may_meet(l, x) && self.may_meet(h, p0)
+            });
+        if let Some((l, p0)) = sub {
+            self.flag(
+                "ECF advanced 7".into(),
+                vec![h, x, l, p0],
+                format!(
+                    "bottom-half {h} is promoted to play top-half {x}, though {x} could have replaced top-half {p0} (a point behind) against {l}, freeing {p0} for {h}"
+                ),
+            );
+        }
+        // "promote the highest rated 'bottom halves'": a higher-rated one left
+        // without a top-half opponent, or given a 0 that {h} could have had.
+        let higher = g.halves.iter().copied().find(|&h2| {
+            self.above(h2, h)
+                && self.opp.get(&h2).is_some_and(|&(o, _)| {
+                    (!self.top(o) || self.near(o, m - win))
+                        && self.may_meet(h2, x)
+                        && self.may_meet(h, o)
+                })
+        });
+        if let Some(h2) = higher {
+            self.flag(
+                "ECF advanced 7".into(),
+                vec![h, h2],
+                format!("bottom-half {h} is promoted ahead of the higher-rated {h2}"),
+            );
+        }
+    }
+
+    /// ECF advanced 6, second sentence (`q` the top-half players a point behind).
+    fn check_c_floater(&mut self, g: &Groups, q: &[u32]) {
+        let (m, half, win) = (g.m, g.half, g.win);
         // ECF advanced 6, second sentence: the floater from the top-half players half a point
         // behind (group (c)) meets the highest-rated top-half player a point behind due the
         // appropriate colour; (c) is paired before (d), so one facing a bottom-half ½ is in
         // reach, one in (b) is not.
-        for x in self.group_c(m, half, in_b, halves) {
+        for x in self.group_c(m, half, &g.in_b, &g.halves) {
             let (y, cy) = self.opp[&x]; // cy: x's colour
             if self.sc(y) > m - half - EPS {
                 continue;
             }
-            let qy = self.top(y) && near(self, y, m - win);
+            let qy = self.top(y) && self.near(y, m - win);
             let better = q.iter().copied().find(|&z| {
                 z != y
-                    && !in_b.contains(&z)
+                    && !g.in_b.contains(&z)
                     && (!qy || self.above(z, y))
                     && self.may_meet(x, z)
                     && self.opp.get(&z).is_some_and(|&(w, cz)| {
                         w != x
-                            && !(self.top(w) && near(self, w, m - half))
+                            && !(self.top(w) && self.near(w, m - half))
                             && self.may_meet(y, w)
                             && self.due(z, cy.opposite())
                             && self.due(y, cz)
                             && self.due(x, cy)
                             && self.due(w, cz.opposite())
-                            && (qy || !halves.contains(&w))
+                            && (qy || !g.halves.contains(&w))
                     })
             });
             if let Some(z) = better {
@@ -808,10 +920,16 @@ impl<'a> Check<'a> {
                 self.flag("ECF advanced 6".into(), vec![x, y, z], msg);
             }
         }
+    }
+
+    /// ECF advanced 7: no substitution beyond the top-half 0's needed (`q` those 0's, `in_d`
+    /// the (d) pairs, `subs` the substitutes).
+    fn check_spare(&mut self, g: &Groups, q: &[u32], in_d: &BTreeSet<u32>, subs: &BTreeSet<u32>) {
+        let (m, half, win) = (g.m, g.half, g.win);
         // ECF advanced 7: substitute only "until you have sufficient 'top half' 0's": with a
         // 0 to spare after the substitutions, the last one was not needed (undoing it - the
         // leader back to the 0 he had, that 0's bottom-half ½ to the spare - is possible).
-        let all_h = halves.iter().all(|h| {
+        let all_h = g.halves.iter().all(|h| {
             self.opp
                 .get(h)
                 .is_none_or(|&(o, _)| self.top(o) && self.sc(o) < m - EPS)
@@ -820,22 +938,23 @@ impl<'a> Check<'a> {
             .iter()
             .copied()
             .filter(|&z| {
-                !in_b.contains(&z)
+                !g.in_b.contains(&z)
                     && !in_d.contains(&z)
                     && !self
                         .opp
                         .get(&z)
-                        .is_some_and(|&(o, _)| self.top(o) && near(self, o, m - half))
+                        .is_some_and(|&(o, _)| self.top(o) && self.near(o, m - half))
             })
             .collect();
         if all_h {
-            let undo = bpairs
+            let undo = g
+                .bpairs
                 .iter()
                 .filter(|(_, s)| subs.contains(s))
                 .find_map(|&(l, s)| {
-                    halves.iter().find_map(|&h| {
+                    g.halves.iter().find_map(|&h| {
                         let (z0, _) = *self.opp.get(&h)?;
-                        let ok = near(self, z0, m - win)
+                        let ok = self.near(z0, m - win)
                             && self.may_meet(l, z0)
                             && self.due(z0, self.opp[&s].1);
                         let c0 = self.opp[&z0].1;
@@ -856,7 +975,6 @@ impl<'a> Check<'a> {
                 );
             }
         }
-        (in_d.len() / 2, missed)
     }
 
     /// Group (c) of ECF advanced 3: top-half players half a point behind who are not in a (b)

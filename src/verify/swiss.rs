@@ -81,7 +81,7 @@
 
 use super::matching::Matching;
 use super::{Unchecked, Violation};
-use crate::tournament::{ByeKind, Colour, Float, GameResult, Player, Standings, Tournament};
+use crate::tournament::{ByeKind, Colour, Float, GameResult, Player, Round, Standings, Tournament};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub const ONCE: &str = "one pairing per player";
@@ -260,6 +260,16 @@ pub fn check_round_within(
     c.run()
 }
 
+/// Who appears in a round, as [`Checker::appearances`] finds it.
+struct Seen {
+    /// Each player's places in the round (games, the bye), for the once-per-round check.
+    places: BTreeMap<u32, Vec<String>>,
+    /// The games between registered players.
+    games: Vec<(u32, u32, GameResult)>,
+    /// The pairing-allocated byes of registered players.
+    pabs: Vec<u32>,
+}
+
 struct Checker<'a> {
     t: &'a Tournament,
     r: u32,
@@ -360,7 +370,39 @@ impl<'a> Checker<'a> {
         };
         let rd = rd.clone();
 
-        // Who appears where.
+        let seen = self.appearances(&rd);
+        self.check_structure(&seen.places);
+        let (to_pair, odd) = self.check_unpaired(&seen);
+        self.check_rematches(&seen.games);
+        let (games, pabs) = (seen.games, seen.pabs);
+
+        // PAB eligibility and placement.
+        for &p in &pabs {
+            if let Some(bar) = self.info[&p].bye_bar.clone() {
+                self.flag(
+                    BYE_ELIGIBLE,
+                    vec![p],
+                    format!("{p} receives the pairing-allocated bye but {bar}"),
+                );
+            }
+        }
+        if pabs.len() == 1 && odd && self.info[&pabs[0]].bye_bar.is_none() {
+            self.check_bye_placement(pabs[0], &to_pair, &games);
+        }
+
+        // Colours. A forfeit has no colour to judge: TRF often records none (`12 - -`), and
+        // what it records was never played.
+        for &(w, b, _) in games.iter().filter(|g| !g.2.is_forfeit()) {
+            self.check_colour_limits(w, Colour::White, b);
+            self.check_colour_limits(b, Colour::Black, w);
+            self.check_allocation(w, b);
+        }
+        (self.out, self.unchecked)
+    }
+
+    /// Who appears where: each player's games and byes of the round, its known players' games
+    /// and its pairing-allocated byes; unknown players and self-pairings are flagged here.
+    fn appearances(&mut self, rd: &Round) -> Seen {
         let mut seen: BTreeMap<u32, Vec<String>> = BTreeMap::new();
         let mut games: Vec<(u32, u32, GameResult)> = Vec::new();
         for g in &rd.games {
@@ -411,9 +453,16 @@ impl<'a> Checker<'a> {
                     .push("the pairing-allocated bye".to_string());
             }
         }
+        Seen {
+            places: seen,
+            games,
+            pabs,
+        }
+    }
 
-        // Structure: once per round, absent players not paired.
-        for (&id, places) in &seen {
+    /// Structure: once per round, absent players not paired.
+    fn check_structure(&mut self, seen: &BTreeMap<u32, Vec<String>>) {
+        for (&id, places) in seen {
             let Some(inf) = self.info.get(&id) else {
                 continue;
             };
@@ -453,8 +502,12 @@ impl<'a> Checker<'a> {
                 );
             }
         }
+    }
 
-        // Everyone to pair is paired; the PAB only when odd, at most one.
+    /// Everyone to pair is paired; the PAB only when odd, at most one. Returns the players
+    /// to pair and whether they are odd in number.
+    fn check_unpaired(&mut self, seen: &Seen) -> (Vec<u32>, bool) {
+        let pabs = &seen.pabs;
         let to_pair: Vec<u32> = self
             .info
             .values()
@@ -462,7 +515,7 @@ impl<'a> Checker<'a> {
             .map(|i| i.id)
             .collect();
         for &id in &to_pair {
-            if !seen.contains_key(&id) {
+            if !seen.places.contains_key(&id) {
                 self.flag(
                     UNPAIRED,
                     vec![id],
@@ -495,9 +548,12 @@ impl<'a> Checker<'a> {
                 ),
             );
         }
+        (to_pair, odd)
+    }
 
-        // Rematches.
-        for &(w, b, _) in &games {
+    /// Rematches, and forbidden pairs met.
+    fn check_rematches(&mut self, games: &[(u32, u32, GameResult)]) {
+        for &(w, b, _) in games {
             if self.info[&w].played.contains(&b) {
                 let rounds = met_in(self.t, w, b, self.r);
                 if rounds.is_empty() {
@@ -529,29 +585,6 @@ impl<'a> Checker<'a> {
                 );
             }
         }
-
-        // PAB eligibility and placement.
-        for &p in &pabs {
-            if let Some(bar) = self.info[&p].bye_bar.clone() {
-                self.flag(
-                    BYE_ELIGIBLE,
-                    vec![p],
-                    format!("{p} receives the pairing-allocated bye but {bar}"),
-                );
-            }
-        }
-        if pabs.len() == 1 && odd && self.info[&pabs[0]].bye_bar.is_none() {
-            self.check_bye_placement(pabs[0], &to_pair, &games);
-        }
-
-        // Colours. A forfeit has no colour to judge: TRF often records none (`12 - -`), and
-        // what it records was never played.
-        for &(w, b, _) in games.iter().filter(|g| !g.2.is_forfeit()) {
-            self.check_colour_limits(w, Colour::White, b);
-            self.check_colour_limits(b, Colour::Black, w);
-            self.check_allocation(w, b);
-        }
-        (self.out, self.unchecked)
     }
 
     /// Whether `a` and `b` may meet under the absolute criteria: no rematch, and not two
@@ -608,12 +641,12 @@ impl<'a> Checker<'a> {
         )
     }
 
-    fn check_bye_placement(&mut self, bye: u32, to_pair: &[u32], games: &[(u32, u32, GameResult)]) {
+    /// The players who could have had the bye instead of `bye`: eligible ones of lower score
+    /// groups (lowest group first, lowest ranked first), and lower-ranked ones of its own
+    /// group who have played as many games.
+    fn bye_candidates(&self, bye: u32, to_pair: &[u32]) -> (Vec<u32>, Vec<u32>) {
         let bye_score = self.info[&bye].pairing_score;
-        let index: BTreeMap<u32, usize> =
-            to_pair.iter().enumerate().map(|(i, &p)| (p, i)).collect();
         let eligible = |c: &Checker, id: u32| c.info[&id].bye_bar.is_none();
-
         // Candidates in lower score groups, lowest group first, lowest ranked first.
         let mut lower: Vec<u32> = to_pair
             .iter()
@@ -634,6 +667,73 @@ impl<'a> Checker<'a> {
             v.sort_by(|&a, &b| lowest_first(&self.info[&a], &self.info[&b]));
             v
         };
+        (lower, same)
+    }
+
+    /// Would the bye receiver `bye` taking `q`'s game against `o` (and `q` the bye) repeat
+    /// floats the pairing avoided, or leave the C.18–C.21 comparison undecided.
+    fn exchange_floats_worse(&self, bye: u32, q: u32, o: u32) -> bool {
+        // Floats no worse (C.14–C.17: repeated downfloats, then upfloats, from the previous
+        // round, then from two rounds before): the PAB is a downfloat for whoever gets it,
+        // and the bye receiver takes over q's float against o.
+        let role = {
+            let (sq, so) = (self.info[&q].pairing_score, self.info[&o].pairing_score);
+            if sq > so + EPS {
+                Float::Down
+            } else if sq + EPS < so {
+                Float::Up
+            } else {
+                Float::None
+            }
+        };
+        let (fq, fb) = (
+            float_history(self.t, q, self.r, &self.standings),
+            float_history(self.t, bye, self.r, &self.standings),
+        );
+        let back = |id: u32, k: usize| -> Float {
+            let f = if id == q { &fq } else { &fb };
+            if f.len() >= k {
+                f[f.len() - k]
+            } else {
+                Float::None
+            }
+        };
+        let repeats = |pab: u32, player: u32| -> [u32; 4] {
+            let mut out = [0; 4];
+            for (i, k) in [1usize, 2].into_iter().enumerate() {
+                let (mut down, mut up) = (0, 0);
+                if back(pab, k) == Float::Down {
+                    down += 1;
+                }
+                if role != Float::None && back(player, k) == role {
+                    if role == Float::Down {
+                        down += 1;
+                    } else {
+                        up += 1;
+                    }
+                }
+                out[2 * i] = down;
+                out[2 * i + 1] = up;
+            }
+            out
+        };
+        let (exchanged, made) = (repeats(q, bye), repeats(bye, q));
+        if exchanged > made {
+            return true;
+        }
+        // Equal repeated floats decide nothing yet: "FIDE Dutch 2025 C.18"–"C.21" then
+        // weigh the repeated floaters' score differences (a PAB counts its receiver's whole
+        // score), which this exchange does not compare; flag only when it repeats none.
+        exchanged == made && exchanged != [0; 4]
+    }
+
+    /// The bye's placement: no lower group's player could have had it, nor (by a plain
+    /// exchange) a lower-ranked player of its group.
+    fn check_bye_placement(&mut self, bye: u32, to_pair: &[u32], games: &[(u32, u32, GameResult)]) {
+        let bye_score = self.info[&bye].pairing_score;
+        let index: BTreeMap<u32, usize> =
+            to_pair.iter().enumerate().map(|(i, &p)| (p, i)).collect();
+        let (lower, same) = self.bye_candidates(bye, to_pair);
         if lower.is_empty() && same.is_empty() {
             return;
         }
@@ -696,58 +796,7 @@ impl<'a> Checker<'a> {
             if !satisfied(self, bye, q_col) {
                 continue;
             }
-            // Floats no worse (C.14–C.17: repeated downfloats, then upfloats, from the previous
-            // round, then from two rounds before): the PAB is a downfloat for whoever gets it,
-            // and the bye receiver takes over q's float against o.
-            let role = {
-                let (sq, so) = (self.info[&q].pairing_score, self.info[&o].pairing_score);
-                if sq > so + EPS {
-                    Float::Down
-                } else if sq + EPS < so {
-                    Float::Up
-                } else {
-                    Float::None
-                }
-            };
-            let (fq, fb) = (
-                float_history(self.t, q, self.r, &self.standings),
-                float_history(self.t, bye, self.r, &self.standings),
-            );
-            let back = |id: u32, k: usize| -> Float {
-                let f = if id == q { &fq } else { &fb };
-                if f.len() >= k {
-                    f[f.len() - k]
-                } else {
-                    Float::None
-                }
-            };
-            let repeats = |pab: u32, player: u32| -> [u32; 4] {
-                let mut out = [0; 4];
-                for (i, k) in [1usize, 2].into_iter().enumerate() {
-                    let (mut down, mut up) = (0, 0);
-                    if back(pab, k) == Float::Down {
-                        down += 1;
-                    }
-                    if role != Float::None && back(player, k) == role {
-                        if role == Float::Down {
-                            down += 1;
-                        } else {
-                            up += 1;
-                        }
-                    }
-                    out[2 * i] = down;
-                    out[2 * i + 1] = up;
-                }
-                out
-            };
-            let (exchanged, made) = (repeats(q, bye), repeats(bye, q));
-            if exchanged > made {
-                continue;
-            }
-            // Equal repeated floats decide nothing yet: "FIDE Dutch 2025 C.18"–"C.21" then
-            // weigh the repeated floaters' score differences (a PAB counts its receiver's whole
-            // score), which this exchange does not compare; flag only when it repeats none.
-            if exchanged == made && exchanged != [0; 4] {
+            if self.exchange_floats_worse(bye, q, o) {
                 continue;
             }
             match feasible(q) {

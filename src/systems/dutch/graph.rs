@@ -550,10 +550,6 @@ impl<W: Packed> Rows<W> {
 
     /// The players whose pair with `v` may be uncovered (a superset), into `out`.
     fn row(&self, wt: &Weights<W>, matcher: &dyn Matcher<W>, v: usize, out: &mut Vec<u32>) {
-        let four = |w: W| {
-            let w2 = w.add(&w);
-            w2.add(&w2)
-        };
         let kv = wt.class[v] as usize;
         let first = |k: usize| self.members[k].first().map(|&u| u as usize);
         // The most the hint adds to a pair at v: nothing when v has no place in it.
@@ -566,8 +562,8 @@ impl<W: Packed> Rows<W> {
         } else {
             W::zero()
         };
-        let [(gv, zv), (tv, zt)] = &self.blossoms[v];
-        for (l, m) in self.members.iter().enumerate() {
+        let zt = self.blossoms[v][1].1;
+        for l in 0..self.members.len() {
             let Some(u0) = first(l) else {
                 continue;
             };
@@ -581,10 +577,6 @@ impl<W: Packed> Rows<W> {
             let Some(c) = c else {
                 continue;
             };
-            // Per run of the class's players in the same blossoms: R, what 4·hint must exceed
-            // for its lowest dual to be uncovered; below zero, its players with a dual low
-            // enough are looked at. The least R of the others decides the window.
-            let mut least: Option<W> = None;
             // The exchange preference of v's pairs with the class: v's or the class's most.
             let exchange = match (
                 wt.exchange.as_ref().and_then(|x| x[v]),
@@ -593,185 +585,252 @@ impl<W: Packed> Rows<W> {
                 (Some(a), Some(b)) => a.max(b).max(W::zero()),
                 _ => W::zero(),
             };
-            let four_c = four(c.add(&exchange));
-            // With the hint's unit 1: whether the pair with u may be uncovered given
-            // T = y(v) + (a lower bound on) shared − 4·(criteria + E), that is whether
-            // y(u) + T + 4·(E − exchange) < 4·hint for its own hint and exchange preference;
-            // the wide sum once, the rest in i128. Values beyond it: the sum counts as
-            // uncovered unless beyond it above (4·(E − exchange − hint) < 2^123), an exchange
-            // preference as none.
-            let e128 = exchange.saturating_i128();
-            let fits = |x: i128| (-(1 << 120)..1 << 120).contains(&x);
-            let uncovered = |u: usize, t: &W| -> bool {
-                let d = self.y[u].add(t).saturating_i128();
-                if d == i128::MAX && wt.hk < 1 << 60 {
-                    return false;
-                }
-                if !fits(d) {
-                    return true;
-                }
-                let ex = match &self.exchange_i128 {
-                    None => 0,
-                    Some(xs) => match (xs[v], xs[u]) {
-                        (Some(a), Some(b)) => {
-                            let term = if u < v { b } else { a };
-                            if fits(term) && fits(e128) {
-                                e128 - term
-                            } else {
-                                0
-                            }
-                        }
-                        _ if fits(e128) => e128,
-                        _ => 0,
-                    },
-                };
-                let h = wt.hint_value(v.min(u), v.max(u));
-                d + 4 * ex < 4 * i128::from(h)
+            let apart = self.y[v].sub(&four(c.add(&exchange)));
+            let class = RowClass {
+                rows: self,
+                wt,
+                matcher,
+                v,
+                l,
+                c,
+                exchange,
+                e128: exchange.saturating_i128(),
+                hint_top,
+                apart,
+                within: apart.add(&zt),
             };
-            // Runs come by top blossom, then lowest dual, and the blossoms' duals only add:
-            // once a run is covered with its top's dual (v's) or none (another's), so is
-            // every later run of that top, and when none counted, of every later top too.
-            // R of a run is its lowest dual plus y(v) + shared − 4·(criteria + E).
-            let apart = self.y[v].sub(&four_c);
-            let within = apart.add(zt);
-            'tops: for &(top, from, to) in &self.tops[l] {
-                let same_top = top != usize::MAX && top == *tv;
-                for (i, &(start, end, x)) in
-                    self.runs[l][from as usize..to as usize].iter().enumerate()
-                {
-                    let players = &self.by_blossom[l][start as usize..end as usize];
-                    let lowest = &self.y[players[0] as usize];
-                    // First with the top blossom's duals only (every blossom holding both is
-                    // in it): most runs are settled so; the others, when in v's top, with the
-                    // duals of the blossoms holding both.
-                    let mut shared = if same_top { *zt } else { W::zero() };
-                    let mut r = lowest.add(if same_top { &within } else { &apart });
-                    if r >= W::zero() {
-                        if least.as_ref().is_none_or(|x| r < *x) {
-                            least = Some(r);
-                        }
-                        if i == 0 && !same_top {
-                            break 'tops;
-                        }
-                        break;
+            let Some(r) = class.runs(out) else {
+                continue;
+            };
+            class.window(r, u0, out);
+        }
+    }
+}
+
+/// 4·w.
+fn four<W: Packed>(w: W) -> W {
+    let w2 = w.add(&w);
+    w2.add(&w2)
+}
+
+/// One class's part of [`Rows::row`]: `v`, class `l`, and what their pairs share.
+struct RowClass<'r, W: Packed> {
+    rows: &'r Rows<W>,
+    wt: &'r Weights<W>,
+    matcher: &'r dyn Matcher<W>,
+    v: usize,
+    l: usize,
+    /// The most the criteria add to a pair of v with the class.
+    c: W,
+    /// The most the exchange preference adds to those pairs (E).
+    exchange: W,
+    /// `exchange` in an `i128`, saturated.
+    e128: i128,
+    /// The most the hint adds to a pair at v.
+    hint_top: W,
+    /// y(v) − 4·(criteria + E): a run's R less its lowest dual, outside v's top blossom.
+    apart: W,
+    /// `apart` plus the dual of v's top blossom.
+    within: W,
+}
+
+impl<W: Packed> RowClass<'_, W> {
+    /// With the hint's unit 1: whether the pair with u may be uncovered given
+    /// T = y(v) + (a lower bound on) shared − 4·(criteria + E), that is whether
+    /// y(u) + T + 4·(E − exchange) < 4·hint for its own hint and exchange preference;
+    /// the wide sum once, the rest in i128. Values beyond it: the sum counts as
+    /// uncovered unless beyond it above (4·(E − exchange − hint) < 2^123), an exchange
+    /// preference as none.
+    fn uncovered(&self, u: usize, t: &W) -> bool {
+        let (rows, v, e128) = (self.rows, self.v, self.e128);
+        let fits = |x: i128| (-(1 << 120)..1 << 120).contains(&x);
+        let d = rows.y[u].add(t).saturating_i128();
+        if d == i128::MAX && self.wt.hk < 1 << 60 {
+            return false;
+        }
+        if !fits(d) {
+            return true;
+        }
+        let ex = match &rows.exchange_i128 {
+            None => 0,
+            Some(xs) => match (xs[v], xs[u]) {
+                (Some(a), Some(b)) => {
+                    let term = if u < v { b } else { a };
+                    if fits(term) && fits(e128) {
+                        e128 - term
+                    } else {
+                        0
                     }
-                    if let Some(split) = &wt.split {
-                        // Two players of S1, or two of S2, are kept apart: no pair to look at.
-                        if split[v] != 0 && split[v] == split[x as usize] {
-                            continue;
-                        }
-                    }
-                    let [(g, zx), _] = &self.blossoms[x as usize];
-                    if same_top {
-                        // The duals of the blossoms holding v and a player u of the run, at least:
-                        // those of the blossoms holding x and v when neither's first blossom holds
-                        // the other's (then u and v meet where x and v do), else those of the
-                        // larger.
-                        shared = if zx < zv { *zx } else { *zv };
-                        if x as usize != v && g != gv {
-                            if let Some(b) = matcher.shared_dual(x as usize, v) {
-                                if b < shared {
-                                    shared = b;
-                                }
-                            }
-                        }
-                        r = lowest.add(&apart).add(&shared);
-                    }
-                    if r < W::zero() {
-                        // u can be uncovered only if y(u) < 4·(its most) − y(v) − shared.
-                        let most = four(c.add(&exchange).add(&hint_top))
-                            .sub(&self.y[v])
-                            .sub(&shared);
-                        let k = players.partition_point(|&u| self.y[u as usize] < most);
-                        if self.hint_ones {
-                            let t = apart.add(&shared);
-                            out.extend(players[..k].iter().filter(|&&u| uncovered(u as usize, &t)));
-                        } else {
-                            out.extend_from_slice(&players[..k]);
-                        }
-                    } else if least.as_ref().is_none_or(|x| r < *x) {
+                }
+                _ if fits(e128) => e128,
+                _ => 0,
+            },
+        };
+        let h = self.wt.hint_value(v.min(u), v.max(u));
+        d + 4 * ex < 4 * i128::from(h)
+    }
+
+    /// Per run of the class's players in the same blossoms: R, what 4·hint must exceed
+    /// for its lowest dual to be uncovered; below zero, its players with a dual low
+    /// enough are looked at (into `out`). Returns the least R of the others, which decides
+    /// the window.
+    fn runs(&self, out: &mut Vec<u32>) -> Option<W> {
+        let (rows, wt, v, l) = (self.rows, self.wt, self.v, self.l);
+        let (apart, within) = (&self.apart, &self.within);
+        let [(gv, zv), (tv, zt)] = &rows.blossoms[v];
+        let mut least: Option<W> = None;
+        // Runs come by top blossom, then lowest dual, and the blossoms' duals only add:
+        // once a run is covered with its top's dual (v's) or none (another's), so is
+        // every later run of that top, and when none counted, of every later top too.
+        // R of a run is its lowest dual plus y(v) + shared − 4·(criteria + E).
+        'tops: for &(top, from, to) in &rows.tops[l] {
+            let same_top = top != usize::MAX && top == *tv;
+            for (i, &(start, end, x)) in rows.runs[l][from as usize..to as usize].iter().enumerate()
+            {
+                let players = &rows.by_blossom[l][start as usize..end as usize];
+                let lowest = &rows.y[players[0] as usize];
+                // First with the top blossom's duals only (every blossom holding both is
+                // in it): most runs are settled so; the others, when in v's top, with the
+                // duals of the blossoms holding both.
+                let mut shared = if same_top { *zt } else { W::zero() };
+                let mut r = lowest.add(if same_top { within } else { apart });
+                if r >= W::zero() {
+                    if least.as_ref().is_none_or(|x| r < *x) {
                         least = Some(r);
                     }
-                }
-            }
-            let Some(r) = least else {
-                continue;
-            };
-            if !self.hint_ones || r >= four(W::from_i64(wt.hk)) {
-                continue;
-            }
-            // The largest deviation d with 4·(hk − d²) > R.
-            let fits = |d: i64| four(W::from_i64(wt.hk - d * d)) > r;
-            if !fits(0) {
-                continue;
-            }
-            let (mut lo, mut hi) = (0i64, (wt.hk as f64).sqrt() as i64 + 1);
-            while lo < hi {
-                let mid = (lo + hi + 1) / 2;
-                if fits(mid) {
-                    lo = mid;
-                } else {
-                    hi = mid - 1;
-                }
-            }
-            let d = lo;
-            // Index ranges of the players whose place puts the pair within d of the target.
-            let mut push_places = |players: &[u32], from: i64, to: i64| {
-                let from = from.max(0);
-                let to = to.min(players.len() as i64 - 1);
-                if from > to {
-                    return;
-                }
-                let (a, b) = (players[from as usize], players[to as usize]);
-                let start = m.partition_point(|&x| x < a);
-                let end = m.partition_point(|&x| x <= b);
-                // Each with the least blossom dual his pair with v may have: the top
-                // blossom's when they share it.
-                out.extend(m[start..end].iter().filter(|&&u| {
-                    let u = u as usize;
-                    if *tv == usize::MAX || self.blossoms[u][1].0 != *tv {
-                        return uncovered(u, &apart);
+                    if i == 0 && !same_top {
+                        break 'tops;
                     }
-                    // In v's top blossom: with its dual first, then with those of every
-                    // blossom holding both.
-                    uncovered(u, &within)
-                        && (u == v
-                            || matcher
-                                .shared_dual(u, v)
-                                .is_none_or(|z| uncovered(u, &apart.add(&z))))
-                }));
-            };
-            match &wt.hint {
-                Hint::Natural {
-                    place,
-                    half,
-                    residents,
-                } => {
-                    let p = place[v];
-                    if p == NONE || place[u0] == NONE {
+                    break;
+                }
+                if let Some(split) = &wt.split {
+                    // Two players of S1, or two of S2, are kept apart: no pair to look at.
+                    if split[v] != 0 && split[v] == split[x as usize] {
                         continue;
                     }
-                    let p = i64::from(p);
-                    // |p_u − p_v| within [half − d, half + d], either side of v.
-                    let (near, far) = ((half - d).max(0), half + d);
-                    push_places(residents, p + near, p + far);
-                    let below_from = p - far;
-                    let below_to = if near == 0 { p - 1 } else { p - near };
-                    push_places(residents, below_from, below_to);
                 }
-                Hint::Split {
-                    s1,
-                    s2,
-                    s1_players,
-                    s2_players,
-                } => {
-                    if s1[v] != NONE {
-                        let p = i64::from(s1[v]);
-                        push_places(s2_players, p - d, p + d);
-                    } else if s2[v] != NONE {
-                        let p = i64::from(s2[v]);
-                        push_places(s1_players, p - d, p + d);
+                let [(g, zx), _] = &rows.blossoms[x as usize];
+                if same_top {
+                    // The duals of the blossoms holding v and a player u of the run, at least:
+                    // those of the blossoms holding x and v when neither's first blossom holds
+                    // the other's (then u and v meet where x and v do), else those of the
+                    // larger.
+                    shared = if zx < zv { *zx } else { *zv };
+                    if x as usize != v && g != gv {
+                        if let Some(b) = self.matcher.shared_dual(x as usize, v) {
+                            if b < shared {
+                                shared = b;
+                            }
+                        }
                     }
+                    r = lowest.add(apart).add(&shared);
+                }
+                if r < W::zero() {
+                    // u can be uncovered only if y(u) < 4·(its most) − y(v) − shared.
+                    let most = four(self.c.add(&self.exchange).add(&self.hint_top))
+                        .sub(&rows.y[v])
+                        .sub(&shared);
+                    let k = players.partition_point(|&u| rows.y[u as usize] < most);
+                    if rows.hint_ones {
+                        let t = apart.add(&shared);
+                        out.extend(
+                            players[..k]
+                                .iter()
+                                .filter(|&&u| self.uncovered(u as usize, &t)),
+                        );
+                    } else {
+                        out.extend_from_slice(&players[..k]);
+                    }
+                } else if least.as_ref().is_none_or(|x| r < *x) {
+                    least = Some(r);
+                }
+            }
+        }
+        least
+    }
+
+    /// The players of the class whose place puts their pair with v within the hint's window
+    /// (R the least of the runs not looked at; `u0` the class's first player), into `out`.
+    fn window(&self, r: W, u0: usize, out: &mut Vec<u32>) {
+        let (rows, wt, v) = (self.rows, self.wt, self.v);
+        let m = &rows.members[self.l];
+        let tv = &rows.blossoms[v][1].0;
+        let (apart, within) = (&self.apart, &self.within);
+        if !rows.hint_ones || r >= four(W::from_i64(wt.hk)) {
+            return;
+        }
+        // The largest deviation d with 4·(hk − d²) > R.
+        let fits = |d: i64| four(W::from_i64(wt.hk - d * d)) > r;
+        if !fits(0) {
+            return;
+        }
+        let (mut lo, mut hi) = (0i64, (wt.hk as f64).sqrt() as i64 + 1);
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2;
+            if fits(mid) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        let d = lo;
+        // Index ranges of the players whose place puts the pair within d of the target.
+        let mut push_places = |players: &[u32], from: i64, to: i64| {
+            let from = from.max(0);
+            let to = to.min(players.len() as i64 - 1);
+            if from > to {
+                return;
+            }
+            let (a, b) = (players[from as usize], players[to as usize]);
+            let start = m.partition_point(|&x| x < a);
+            let end = m.partition_point(|&x| x <= b);
+            // Each with the least blossom dual his pair with v may have: the top
+            // blossom's when they share it.
+            out.extend(m[start..end].iter().filter(|&&u| {
+                let u = u as usize;
+                if *tv == usize::MAX || rows.blossoms[u][1].0 != *tv {
+                    return self.uncovered(u, apart);
+                }
+                // In v's top blossom: with its dual first, then with those of every
+                // blossom holding both.
+                self.uncovered(u, within)
+                    && (u == v
+                        || self
+                            .matcher
+                            .shared_dual(u, v)
+                            .is_none_or(|z| self.uncovered(u, &apart.add(&z))))
+            }));
+        };
+        match &wt.hint {
+            Hint::Natural {
+                place,
+                half,
+                residents,
+            } => {
+                let p = place[v];
+                if p == NONE || place[u0] == NONE {
+                    return;
+                }
+                let p = i64::from(p);
+                // |p_u − p_v| within [half − d, half + d], either side of v.
+                let (near, far) = ((half - d).max(0), half + d);
+                push_places(residents, p + near, p + far);
+                let below_from = p - far;
+                let below_to = if near == 0 { p - 1 } else { p - near };
+                push_places(residents, below_from, below_to);
+            }
+            Hint::Split {
+                s1,
+                s2,
+                s1_players,
+                s2_players,
+            } => {
+                if s1[v] != NONE {
+                    let p = i64::from(s1[v]);
+                    push_places(s2_players, p - d, p + d);
+                } else if s2[v] != NONE {
+                    let p = i64::from(s2[v]);
+                    push_places(s1_players, p - d, p + d);
                 }
             }
         }
