@@ -535,3 +535,73 @@ fn sparse_and_listed_agree_on_generated_fields() {
         }
     }
 }
+
+/// US Chess 29E5b and 29E5a on a compound transposition: three boards of one score group
+/// rotated (1 v 5, 2 v 6, 3 v 4 for the plan's 1 v 4, 2 v 5, 3 v 6) is a switch as large as
+/// its largest board's change of planned opponent, flagged past 200 points, and past 80
+/// points when it gains no colour.
+#[test]
+fn us_chess_29e5b_compound_transposition_flagged() {
+    let rotated = || vec![g(1, 5, "1-0"), g(6, 2, "0-1"), g(3, 4, "1-0")];
+    // Board 3 v 4: 4's planned opponent 1 and 3 differ by 300 points (and 6, 4 likewise).
+    let t = field(&[2600, 2500, 2300, 1800, 1700, 1500]);
+    let v = verdict(&t, 1, rotated(), vec![]);
+    assert_eq!(rules(&v), ["US Chess 29E5b"], "{v:?}");
+    assert_eq!(v[0].players.len(), 6);
+    // 200 points at most: within 29E5b, but no colour is gained, so past 29E5a's 80.
+    let t = field(&[2600, 2500, 2400, 1800, 1700, 1600]);
+    let v = verdict(&t, 1, rotated(), vec![]);
+    assert_eq!(rules(&v), ["US Chess 29E5a"], "{v:?}");
+    // The plan itself breaks nothing.
+    let plan = vec![g(1, 4, "1-0"), g(5, 2, "0-1"), g(3, 6, "1-0")];
+    assert!(verdict(&t, 1, plan, vec![]).is_empty());
+}
+
+/// The bound the pair source gives the solver for a player and a run of partners of one score
+/// group (it skips the run when the bound prices out) is below every pair's costs, tier by
+/// tier: were it above, a pair of the optimum could be left out and the proof be wrong.
+#[test]
+fn run_bounds_hold_for_every_pair_of_generated_fields() {
+    use optipair::solve::Options;
+    use optipair::systems::uscf_swiss::sparse_spec_of;
+    let mut raised = 0;
+    for (players, seed, played) in [(41, 5, 3), (80, 2, 5), (60, 9, 1)] {
+        let spec = optipair::generate::Spec {
+            players,
+            rounds: 7,
+            played,
+            seed,
+            draw_rate: 0.3,
+            system: SystemKind::Uscf,
+        };
+        let t = optipair::generate::field(&spec, &Options::default()).unwrap();
+        let round = played + 1;
+        let f = Field::new(&t, round).unwrap();
+        let src = sparse_spec_of(f.clone()).source;
+        for a in 0..f.len() {
+            for g in &f.groups {
+                for lo in g.clone() {
+                    for hi in lo..g.end.min(lo + 9) {
+                        let mut low = src.lower(src.class(a), src.class(lo));
+                        let before = low.clone();
+                        src.refine_lower(a, lo, hi, &mut low);
+                        raised += (low != before) as usize;
+                        for b in (lo..=hi).filter(|&b| b != a) {
+                            let Some(c) = src.pair(a.min(b), a.max(b)) else {
+                                continue;
+                            };
+                            for (k, (&cost, &bound)) in c.costs.iter().zip(&low).enumerate() {
+                                assert!(
+                                    cost >= bound,
+                                    "{players} players round {round}: {a} v {b} in {lo}..={hi}: tier {} costs {cost} < bound {bound}",
+                                    TIERS[k].0
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(raised > 1000, "the bounds raise only {raised} times");
+}

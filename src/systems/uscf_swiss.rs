@@ -167,6 +167,14 @@ pub struct Field {
     pub odd: Vec<Option<usize>>,
     pub partner: Vec<Option<usize>>,
     pub settings: Settings,
+    /// Per player: the 29D1a tier's cost of dropping him (rated players below him in his
+    /// group, plus one; 0 for the planned odd player), so that a pair's costs take O(1).
+    pub odd_cost: Vec<i64>,
+    /// Per player: which colours break 27A4 and 27A5 for him ([`colour_flags`]).
+    pub flags: Vec<u8>,
+    /// Players before index `i` planned outside the halves (odd player, partner, bye): a
+    /// run of partners with none of them is all of one half.
+    pub special: Vec<u32>,
 }
 
 const EPS: f64 = 1e-9;
@@ -233,9 +241,42 @@ impl Field {
             group,
             groups,
             settings,
+            odd_cost: Vec::new(),
+            flags: Vec::new(),
+            special: Vec::new(),
         };
         f.plan();
+        f.tabulate();
         Ok(f)
+    }
+
+    /// The per-player tables a pair's costs and bounds read ([`Field::odd_cost`],
+    /// [`Field::flags`], [`Field::special`]).
+    fn tabulate(&mut self) {
+        let n = self.len();
+        self.odd_cost = vec![0; n];
+        for (g, r) in self.groups.iter().enumerate() {
+            let mut rated_below = 0;
+            for i in r.clone().rev() {
+                self.odd_cost[i] = if self.odd[g] == Some(i) {
+                    0
+                } else {
+                    rated_below + 1
+                };
+                rated_below += self.players[i].rated() as i64;
+            }
+        }
+        self.flags = self
+            .players
+            .iter()
+            .map(|p| colour_flags(&p.standing))
+            .collect();
+        self.special = Vec::with_capacity(n + 1);
+        self.special.push(0);
+        for i in 0..n {
+            let planned = matches!(self.role[i], Role::Upper(_) | Role::Lower(_));
+            self.special.push(self.special[i] + !planned as u32);
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -371,6 +412,99 @@ impl Field {
         }
     }
 
+    /// A lower bound on [`Field::switch`] of `a` with every partner in `lo..=hi` (one score
+    /// group, `a`'s): (size, interchange, order). Exact bounds when the partners are all of one
+    /// half; none (zeros) when one of them is planned elsewhere. Ratings fall with rank inside
+    /// a half and unrated players come last, so the nearest partner bounds the size whenever
+    /// the last one is rated.
+    fn switch_floor(&self, a: usize, lo: usize, hi: usize) -> (i64, i64, i64) {
+        if self.special[hi + 1] != self.special[lo] {
+            return (0, 0, 0);
+        }
+        let g = self.group[a];
+        let (u, l) = (&self.upper[g], &self.lower[g]);
+        let half = |p: usize| match self.role[p] {
+            Role::Upper(i) => (true, i),
+            Role::Lower(j) => (false, j),
+            _ => unreachable!("a run without special players"),
+        };
+        let rated = |p: usize| self.players[p].rated();
+        let (Some((mine, x)), (theirs, jl), (last, jh)) = (
+            matches!(self.role[a], Role::Upper(_) | Role::Lower(_)).then(|| half(a)),
+            half(lo),
+            half(hi),
+        ) else {
+            return (0, 0, 0);
+        };
+        if theirs != last {
+            return (0, 0, 0);
+        }
+        if mine != theirs {
+            // Upper v lower: |x − j|·(k − min) and the change of planned opponents grow with
+            // the distance from `x`, so the partner nearest `x` gives both bounds.
+            let k = u.len() as i64;
+            let near = x.clamp(jl, jh);
+            let order = (x as i64 - near as i64).abs() * (k - x.min(near) as i64);
+            let size = if rated(l[jh]) && rated(u[jh]) {
+                self.diff(l[x], l[near]).min(self.diff(u[x], u[near]))
+            } else {
+                0
+            };
+            return (size, 0, order);
+        }
+        // Two of one half: an interchange, its size from the player moved.
+        let size = if mine {
+            let moved = u[x.max(jh)];
+            l.first().map_or(0, |&f| self.diff(moved, f))
+        } else if rated(l[x.max(jh)]) {
+            let moved = l[x.min(jl)];
+            u.last().map_or(0, |&b| self.diff(moved, b))
+        } else {
+            0
+        };
+        (size, 1, 0)
+    }
+
+    /// A lower bound on each tier's cost of `a` with every partner in `lo..=hi` (one score
+    /// group), on top of the score groups' bound `low` ([`UscfPairs::lower`]).
+    pub fn refine_lower(&self, a: usize, lo: usize, hi: usize, low: &mut [i64]) {
+        let (ga, gb) = (self.group[a], self.group[lo]);
+        let mut raise = |t: usize, v: i64| low[t] = low[t].max(v);
+        let size = if ga == gb {
+            let (size, interchange, order) = self.switch_floor(a, lo, hi);
+            raise(tier::INTERCHANGE, interchange);
+            raise(tier::ORDER, order);
+            size
+        } else if a < lo {
+            // `a` drops: his own cost is exact; his partner is at best the run's first.
+            raise(tier::ODD, self.odd_cost[a]);
+            raise(tier::ODD_OPPONENT, (lo - self.groups[gb].start) as i64);
+            let from = self.odd[ga].map_or(0, |o| self.diff(a, o));
+            let to = match self.partner[gb] {
+                Some(p) if p <= lo && self.players[hi].rated() => self.diff(lo, p),
+                _ => 0,
+            };
+            from.max(to)
+        } else {
+            // The partner drops to `a`: the planned odd player may be among them (cost 0).
+            let odd_in = self.odd[gb].is_some_and(|o| (lo..=hi).contains(&o));
+            raise(tier::ODD, if odd_in { 0 } else { self.odd_cost[hi] });
+            raise(tier::ODD_OPPONENT, (a - self.groups[ga].start) as i64);
+            self.partner[ga].map_or(0, |p| self.diff(a, p))
+        };
+        let s = &self.settings;
+        raise(tier::OVER_200, (size > s.equalization_limit) as i64);
+        raise(tier::OVER_80, (size > s.alternation_limit) as i64);
+        raise(tier::EXCESS_80, (size - s.alternation_limit).max(0));
+        raise(tier::SWITCHED, size);
+        // Colours: whichever colour `a` gets, the partner gets the other.
+        let all = self.flags[lo..=hi].iter().fold(0xff, |x, &y| x & y);
+        let fa = self.flags[a];
+        let both = |mine: u8, theirs: u8| ((fa & mine != 0) as i64) + ((all & theirs != 0) as i64);
+        raise(tier::EQUALIZE, both(EQ_W, EQ_B).min(both(EQ_B, EQ_W)));
+        raise(tier::ALTERNATE, both(ALT_W, ALT_B).min(both(ALT_B, ALT_W)));
+    }
+
     /// A pair across score groups (`a` in the higher): the size of its switch from the plan
     /// (29D1b: another odd player, or a lower opponent than 29D2's, within 29E5's limits).
     fn drop_switch(&self, a: usize, b: usize) -> i64 {
@@ -442,6 +576,30 @@ pub fn breaks_alternation(s: &Standing, c: Colour) -> bool {
     s.last_colour() == Some(c)
 }
 
+/// [`Field::flags`]: white breaks 27A4 for the player.
+pub const EQ_W: u8 = 1;
+/// Black breaks 27A4.
+pub const EQ_B: u8 = 2;
+/// White breaks 27A5.
+pub const ALT_W: u8 = 4;
+/// Black breaks 27A5.
+pub const ALT_B: u8 = 8;
+
+/// The colours that break 27A4 ([`breaks_equalization`]) and 27A5 ([`breaks_alternation`])
+/// for `s`, as [`EQ_W`], [`EQ_B`], [`ALT_W`], [`ALT_B`] bits.
+pub fn colour_flags(s: &Standing) -> u8 {
+    let mut bits = 0;
+    for (c, eq, alt) in [(Colour::White, EQ_W, ALT_W), (Colour::Black, EQ_B, ALT_B)] {
+        if breaks_equalization(s, c) {
+            bits |= eq;
+        }
+        if breaks_alternation(s, c) {
+            bits |= alt;
+        }
+    }
+    bits
+}
+
 /// A lister of candidate pairs: it calls the function it is given once per pair (by field
 /// index) that the specification should list.
 pub type Lister<'a> = dyn FnMut(&mut dyn FnMut(usize, usize)) + 'a;
@@ -466,15 +624,7 @@ impl UscfSwiss {
         let (size, interchange, order) = if ga == gb {
             f.switch(a, b)
         } else {
-            let from_bottom = f.groups[ga]
-                .clone()
-                .filter(|&i| i > a && f.players[i].rated());
-            let from_bottom = if f.odd[ga] == Some(a) {
-                0
-            } else {
-                from_bottom.count() as i64 + 1
-            };
-            c[tier::ODD] = from_bottom;
+            c[tier::ODD] = f.odd_cost[a];
             c[tier::ODD_OPPONENT] = (b - f.groups[gb].start) as i64;
             (f.drop_switch(a, b), false, 0)
         };
@@ -485,11 +635,19 @@ impl UscfSwiss {
         c[tier::INTERCHANGE] = interchange as i64;
         c[tier::SWITCHED] = size;
         c[tier::ORDER] = order;
-        let cb = ca.opposite();
-        c[tier::EQUALIZE] = breaks_equalization(&pa.standing, ca) as i64
-            + breaks_equalization(&pb.standing, cb) as i64;
-        c[tier::ALTERNATE] = breaks_alternation(&pa.standing, ca) as i64
-            + breaks_alternation(&pb.standing, cb) as i64;
+        let (fa, fb) = (f.flags[a], f.flags[b]);
+        let (eq, alt) = if ca == Colour::White {
+            (fa & EQ_W != 0, fa & ALT_W != 0)
+        } else {
+            (fa & EQ_B != 0, fa & ALT_B != 0)
+        };
+        let (eqb, altb) = if ca == Colour::White {
+            (fb & EQ_B != 0, fb & ALT_B != 0)
+        } else {
+            (fb & EQ_W != 0, fb & ALT_W != 0)
+        };
+        c[tier::EQUALIZE] = eq as i64 + eqb as i64;
+        c[tier::ALTERNATE] = alt as i64 + altb as i64;
         Some(Candidate {
             a,
             b,
@@ -609,6 +767,9 @@ impl PairSource for UscfPairs {
         let gap = g.abs_diff(h) as i64;
         low[tier::SCORES] = gap * gap;
         low
+    }
+    fn refine_lower(&self, a: usize, lo: usize, hi: usize, low: &mut [i64]) {
+        self.field.refine_lower(a, lo, hi, low);
     }
     fn upper(&self) -> Vec<i64> {
         let f = &self.field;

@@ -9,7 +9,7 @@
 //! | `US Chess 28L3` | the full-point bye not to a player who had one, a requested full-point bye or a forfeit win, while another could take it |
 //! | `US Chess 28L2` | the full-point bye in the lowest score group holding an eligible player, to a rated player if one is eligible there, the lowest-rated of them |
 //! | `US Chess 29E4` | a game between players due the same colour gives it as 29E4 orders their claims; players due different colours each get theirs |
-//! | `US Chess 29E5b` / `US Chess 29E5a` | a two-board switch from the plan (two players' planned opponents paired together) of more than 200 points where neither planned game was a rematch; of more than 80 points where neither planned game was a rematch and the planned games broke 27A4 for no more players |
+//! | `US Chess 29E5b` / `US Chess 29E5a` | every transposition from the plan, simple or compound (a cycle of boards of one score group, each upper-half player meeting another's planned opponent), and every two-board interchange, of more than 200 points (its largest board: the smaller of the two players' changes of planned opponent) where no planned game of it was a rematch; of more than 80 points where no planned game was a rematch and the planned games broke 27A4 for no more players |
 //!
 //! Readings are those of `models/uscf-swiss.md`: rank by score, rated before unrated, rating,
 //! pairing number; a switch's size is the smaller change of planned opponent; unrated players
@@ -58,6 +58,48 @@ impl P {
     fn rated(&self) -> bool {
         self.rating > 0
     }
+}
+
+/// The transpositions of a pairing from its plan: cycles of games `U₁ v L₂, U₂ v L₃, …,
+/// Uₖ v L₁` of one score group, where `Lᵢ` is the plan's opponent of `Uᵢ` (the upper-half
+/// player: the higher-ranked of a planned game). Each cycle is listed once, from its
+/// highest-ranked player, as (upper, lower) boards; a chain that leaves the plan (a
+/// drop, the bye, two of one half) is no transposition.
+fn transposition_cycles(
+    natural: &BTreeMap<usize, usize>,
+    partner: &BTreeMap<usize, usize>,
+) -> Vec<Vec<(usize, usize)>> {
+    let mut done = BTreeSet::new();
+    let mut out = Vec::new();
+    for (&u, &l) in natural {
+        if u > l || done.contains(&u) || partner.get(&u) == Some(&l) {
+            continue;
+        }
+        let mut boards = Vec::new();
+        let mut at = u;
+        let closed = loop {
+            done.insert(at);
+            let Some(&y) = partner.get(&at) else {
+                break false;
+            };
+            // `y` must be of the lower half: planned against a higher-ranked player.
+            let Some(&next) = natural.get(&y).filter(|&&x| x < y) else {
+                break false;
+            };
+            boards.push((at, y));
+            if next == u {
+                break true;
+            }
+            if done.contains(&next) {
+                break false;
+            }
+            at = next;
+        };
+        if closed {
+            out.push(boards);
+        }
+    }
+    out
 }
 
 fn opp(c: Colour) -> Colour {
@@ -320,7 +362,9 @@ impl Check<'_> {
         hi
     }
 
-    /// The plan (29C, 29D1a, 29D2, 28L2) and its two-board switches (29E5a, 29E5b).
+    /// The plan (29C, 29D1a, 29D2, 28L2) and its switches: every transposition, simple or
+    /// compound (a cycle of boards of one score group, each upper-half player meeting the
+    /// planned opponent of another), and every two-board interchange (29E5a, 29E5b).
     fn switches(&mut self, round: &crate::tournament::Round) {
         let natural = self.plan();
         let mut partner: BTreeMap<usize, usize> = BTreeMap::new();
@@ -337,10 +381,13 @@ impl Check<'_> {
                 .and_then(|v| v.as_i64())
                 .unwrap_or(d)
         };
-        let (alt, equ) = (
+        let limit = (
             limits("uscf.alternation_limit", 80),
             limits("uscf.equalization_limit", 200),
         );
+        for cycle in transposition_cycles(&natural, &partner) {
+            self.judge(&cycle, &natural, limit);
+        }
         let mut seen = BTreeSet::new();
         for (&x, &y) in &partner {
             if x > y || natural.get(&x) == Some(&y) {
@@ -349,40 +396,70 @@ impl Check<'_> {
             let (Some(&x2), Some(&y2)) = (natural.get(&x), natural.get(&y)) else {
                 continue;
             };
-            // x's planned opponent x2 and y's planned y2 play each other: a two-board switch.
-            if partner.get(&x2) != Some(&y2) || !seen.insert((x.min(x2), x.max(x2))) {
+            // Two of one half and their planned opponents: a two-board interchange (the
+            // transpositions are the cycles above).
+            let upper = |p: usize, q: usize| p < q;
+            if upper(x, x2) != upper(y, y2) || !upper(x, x2) {
                 continue;
             }
-            seen.insert((y.min(y2), y.max(y2)));
-            let size = self.diff(x2, y).min(self.diff(y2, x));
-            let rematch = self.players[x].met.contains(&self.players[x2].id)
-                || self.players[y].met.contains(&self.players[y2].id);
-            if rematch {
+            if partner.get(&x2) != Some(&y2) || !seen.insert((x, y)) {
                 continue;
             }
-            let ids = vec![
-                self.players[x].id,
-                self.players[y].id,
-                self.players[x2].id,
-                self.players[y2].id,
-            ];
-            let pair = format!(
-                "{} v {} and {} v {}",
-                self.name(ids[0]),
-                self.name(ids[1]),
-                self.name(ids[2]),
-                self.name(ids[3])
-            );
-            if size > equ {
-                let what =
-                    format!("{pair} switched from the planned opponents, {size} points > {equ}");
-                self.flag("US Chess 29E5b", ids, what);
-            } else if size > alt
-                && self.unequal(&[(x, x2), (y, y2)]) <= self.unequal(&[(x, y), (x2, y2)])
-            {
-                let what = format!("{pair} switched for alternation, {size} points > {alt}");
-                self.flag("US Chess 29E5a", ids, what);
-            }
+            self.judge(&[(x, y), (x2, y2)], &natural, limit);
+        }
+    }
+
+    /// One switch from the plan: `boards`, games of the pairing whose players' planned
+    /// opponents all play in the list. Its size is
+    /// the largest over its boards of the smaller change of planned opponent; flagged past
+    /// 200 points (29E5b), or past 80 when the planned games broke 27A4 for no more players
+    /// (29E5a), unless a planned game of it was a rematch.
+    fn judge(
+        &mut self,
+        boards: &[(usize, usize)],
+        natural: &BTreeMap<usize, usize>,
+        limit: (i64, i64),
+    ) {
+        let (alt, equ) = limit;
+        let mut planned: Vec<(usize, usize)> = boards
+            .iter()
+            .flat_map(|&(a, b)| [a, b])
+            .map(|p| (p.min(natural[&p]), p.max(natural[&p])))
+            .collect();
+        planned.sort_unstable();
+        planned.dedup();
+        let rematch = planned
+            .iter()
+            .any(|&(u, l)| self.players[u].met.contains(&self.players[l].id));
+        if rematch {
+            return;
+        }
+        let size = boards
+            .iter()
+            .map(|&(u, l)| self.diff(natural[&u], l).min(self.diff(natural[&l], u)))
+            .max()
+            .unwrap_or(0);
+        let mut ids: Vec<u32> = Vec::new();
+        for &(u, l) in boards {
+            ids.extend([self.players[u].id, self.players[l].id]);
+        }
+        let pair = boards
+            .iter()
+            .map(|&(u, l)| {
+                format!(
+                    "{} v {}",
+                    self.name(self.players[u].id),
+                    self.name(self.players[l].id)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" and ");
+        if size > equ {
+            let what = format!("{pair} switched from the planned opponents, {size} points > {equ}");
+            self.flag("US Chess 29E5b", ids, what);
+        } else if size > alt && self.unequal(&planned) <= self.unequal(boards) {
+            let what = format!("{pair} switched for alternation, {size} points > {alt}");
+            self.flag("US Chess 29E5a", ids, what);
         }
     }
 
