@@ -79,7 +79,7 @@ pub struct Config {
 
 /// `config` keys that change tsh's pairings and that optipair does not follow, with why: a
 /// load names each in a warning rather than ignoring it silently.
-const PAIRING_KEYS: [(&str, &str); 10] = [
+const PAIRING_KEYS: [(&str, &str); 9] = [
     ("exagony", "players of one team are not kept apart"),
     (
         "hypexagony",
@@ -98,14 +98,10 @@ const PAIRING_KEYS: [(&str, &str); 10] = [
         "sum_before_spread",
         "standings use spread, not the sum of scores",
     ),
-    (
-        "no_random",
-        "standing ties are broken by rating then number",
-    ),
     ("gibson", "Gibson victims always weigh repeats"),
     (
         "bye_spread",
-        "the best-possible-finish simulation is not modelled",
+        "the best-possible-finish simulation gives a bye 50 points of spread",
     ),
     (
         "assign_firsts",
@@ -321,27 +317,29 @@ pub fn parse(text: &str) -> Result<Config> {
                         }
                         _ => return Err(bad("expected a name or a list of caps")),
                     },
-                    "force_koth" | "chew_no_swiss_all" | "track_firsts" => match value()? {
-                        PerlValue::Scalar(s) => match s.parse::<u32>() {
-                            Ok(n) => {
-                                let v: Value = if key == "force_koth" {
-                                    n.into()
-                                } else {
-                                    (n != 0).into()
-                                };
-                                if key == "track_firsts" && n == 0 {
-                                    c.pairing_not_followed.push((
-                                        no,
-                                        key.into(),
-                                        "optipair always matches starters with repliers",
-                                    ));
+                    "force_koth" | "chew_no_swiss_all" | "track_firsts" | "no_random" => {
+                        match value()? {
+                            PerlValue::Scalar(s) => match s.parse::<u32>() {
+                                Ok(n) => {
+                                    let v: Value = if key == "force_koth" {
+                                        n.into()
+                                    } else {
+                                        (n != 0).into()
+                                    };
+                                    if key == "track_firsts" && n == 0 {
+                                        c.pairing_not_followed.push((
+                                            no,
+                                            key.into(),
+                                            "optipair always matches starters with repliers",
+                                        ));
+                                    }
+                                    c.settings.insert(key.into(), v);
                                 }
-                                c.settings.insert(key.into(), v);
-                            }
-                            _ => return Err(bad(&format!("'{s}' is not a number"))),
-                        },
-                        _ => return Err(bad("expected a number")),
-                    },
+                                _ => return Err(bad(&format!("'{s}' is not a number"))),
+                            },
+                            _ => return Err(bad("expected a number")),
+                        }
+                    }
                     "tables" => match value()? {
                         PerlValue::Hash(h) => {
                             for (d, v) in h {
