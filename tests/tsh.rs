@@ -527,9 +527,10 @@ fn contenders_odd_count_takes_one_more() {
     let p = pair(&t, 4);
     assert!(p.violations.is_empty(), "{:?}", p.violations);
     // The four contenders all lead (tsh keeps at least four); 4 catches nobody, so no
-    // pairing of them lets the lower catch the higher: 1 takes his lowest catcher, 3.
-    assert_eq!(opponent(&p, 1), Some(3));
-    assert_eq!(opponent(&p, 2), Some(4));
+    // pairing of them lets the lower catch the higher: tsh's second try ranks without
+    // catching (repeats, last opponent, the lowest ranked), and 1 takes 4.
+    assert_eq!(opponent(&p, 1), Some(4));
+    assert_eq!(opponent(&p, 2), Some(3));
     assert_eq!(opponent(&p, 5), Some(6));
 }
 

@@ -1470,10 +1470,11 @@ impl Costing<'_> {
         let lead = sp.leaders;
         let pref = |i: usize, j: usize| -> i64 {
             let hi = g.players[i];
+            // tsh's first try admits only catchers, its second ranks without catching.
             let pkey = |q: usize| {
                 let lo = g.players[q];
                 (
-                    !self.leader_catches(g, i, q),
+                    sp.leaders_catch && !self.leader_catches(g, i, q),
                     self.times(hi, lo),
                     self.last.contains(&key(hi, lo)),
                     -(q as i64),

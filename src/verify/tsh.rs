@@ -801,7 +801,7 @@ impl Check<'_> {
             // the lowest ranked.
             options.sort_by_key(|&p| {
                 (
-                    !self.reaches_strictly(p, top),
+                    strict && !self.reaches_strictly(p, top),
                     self.times(top, p),
                     self.previous.contains(&pair(top, p)),
                     -(pos[&p] as i64),
