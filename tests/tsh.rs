@@ -527,9 +527,10 @@ fn contenders_odd_count_takes_one_more() {
     let p = pair(&t, 4);
     assert!(p.violations.is_empty(), "{:?}", p.violations);
     // The four contenders all lead (tsh keeps at least four); 4 catches nobody, so no
-    // pairing of them lets the lower catch the higher: 1 takes his lowest catcher, 3.
-    assert_eq!(opponent(&p, 1), Some(3));
-    assert_eq!(opponent(&p, 2), Some(4));
+    // pairing of them lets the lower catch the higher: tsh's second try ranks without
+    // catching (repeats, last opponent, the lowest ranked), and 1 takes 4.
+    assert_eq!(opponent(&p, 1), Some(4));
+    assert_eq!(opponent(&p, 2), Some(3));
     assert_eq!(opponent(&p, 5), Some(6));
 }
 
@@ -1001,4 +1002,76 @@ fn config_tables_number_the_sheet_and_record_takes_them() {
     assert_eq!(plan.lines[0].board, 2);
     let err = optipair::formats::results::plan(&t, 1, "2 410-380").unwrap_err();
     assert!(err.to_string().contains("table 2"), "{err}");
+}
+
+#[test]
+fn tsh_contenders_by_best_possible_finish_not_the_pairwise_catch() {
+    // bestfinish.t: 8 players, round 5 of 6 from round 4 (two rounds left), prize band [1],
+    // flight cap 8. 1, 2, 3 are 4–0 (+80, +60, +40); 4 and 5 are 2–2 (0, −15); 8, 6, 7 0–4.
+    // The pairwise test has 4 and 5 catch 1 (2 + 2 wins = 4, and 0 + 2000 ≥ 80): six
+    // contenders. tsh simulates 4's two rounds (by hand, from its code): 4 wins both by 500;
+    // in the first he beats 1 (the top of those who could pass him); 5 and the 0–4 players
+    // "may as well win", and 5, paired first with the top remaining of those who must lose,
+    // meets 2 — who already has 4's final four wins and trails his spread (60 < 1000): tsh
+    // writes 2 off with a big win, 2 reaches 5 wins and 4 can finish third at best. 5 fares
+    // the same. 1, 2, 3 can finish first: three contenders, +1 for the odd count → 1–4.
+    // Among them 4 can catch only 3 (best finish 3): 1 v 2, 3 v 4; then 5, 8, 6, 7 Swiss.
+    let t = golden("bestfinish.t");
+    let s = Settings::from(&t).unwrap();
+    let plan = Plan::build(&t, 5, &s).unwrap();
+    assert_eq!(plan.groups[0].kind, GroupKind::Flight);
+    assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
+    assert_eq!(plan.best[&4], 3);
+    assert!(plan.catches(&s, 4, 1), "the pairwise test would count 4 in");
+    assert_pairs(&pair(&t, 5), &[(1, 2), (3, 4), (5, 6), (8, 7)]);
+}
+
+#[test]
+fn tsh_leaders_prefer_a_catcher_then_fewest_repeats_then_the_lowest_ranked() {
+    // leaderprefs.t: round 5 of 6 from round 4, prize band [1]; 1–4 are 3–1 (+100, +90, +80,
+    // +60), 5–8 0–4. 4 met 1, 2 and 3 in rounds 1–3, so every pairing of 1–4 repeats once:
+    // minimum repeats 1. All four can finish first (tsh's simulation), so all catch each
+    // other; 5–8 cannot. Four leaders; 1's preferences (tsh's PairLeaders): can catch him
+    // (all), fewest repeats (2, 3 before 4), not last round's opponent, the lowest ranked —
+    // 3. Then 2 v 4. Mutation check: without the repeats in the preference key 1 takes his
+    // lowest catcher 4 (1 v 4, 2 v 3) and this test fails.
+    let t = golden("leaderprefs.t");
+    let plan = Plan::build(&t, 5, &Settings::from(&t).unwrap()).unwrap();
+    assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
+    assert_pairs(&pair(&t, 5), &[(1, 3), (2, 4), (5, 7), (6, 8)]);
+}
+
+#[test]
+fn tsh_odd_gibson_meets_a_player_who_cannot_finish_in_the_money_as_tsh_scans() {
+    // gibsonvictim.t: final round 6 from round 5, prize bands [1, 2]. 1 is 5–0 and out of
+    // reach: an odd Gibson in an even field. 2, 3 are 3–2, 4 2–3, 5 1–4, 6 0–5; 1 met 5 and 6
+    // once. tsh (PairOneGibson, by hand) scans from the bottom: 6 (met once, cannot finish in
+    // the money: best finish 4th or worse) is the victim so far; 5 met him as often and is
+    // hopeless too: he replaces 6; 4 met him less, but can still finish second (best possible
+    // finish: he beats 3, 2 loses to 1) — he becomes the "least met" victim, yet the hopeless
+    // 5 found before stays chosen. So 1 v 5 (taking the least met first would give 1 v 4).
+    // Then 2 v 3 (prize place 2) and 4 v 6.
+    let t = golden("gibsonvictim.t");
+    let plan = Plan::build(&t, 6, &Settings::from(&t).unwrap()).unwrap();
+    assert_eq!(plan.groups[0].kind, GroupKind::GibsonOpponent);
+    assert_eq!(plan.groups[0].players, vec![1, 5]);
+    assert_pairs(&pair(&t, 6), &[(1, 5), (2, 3), (4, 6)]);
+}
+
+#[test]
+fn tsh_standings_tie_break_after_rating_is_the_key_from_the_t_line() {
+    // tiebreak.t: after round 2, Ann and Zed are 1–1 +30 at 1500, Cy and Di 1–1 −30 at 1400.
+    // tsh breaks the ties by a number from each line's text (TFile: length × (100 + line
+    // number) × first character, mod 641), higher first: Ann 20·101·65 mod 641 = 536 over
+    // Zed 20·102·90 mod 641 = 274, and Di 19·104·68 mod 641 = 399 over Cy 19·103·67 mod 641
+    // = 355 — so 4 ranks above 3 (by number 3 would).
+    let t = golden("tiebreak.t");
+    let keys = optipair::systems::tsh::standing_keys(&t);
+    assert_eq!(
+        keys.values().copied().collect::<Vec<_>>(),
+        vec![536, 274, 355, 399]
+    );
+    let plan = Plan::build(&t, 3, &Settings::from(&t).unwrap()).unwrap();
+    assert_eq!(plan.order, vec![1, 2, 4, 3]);
+    assert!(pair(&t, 3).violations.is_empty());
 }

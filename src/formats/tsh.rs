@@ -59,6 +59,10 @@ pub const BYE_P12_KEY: &str = "tsh.bye_p12";
 /// Settings key holding the column (in characters) where every line's rating ends, when the
 /// file's layout is not the canonical one (tsh pads names to a fixed width).
 pub const RATING_END_KEY: &str = "tsh.rating_end";
+/// Settings key holding, by player id, the number tsh derives from each player line's text
+/// when it reads the file (its length, the line's place and its first character): tsh's
+/// standings tie-break after rating (`systems::tsh::standing_keys`).
+pub const LINE_KEYS: &str = "tsh.line_keys";
 /// In [`FIELDS_KEY`], the place of the `p12` field among the others (tsh's own order).
 const P12_SLOT: &str = "p12";
 
@@ -238,7 +242,18 @@ pub fn parse(text: &str) -> Result<Tournament> {
         ));
     }
     let rounds = lines.iter().map(|l| l.opps.len()).max().unwrap_or(0);
+    // tsh reads the file as Latin-1: a line's length and first character are its bytes.
+    let line_keys: serde_json::Map<String, serde_json::Value> = raw
+        .iter()
+        .enumerate()
+        .map(|(i, (_, l))| {
+            let len = l.len() as u64 + u64::from(!l.contains(';'));
+            let key = len * (101 + i as u64) * u64::from(l.as_bytes()[0]) % 641;
+            ((i + 1).to_string(), key.into())
+        })
+        .collect();
     let mut t = Tournament::new("", players);
+    t.settings.insert(LINE_KEYS.into(), line_keys.into());
     t.scoring.game_scores = true;
     t.system = Some("tsh-cp".into());
     if had_p12 {

@@ -79,7 +79,7 @@ pub struct Config {
 
 /// `config` keys that change tsh's pairings and that optipair does not follow, with why: a
 /// load names each in a warning rather than ignoring it silently.
-const PAIRING_KEYS: [(&str, &str); 10] = [
+const PAIRING_KEYS: [(&str, &str); 9] = [
     ("exagony", "players of one team are not kept apart"),
     (
         "hypexagony",
@@ -98,14 +98,10 @@ const PAIRING_KEYS: [(&str, &str); 10] = [
         "sum_before_spread",
         "standings use spread, not the sum of scores",
     ),
-    (
-        "no_random",
-        "standing ties are broken by rating then number",
-    ),
     ("gibson", "Gibson victims always weigh repeats"),
     (
         "bye_spread",
-        "the best-possible-finish simulation is not modelled",
+        "the best-possible-finish simulation gives a bye 50 points of spread",
     ),
     (
         "assign_firsts",
@@ -350,7 +346,7 @@ fn config_more(c: &mut Config, no: usize, key: &str, text: &str) -> Result<()> {
             }
             _ => return Err(bad("expected a name or a list of caps")),
         },
-        "force_koth" | "chew_no_swiss_all" | "track_firsts" => match value()? {
+        "force_koth" | "chew_no_swiss_all" | "track_firsts" | "no_random" => match value()? {
             PerlValue::Scalar(s) => match s.parse::<u32>() {
                 Ok(n) => {
                     let v: Value = if key == "force_koth" {

@@ -33,7 +33,7 @@ use super::System;
 use crate::spec::{ByeOption, Candidate, Programs, RoundSpec, Tier};
 use crate::tournament::{Colour, GameResult, Standings, Tournament};
 use crate::{Error, Result, SystemKind};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 const EPS: f64 = 1e-9;
 
@@ -352,6 +352,192 @@ impl Settings {
     }
 }
 
+/// tsh's bye spread inside its best-possible-finish simulation (its `bye_spread` default).
+pub const TSH_SIM_BYE_SPREAD: i64 = 50;
+
+/// One player's record in the best-possible-finish simulation: wins in half wins, spread,
+/// games left, and the spread a game is won by.
+#[derive(Debug, Clone, Copy)]
+struct SimRecord {
+    w: i64,
+    s: i64,
+    left: i64,
+    ms: i64,
+}
+
+/// A simulated game's result: the higher-placed player wins big, the lower one wins big, or
+/// the lower one wins by exactly this much.
+enum SimResult {
+    HighBig,
+    LowBig,
+    LowBy(i64),
+}
+
+/// The simulation's four pools of the others, by where they stand against the player whose
+/// finish is sought: to win (above / below the cap), to lose (above / below the cap).
+const HW: usize = 0;
+const LW: usize = 1;
+const HL: usize = 2;
+const LL: usize = 3;
+
+/// Positions of `x` by simulated standing (wins, spread), `me` first among equals, others in
+/// their standings order.
+fn sim_order(x: &[SimRecord], me: usize) -> Vec<usize> {
+    let mut o: Vec<usize> = (0..x.len()).collect();
+    o.sort_by_key(|&p| (std::cmp::Reverse((x[p].w, x[p].s)), p != me));
+    o
+}
+
+/// The result tsh gives a game between `hi` (placed higher) and `lo`, given the final record
+/// `(fw, fs)` the player whose finish is sought reaches: whoever cannot be kept below him is
+/// written off with a big win; otherwise the lower player wins by as much as keeps him below,
+/// or as makes the two level, so that both stay beatable.
+fn sim_result(hi: &SimRecord, lo: &SimRecord, (fw, fs): (i64, i64)) -> SimResult {
+    let even_up = || ((1 + hi.s - lo.s) / 2).min(hi.ms);
+    if lo.w > fw {
+        SimResult::LowBig
+    } else if hi.w > fw || lo.w == fw {
+        SimResult::HighBig
+    } else if lo.w == fw - 2 {
+        if lo.s < fs {
+            SimResult::LowBy(fs - lo.s)
+        } else if hi.s > lo.s {
+            SimResult::HighBig
+        } else {
+            SimResult::LowBig
+        }
+    } else if hi.w == fw {
+        let delta = hi.s - fs;
+        if delta > 0 && delta <= hi.ms * hi.left {
+            SimResult::LowBig
+        } else {
+            SimResult::HighBig
+        }
+    } else if lo.w < hi.w - 2 {
+        SimResult::LowBy(hi.ms)
+    } else if lo.w < hi.w && lo.s > hi.s {
+        SimResult::LowBy(1)
+    } else {
+        SimResult::LowBy(even_up())
+    }
+}
+
+/// Pairs pool `g` (taken from its front or its back) against the pools in `order` (each from
+/// its front), playing each game as [`sim_result`] says; nobody left: a bye.
+fn sim_pool(
+    pools: &mut [VecDeque<usize>; 4],
+    x: &mut [SimRecord],
+    g: usize,
+    order: [usize; 4],
+    front: bool,
+    f: (i64, i64),
+) {
+    loop {
+        let taken = if front {
+            pools[g].pop_front()
+        } else {
+            pools[g].pop_back()
+        };
+        let Some(mut p) = taken else { break };
+        let Some(mut o) = order.iter().find_map(|&k| pools[k].pop_front()) else {
+            x[p].w += 2;
+            x[p].left -= 1;
+            x[p].s += TSH_SIM_BYE_SPREAD;
+            continue;
+        };
+        if (x[p].w, x[p].s) < (x[o].w, x[o].s) {
+            std::mem::swap(&mut p, &mut o);
+        }
+        let (win, lose, by) = match sim_result(&x[p], &x[o], f) {
+            SimResult::HighBig => (p, o, None),
+            SimResult::LowBig => (o, p, None),
+            SimResult::LowBy(k) => (o, p, Some(k)),
+        };
+        x[win].w += 2;
+        x[win].s += by.unwrap_or(x[win].ms);
+        x[lose].s -= by.unwrap_or(x[lose].ms);
+        x[p].left -= 1;
+        x[o].left -= 1;
+    }
+}
+
+/// tsh's best possible finish of `records[me]` (1-based, among `records`): `records` are
+/// (half wins, spread) in standings order, with `rounds` games left each. tsh plays the
+/// remaining rounds out: he wins each game by the full spread, against the highest-placed of
+/// those who could still pass him (else the lowest-placed of those who cannot), preferring
+/// his own side of the flight cap; the others are paired among themselves pool by pool, and
+/// each game goes the way that keeps as many as possible below him ([`sim_result`]). The cap
+/// is the flight cap for the rounds left at each simulated round.
+pub fn best_finish(records: &[(i64, i64)], me: usize, rounds: u32, s: &Settings) -> usize {
+    if records.len() <= 1 {
+        return 1;
+    }
+    if rounds == 0 {
+        return me + 1;
+    }
+    let ms = s.spread_per_round(rounds);
+    let mut x: Vec<SimRecord> = records
+        .iter()
+        .map(|&(w, sp)| SimRecord {
+            w,
+            s: sp,
+            left: i64::from(rounds),
+            ms,
+        })
+        .collect();
+    for r in 1..=rounds {
+        let fw = x[me].w + 2 * x[me].left;
+        let mut fs = x[me].s + x[me].left * x[me].ms;
+        let cap0 = (s.cap(rounds - r + 1) - 1).min(x.len() - 1);
+        let mut pools: [VecDeque<usize>; 4] = Default::default();
+        let mut mine = 0;
+        for (i, p) in sim_order(&x, me).into_iter().enumerate() {
+            if p == me {
+                mine = i;
+                continue;
+            }
+            let rec = (x[p].w, x[p].s);
+            // Those who cannot reach his final record this round, or are past it already,
+            // may as well win; the others had better lose.
+            let wins = rec < (fw - 2, fs) || rec > (fw, fs);
+            match (wins, i <= cap0) {
+                (true, true) => pools[HW].push_front(p),
+                (true, false) => pools[LW].push_front(p),
+                (false, true) => pools[HL].push_back(p),
+                (false, false) => pools[LL].push_back(p),
+            }
+        }
+        let his = if mine <= cap0 {
+            [HL, HW, LL, LW]
+        } else {
+            [LL, LW, HL, HW]
+        };
+        x[me].w += 2;
+        x[me].left -= 1;
+        match his.iter().find_map(|&k| pools[k].pop_front()) {
+            Some(o) => {
+                x[me].s += x[me].ms;
+                x[o].left -= 1;
+                x[o].s -= x[o].ms;
+            }
+            None => {
+                x[me].s += TSH_SIM_BYE_SPREAD;
+                fs += TSH_SIM_BYE_SPREAD - x[me].ms;
+            }
+        }
+        let f = (fw, fs);
+        sim_pool(&mut pools, &mut x, HW, [HL, HW, LW, LL], false, f);
+        sim_pool(&mut pools, &mut x, HL, [HW, HL, LL, LW], true, f);
+        sim_pool(&mut pools, &mut x, LW, [LL, LW, HL, HW], false, f);
+        sim_pool(&mut pools, &mut x, LL, [LW, LL, HW, HL], true, f);
+    }
+    sim_order(&x, me)
+        .iter()
+        .position(|&p| p == me)
+        .unwrap_or(me)
+        + 1
+}
+
 /// What a group of the plan is.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GroupKind {
@@ -375,6 +561,9 @@ pub struct Group {
     /// The contenders of a prize band: tsh pairs them (minimum repeats, the leader split, the
     /// leaders' pairs) so that the lower of each pair can catch the higher where it can.
     pub must_catch: bool,
+    /// Each member's best possible finish as tsh last computed it (0: not computed), by which
+    /// the group's catching is judged.
+    pub best: Vec<usize>,
 }
 
 /// The procedural part of TSH07: who is in which group. Pairings inside groups are the
@@ -392,6 +581,9 @@ pub struct Plan {
     pub groups: Vec<Group>,
     pub bye: Option<u32>,
     pub notes: Vec<String>,
+    /// tsh's best possible finishes (its `MaxRank`), by player, as last computed; 0 where
+    /// tsh has not computed one.
+    pub best: BTreeMap<u32, usize>,
 }
 
 /// How often each pair (lower id first) has been paired.
@@ -435,6 +627,44 @@ fn losses(t: &Tournament, upto: u32) -> BTreeMap<u32, f64> {
     l
 }
 
+/// tsh's standings tie-break after rating, by player id (higher first): the number tsh
+/// derives from each `.t` line when it reads the file (kept by the `.t` reader under
+/// `tsh.line_keys`); where that is 0, a number from the player's name and id instead; a
+/// number another player already holds is stepped on by a linear congruential step until it
+/// is free, in id order. None (every tie to the number) without a `.t` file or with
+/// `no_random`.
+pub fn standing_keys(t: &Tournament) -> BTreeMap<u32, u64> {
+    const A: u64 = 1_103_515_245;
+    const C: u64 = 12_345;
+    const M: u64 = 1 << 31;
+    let Some(lines) = t.settings.get("tsh.line_keys").and_then(|v| v.as_object()) else {
+        return BTreeMap::new();
+    };
+    if t.settings.get("no_random").and_then(|v| v.as_bool()) == Some(true) {
+        return BTreeMap::new();
+    }
+    let mut ids: Vec<u32> = t.players.iter().map(|p| p.id).collect();
+    ids.sort_unstable();
+    let mut taken = std::collections::BTreeSet::new();
+    let mut keys = BTreeMap::new();
+    for id in ids {
+        let name = t.player(id).map_or("", |p| p.name.as_str());
+        let mut k = lines
+            .get(&id.to_string())
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0);
+        if k == 0 {
+            let first = u64::from(name.as_bytes().first().copied().unwrap_or(0));
+            k = (A * name.len() as u64 * (100 + u64::from(id)) * first + C) % M;
+        }
+        while !taken.insert(k) {
+            k = (A * k + C) % M;
+        }
+        keys.insert(id, k);
+    }
+    keys
+}
+
 /// Whether `players` (an even number, at most a handful) pair among themselves with nobody
 /// meeting an earlier opponent.
 fn pairs_without_repeats(players: &[u32], met: &Meetings) -> bool {
@@ -470,12 +700,13 @@ impl Plan {
     }
 
     /// How many of `remaining` (by rank, the bye already out) contend in this pass: tsh's
-    /// count for the prize band `band` (those who can still reach its last rank, +1 if odd,
-    /// capped — tsh looks only at the top `cap` players), or below the bands the faint-hope
-    /// flight; non-contenders folded in when at most six are left, they are fewer than half
-    /// the contenders, and they cannot pair without repeats.
+    /// count for the prize band `band` — the lowest of the top `cap` players whose best
+    /// possible finish ([`best_finish`], computed over the top `cap` + 2) is within the band,
+    /// and everyone above him; +1 if odd; capped for first place — or below the bands the
+    /// faint-hope flight; non-contenders folded in when at most six are left, they are fewer
+    /// than half the contenders, and they cannot pair without repeats.
     fn contenders(
-        &self,
+        &mut self,
         s: &Settings,
         remaining: &[u32],
         band: Option<(u32, u32)>,
@@ -494,13 +725,20 @@ impl Plan {
                     c => c,
                 }
             }
-            Some((_, last)) => {
-                let target = self.order[(last as usize).min(self.order.len()) - 1];
-                let reach = |p: u32| self.rank(p) as u32 <= last || self.catches(s, p, target);
-                let scan = remaining.len().min(cap);
+            Some((first, last)) => {
+                let (scan, simulated) = if remaining.len() > cap {
+                    (cap, (cap + 2).min(remaining.len()))
+                } else {
+                    (remaining.len(), remaining.len())
+                };
+                self.compute_best(s, &remaining[..simulated]);
+                let reach = |p: u32| self.best[&p] <= last as usize;
                 let mut c = (0..scan).rfind(|&i| reach(remaining[i])).unwrap_or(0) + 1;
                 c += c % 2;
-                c.min(cap)
+                if first == 1 {
+                    c = c.min(cap);
+                }
+                c
             }
         }
         .min(remaining.len());
@@ -510,19 +748,57 @@ impl Plan {
             && rest.len() <= 6
             && !pairs_without_repeats(rest, met)
         {
+            // tsh computes the finishes again when the folded-in players have none.
+            if self.best.get(&remaining[remaining.len() - 1]) == Some(&0) {
+                self.compute_best(s, remaining);
+            }
             return remaining.len();
         }
         n
     }
 
-    /// Whether `p` cannot finish within the prize ranks (tsh's "hopeless" Gibson victim).
-    fn hopeless(&self, s: &Settings, p: u32) -> bool {
+    /// tsh's best possible finishes of `list` (by rank, consecutive from the top remaining
+    /// player), each an overall rank: the simulation runs among `list` alone.
+    fn compute_best(&mut self, s: &Settings, list: &[u32]) {
+        let Some(&top) = list.first() else { return };
+        let top = self.rank(top);
+        let records: Vec<(i64, i64)> = list
+            .iter()
+            .map(|p| ((self.wins[p] * 2.0).round() as i64, self.spread[p]))
+            .collect();
+        for (i, &p) in list.iter().enumerate() {
+            let b = best_finish(&records, i, self.rounds_to_catch, s) + top - 1;
+            self.best.insert(p, b);
+        }
+    }
+
+    /// The player an odd Gibson `gib` meets among `remaining` (tsh's scan from the bottom up,
+    /// with best possible finishes computed over `gib` and `remaining`): the lowest ranked of
+    /// those who met him least, replaced by a higher one who met him as often and cannot
+    /// finish in the money (best finish below the last prize rank). Like tsh, a hopeless
+    /// player found before a player who met him less stays chosen.
+    fn gibson_victim(&mut self, s: &Settings, gib: u32, remaining: &[u32], met: &Meetings) -> u32 {
+        let list: Vec<u32> = std::iter::once(gib)
+            .chain(remaining.iter().copied())
+            .collect();
+        self.compute_best(s, &list);
         let lpr = self.last_prize_rank as usize;
-        self.rank(p) > lpr
-            && self
-                .order
-                .get(lpr.max(1) - 1)
-                .is_none_or(|&at| !self.catches(s, p, at))
+        let (mut victim, mut least, mut hopeless) = (None, 0, None);
+        for &p in remaining.iter().rev() {
+            let rep = met.get(&key(p, gib)).copied().unwrap_or(0);
+            let is_hopeless = self.best[&p] > lpr;
+            if victim.is_none() || rep < least {
+                (victim, least) = (Some(p), rep);
+                if is_hopeless {
+                    hopeless = Some(p);
+                }
+            } else if is_hopeless && rep == least {
+                hopeless = Some(p);
+            }
+        }
+        hopeless
+            .or(victim)
+            .unwrap_or(remaining[remaining.len() - 1])
     }
 
     /// Whether `lo` catches `hi` (see the module notes).
@@ -564,8 +840,10 @@ impl Plan {
             .into_iter()
             .filter(|id| t.player(*id).is_some_and(|p| p.active_in(round)) && !absent.contains(id))
             .collect();
-        // tsh's standings: wins, then losses (fewer first), then spread, rating, number.
+        // tsh's standings: wins, then losses (fewer first), then spread, rating, its key
+        // from the `.t` line (higher first), number.
         let losses = losses(t, based_on);
+        let keys = standing_keys(t);
         order.sort_by(|a, b| {
             let (x, y) = (&standings.by_id[a], &standings.by_id[b]);
             y.score
@@ -573,6 +851,7 @@ impl Plan {
                 .then(losses[a].total_cmp(&losses[b]))
                 .then(y.spread.cmp(&x.spread))
                 .then(y.rating.cmp(&x.rating))
+                .then(keys.get(b).cmp(&keys.get(a)))
                 .then(x.number.cmp(&y.number))
         });
         let wins = standings.by_id.iter().map(|(&k, v)| (k, v.score)).collect();
@@ -597,7 +876,9 @@ impl Plan {
             notes: vec![format!(
                 "TSH07: round {round} paired from the standings after round {based_on}"
             )],
+            best: BTreeMap::new(),
         };
+        plan.best = plan.order.iter().map(|&p| (p, 0)).collect();
         let (met, _) = meetings(t, round);
         let byes_had = |id: u32| {
             t.rounds
@@ -640,6 +921,7 @@ impl Plan {
                         players: gibsons[..even].to_vec(),
                         band: None,
                         must_catch: false,
+                        best: Vec::new(),
                     });
                 }
                 let odd = (g % 2 == 1).then(|| gibsons[g - 1]);
@@ -652,23 +934,7 @@ impl Plan {
                         plan.notes
                             .push(format!("TSH07 Gibson odd: {gib} takes the bye"));
                     } else if !remaining.is_empty() {
-                        let least = remaining
-                            .iter()
-                            .map(|&p| met.get(&key(p, gib)).copied().unwrap_or(0))
-                            .min()
-                            .unwrap();
-                        let pool: Vec<u32> = remaining
-                            .iter()
-                            .copied()
-                            .filter(|&p| met.get(&key(p, gib)).copied().unwrap_or(0) == least)
-                            .collect();
-                        // tsh: the highest ranked of them who cannot finish in the money,
-                        // else the lowest ranked.
-                        let victim = pool
-                            .iter()
-                            .copied()
-                            .find(|&p| plan.hopeless(s, p))
-                            .unwrap_or(*pool.last().unwrap());
+                        let victim = plan.gibson_victim(s, gib, &remaining, &met);
                         plan.notes.push(format!(
                             "TSH07 Gibson odd: {gib} meets {victim} (rank {})",
                             plan.rank(victim)
@@ -679,6 +945,7 @@ impl Plan {
                             players: vec![gib, victim],
                             band: None,
                             must_catch: false,
+                            best: Vec::new(),
                         });
                     } else {
                         plan.bye = Some(gib);
@@ -731,6 +998,7 @@ impl Plan {
             ));
             plan.groups.push(Group {
                 kind,
+                best: players.iter().map(|p| plan.best[p]).collect(),
                 players,
                 band,
                 must_catch: band.is_some(),
@@ -867,15 +1135,19 @@ pub fn split(
     must_catch: bool,
     rep: &impl Fn(usize, usize) -> i64,
     catch: &impl Fn(usize, usize) -> bool,
+    lead_catch: &impl Fn(usize, usize) -> bool,
     programs: &Programs,
 ) -> Split {
-    let pairs = |lo: usize, hi: usize, k: i64, c: bool| {
+    let pairs_by = |lo: usize, hi: usize, k: i64, c: &dyn Fn(usize, usize) -> bool| {
         let edges: Vec<(usize, usize)> = (lo..hi)
             .flat_map(|i| (i + 1..hi).map(move |j| (i, j)))
-            .filter(|&(i, j)| rep(i, j) <= k && (!c || catch(i, j)))
+            .filter(|&(i, j)| rep(i, j) <= k && c(i, j))
             .map(|(i, j)| (i - lo, j - lo))
             .collect();
         (programs.perfect_matching)(hi - lo, &edges)
+    };
+    let pairs = |lo: usize, hi: usize, k: i64, c: bool| {
+        pairs_by(lo, hi, k, if c { catch } else { &|_, _| true })
     };
     // Someone has to meet his least-met group-mate: the limit is at least that.
     let bound = (0..m)
@@ -908,7 +1180,7 @@ pub fn split(
     Split {
         limit,
         leaders,
-        leaders_catch: pairs(0, leaders, limit, true),
+        leaders_catch: pairs_by(0, leaders, limit, lead_catch),
     }
 }
 
@@ -936,7 +1208,7 @@ impl System for TshCp {
             return Ok(round_robin_spec(t, round));
         }
         let plan = Plan::build(t, round, &s)?;
-        Ok(spec_from_plan(t, round, &s, &plan, &self.programs))
+        Ok(spec_from_plan(t, round, &plan, &self.programs))
     }
 
     /// TSH07: round r is paired from the standings after round r − lag (after r − 1 at a
@@ -1096,58 +1368,200 @@ pub fn win_groups(
     (group, pos, groups.iter().map(Vec::len).collect())
 }
 
-/// The round specification for a plan.
-pub fn spec_from_plan(
-    t: &Tournament,
-    round: u32,
-    s: &Settings,
-    plan: &Plan,
-    programs: &Programs,
-) -> RoundSpec {
-    let (met, last) = meetings(t, round);
-    let now = Standings::before(t, round);
-    // First/second balance: firsts − seconds over games whose order is known.
-    let balance = |id: u32| -> (i64, Option<Colour>) {
-        now.get(id).map_or((0, None), |st| {
+/// What the candidates of a round are costed from: the plan, the history and the
+/// first/second balances.
+struct Costing<'a> {
+    plan: &'a Plan,
+    met: Meetings,
+    last: Vec<(u32, u32)>,
+    now: Standings,
+    index: BTreeMap<u32, usize>,
+    /// Leader-partner tiers in the round.
+    k: usize,
+}
+
+impl Costing<'_> {
+    fn times(&self, a: u32, b: u32) -> i64 {
+        i64::from(self.met.get(&key(a, b)).copied().unwrap_or(0))
+    }
+
+    /// First/second balance (firsts − seconds over games whose order is known) and the last
+    /// game's colour.
+    fn balance(&self, id: u32) -> (i64, Option<Colour>) {
+        self.now.get(id).map_or((0, None), |st| {
             let (f, sec) = st.firsts_seconds();
             (i64::from(f) - i64::from(sec), st.last_colour())
         })
-    };
-    let index: BTreeMap<u32, usize> = plan
-        .order
-        .iter()
-        .enumerate()
-        .map(|(i, &p)| (p, i))
-        .collect();
+    }
+
+    /// Who goes first: the one with fewer firsts than seconds, then the one who went second
+    /// last, then the higher ranked.
+    fn orient(&self, a: u32, b: u32) -> usize {
+        let (ba, la) = self.balance(a);
+        let (bb, lb) = self.balance(b);
+        let first = if ba != bb {
+            if ba < bb {
+                a
+            } else {
+                b
+            }
+        } else if la != lb && la == Some(Colour::Black) {
+            a
+        } else if la != lb && lb == Some(Colour::Black) {
+            b
+        } else if self.index[&a] < self.index[&b] {
+            a
+        } else {
+            b
+        };
+        self.index[&first]
+    }
+
+    /// Repeats, consecutive repeats and (where the clause names it, `fs`) starters v starters.
+    fn common(&self, a: u32, b: u32, fs: bool) -> TshCosts {
+        let due = |id: u32| self.balance(id).0.signum();
+        TshCosts {
+            repeats: self.times(a, b),
+            consecutive_repeats: i64::from(self.last.contains(&key(a, b))),
+            starters_v_starters: i64::from(fs && due(a) == due(b) && due(a) != 0),
+            ..TshCosts::default()
+        }
+    }
+
+    fn candidate(&self, a: u32, b: u32, costs: TshCosts) -> Candidate {
+        Candidate {
+            a: self.index[&a],
+            b: self.index[&b],
+            white: self.orient(a, b),
+            costs: costs.to_vec(self.k),
+        }
+    }
+
+    /// Gibsons: every pair among them, KOTH after repeats and consecutive repeats (TSH07
+    /// names only those before KOTH here).
+    fn gibsons(&self, g: &Group, out: &mut Vec<Candidate>) {
+        let m = g.players.len();
+        for i in 0..m {
+            for j in i + 1..m {
+                let (a, b) = (g.players[i], g.players[j]);
+                let d = (j - i - 1) as i64;
+                let costs = TshCosts {
+                    placement: d,
+                    order: d,
+                    ..self.common(a, b, false)
+                };
+                out.push(self.candidate(a, b, costs));
+            }
+        }
+    }
+
+    /// Whether member `j` of `g` can catch member `i` (above him) as tsh's leader pairing
+    /// judges it: his best possible finish, if tsh computed one, is within `i`'s rank.
+    fn leader_catches(&self, g: &Group, i: usize, j: usize) -> bool {
+        g.best[j] != 0 && g.best[j] <= self.plan.rank(g.players[i])
+    }
+
+    /// TSH07 leaders: the top remaining leader plays the lowest ranked who can catch him,
+    /// avoiding a consecutive repeat where possible; failing a catcher, the nearest to
+    /// catching him. One tier per position, top first, so the top leader's choice outranks
+    /// everything after. tsh's order of a leader's opponents: one who can catch him, then
+    /// fewest repeats, then not last round's opponent, then the lowest ranked.
+    fn leaders(&self, g: &Group, sp: &Split, out: &mut Vec<Candidate>) {
+        let lead = sp.leaders;
+        let pref = |i: usize, j: usize| -> i64 {
+            let hi = g.players[i];
+            // tsh's first try admits only catchers, its second ranks without catching.
+            let pkey = |q: usize| {
+                let lo = g.players[q];
+                (
+                    sp.leaders_catch && !self.leader_catches(g, i, q),
+                    self.times(hi, lo),
+                    self.last.contains(&key(hi, lo)),
+                    -(q as i64),
+                )
+            };
+            let kj = pkey(j);
+            (i + 1..lead).filter(|&q| pkey(q) < kj).count() as i64
+        };
+        for i in 0..lead {
+            for j in i + 1..lead {
+                let (a, b) = (g.players[i], g.players[j]);
+                // TSH07 minimum repeats: pairs met more often are not candidates.
+                if self.times(a, b) > sp.limit || sp.leaders_catch && !self.leader_catches(g, i, j)
+                {
+                    continue;
+                }
+                let costs = TshCosts {
+                    leader_partner: Some((i, pref(i, j))),
+                    ..self.common(a, b, false)
+                };
+                out.push(self.candidate(a, b, costs));
+            }
+        }
+    }
+
+    /// TSH07 Swiss, for all contenders or the nonleaders (`block`): tsh's win groups in rank
+    /// order, a group left odd sending its lowest player down to the next group as its top
+    /// member; top half v bottom half inside each group. A pair across groups (only when a
+    /// group cannot pair) costs its distance in groups first, then how far each is from the
+    /// boundary.
+    fn swiss(&self, block: &[u32], limit: i64, out: &mut Vec<Candidate>) {
+        let (wgroup, wpos, wsize) = win_groups(block, &self.plan.wins);
+        for i in 0..block.len() {
+            for j in i + 1..block.len() {
+                let (a, b) = (block[i], block[j]);
+                if self.times(a, b) > limit {
+                    continue;
+                }
+                let (gi, gj) = (wgroup[i], wgroup[j]);
+                let place = if gi == gj {
+                    let d = (wpos[j] - wpos[i]) as i64;
+                    (d - (wsize[gi] / 2) as i64).abs()
+                } else {
+                    (wsize[gi] - 1 - wpos[i] + wpos[j]) as i64
+                };
+                let costs = TshCosts {
+                    win_groups: (gj - gi) as i64,
+                    placement: place,
+                    order: place,
+                    ..self.common(a, b, true)
+                };
+                out.push(self.candidate(a, b, costs));
+            }
+        }
+    }
+}
+
+/// Each contender group's minimum repeats and leaders ([`split`]), with catching judged by
+/// the best possible finishes tsh computed for the group.
+fn group_splits(plan: &Plan, met: &Meetings, programs: &Programs) -> Vec<Option<Split>> {
     let times = |a: u32, b: u32| i64::from(met.get(&key(a, b)).copied().unwrap_or(0));
-    // Each contender group's minimum repeats and leaders first: the leaders fix how many
-    // leader-partner tiers there are, and the nonleaders are a Swiss block of their own.
-    let splits: Vec<Option<Split>> = plan
-        .groups
+    plan.groups
         .iter()
         .map(|g| {
             matches!(g.kind, GroupKind::Swiss | GroupKind::Flight).then(|| {
                 let rep = |i: usize, j: usize| times(g.players[i], g.players[j]);
-                let catch = |i: usize, j: usize| plan.catches(s, g.players[j], g.players[i]);
+                // tsh's pairability test: j's best finish (0: none computed) within i's rank.
+                let catch = |i: usize, j: usize| g.best[j] <= plan.rank(g.players[i]);
+                // tsh's leader pairing: only a computed best finish counts.
+                let lead_catch = |i: usize, j: usize| g.best[j] != 0 && catch(i, j);
                 split(
                     g.players.len(),
                     g.kind == GroupKind::Flight,
                     g.must_catch,
                     &rep,
                     &catch,
+                    &lead_catch,
                     programs,
                 )
             })
         })
-        .collect();
-    let k = splits
-        .iter()
-        .flatten()
-        .map(|sp| sp.leaders.saturating_sub(1))
-        .max()
-        .unwrap_or(0);
-    let mut notes = plan.notes.clone();
-    for (g, sp) in plan.groups.iter().zip(&splits) {
+        .collect()
+}
+
+/// The notes naming each contender group's minimum repeats and leaders.
+fn split_notes(plan: &Plan, splits: &[Option<Split>], notes: &mut Vec<String>) {
+    for (g, sp) in plan.groups.iter().zip(splits) {
         if let Some(sp) = sp {
             notes.push(format!(
                 "TSH07 minimum repeats: {} for contenders {:?}{}",
@@ -1161,152 +1575,54 @@ pub fn spec_from_plan(
             ));
         }
     }
-    let orient = |a: u32, b: u32| -> usize {
-        // Who goes first: the one with fewer firsts than seconds, then the one who went second
-        // last, then the higher ranked.
-        let (ba, la) = balance(a);
-        let (bb, lb) = balance(b);
-        let first = if ba != bb {
-            if ba < bb {
-                a
-            } else {
-                b
-            }
-        } else if la != lb && la == Some(Colour::Black) {
-            a
-        } else if la != lb && lb == Some(Colour::Black) {
-            b
-        } else if index[&a] < index[&b] {
-            a
-        } else {
-            b
-        };
-        index[&first]
-    };
-    let due = |id: u32| balance(id).0.signum();
-    // Repeats, consecutive repeats and (where the clause names it) starters v starters.
-    let common = |a: u32, b: u32, fs: bool| TshCosts {
-        repeats: times(a, b),
-        consecutive_repeats: i64::from(last.contains(&key(a, b))),
-        starters_v_starters: i64::from(fs && due(a) == due(b) && due(a) != 0),
-        ..TshCosts::default()
+}
+
+/// The round specification for a plan: each contender group's split first (the leaders fix
+/// how many leader-partner tiers there are, and the nonleaders are a Swiss block of their
+/// own), then each group's candidates.
+pub fn spec_from_plan(t: &Tournament, round: u32, plan: &Plan, programs: &Programs) -> RoundSpec {
+    let (met, last) = meetings(t, round);
+    let splits = group_splits(plan, &met, programs);
+    let k = splits
+        .iter()
+        .flatten()
+        .map(|sp| sp.leaders.saturating_sub(1))
+        .max()
+        .unwrap_or(0);
+    let mut notes = plan.notes.clone();
+    split_notes(plan, &splits, &mut notes);
+    let c = Costing {
+        plan,
+        met,
+        last,
+        now: Standings::before(t, round),
+        index: plan
+            .order
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| (p, i))
+            .collect(),
+        k,
     };
     let mut candidates = Vec::new();
-    let mut push = |a: u32, b: u32, costs: TshCosts| {
-        candidates.push(Candidate {
-            a: index[&a],
-            b: index[&b],
-            white: orient(a, b),
-            costs: costs.to_vec(k),
-        })
-    };
     for (g, sp) in plan.groups.iter().zip(&splits) {
-        let m = g.players.len();
-        match g.kind {
-            GroupKind::GibsonOpponent => {
+        match (&g.kind, sp) {
+            (GroupKind::GibsonOpponent, _) => {
                 let (a, b) = (g.players[0], g.players[1]);
-                push(a, b, common(a, b, true));
+                candidates.push(c.candidate(a, b, c.common(a, b, true)));
             }
-            GroupKind::Gibsons => {
-                for i in 0..m {
-                    for j in i + 1..m {
-                        let (a, b) = (g.players[i], g.players[j]);
-                        // TSH07 names only repeats and consecutive repeats before KOTH here.
-                        let d = (j - i - 1) as i64;
-                        push(
-                            a,
-                            b,
-                            TshCosts {
-                                placement: d,
-                                order: d,
-                                ..common(a, b, false)
-                            },
-                        );
-                    }
-                }
+            (GroupKind::Gibsons, _) => c.gibsons(g, &mut candidates),
+            (_, Some(sp)) => {
+                c.leaders(g, sp, &mut candidates);
+                c.swiss(&g.players[sp.leaders..], sp.limit, &mut candidates);
             }
-            GroupKind::Swiss | GroupKind::Flight => {
-                let sp = sp.expect("contender groups have a split");
-                let lead = sp.leaders;
-                // TSH07 minimum repeats: pairs met more often are not candidates.
-                let ok = |i: usize, j: usize| times(g.players[i], g.players[j]) <= sp.limit;
-                // TSH07 leaders: the top remaining leader plays the lowest ranked who can
-                // catch him, avoiding a consecutive repeat where possible; failing a catcher,
-                // the nearest to catching him. One tier per position, top first, so the top
-                // leader's choice outranks everything after.
-                // tsh's order of a leader's opponents: one who can catch him, then fewest
-                // repeats, then not last round's opponent, then the lowest ranked.
-                let pref = |i: usize, j: usize| -> i64 {
-                    let hi = g.players[i];
-                    let pkey = |q: usize| {
-                        let lo = g.players[q];
-                        (
-                            !plan.catches(s, lo, hi),
-                            times(hi, lo),
-                            last.contains(&key(hi, lo)),
-                            -(q as i64),
-                        )
-                    };
-                    let kj = pkey(j);
-                    (i + 1..lead).filter(|&q| pkey(q) < kj).count() as i64
-                };
-                let catch_ok = |i: usize, j: usize| {
-                    !sp.leaders_catch || plan.catches(s, g.players[j], g.players[i])
-                };
-                for i in 0..lead {
-                    for j in i + 1..lead {
-                        if ok(i, j) && catch_ok(i, j) {
-                            let (a, b) = (g.players[i], g.players[j]);
-                            push(
-                                a,
-                                b,
-                                TshCosts {
-                                    leader_partner: Some((i, pref(i, j))),
-                                    ..common(a, b, false)
-                                },
-                            );
-                        }
-                    }
-                }
-                // TSH07 Swiss, for all contenders or the nonleaders: tsh's win groups in rank
-                // order, a group left odd sending its lowest player down to the next group as
-                // its top member; top half v bottom half inside each group. A pair across
-                // groups (only when a group cannot pair) costs its distance in groups first,
-                // then how far each is from the boundary.
-                let block = &g.players[lead..];
-                let (wgroup, wpos, wsize) = win_groups(block, &plan.wins);
-                for i in 0..block.len() {
-                    for j in i + 1..block.len() {
-                        if !ok(lead + i, lead + j) {
-                            continue;
-                        }
-                        let (a, b) = (block[i], block[j]);
-                        let (gi, gj) = (wgroup[i], wgroup[j]);
-                        let place = if gi == gj {
-                            let d = (wpos[j] - wpos[i]) as i64;
-                            (d - (wsize[gi] / 2) as i64).abs()
-                        } else {
-                            (wsize[gi] - 1 - wpos[i] + wpos[j]) as i64
-                        };
-                        push(
-                            a,
-                            b,
-                            TshCosts {
-                                win_groups: (gj - gi) as i64,
-                                placement: place,
-                                order: place,
-                                ..common(a, b, true)
-                            },
-                        );
-                    }
-                }
-            }
+            (_, None) => unreachable!("contender groups have a split"),
         }
     }
     let byes: Vec<ByeOption> = plan
         .bye
         .map(|b| ByeOption {
-            player: index[&b],
+            player: c.index[&b],
             costs: TshCosts::default().to_vec(k),
         })
         .into_iter()

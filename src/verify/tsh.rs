@@ -33,7 +33,7 @@
 use super::matching::Matching;
 use super::Violation;
 use crate::tournament::{ByeKind, GameResult, Standings, Tournament};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 struct Rules {
     lag: u32,
@@ -133,6 +133,8 @@ struct Check<'a> {
     opp: BTreeMap<u32, u32>,
     bye: Vec<u32>,
     out: Vec<Violation>,
+    /// tsh's best possible finishes (overall ranks) as last replayed; absent: never replayed.
+    best: BTreeMap<u32, usize>,
 }
 
 fn pair(a: u32, b: u32) -> (u32, u32) {
@@ -214,6 +216,7 @@ pub fn check(t: &Tournament, round: u32) -> Vec<Violation> {
             *lost.entry(b.player).or_default() += t.scoring.win - b.kind.points(&t.scoring);
         }
     }
+    let tie = tie_break(t);
     let key = |id: &u32| {
         let s = &st.by_id[id];
         (
@@ -221,6 +224,7 @@ pub fn check(t: &Tournament, round: u32) -> Vec<Violation> {
             (lost.get(id).copied().unwrap_or(0.0) * 2.0).round() as i64,
             -s.spread,
             -(s.rating as i64),
+            std::cmp::Reverse(tie.get(id).copied().unwrap_or(0)),
             s.number,
         )
     };
@@ -269,9 +273,171 @@ pub fn check(t: &Tournament, round: u32) -> Vec<Violation> {
         opp,
         bye,
         out: Vec::new(),
+        best: BTreeMap::new(),
     };
     c.run(planned);
     c.out
+}
+
+/// tsh's tie-break after rating (reading in models/tsh-cp.md, "standings"): each `.t` line's
+/// number (`tsh.line_keys`), or where it is 0 one from the name and id; a number in use
+/// steps by `x → (1103515245·x + 12345) mod 2³¹` until free, players in id order.
+fn tie_break(t: &Tournament) -> BTreeMap<u32, u64> {
+    let mut out = BTreeMap::new();
+    let off = t.settings.get("no_random").and_then(|v| v.as_bool()) == Some(true);
+    let Some(from_lines) = t.settings.get("tsh.line_keys").filter(|_| !off) else {
+        return out;
+    };
+    let step = |x: u64| (1_103_515_245 * x + 12_345) % (1 << 31);
+    let mut by_id: Vec<&crate::tournament::Player> = t.players.iter().collect();
+    by_id.sort_by_key(|p| p.id);
+    let mut used = BTreeSet::new();
+    for p in by_id {
+        let mut x = from_lines[p.id.to_string()].as_u64().unwrap_or(0);
+        if x == 0 {
+            let c = u64::from(*p.name.as_bytes().first().unwrap_or(&0));
+            // The name's number is one step from len · (100 + id) · first byte.
+            x = step((p.name.len() as u64) * (100 + u64::from(p.id)) * c);
+        }
+        while used.contains(&x) {
+            x = step(x);
+        }
+        used.insert(x);
+        out.insert(p.id, x);
+    }
+    out
+}
+
+/// tsh's best possible finish, replayed for the verifier (reading in models/tsh-cp.md, "best
+/// possible finish"): `rec` holds (wins × 2, spread) in standings order; `who` is the player
+/// whose finish is sought; `n` games are left to each; `ms` is the spread a game is won by;
+/// `cap(left)` the flight cap. Returns his 1-based place among `rec` at the end.
+fn replay_finish(
+    rec: &[(i64, i64)],
+    who: usize,
+    n: u32,
+    ms: i64,
+    cap: &dyn Fn(u32) -> usize,
+) -> usize {
+    const BYE: i64 = 50;
+    let m = rec.len();
+    if m < 2 {
+        return 1;
+    }
+    if n == 0 {
+        return who + 1;
+    }
+    let (mut w, mut s): (Vec<i64>, Vec<i64>) = rec.iter().copied().unzip();
+    let mut games = vec![i64::from(n); m];
+    let standing = |w: &[i64], s: &[i64]| {
+        let mut v: Vec<usize> = (0..m).collect();
+        v.sort_by(|&a, &b| {
+            (w[b], s[b])
+                .cmp(&(w[a], s[a]))
+                .then((a != who).cmp(&(b != who)))
+        });
+        v
+    };
+    for round in 0..n {
+        let goal_w = w[who] + 2 * games[who];
+        let mut goal_s = s[who] + games[who] * ms;
+        let last_high = (cap(n - round) - 1).min(m - 1);
+        // Pools 0..4: to win above the cap, to win below, to lose above, to lose below; the
+        // "to win" pools run from the lowest placed up, the "to lose" from the highest down.
+        let mut pool: Vec<VecDeque<usize>> = vec![VecDeque::new(); 4];
+        let mut place = 0;
+        for (i, p) in standing(&w, &s).into_iter().enumerate() {
+            if p == who {
+                place = i;
+                continue;
+            }
+            let behind = (w[p], s[p]) < (goal_w - 2, goal_s);
+            let ahead = (w[p], s[p]) > (goal_w, goal_s);
+            let below = usize::from(i > last_high);
+            if behind || ahead {
+                pool[below].push_front(p);
+            } else {
+                pool[2 + below].push_back(p);
+            }
+        }
+        let mine: [usize; 4] = if place <= last_high {
+            [2, 0, 3, 1]
+        } else {
+            [3, 1, 2, 0]
+        };
+        w[who] += 2;
+        games[who] -= 1;
+        if let Some(o) = mine.iter().find_map(|&k| pool[k].pop_front()) {
+            s[who] += ms;
+            s[o] -= ms;
+            games[o] -= 1;
+        } else {
+            s[who] += BYE;
+            goal_s += BYE - ms;
+        }
+        for (g, from_back, prefs) in [
+            (0, true, [2, 0, 1, 3]),
+            (2, false, [0, 2, 3, 1]),
+            (1, true, [3, 1, 2, 0]),
+            (3, false, [1, 3, 0, 2]),
+        ] {
+            while let Some(a) = if from_back {
+                pool[g].pop_back()
+            } else {
+                pool[g].pop_front()
+            } {
+                let Some(b) = prefs.iter().find_map(|&k| pool[k].pop_front()) else {
+                    w[a] += 2;
+                    s[a] += BYE;
+                    games[a] -= 1;
+                    continue;
+                };
+                let (hi, lo) = if (w[a], s[a]) < (w[b], s[b]) {
+                    (b, a)
+                } else {
+                    (a, b)
+                };
+                // (winner, margin): margin None is a big win.
+                let (winner, margin) = if w[lo] > goal_w {
+                    (lo, None)
+                } else if w[hi] > goal_w || w[lo] == goal_w {
+                    (hi, None)
+                } else if w[lo] == goal_w - 2 {
+                    if s[lo] < goal_s {
+                        (lo, Some(goal_s - s[lo]))
+                    } else {
+                        (if s[hi] > s[lo] { hi } else { lo }, None)
+                    }
+                } else if w[hi] == goal_w {
+                    let over = s[hi] - goal_s;
+                    (
+                        if over > 0 && over <= ms * games[hi] {
+                            lo
+                        } else {
+                            hi
+                        },
+                        None,
+                    )
+                } else if w[lo] < w[hi] - 2 {
+                    (lo, Some(ms))
+                } else if w[lo] < w[hi] && s[lo] > s[hi] {
+                    (lo, Some(1))
+                } else {
+                    (lo, Some(((1 + s[hi] - s[lo]) / 2).min(ms)))
+                };
+                let loser = if winner == hi { lo } else { hi };
+                w[winner] += 2;
+                s[winner] += margin.unwrap_or(ms);
+                s[loser] -= margin.unwrap_or(ms);
+                games[hi] -= 1;
+                games[lo] -= 1;
+            }
+        }
+    }
+    standing(&w, &s)
+        .iter()
+        .position(|&p| p == who)
+        .map_or(m, |i| i + 1)
 }
 
 impl Check<'_> {
@@ -307,6 +473,34 @@ impl Check<'_> {
             return wl > wh;
         }
         self.spread[&lo] + 2 * i64::from(n) * s >= self.spread[&hi]
+    }
+
+    /// Replays tsh's best possible finish of each of `list` (consecutive by rank), among
+    /// `list` alone, as overall ranks.
+    fn finishes(&mut self, list: &[u32]) {
+        let Some(&first) = list.first() else { return };
+        let top = self.rank(first);
+        let rec: Vec<(i64, i64)> = list
+            .iter()
+            .map(|p| ((self.wins[p] * 2.0).round() as i64, self.spread[p]))
+            .collect();
+        let n = self.n_catch;
+        let ms = self.rules.spread[(n.max(1) as usize - 1).min(self.rules.spread.len() - 1)];
+        let cap = |left: u32| self.rules.cap(left);
+        let got: Vec<usize> = (0..list.len())
+            .map(|i| replay_finish(&rec, i, n, ms, &cap) + top - 1)
+            .collect();
+        self.best.extend(list.iter().copied().zip(got));
+    }
+
+    /// tsh's pairability test: `lo`'s best finish (none replayed: any) within `hi`'s rank.
+    fn reaches(&self, lo: u32, hi: u32) -> bool {
+        self.best.get(&lo).is_none_or(|&b| b <= self.rank(hi))
+    }
+
+    /// tsh's leader test: a replayed best finish of `lo` within `hi`'s rank.
+    fn reaches_strictly(&self, lo: u32, hi: u32) -> bool {
+        self.best.get(&lo).is_some_and(|&b| b <= self.rank(hi))
     }
 
     /// Smallest k such that `group` pairs perfectly using only pairs met at most k times.
@@ -422,19 +616,30 @@ impl Check<'_> {
                             );
                         }
                     } else if !rest.is_empty() {
-                        let least = rest.iter().map(|&p| self.times(p, last)).min().unwrap();
-                        let pool: Vec<u32> = rest
-                            .iter()
-                            .copied()
-                            .filter(|&p| self.times(p, last) == least)
-                            .collect();
-                        // tsh: the highest ranked of them who cannot finish in the money.
-                        let at_last = self.order[last_prize.clamp(1, self.order.len()) - 1];
-                        let want = pool
-                            .iter()
-                            .copied()
-                            .find(|&p| self.rank(p) > last_prize && !self.catches(p, at_last))
-                            .unwrap_or(*pool.last().unwrap());
+                        // tsh: from the bottom up, the lowest ranked of those who met him
+                        // least, replaced by a higher one met as often who cannot finish in
+                        // the money (best finish replayed over him and the rest); a hopeless
+                        // one found before a player who met him less stays chosen.
+                        let list: Vec<u32> =
+                            std::iter::once(last).chain(rest.iter().copied()).collect();
+                        self.finishes(&list);
+                        let mut fewest: Option<(u32, u32)> = None;
+                        let mut hopeless = None;
+                        for &p in rest.iter().rev() {
+                            let m = self.times(p, last);
+                            let out_of_money = self.best[&p] > last_prize;
+                            if fewest.is_none_or(|(_, f)| m < f) {
+                                fewest = Some((p, m));
+                                if out_of_money {
+                                    hopeless = Some(p);
+                                }
+                            } else if out_of_money && fewest.is_some_and(|(_, f)| f == m) {
+                                hopeless = Some(p);
+                            }
+                        }
+                        let want = hopeless
+                            .or(fewest.map(|f| f.0))
+                            .unwrap_or(rest[rest.len() - 1]);
                         if self.opp.get(&last) != Some(&want) {
                             self.flag(
                                 "TSH07 Gibson odd",
@@ -481,14 +686,27 @@ impl Check<'_> {
                     }
                 }
                 Some(last) => {
-                    let target = self.order[(last as usize).min(self.order.len()) - 1];
-                    // tsh looks at the top `cap` players: the lowest of them who can still
-                    // reach the band's last rank, and everyone above him.
-                    let c = rest[..rest.len().min(cap)]
+                    // tsh replays the best finishes of the top `cap` + 2 and counts down to
+                    // the lowest of the top `cap` whose best finish is within the band; it
+                    // caps only the band for first place.
+                    let scan = rest.len().min(cap);
+                    let replayed = if rest.len() > cap {
+                        (cap + 2).min(rest.len())
+                    } else {
+                        rest.len()
+                    };
+                    let list = rest[..replayed].to_vec();
+                    self.finishes(&list);
+                    let c = rest[..scan]
                         .iter()
-                        .rposition(|&p| self.rank(p) <= last as usize || self.catches(p, target))
+                        .rposition(|p| self.best[p] <= last as usize)
                         .map_or(1, |i| i + 1);
-                    (c + c % 2).min(cap)
+                    let first_band = bands.first() == Some(&last);
+                    if first_band {
+                        (c + c % 2).min(cap)
+                    } else {
+                        c + c % 2
+                    }
                 }
             }
             .min(rest.len());
@@ -499,6 +717,10 @@ impl Check<'_> {
                 && others <= 6
                 && !self.pairable(&rest[n..], 0, |_, _| true)
             {
+                if !self.best.contains_key(&rest[rest.len() - 1]) {
+                    let all = rest.clone();
+                    self.finishes(&all);
+                }
                 n = rest.len();
             }
             let group: Vec<u32> = rest.drain(..n).collect();
@@ -562,7 +784,7 @@ impl Check<'_> {
         let mut rest: Vec<u32> = leaders.to_vec();
         let allowed = |c: &Check, a: u32, b: u32| {
             let (hi, lo) = if pos[&a] < pos[&b] { (a, b) } else { (b, a) };
-            !strict || c.catches(lo, hi)
+            !strict || c.reaches_strictly(lo, hi)
         };
         while rest.len() >= 2 {
             let top = rest[0];
@@ -579,7 +801,7 @@ impl Check<'_> {
             // the lowest ranked.
             options.sort_by_key(|&p| {
                 (
-                    !self.catches(p, top),
+                    strict && !self.reaches_strictly(p, top),
                     self.times(top, p),
                     self.previous.contains(&pair(top, p)),
                     -(pos[&p] as i64),
@@ -590,7 +812,7 @@ impl Check<'_> {
             };
             let got = self.opp[&top];
             if got != want {
-                let why = if self.catches(want, top) {
+                let why = if self.reaches_strictly(want, top) {
                     "the lowest ranked who can catch him"
                 } else {
                     "nobody left can catch him; the nearest to catching him"
@@ -629,7 +851,7 @@ impl Check<'_> {
             } else {
                 (b, a)
             };
-            c.catches(lo, hi)
+            c.reaches(lo, hi)
         };
         let with_catch =
             (0..=self.r).find(|&k| self.pairable(group, k, |a, b| lower_catches(self, a, b)));
@@ -686,7 +908,10 @@ impl Check<'_> {
                 return;
             }
             let leaders = group[..lead].to_vec();
-            let strict = self.pairable(&leaders, minrep, |a, b| lower_catches(self, a, b));
+            let strict = self.pairable(&leaders, minrep, |a, b| {
+                let (hi, lo) = if pos[&a] < pos[&b] { (a, b) } else { (b, a) };
+                self.reaches_strictly(lo, hi)
+            });
             self.check_leader_pairs(&leaders, &pos, minrep, strict);
         }
         // TSH07 Swiss for the rest (all contenders, or the nonleaders): tsh's Swiss by win
