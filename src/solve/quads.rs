@@ -128,8 +128,11 @@ fn cliques(p: &QuadProblem) -> Vec<Vec<usize>> {
             continue;
         }
         let mut k = vec![a, b];
-        for c in 0..p.players {
-            if !k.contains(&c) && k.iter().all(|&m| adj[m][c]) {
+        for c in (0..p.players)
+            .filter(|c| !k.contains(c))
+            .collect::<Vec<_>>()
+        {
+            if k.iter().all(|&m| adj[m][c]) {
                 k.push(c);
             }
         }

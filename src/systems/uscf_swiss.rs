@@ -183,7 +183,7 @@ impl Field {
     /// The players of round `round` (entered, not withdrawn, no requested bye), ranked.
     pub fn new(t: &Tournament, round: u32) -> Result<Field> {
         if round == 0 {
-            return Err(Error::field("--round", "rounds are numbered from 1"));
+            return Err(Error::field("round", "rounds are numbered from 1"));
         }
         let settings = Settings::of(t)?;
         let st = Standings::before(t, round);
@@ -866,8 +866,12 @@ impl Field {
             group,
             groups,
             settings: f.settings,
+            odd_cost: Vec::new(),
+            flags: Vec::new(),
+            special: Vec::new(),
         };
         f.plan();
+        f.tabulate();
         Ok(f)
     }
 }
@@ -934,6 +938,11 @@ impl PairSource for PrefixedPairs {
         let mut low = vec![0; self.prefix.tiers.len()];
         low.append(&mut self.inner.lower(g, h));
         low
+    }
+    // The prefix's tiers keep their bound of 0; rules 27–29's are bounded over the run.
+    fn refine_lower(&self, a: usize, lo: usize, hi: usize, low: &mut [i64]) {
+        let k = self.prefix.tiers.len();
+        self.inner.refine_lower(a, lo, hi, &mut low[k..]);
     }
     fn upper(&self) -> Vec<i64> {
         let mut up = self.prefix.upper.clone();

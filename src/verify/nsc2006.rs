@@ -1117,12 +1117,12 @@ fn augment(c: usize, flow: &mut [Vec<usize>], room: &mut [usize]) -> usize {
     for _ in 0..nq {
         let mut changed = false;
         for q in 0..nq {
-            for d in 0..flow.len() {
-                if flow[d][q] == 0 {
+            for (d, row) in flow.iter().enumerate() {
+                if row[q] == 0 {
                     continue;
                 }
                 for r in 0..nq {
-                    let w = flow[d][r] as i64 - (flow[d][q] as i64 - 1);
+                    let w = row[r] as i64 - (row[q] as i64 - 1);
                     if r != q && dist[q] + w < dist[r] {
                         dist[r] = dist[q] + w;
                         prev[r] = Some((q, d));
