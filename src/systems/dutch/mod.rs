@@ -146,24 +146,11 @@ fn pair_tuned(
             .collect(),
         bye: outcome.bye.map(|i| players[i].id),
         unpaired: outcome.unpaired.iter().map(|&i| players[i].id).collect(),
-        brackets: outcome.brackets.iter().map(bracket).collect(),
+        brackets: outcome.brackets.clone(),
         weight_bits: outcome.weight_bits,
         players: players.len(),
         cancelled: outcome.cancelled,
         over_budget: outcome.over_budget,
-    }
-}
-
-/// A bracket's log as the certificate's data.
-fn bracket(b: &BracketLog) -> crate::spec::Bracket {
-    crate::spec::Bracket {
-        score: b.score,
-        residents: b.residents,
-        moved_down: b.moved_down,
-        pairs: b.pairs,
-        floaters: b.floaters,
-        matchings: b.matchings,
-        dense: b.dense,
     }
 }
 

@@ -30,21 +30,8 @@ const BELOW_MATE: usize = 7;
 
 pub use crate::algo::Matcher;
 
-/// What one bracket did, for the certificate.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct BracketLog {
-    /// Resident score in thousandths (the score group that opened the bracket).
-    pub score: i64,
-    pub residents: usize,
-    pub moved_down: usize,
-    pub pairs: usize,
-    pub floaters: usize,
-    /// Exact matchings solved for this bracket (criteria, then the Dutch order).
-    pub matchings: usize,
-    /// Solved over every pair of the unpaired players, rather than over the bracket and its
-    /// look-ahead with the players below completed apart (see `models/dutch.md`).
-    pub dense: bool,
-}
+/// What one bracket did, for the certificate (the spec's type: the certificate reads it as is).
+pub use crate::spec::Bracket as BracketLog;
 
 /// The round as the procedure leaves it: pairs of player indices (higher-ranked first), the
 /// bye, anyone left over (only when no pairing satisfies the absolute criteria).
