@@ -89,7 +89,7 @@ fn check_request(t: &Tournament, round: u32) -> Result<()> {
     if let Some(planned) = t.rounds_planned {
         if round > planned {
             return Err(Error::field(
-                "--round",
+                "round",
                 format!("round {round} is past the {planned} rounds planned"),
             ));
         }
@@ -97,13 +97,13 @@ fn check_request(t: &Tournament, round: u32) -> Result<()> {
     let next = t.last_paired_round().saturating_add(1);
     if round > next {
         return Err(Error::field(
-            "--round",
+            "round",
             format!("round {round} cannot be paired before round {next}"),
         ));
     }
     if t.divisions().len() > 1 {
         return Err(Error::field(
-            "--division",
+            "division",
             format!(
                 "the event has divisions {}: each is paired on its own (choose one)",
                 t.division_names()

@@ -213,7 +213,7 @@ fn as_pair(t: &Tournament, round: u32, system: SystemKind, limit: f64) -> Result
         ..super::options()
     };
     let start = Instant::now();
-    let p = engine::pair_round(t, round, system, &opts)?;
+    let p = engine::pair_round(t, round, system, &opts).map_err(super::as_flag)?;
     let seconds = start.elapsed().as_secs_f64();
     drop(_line);
     let c = p.pairing.certificate;

@@ -54,7 +54,8 @@ pub fn run(a: ExplainArgs) -> Result<u8> {
     };
     let out = if let Some(pair) = &a.swap {
         let (x, y) = (find_player(&t, &pair[0])?, find_player(&t, &pair[1])?);
-        let w = explain::swap(&t, a.round, system, x, y, &opts).map_err(|e| e.in_file(&a.file))?;
+        let w = explain::swap(&t, a.round, system, x, y, &opts)
+            .map_err(|e| super::as_flag(e).in_file(&a.file))?;
         match a.format {
             ExplainFormat::Text => explain::swap_text(&w, &t),
             ExplainFormat::Json => json(&w)?,
@@ -63,7 +64,8 @@ pub fn run(a: ExplainArgs) -> Result<u8> {
     } else {
         let who = a.player.as_deref().unwrap_or_default();
         let p = find_player(&t, who)?;
-        let e = explain::explain(&t, a.round, system, p, &opts).map_err(|e| e.in_file(&a.file))?;
+        let e = explain::explain(&t, a.round, system, p, &opts)
+            .map_err(|e| super::as_flag(e).in_file(&a.file))?;
         match a.format {
             ExplainFormat::Text => explain::text(&e, &t),
             ExplainFormat::Json => json(&e)?,
