@@ -57,130 +57,20 @@ pub fn lexicographic(r: &Restricted, tiers: &[usize]) -> Option<Selection> {
     if !spec.rows.is_empty() || spec.max_byes > 1 {
         return None;
     }
-    let n = spec.players.len();
-    let np = spec.candidates.len();
-    let nb = spec.byes.len();
-    // Vertex n stands for the bye: matched to i, it gives i the bye (one at most).
-    let with_bye = spec.max_byes == 1 && (0..nb).any(|j| !r.dead_bye[j]);
-    let nv = n + usize::from(with_bye);
-    // Edges: (u, v, column); several columns for one pair keep the cheapest later.
-    let mut edges: Vec<(usize, usize, usize)> = r
-        .pairs
-        .iter()
-        .map(|&k| (spec.candidates[k].a, spec.candidates[k].b, k))
-        .collect();
-    if with_bye {
-        for (j, b) in spec.byes.iter().enumerate() {
-            if !r.dead_bye[j] {
-                edges.push((b.player, n, np + j));
-            }
-        }
-    }
-    let unpaired_col = |i: usize| np + nb + i;
-    // Components of the graph.
-    let mut parent: Vec<usize> = (0..nv).collect();
-    fn find(p: &mut [usize], mut i: usize) -> usize {
-        while p[i] != i {
-            p[i] = p[p[i]];
-            i = p[i];
-        }
-        i
-    }
-    for &(u, v, _) in &edges {
-        let (ru, rv) = (find(&mut parent, u), find(&mut parent, v));
-        if ru != rv {
-            parent[ru.max(rv)] = ru.min(rv);
-        }
-    }
-    let mut members: Vec<Vec<usize>> = vec![Vec::new(); nv];
-    for v in 0..nv {
-        let root = find(&mut parent, v);
-        members[root].push(v);
-    }
-    let mut by_component: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); nv];
-    for &e in &edges {
-        let root = find(&mut parent, e.0);
-        by_component[root].push(e);
-    }
-
+    let g = Graph::new(r);
     let started = std::time::Instant::now();
-    let largest = members.iter().map(Vec::len).max().unwrap_or(0);
+    let largest = g.members.iter().map(Vec::len).max().unwrap_or(0);
     let mut sel = Selection::default();
-    let mut local = vec![usize::MAX; nv];
-    for root in 0..nv {
-        let m = &members[root];
+    let mut local = vec![usize::MAX; g.members.len()];
+    for (m, comp_edges) in g.members.iter().zip(&g.by_component) {
         if m.is_empty() {
             continue;
         }
         for (l, &v) in m.iter().enumerate() {
             local[v] = l;
         }
-        // Every column of the component: its pairs, its byes, its players' unpaired columns.
-        let comp_edges = &by_component[root];
-        let players: Vec<usize> = m.iter().copied().filter(|&v| v < n).collect();
-        let weights = multipliers(r.costs, tiers, comp_edges, &players, r.dead_unpaired)?;
-        let lex = |col: usize| -> Wide {
-            tiers.iter().zip(&weights).fold(Wide::zero(), |s, (&t, w)| {
-                Weight::add(&s, &times(w, r.costs[col][t]))
-            })
-        };
-        // Leaving a vertex unmatched costs its unpaired column, or `forbid` when that column
-        // is fixed at 0: above any total the component's columns can reach.
-        let mut most: Vec<Wide> = m
-            .iter()
-            .map(|&v| {
-                if v < n && !r.dead_unpaired[v] {
-                    lex(unpaired_col(v))
-                } else {
-                    Wide::zero()
-                }
-            })
-            .collect();
-        let lexed: Vec<Wide> = comp_edges.iter().map(|&(_, _, k)| lex(k)).collect();
-        for (&(a, b, _), c) in comp_edges.iter().zip(&lexed) {
-            for x in [local[a], local[b]] {
-                if *c > most[x] {
-                    most[x] = *c;
-                }
-            }
-        }
-        let forbid = most
-            .iter()
-            .fold(blossom::wide(1), |s, x| Weight::add(&s, x));
-        let alone = |v: usize| -> Wide {
-            if v == n {
-                Wide::zero()
-            } else if r.dead_unpaired[v] {
-                forbid
-            } else {
-                lex(unpaired_col(v))
-            }
-        };
-        // Maximum weight matching, weight = (cost of leaving both alone) − (cost of the pair):
-        // every weight is positive, so only the lexicographic costs decide. The cheapest of a
-        // pair's columns; equal ones by column order.
+        let pairs = component_weights(r, tiers, m, comp_edges, &local)?;
         let size = m.len();
-        // Ties broken towards the preferred pairs: weights times (size + 1), one more per
-        // preferred pair (fewer than size + 1 of them in any matching).
-        let scale = blossom::wide(size as i128 + 1);
-        let mut best: HashMap<(usize, usize), (Wide, usize)> = HashMap::new();
-        for (&(u, v, k), c) in comp_edges.iter().zip(&lexed) {
-            let (lu, lv) = (local[u].min(local[v]), local[u].max(local[v]));
-            let weight = Weight::sub(&Weight::add(&alone(u), &alone(v)), c);
-            if weight < Wide::zero() {
-                return None;
-            }
-            let bonus = i128::from(k < np && r.prefer.binary_search(&k).is_ok());
-            let weight = Weight::add(&weight.checked_mul(scale)?, &blossom::wide(bonus));
-            match best.get(&(lu, lv)) {
-                Some((w, _)) if *w >= weight => {}
-                _ => {
-                    best.insert((lu, lv), (weight, k));
-                }
-            }
-        }
-        let mut pairs: Vec<((usize, usize), (Wide, usize))> = best.into_iter().collect();
-        pairs.sort_unstable_by_key(|p| p.0);
         let top = pairs
             .iter()
             .map(|p| &p.1 .0)
@@ -202,7 +92,7 @@ pub fn lexicographic(r: &Restricted, tiers: &[usize]) -> Option<Selection> {
             }
             _ => {
                 if bits(&top.checked_mul(room)?) > LIMIT_WIDE_BITS {
-                    trace(edges.len(), largest, started, "weights too wide");
+                    trace(g.edges.len(), largest, started, "weights too wide");
                     return None;
                 }
                 let e: Vec<(usize, usize, Wide)> =
@@ -210,31 +100,193 @@ pub fn lexicographic(r: &Restricted, tiers: &[usize]) -> Option<Selection> {
                 matched(size, &e)?
             }
         };
-        let column: HashMap<(usize, usize), usize> =
-            pairs.iter().map(|(ab, (_, k))| (*ab, *k)).collect();
-        for (lu, &partner) in mate.iter().enumerate() {
-            let u = m[lu];
-            match partner {
-                Some(lv) if lu < lv => {
-                    let k = column[&(lu, lv)];
-                    if k >= np {
-                        sel.byes.push(spec.byes[k - np].player);
-                    } else {
-                        sel.pairs.push(k);
-                    }
-                }
-                Some(_) => {}
-                None if u == n => {}
-                None if r.dead_unpaired[u] => return None,
-                None => sel.unpaired.push(u),
-            }
-        }
+        read_mate(r, m, &mate, &pairs, &mut sel)?;
     }
     sel.pairs.sort_unstable();
     sel.byes.sort_unstable();
     sel.unpaired.sort_unstable();
-    trace(edges.len(), largest, started, "solved");
+    trace(g.edges.len(), largest, started, "solved");
     Some(sel)
+}
+
+/// The restricted program's graph: one vertex per player and vertex n for the bye (matched
+/// to i, it gives i the bye; one at most), an edge per column, split into connected
+/// components.
+struct Graph {
+    /// Edges: (u, v, column); several columns for one pair keep the cheapest later.
+    edges: Vec<(usize, usize, usize)>,
+    /// Per component root (its lowest vertex): its vertices, ascending; empty for others.
+    members: Vec<Vec<usize>>,
+    /// Per component root: its edges.
+    by_component: Vec<Vec<(usize, usize, usize)>>,
+}
+
+impl Graph {
+    fn new(r: &Restricted) -> Graph {
+        let spec = r.spec;
+        let n = spec.players.len();
+        let np = spec.candidates.len();
+        let nb = spec.byes.len();
+        let with_bye = spec.max_byes == 1 && (0..nb).any(|j| !r.dead_bye[j]);
+        let nv = n + usize::from(with_bye);
+        let mut edges: Vec<(usize, usize, usize)> = r
+            .pairs
+            .iter()
+            .map(|&k| (spec.candidates[k].a, spec.candidates[k].b, k))
+            .collect();
+        if with_bye {
+            for (j, b) in spec.byes.iter().enumerate() {
+                if !r.dead_bye[j] {
+                    edges.push((b.player, n, np + j));
+                }
+            }
+        }
+        let mut parent: Vec<usize> = (0..nv).collect();
+        fn find(p: &mut [usize], mut i: usize) -> usize {
+            while p[i] != i {
+                p[i] = p[p[i]];
+                i = p[i];
+            }
+            i
+        }
+        for &(u, v, _) in &edges {
+            let (ru, rv) = (find(&mut parent, u), find(&mut parent, v));
+            if ru != rv {
+                parent[ru.max(rv)] = ru.min(rv);
+            }
+        }
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); nv];
+        for v in 0..nv {
+            let root = find(&mut parent, v);
+            members[root].push(v);
+        }
+        let mut by_component: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); nv];
+        for &e in &edges {
+            let root = find(&mut parent, e.0);
+            by_component[root].push(e);
+        }
+        Graph {
+            edges,
+            members,
+            by_component,
+        }
+    }
+}
+
+/// A pair of local vertices (ascending), its matching weight and the column it stands for.
+type Weighed = ((usize, usize), (Wide, usize));
+
+/// One component's matching weights, by pair of local vertices (ascending): weight = (cost of
+/// leaving both alone) − (cost of the pair), every weight positive, so only the lexicographic
+/// costs decide; the cheapest of a pair's columns, equal ones by column order, with the column
+/// chosen. `None` when a weight would be negative or too wide.
+fn component_weights(
+    r: &Restricted,
+    tiers: &[usize],
+    m: &[usize],
+    comp_edges: &[(usize, usize, usize)],
+    local: &[usize],
+) -> Option<Vec<Weighed>> {
+    let spec = r.spec;
+    let n = spec.players.len();
+    let np = spec.candidates.len();
+    let unpaired_col = |i: usize| np + spec.byes.len() + i;
+    // Every column of the component: its pairs, its byes, its players' unpaired columns.
+    let players: Vec<usize> = m.iter().copied().filter(|&v| v < n).collect();
+    let weights = multipliers(r.costs, tiers, comp_edges, &players, r.dead_unpaired)?;
+    let lex = |col: usize| -> Wide {
+        tiers.iter().zip(&weights).fold(Wide::zero(), |s, (&t, w)| {
+            Weight::add(&s, &times(w, r.costs[col][t]))
+        })
+    };
+    // Leaving a vertex unmatched costs its unpaired column, or `forbid` when that column
+    // is fixed at 0: above any total the component's columns can reach.
+    let mut most: Vec<Wide> = m
+        .iter()
+        .map(|&v| {
+            if v < n && !r.dead_unpaired[v] {
+                lex(unpaired_col(v))
+            } else {
+                Wide::zero()
+            }
+        })
+        .collect();
+    let lexed: Vec<Wide> = comp_edges.iter().map(|&(_, _, k)| lex(k)).collect();
+    for (&(a, b, _), c) in comp_edges.iter().zip(&lexed) {
+        for x in [local[a], local[b]] {
+            if *c > most[x] {
+                most[x] = *c;
+            }
+        }
+    }
+    let forbid = most
+        .iter()
+        .fold(blossom::wide(1), |s, x| Weight::add(&s, x));
+    let alone = |v: usize| -> Wide {
+        if v == n {
+            Wide::zero()
+        } else if r.dead_unpaired[v] {
+            forbid
+        } else {
+            lex(unpaired_col(v))
+        }
+    };
+    // Ties broken towards the preferred pairs: weights times (size + 1), one more per
+    // preferred pair (fewer than size + 1 of them in any matching).
+    let scale = blossom::wide(m.len() as i128 + 1);
+    let mut best: HashMap<(usize, usize), (Wide, usize)> = HashMap::new();
+    for (&(u, v, k), c) in comp_edges.iter().zip(&lexed) {
+        let (lu, lv) = (local[u].min(local[v]), local[u].max(local[v]));
+        let weight = Weight::sub(&Weight::add(&alone(u), &alone(v)), c);
+        if weight < Wide::zero() {
+            return None;
+        }
+        let bonus = i128::from(k < np && r.prefer.binary_search(&k).is_ok());
+        let weight = Weight::add(&weight.checked_mul(scale)?, &blossom::wide(bonus));
+        match best.get(&(lu, lv)) {
+            Some((w, _)) if *w >= weight => {}
+            _ => {
+                best.insert((lu, lv), (weight, k));
+            }
+        }
+    }
+    let mut pairs: Vec<Weighed> = best.into_iter().collect();
+    pairs.sort_unstable_by_key(|p| p.0);
+    Some(pairs)
+}
+
+/// A component's matching (`mate` by local vertex, of members `m`) into the selection: its
+/// pairs' columns, its bye, its players left unpaired. `None` when one left unpaired must be
+/// covered.
+fn read_mate(
+    r: &Restricted,
+    m: &[usize],
+    mate: &[Option<usize>],
+    pairs: &[Weighed],
+    sel: &mut Selection,
+) -> Option<()> {
+    let spec = r.spec;
+    let (n, np) = (spec.players.len(), spec.candidates.len());
+    let column: HashMap<(usize, usize), usize> =
+        pairs.iter().map(|(ab, (_, k))| (*ab, *k)).collect();
+    for (lu, &partner) in mate.iter().enumerate() {
+        let u = m[lu];
+        match partner {
+            Some(lv) if lu < lv => {
+                let k = column[&(lu, lv)];
+                if k >= np {
+                    sel.byes.push(spec.byes[k - np].player);
+                } else {
+                    sel.pairs.push(k);
+                }
+            }
+            Some(_) => {}
+            None if u == n => {}
+            None if r.dead_unpaired[u] => return None,
+            None => sel.unpaired.push(u),
+        }
+    }
+    Some(())
 }
 
 /// With a path, the largest component's graph goes to it (`n`, then `u v weight` lines) for

@@ -22,6 +22,7 @@
 //!
 //! No second meeting (27A1) is hard: such pairs are not candidates. Colours follow 29E4.
 
+use super::dutch::state::milli;
 use super::System;
 use crate::spec::{ByeOption, Candidate, PairSource, RoundSpec, SparseSpec, Tier};
 use crate::tournament::{Colour, Standing, Standings, Tournament};
@@ -147,6 +148,11 @@ impl Entrant {
     fn rated(&self) -> bool {
         self.rating > 0
     }
+
+    /// The score in thousandths: scores are ranked and grouped exactly (27A2).
+    fn points(&self) -> i64 {
+        milli(self.score)
+    }
 }
 
 /// The round as the rules see it: players ranked by score then rating (unrated last within a
@@ -177,66 +183,25 @@ pub struct Field {
     pub special: Vec<u32>,
 }
 
-const EPS: f64 = 1e-9;
-
 impl Field {
     /// The players of round `round` (entered, not withdrawn, no requested bye), ranked.
     pub fn new(t: &Tournament, round: u32) -> Result<Field> {
-        if round == 0 {
-            return Err(Error::field("round", "rounds are numbered from 1"));
-        }
-        let settings = Settings::of(t)?;
-        let st = Standings::before(t, round);
-        let absent: Vec<u32> = t
-            .round(round)
-            .map(|r| r.requested_byes().map(|b| b.player).collect())
-            .unwrap_or_default();
-        let mut players: Vec<(u32, Entrant)> = t
-            .players
-            .iter()
-            .filter(|p| p.active_in(round) && !absent.contains(&p.id))
-            .map(|p| {
-                let s = st.get(p.id).expect("standing for every player").clone();
-                let e = Entrant {
-                    id: p.id,
-                    rating: p.rating,
-                    score: s.score,
-                    standing: s,
-                };
-                (p.number(), e)
-            })
-            .collect();
-        // 29A: score, then rating (an unrated player below the rated of his score group),
-        // then pairing number for a stable order where the rules would draw lots.
-        players.sort_by(|(na, a), (nb, b)| {
-            b.score
-                .total_cmp(&a.score)
-                .then(b.rated().cmp(&a.rated()))
-                .then(b.rating.cmp(&a.rating))
-                .then(na.cmp(nb))
-        });
-        let players: Vec<Entrant> = players.into_iter().map(|(_, e)| e).collect();
-        let mut groups = Vec::new();
-        let mut start = 0;
-        for i in 1..=players.len() {
-            if i == players.len() || (players[i].score - players[start].score).abs() > EPS {
-                groups.push(start..i);
-                start = i;
-            }
-        }
-        let mut group = vec![0; players.len()];
-        for (g, r) in groups.iter().enumerate() {
-            for i in r.clone() {
-                group[i] = g;
-            }
-        }
+        let (players, settings) = entrants(t, round)?;
+        Ok(Field::planned(round, ranked(players, &|_| 0), settings))
+    }
+
+    /// The field of `players`, ranked (29A), in score groups, with the plan drawn on them and
+    /// the tables a pair's costs read.
+    fn planned(round: u32, players: Vec<Entrant>, settings: Settings) -> Field {
+        let (groups, group) = score_groups(&players);
+        let k = groups.len();
         let mut f = Field {
             round,
             role: vec![Role::Bye; players.len()],
-            upper: vec![Vec::new(); groups.len()],
-            lower: vec![Vec::new(); groups.len()],
-            odd: vec![None; groups.len()],
-            partner: vec![None; groups.len()],
+            upper: vec![Vec::new(); k],
+            lower: vec![Vec::new(); k],
+            odd: vec![None; k],
+            partner: vec![None; k],
             players,
             group,
             groups,
@@ -247,7 +212,7 @@ impl Field {
         };
         f.plan();
         f.tabulate();
-        Ok(f)
+        f
     }
 
     /// The per-player tables a pair's costs and bounds read ([`Field::odd_cost`],
@@ -827,53 +792,75 @@ impl Field {
         score: &dyn Fn(u32, f64) -> f64,
         side: &dyn Fn(u32) -> u32,
     ) -> Result<Field> {
-        let f = Field::new(t, round)?;
-        let number = |id: u32| t.player(id).map_or(u32::MAX, |p| p.number());
-        let mut players = f.players;
-        for p in &mut players {
+        let (mut players, settings) = entrants(t, round)?;
+        for (_, p) in &mut players {
             p.score = score(p.id, p.score);
         }
-        // The order of `Field::new` (29A), on the pairing score.
-        players.sort_by(|a, b| {
-            b.score
-                .total_cmp(&a.score)
-                .then(side(a.id).cmp(&side(b.id)))
-                .then(b.rated().cmp(&a.rated()))
-                .then(b.rating.cmp(&a.rating))
-                .then(number(a.id).cmp(&number(b.id)))
-        });
-        let mut groups = Vec::new();
-        let mut start = 0;
-        for i in 1..=players.len() {
-            if i == players.len() || (players[i].score - players[start].score).abs() > EPS {
-                groups.push(start..i);
-                start = i;
-            }
-        }
-        let mut group = vec![0; players.len()];
-        for (g, r) in groups.iter().enumerate() {
-            group[r.clone()].fill(g);
-        }
-        let k = groups.len();
-        let mut f = Field {
-            round,
-            role: vec![Role::Bye; players.len()],
-            upper: vec![Vec::new(); k],
-            lower: vec![Vec::new(); k],
-            odd: vec![None; k],
-            partner: vec![None; k],
-            players,
-            group,
-            groups,
-            settings: f.settings,
-            odd_cost: Vec::new(),
-            flags: Vec::new(),
-            special: Vec::new(),
-        };
-        f.plan();
-        f.tabulate();
-        Ok(f)
+        Ok(Field::planned(round, ranked(players, side), settings))
     }
+}
+
+/// The players of round `round` (entered, not withdrawn, no requested bye) with their
+/// pairing numbers and standings, and the event's settings.
+fn entrants(t: &Tournament, round: u32) -> Result<(Vec<(u32, Entrant)>, Settings)> {
+    if round == 0 {
+        return Err(Error::field("round", "rounds are numbered from 1"));
+    }
+    let settings = Settings::of(t)?;
+    let st = Standings::before(t, round);
+    let absent: Vec<u32> = t
+        .round(round)
+        .map(|r| r.requested_byes().map(|b| b.player).collect())
+        .unwrap_or_default();
+    let players = t
+        .players
+        .iter()
+        .filter(|p| p.active_in(round) && !absent.contains(&p.id))
+        .map(|p| {
+            let s = st.get(p.id).expect("standing for every player").clone();
+            let e = Entrant {
+                id: p.id,
+                rating: p.rating,
+                score: s.score,
+                standing: s,
+            };
+            (p.number(), e)
+        })
+        .collect();
+    Ok((players, settings))
+}
+
+/// The 29A order: score, then `side` (lower first: a batch's two sides as its halves), then
+/// rating (an unrated player below the rated of his score group), then pairing number for a
+/// stable order where the rules would draw lots.
+fn ranked(mut players: Vec<(u32, Entrant)>, side: &dyn Fn(u32) -> u32) -> Vec<Entrant> {
+    players.sort_by(|(na, a), (nb, b)| {
+        b.points()
+            .cmp(&a.points())
+            .then(side(a.id).cmp(&side(b.id)))
+            .then(b.rated().cmp(&a.rated()))
+            .then(b.rating.cmp(&a.rating))
+            .then(na.cmp(nb))
+    });
+    players.into_iter().map(|(_, e)| e).collect()
+}
+
+/// The score groups of players ranked by score: the rank ranges of equal score (exact, in
+/// thousandths), and each player's group.
+fn score_groups(players: &[Entrant]) -> (Vec<std::ops::Range<usize>>, Vec<usize>) {
+    let mut groups = Vec::new();
+    let mut start = 0;
+    for i in 1..=players.len() {
+        if i == players.len() || players[i].points() != players[start].points() {
+            groups.push(start..i);
+            start = i;
+        }
+    }
+    let mut group = vec![0; players.len()];
+    for (g, r) in groups.iter().enumerate() {
+        group[r.clone()].fill(g);
+    }
+    (groups, group)
 }
 
 /// Tiers an acceleration places before [`TIERS`] (its groups or batches), with every pair's

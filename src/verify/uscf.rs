@@ -19,12 +19,17 @@
 //! so the allocation rules give those colours: the exchange tests are sound, not complete.
 
 use super::baku::{float_exchanges, labels, stored_points, Facts};
+use super::dutch::state::thousandths;
 use super::uscf_swiss;
 use super::Violation;
 use crate::tournament::Tournament;
 use std::collections::{BTreeMap, BTreeSet};
 
-const EPS: f64 = 1e-9;
+/// Whether `id` has the points of a win after round 1 (a win, a forfeit win, a full-point
+/// bye), compared exactly in thousandths.
+fn winner(f: &Facts, win: f64, id: u32) -> bool {
+    thousandths(f.sc(id)) >= thousandths(win)
+}
 
 pub fn check_batches(t: &Tournament, r: u32) -> Vec<Violation> {
     Check::new(t, r, false).run()
@@ -191,7 +196,7 @@ impl<'a> Check<'a> {
             return (out, BTreeMap::new());
         }
         let f = &self.f;
-        let won = |id: u32| f.sc(id) >= win - EPS;
+        let won = |id: u32| winner(f, win, id);
         let mut by_rating = present.clone();
         by_rating.sort_by(|&a, &b| {
             f.rt(b)
@@ -218,7 +223,7 @@ impl<'a> Check<'a> {
             .copied()
             .filter(|&p| self.g(p) == self.last && !won(p))
             .collect();
-        pool.sort_by(|&a, &b| f.sc(b).total_cmp(&f.sc(a)));
+        pool.sort_by_key(|&p| std::cmp::Reverse(thousandths(f.sc(p))));
         let need = serve.len() + a_w.len() % 2;
         let mut b: Vec<u32> = serve.iter().chain(nw.iter().take(need)).copied().collect();
         if nw.len() < need {
@@ -278,42 +283,62 @@ impl<'a> Check<'a> {
         }
     }
 
+    /// Round 2: batch (a) the A winners, batch (b) the winners to serve against non-winners
+    /// of the higher groups, batch (c) the rest by score groups.
     fn round_two(&mut self) {
+        let b = self.batches();
+        let mut found = self.batch_a(&b);
+        found.extend(self.batch_b_opponents(&b));
+        found.extend(self.batch_b_exchanges(&b));
+        // Rating order inside (b) is rules 27–29's plan (non-winners the upper half, winners
+        // the lower), its switches checked with them (29E5a, 29E5b) in `run`.
+        for (rule, players, message) in found {
+            self.flag(&rule, players, message);
+        }
+        // Batch (c): conventional score groups among the non-winners.
+        let win = self.t.scoring.win;
+        let rule = self.cite("USCF round 2 (c)", "USCF thirds round 2 (c)");
+        let f = &self.f;
+        let c = float_exchanges(f, &|id| f.sc(id), &|id| winner(f, win, id), &rule);
+        self.out.extend(c);
+    }
+
+    /// The players paired in round 2 by batch, from their groups and round 1's results.
+    fn batches(&self) -> Batches {
         let win = self.t.scoring.win;
         let f = &self.f;
-        let won = |id: u32| f.sc(id) >= win - EPS;
+        let won = |id: u32| winner(f, win, id);
         let paired: Vec<u32> = f.opp.keys().copied().collect();
-        let aw: BTreeSet<u32> = paired
-            .iter()
-            .copied()
-            .filter(|&p| self.g(p) == 0 && won(p))
-            .collect();
-        let opp = |id: u32| f.opp[&id];
-        // Batch (a): A winners who play outside it.
+        let among = |keep: &dyn Fn(u32) -> bool| -> BTreeSet<u32> {
+            paired.iter().copied().filter(|&p| keep(p)).collect()
+        };
+        let aw = among(&|p| self.g(p) == 0 && won(p));
         let out_a: Vec<u32> = aw
             .iter()
             .copied()
-            .filter(|&x| !aw.contains(&opp(x).0))
+            .filter(|&x| !aw.contains(&f.opp[&x].0))
             .collect();
-        let wins: BTreeSet<u32> = paired
-            .iter()
-            .copied()
-            .filter(|&p| self.g(p) > 0 && won(p))
-            .collect();
-        let nw: BTreeSet<u32> = paired
-            .iter()
-            .copied()
-            .filter(|&p| self.g(p) < self.last && !won(p))
-            .collect();
-        let up: BTreeSet<u32> = paired
-            .iter()
-            .copied()
-            .filter(|&p| self.g(p) == self.last && !won(p))
-            .collect();
-        let mut found: Vec<(String, Vec<u32>, String)> = Vec::new();
-        if out_a.len() > aw.len() % 2 {
-            for (i, &x1) in out_a.iter().enumerate() {
-                for &x2 in &out_a[i + 1..] {
+        let wins = among(&|p| self.g(p) > 0 && won(p));
+        let serve: BTreeSet<u32> = wins.iter().chain(&out_a).copied().collect();
+        Batches {
+            nw: among(&|p| self.g(p) < self.last && !won(p)),
+            up: among(&|p| self.g(p) == self.last && !won(p)),
+            aw,
+            out_a,
+            wins,
+            serve,
+        }
+    }
+
+    /// Batch (a): the A winners play each other; at most one leaves, only when they are odd,
+    /// and he is the lowest-rated unless an exchange would not settle every colour.
+    fn batch_a(&self, b: &Batches) -> Vec<Found> {
+        let f = &self.f;
+        let opp = |id: u32| f.opp[&id];
+        let mut found = Vec::new();
+        if b.out_a.len() > b.aw.len() % 2 {
+            for (i, &x1) in b.out_a.iter().enumerate() {
+                for &x2 in &b.out_a[i + 1..] {
                     let (o1, o2) = (opp(x1).0, opp(x2).0);
                     if f.may_meet(x1, x2) && f.may_meet(o1, o2) {
                         found.push((
@@ -327,11 +352,11 @@ impl<'a> Check<'a> {
                 }
             }
         }
-        if let [x] = out_a[..] {
+        if let [x] = b.out_a[..] {
             let (ox, cx) = opp(x);
-            for &y in &aw {
+            for &y in &b.aw {
                 let (z, cy) = opp(y);
-                if y == x || z == x || !aw.contains(&z) || !f.above(x, y) {
+                if y == x || z == x || !b.aw.contains(&z) || !f.above(x, y) {
                     continue;
                 }
                 if f.may_meet(y, ox)
@@ -351,28 +376,27 @@ impl<'a> Check<'a> {
                 }
             }
         }
-        // Batch (b): the winners to serve are the B (C) winners and the downfloater.
-        let serve: BTreeSet<u32> = wins.iter().chain(&out_a).copied().collect();
-        let in_c = |u: u32| {
-            let q = opp(u).0;
-            !serve.contains(&q) && !aw.contains(&q)
-        };
-        let ups: Vec<(u32, u32)> = serve
-            .iter()
-            .map(|&z| (z, opp(z).0))
-            .filter(|&(_, o)| up.contains(&o))
-            .collect();
-        for &z in &serve {
+        found
+    }
+
+    /// Batch (b)'s opponents: every winner to serve plays a non-winner of the higher groups
+    /// while one is free in batch (c); at most one non-winner of the last group upfloats.
+    fn batch_b_opponents(&self, b: &Batches) -> Vec<Found> {
+        let f = &self.f;
+        let opp = |id: u32| f.opp[&id];
+        let mut found = Vec::new();
+        let ups = b.upfloats(f);
+        for &z in &b.serve {
             let (o, _) = opp(z);
-            if nw.contains(&o) {
+            if b.nw.contains(&o) {
                 continue;
             }
-            let free = nw.iter().copied().find(|&u| {
+            let free = b.nw.iter().copied().find(|&u| {
                 let q = opp(u).0;
-                in_c(u)
+                b.in_c(f, u)
                     && f.may_meet(z, u)
                     && f.may_meet(o, q)
-                    && !(wins.contains(&o) && up.contains(&q) && !ups.is_empty())
+                    && !(b.wins.contains(&o) && b.up.contains(&q) && !ups.is_empty())
             });
             if let Some(u) = free {
                 found.push((
@@ -385,8 +409,8 @@ impl<'a> Check<'a> {
                 ));
             }
         }
-        let need = wins.len() + aw.len() % 2;
-        if ups.len() > 1 && nw.len() + 1 >= need {
+        let need = b.wins.len() + b.aw.len() % 2;
+        if ups.len() > 1 && b.nw.len() + 1 >= need {
             found.push((
                 self.cite("USCF round 2 (b)", "USCF thirds round 2 (b)"),
                 ups.iter().flat_map(|&(z, o)| [z, o]).collect(),
@@ -396,20 +420,31 @@ impl<'a> Check<'a> {
                 ),
             ));
         }
+        found
+    }
+
+    /// Batch (b)'s non-winners are the highest-rated: one playing a winner while a
+    /// higher-rated one is left to batch (c) is flagged when exchanging them settles every
+    /// colour.
+    fn batch_b_exchanges(&self, b: &Batches) -> Vec<Found> {
+        let f = &self.f;
+        let opp = |id: u32| f.opp[&id];
+        let mut found = Vec::new();
         // (b) pairs: a winner to serve against a non-winner (or the upfloater).
-        let bpairs: Vec<(u32, u32)> = serve
+        let bpairs: Vec<(u32, u32)> = b
+            .serve
             .iter()
             .map(|&z| (z, opp(z).0))
-            .filter(|&(_, v)| nw.contains(&v) || up.contains(&v))
+            .filter(|&(_, v)| b.nw.contains(&v) || b.up.contains(&v))
             .collect();
         for &(z, v) in &bpairs {
-            if !nw.contains(&v) {
+            if !b.nw.contains(&v) {
                 continue;
             }
             let cv = opp(v).1;
-            for &u in &nw {
+            for &u in &b.nw {
                 let (q, cu) = opp(u);
-                if in_c(u)
+                if b.in_c(f, u)
                     && f.above(u, v)
                     && f.may_meet(u, z)
                     && f.may_meet(v, q)
@@ -429,15 +464,39 @@ impl<'a> Check<'a> {
                 }
             }
         }
-        // Rating order inside (b) is rules 27–29's plan (non-winners the upper half, winners
-        // the lower), its switches checked with them (29E5a, 29E5b) in `run`.
-        for (rule, players, message) in found {
-            self.flag(&rule, players, message);
-        }
-        // Batch (c): conventional score groups among the non-winners.
-        let rule = self.cite("USCF round 2 (c)", "USCF thirds round 2 (c)");
-        let f = &self.f;
-        let c = float_exchanges(f, &|id| f.sc(id), &|id| f.sc(id) >= win - EPS, &rule);
-        self.out.extend(c);
+        found
+    }
+}
+
+/// A finding of round 2's checks: the rule, the players, the message.
+type Found = (String, Vec<u32>, String);
+
+/// Round 2's players by batch: the A winners (batch (a)) and those of them who play outside
+/// it, the winners of the lower groups, the winners to serve in batch (b) (those and the
+/// downfloater), the non-winners of the higher groups and of the last.
+struct Batches {
+    aw: BTreeSet<u32>,
+    out_a: Vec<u32>,
+    wins: BTreeSet<u32>,
+    serve: BTreeSet<u32>,
+    nw: BTreeSet<u32>,
+    up: BTreeSet<u32>,
+}
+
+impl Batches {
+    /// Whether `u` plays in batch (c): his opponent is neither a winner to serve nor an A
+    /// winner.
+    fn in_c(&self, f: &Facts, u: u32) -> bool {
+        let q = f.opp[&u].0;
+        !self.serve.contains(&q) && !self.aw.contains(&q)
+    }
+
+    /// The winners to serve who play a non-winner of the last group, with him.
+    fn upfloats(&self, f: &Facts) -> Vec<(u32, u32)> {
+        self.serve
+            .iter()
+            .map(|&z| (z, f.opp[&z].0))
+            .filter(|&(_, o)| self.up.contains(&o))
+            .collect()
     }
 }

@@ -119,6 +119,32 @@ fn merged(terms: impl IntoIterator<Item = (usize, f64)>) -> BTreeMap<usize, f64>
     row
 }
 
+/// A program being built row by row: its columns (local: the active pairs, then byes, then
+/// unpaired), and where each row added so far sits.
+struct Build {
+    pb: highs::RowProblem,
+    x: Vec<Col>,
+    /// The active pairs' local columns by candidate index.
+    local_of_pair: HashMap<usize, usize>,
+    /// Active pairs and byes: the bye columns start at `na`, the unpaired ones at `na + nb`.
+    na: usize,
+    nb: usize,
+    layout: RowLayout,
+}
+
+impl Build {
+    /// Adds a row over local columns; returns its position.
+    fn add(&mut self, sense: Sense, row: BTreeMap<usize, f64>) -> usize {
+        let factors = row.into_iter().map(|(l, k)| (self.x[l], k));
+        match sense {
+            Sense::Eq(v) => self.pb.add_row(upper(v)..=upper(v), factors),
+            Sense::Geq(v) => self.pb.add_row(v.., factors),
+            Sense::Leq(v) => self.pb.add_row(..=upper(v), factors),
+        }
+        self.layout.next()
+    }
+}
+
 impl Model {
     /// Builds and solves the program over pairs `active` (LP relaxation when `integer` is
     /// false), with the tiers of `group` as objective and the optima of `fixed` as rows. An
@@ -135,160 +161,30 @@ impl Model {
         deadline: Option<Instant>,
     ) -> Result<(Solved, Option<WarmLp>), SolveError> {
         let build0 = Instant::now();
-        let spec = &self.spec;
-        let n = spec.players.len();
-        let (nb, na) = (self.cols.byes, active.len());
         // Local columns: active pairs, byes, unpaired.
         let global: Vec<usize> = active
             .iter()
             .copied()
             .chain(self.cols.pairs..self.cols.count())
             .collect();
-        let mut pb = highs::RowProblem::default();
-        let x: Vec<Col> = global
-            .iter()
-            .enumerate()
-            .map(|(l, &g)| {
-                let dead = (l >= na && l < na + nb && self.dead_bye[l - na])
-                    || (l >= na + nb && self.dead_unpaired[l - na - nb]);
-                let hi = if dead { 0.0 } else { 1.0 };
-                let c = self.coef(g, group);
-                let cost = if c != 0 { c as f64 } else { 0.0 };
-                pb.add_column_with_integrality(cost, 0.0..=hi, integer)
-            })
-            .collect();
-        let mut layout = RowLayout::default();
-        let mut add = |pb: &mut highs::RowProblem, sense: Sense, row: BTreeMap<usize, f64>| {
-            let factors = row.into_iter().map(|(l, k)| (x[l], k));
-            match sense {
-                Sense::Eq(v) => pb.add_row(upper(v)..=upper(v), factors),
-                Sense::Geq(v) => pb.add_row(v.., factors),
-                Sense::Leq(v) => pb.add_row(..=upper(v), factors),
-            }
-            layout.next()
-        };
-        let mut incident: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (l, &k) in active.iter().enumerate() {
-            let c = &spec.candidates[k];
-            incident[c.a].push(l);
-            incident[c.b].push(l);
-        }
-        for (j, b) in spec.byes.iter().enumerate() {
-            incident[b.player].push(na + j);
-        }
-        let mut nonzeros = 0;
-        let mut degree = Vec::with_capacity(n);
-        for (i, inc) in incident.iter_mut().enumerate() {
-            inc.push(na + nb + i);
-            nonzeros += inc.len();
-            degree.push(add(
-                &mut pb,
-                Sense::Eq(1.0),
-                merged(inc.iter().map(|&l| (l, 1.0))),
-            ));
-        }
-        let mut bye = None;
-        if nb > 0 {
-            let m = spec.max_byes as f64;
-            let sense = if self.bye_tight {
-                Sense::Eq(m)
-            } else {
-                Sense::Leq(m)
-            };
-            bye = Some(add(&mut pb, sense, merged((0..nb).map(|j| (na + j, 1.0)))));
-            nonzeros += nb;
-        }
-        let mut sets = Vec::with_capacity(self.sets.len());
-        for (si, inside) in self.sets.iter().enumerate() {
-            // Odd S: x(δ(S)) + y(S) + u(S) ≥ 1. Even S (a bye is given): the bye is one more
-            // vertex, so x(δ(S)) + u(S) − y(S) ≥ 0: a bye inside S makes a pair leave it.
-            let odd = inside.iter().filter(|&&b| b).count() % 2 == 1;
-            let mut terms = Vec::new();
-            for (l, &k) in active.iter().enumerate() {
-                let c = &spec.candidates[k];
-                if inside[c.a] != inside[c.b] {
-                    terms.push((l, 1.0));
-                    nonzeros += 1;
-                }
-            }
-            for (j, b) in spec.byes.iter().enumerate() {
-                if inside[b.player] {
-                    terms.push((na + j, if odd { 1.0 } else { -1.0 }));
-                }
-            }
-            for (i, &inn) in inside.iter().enumerate() {
-                if inn {
-                    terms.push((na + nb + i, 1.0));
-                }
-            }
-            let rhs = if odd { 1.0 } else { 0.0 };
-            let sense = if self.tight[si] {
-                Sense::Eq(rhs)
-            } else {
-                Sense::Geq(rhs)
-            };
-            sets.push(add(&mut pb, sense, merged(terms)));
-        }
-        let local_of_pair: HashMap<usize, usize> =
-            active.iter().enumerate().map(|(l, &k)| (k, l)).collect();
-        let mut system = Vec::new();
-        for row in &spec.rows {
-            let mut terms = Vec::new();
-            for &(var, k) in &row.terms {
-                let l = match var {
-                    Var::Pair(c) => match local_of_pair.get(&c) {
-                        Some(&l) => l,
-                        None => continue,
-                    },
-                    Var::Bye(p) => match spec.byes.iter().position(|b| b.player == p) {
-                        Some(j) => na + j,
-                        None => continue,
-                    },
-                    Var::Unpaired(p) => na + nb + p,
-                };
-                terms.push((l, k as f64));
-                nonzeros += 1;
-            }
-            if let Some(m) = row.min {
-                system.push(add(&mut pb, Sense::Geq(m as f64), merged(terms.clone())));
-            }
-            if let Some(m) = row.max {
-                system.push(add(&mut pb, Sense::Leq(m as f64), merged(terms)));
-            }
-        }
-        let mut fixing = Vec::with_capacity(fixed.len());
-        for (fg, opt) in fixed {
-            let mut terms = Vec::new();
-            for (l, &g) in global.iter().enumerate() {
-                let c = self.coef(g, fg);
-                if c != 0 {
-                    terms.push((l, c as f64));
-                    nonzeros += 1;
-                }
-            }
-            fixing.push(add(&mut pb, Sense::Leq(*opt as f64 + 0.5), merged(terms)));
-        }
-        layout.degree = degree;
-        layout.bye = bye;
-        layout.sets = sets;
-        layout.system = system;
-        layout.fixed = fixing;
-        layout.nonzeros = nonzeros;
+        let mut b = self.columns(active, &global, group, integer);
+        self.degree_rows(&mut b, active);
+        self.set_rows(&mut b, active);
+        self.system_rows(&mut b);
+        self.fixing_rows(&mut b, &global, fixed);
+        let Build {
+            pb,
+            x,
+            local_of_pair,
+            na,
+            nb,
+            layout,
+        } = b;
         let rows = layout.rows;
         let mut m = pb
             .try_optimise(highs::Sense::Minimise)
             .map_err(|status| SolveError::highs(HighsStep::Build, status))?;
-        m.make_quiet();
-        m.set_option("random_seed", opts.seed);
-        m.set_option("mip_rel_gap", 0.0);
-        m.set_option("mip_abs_gap", 0.5);
-        m.set_option("threads", 1);
-        // Measured: presolve costs more than it saves on these models (BENCHMARKS.md).
-        m.set_option("presolve", "off");
-        if let Some(d) = deadline {
-            let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
-            m.set_option("time_limit", left.max(0.01));
-        }
+        configure(&mut m, opts, deadline);
         if let (true, Some(sel)) = (integer, start) {
             let mut v = vec![0.0; global.len()];
             for &k in &sel.pairs {
@@ -297,7 +193,7 @@ impl Model {
                 }
             }
             for &p in &sel.byes {
-                if let Some(j) = spec.byes.iter().position(|b| b.player == p) {
+                if let Some(j) = self.spec.byes.iter().position(|b| b.player == p) {
                     v[na + j] = 1.0;
                 }
             }
@@ -334,6 +230,157 @@ impl Model {
             }
         });
         Ok((out, warm))
+    }
+
+    /// The program's columns over `global` (the active pairs, then every bye and unpaired
+    /// column), with their costs on `group`; a bye or unpaired column fixed at 0 has bound 0.
+    fn columns(
+        &self,
+        active: &[usize],
+        global: &[usize],
+        group: &[(usize, i128)],
+        integer: bool,
+    ) -> Build {
+        let (nb, na) = (self.cols.byes, active.len());
+        let mut pb = highs::RowProblem::default();
+        let x: Vec<Col> = global
+            .iter()
+            .enumerate()
+            .map(|(l, &g)| {
+                let dead = (l >= na && l < na + nb && self.dead_bye[l - na])
+                    || (l >= na + nb && self.dead_unpaired[l - na - nb]);
+                let hi = if dead { 0.0 } else { 1.0 };
+                let c = self.coef(g, group);
+                let cost = if c != 0 { c as f64 } else { 0.0 };
+                pb.add_column_with_integrality(cost, 0.0..=hi, integer)
+            })
+            .collect();
+        Build {
+            pb,
+            x,
+            local_of_pair: active.iter().enumerate().map(|(l, &k)| (k, l)).collect(),
+            na,
+            nb,
+            layout: RowLayout::default(),
+        }
+    }
+
+    /// Each player in exactly one column (a pair, his bye, or unpaired); at most `max_byes`
+    /// byes (exactly, when the bye is tight).
+    fn degree_rows(&self, b: &mut Build, active: &[usize]) {
+        let (na, nb) = (b.na, b.nb);
+        let mut incident: Vec<Vec<usize>> = vec![Vec::new(); self.spec.players.len()];
+        for (l, &k) in active.iter().enumerate() {
+            let c = &self.spec.candidates[k];
+            incident[c.a].push(l);
+            incident[c.b].push(l);
+        }
+        for (j, bye) in self.spec.byes.iter().enumerate() {
+            incident[bye.player].push(na + j);
+        }
+        for (i, inc) in incident.iter_mut().enumerate() {
+            inc.push(na + nb + i);
+            b.layout.nonzeros += inc.len();
+            let at = b.add(Sense::Eq(1.0), merged(inc.iter().map(|&l| (l, 1.0))));
+            b.layout.degree.push(at);
+        }
+        if nb > 0 {
+            let m = self.spec.max_byes as f64;
+            let sense = if self.bye_tight {
+                Sense::Eq(m)
+            } else {
+                Sense::Leq(m)
+            };
+            let at = b.add(sense, merged((0..nb).map(|j| (na + j, 1.0))));
+            b.layout.bye = Some(at);
+            b.layout.nonzeros += nb;
+        }
+    }
+
+    /// One row per parity set. Odd S: x(δ(S)) + y(S) + u(S) ≥ 1. Even S (a bye is given):
+    /// the bye is one more vertex, so x(δ(S)) + u(S) − y(S) ≥ 0: a bye inside S makes a pair
+    /// leave it. Equalities for the sets known tight.
+    fn set_rows(&self, b: &mut Build, active: &[usize]) {
+        let (na, nb) = (b.na, b.nb);
+        for (si, inside) in self.sets.iter().enumerate() {
+            let odd = inside.iter().filter(|&&b| b).count() % 2 == 1;
+            let mut terms = Vec::new();
+            for (l, &k) in active.iter().enumerate() {
+                let c = &self.spec.candidates[k];
+                if inside[c.a] != inside[c.b] {
+                    terms.push((l, 1.0));
+                    b.layout.nonzeros += 1;
+                }
+            }
+            for (j, bye) in self.spec.byes.iter().enumerate() {
+                if inside[bye.player] {
+                    terms.push((na + j, if odd { 1.0 } else { -1.0 }));
+                }
+            }
+            for (i, &inn) in inside.iter().enumerate() {
+                if inn {
+                    terms.push((na + nb + i, 1.0));
+                }
+            }
+            let rhs = if odd { 1.0 } else { 0.0 };
+            let sense = if self.tight[si] {
+                Sense::Eq(rhs)
+            } else {
+                Sense::Geq(rhs)
+            };
+            let at = b.add(sense, merged(terms));
+            b.layout.sets.push(at);
+        }
+    }
+
+    /// The system's rows over the local columns (terms on pairs not active drop out): a
+    /// `≥` row for a minimum, a `≤` row for a maximum.
+    fn system_rows(&self, b: &mut Build) {
+        let (na, nb) = (b.na, b.nb);
+        let spec = &self.spec;
+        for row in &spec.rows {
+            let mut terms = Vec::new();
+            for &(var, k) in &row.terms {
+                let l = match var {
+                    Var::Pair(c) => match b.local_of_pair.get(&c) {
+                        Some(&l) => l,
+                        None => continue,
+                    },
+                    Var::Bye(p) => match spec.byes.iter().position(|b| b.player == p) {
+                        Some(j) => na + j,
+                        None => continue,
+                    },
+                    Var::Unpaired(p) => na + nb + p,
+                };
+                terms.push((l, k as f64));
+                b.layout.nonzeros += 1;
+            }
+            if let Some(m) = row.min {
+                let at = b.add(Sense::Geq(m as f64), merged(terms.clone()));
+                b.layout.system.push(at);
+            }
+            if let Some(m) = row.max {
+                let at = b.add(Sense::Leq(m as f64), merged(terms));
+                b.layout.system.push(at);
+            }
+        }
+    }
+
+    /// Each earlier group's optimum kept: its tiers' total at most its optimum (plus ½, the
+    /// totals being integers).
+    fn fixing_rows(&self, b: &mut Build, global: &[usize], fixed: &[Fixed]) {
+        for (fg, opt) in fixed {
+            let mut terms = Vec::new();
+            for (l, &g) in global.iter().enumerate() {
+                let c = self.coef(g, fg);
+                if c != 0 {
+                    terms.push((l, c as f64));
+                    b.layout.nonzeros += 1;
+                }
+            }
+            let at = b.add(Sense::Leq(*opt as f64 + 0.5), merged(terms));
+            b.layout.fixed.push(at);
+        }
     }
 
     /// Re-solves a kept LP after pricing: the pairs of `active` not yet in it are added as
@@ -464,6 +511,22 @@ impl Model {
         let out = read_solved(&solved, false, &order, &w.layout)?;
         w.model = highs::Model::from(solved);
         Ok((out, w))
+    }
+}
+
+/// HiGHS's options for one solve: quiet, seeded, exact gaps, one thread, no presolve, the
+/// time left before `deadline`.
+fn configure(m: &mut highs::Model, opts: &Options, deadline: Option<Instant>) {
+    m.make_quiet();
+    m.set_option("random_seed", opts.seed);
+    m.set_option("mip_rel_gap", 0.0);
+    m.set_option("mip_abs_gap", 0.5);
+    m.set_option("threads", 1);
+    // Measured: presolve costs more than it saves on these models (BENCHMARKS.md).
+    m.set_option("presolve", "off");
+    if let Some(d) = deadline {
+        let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
+        m.set_option("time_limit", left.max(0.01));
     }
 }
 

@@ -156,7 +156,7 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
     let Some(FieldStart {
         mut st,
         bye_score,
-        mut single_bye_bracket,
+        single_bye_bracket,
     }) = first_matching(ctx, matcher, &groups, &mut out)
     else {
         return out;
@@ -164,18 +164,25 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
     let odd = n % 2 == 1;
     let unplayed_ranks = unplayed_ranks(players, bye_score);
     let unplayed_rank = |i: usize| -> i64 { unplayed_ranks[i] };
-
-    let mut mdps: Vec<usize> = Vec::new();
-    // Pairs of the players going down that their bracket kept apart: kept apart below.
-    let mut apart: Vec<(usize, usize)> = Vec::new();
-    let mut gi = 0usize;
-    loop {
-        let residents: Vec<usize> = groups
-            .get(gi)
+    let mut d = Descent {
+        mdps: Vec::new(),
+        apart: Vec::new(),
+        single_bye_bracket,
+        bye_score,
+        unplayed_rank: &unplayed_rank,
+    };
+    let group = |g: usize| -> Vec<usize> {
+        groups
+            .get(g)
             .cloned()
             .map(|r| r.collect())
-            .unwrap_or_default();
-        let cur: Vec<usize> = mdps
+            .unwrap_or_default()
+    };
+    let mut gi = 0usize;
+    loop {
+        let residents = group(gi);
+        let cur: Vec<usize> = d
+            .mdps
             .iter()
             .copied()
             .chain(residents.iter().copied())
@@ -189,122 +196,33 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
         st.matcher
             .bracket_begun(gi.min(groups.len() - 1), groups.len());
         gi += 1;
-        let nxt: Vec<usize> = groups
-            .get(gi)
-            .cloned()
-            .map(|r| r.collect())
-            .unwrap_or_default();
+        let nxt = group(gi);
         let curnext: Vec<usize> = cur.iter().chain(nxt.iter()).copied().collect();
-        let solves_before = st.solves;
-        let dense_before = st.dense_brackets;
-        // The bits the weights have to spare go to the S1 players' block (fewer matchings).
-        let (layout, f) = layout_for(ctx, n, &cur, &curnext, single_bye_bracket, W::BITS);
-        out.weight_bits = out.weight_bits.max(f.needed);
-        if f.needed > W::BITS {
-            out.needs_bits = Some(f.needed);
-            return out;
-        }
-        let mut in_cur = vec![false; n];
-        let mut in_next = vec![false; n];
-        for &i in &cur {
-            in_cur[i] = true;
-        }
-        for &i in &nxt {
-            in_next[i] = true;
-        }
-        // The bracket and its look-ahead are solved with every pair among them (weighed as
-        // asked); the players below only through their completion (reduced mode).
-        let spec = BracketSpec {
-            layout: &layout,
-            fields: &f,
-            in_cur: &in_cur,
-            in_next: &in_next,
-            residents: &residents,
-            apart: &apart,
-            single_bye_bracket,
-            bye_score,
-            unplayed_rank: &unplayed_rank,
+        let m = Members {
+            residents,
+            cur,
+            nxt,
+            curnext,
         };
-        let t_begin = std::time::Instant::now();
-        if !st.begin_bracket(ctx, &spec) {
-            out.over_budget = st.over_budget;
+        let (solves_before, dense_before) = (st.solves, st.dense_brackets);
+        let Some(done) = pair_bracket(ctx, &mut st, &m, &d, &mut out) else {
             return out;
-        }
-        let graph_time = t_begin.elapsed().as_secs_f64();
-        // Where a bracket's time goes, for the trace: the first matching, the moved-down
-        // players, the exchanges, the S1 players' decisions.
-        let mut clock = std::time::Instant::now();
-        let mut phases = [0f64; 4];
-        let mut lap = |k: usize| {
-            phases[k] = clock.elapsed().as_secs_f64();
-            clock = std::time::Instant::now();
         };
-        let mate = st.solve(ctx);
-        // The unit of the lowest criterion: the order and hint fields add up to less.
-        let above = layout.above::<W>(f.order);
-        // Every step below weighs in the order and hint fields only: a pair in no optimum of
-        // the criteria now is in none of theirs.
-        let mut pruned = st.prune(above);
-        let mut b = Bracket {
-            residents: &residents,
-            mdps: &mdps,
-            curnext: &curnext,
-            nxt: &nxt,
-            layout: &layout,
-            f: &f,
-            above,
-            mate,
-            matched: vec![false; n],
-            finalized: Vec::new(),
-        };
-        lap(0);
-        // The deadline between a bracket's phases too: a phase of a large bracket takes
-        // seconds (its matchings stop at the deadline, their completion and pruning do not).
-        if past_deadline(ctx, &mut out) {
-            return out;
-        }
-        b.pair_moved_down(ctx, &mut st, &in_cur);
-        lap(1);
-        if past_deadline(ctx, &mut out) {
-            return out;
-        }
-        let split = b.choose_exchanges(ctx, &mut st);
-        lap(2);
-        if past_deadline(ctx, &mut out) {
-            return out;
-        }
-        let (more_pruned, s1_solves) = b.decide_s1(ctx, &mut st, &split);
-        pruned += more_pruned;
-        lap(3);
-        let Bracket {
-            mate, finalized, ..
-        } = b;
-        let score = residents
+        let score = m
+            .residents
             .first()
             .map(|&i| players[i].score)
-            .unwrap_or(players[cur[0]].score);
-        log::debug!(
-            "dutch: bracket {score}: {} residents, {} moved down, {} next; {} matchings; \
-             graph {graph_time:.2} s, first {:.2} s, moved down {:.2} s, exchanges {:.2} s, \
-             S1 {:.2} s ({} matchings); {pruned} pairs pruned",
-            residents.len(),
-            mdps.len(),
-            nxt.len(),
-            st.solves - solves_before,
-            phases[0],
-            phases[1],
-            phases[2],
-            phases[3],
-            s1_solves,
-        );
+            .unwrap_or(players[m.cur[0]].score);
+        trace_bracket(score, &m, &d, &done, st.solves - solves_before);
         // Who goes down: everyone of the bracket not paired in it.
-        let down: Vec<usize> = cur.iter().copied().filter(|&i| st.alive[i]).collect();
-        single_bye_bracket = odd && single_bye_next(players, bye_score, &down, &nxt, &mate);
+        let down: Vec<usize> = m.cur.iter().copied().filter(|&i| st.alive[i]).collect();
+        d.single_bye_bracket =
+            odd && single_bye_next(players, bye_score, &down, &m.nxt, &done.mate);
         out.brackets.push(BracketLog {
             score,
-            residents: residents.len(),
-            moved_down: mdps.len(),
-            pairs: finalized.len(),
+            residents: m.residents.len(),
+            moved_down: d.mdps.len(),
+            pairs: done.finalized.len(),
             floaters: down.len(),
             matchings: st.solves - solves_before,
             dense: st.dense_brackets > dense_before,
@@ -317,19 +235,194 @@ pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
             out.cancelled = true;
             return out;
         }
-        out.pairs.extend(finalized);
-        apart = st.kept_apart(ctx, &down);
-        mdps = down;
-        if gi >= groups.len() && mdps.len() <= 1 {
+        out.pairs.extend(done.finalized);
+        d.apart = st.kept_apart(ctx, &down);
+        d.mdps = down;
+        if gi >= groups.len() && d.mdps.len() <= 1 {
             break;
         }
     }
-    match mdps.as_slice() {
+    match d.mdps.as_slice() {
         [] => {}
         [b] => out.bye = Some(*b),
         rest => out.unpaired = rest.to_vec(),
     }
     out
+}
+
+/// What the brackets hand down: the players going down into the next bracket, the pairs
+/// among them their bracket kept apart (kept apart below), whether the bye comes from the
+/// next bracket alone; and the bye's score and C.9 ranks, fixed by the first matching.
+struct Descent<'a> {
+    mdps: Vec<usize>,
+    apart: Vec<(usize, usize)>,
+    single_bye_bracket: bool,
+    bye_score: i64,
+    unplayed_rank: &'a dyn Fn(usize) -> i64,
+}
+
+/// One bracket's players: its residents (its score group), with the moved-down players the
+/// bracket (`cur`), the next score group (its look-ahead), and both.
+struct Members {
+    residents: Vec<usize>,
+    cur: Vec<usize>,
+    nxt: Vec<usize>,
+    curnext: Vec<usize>,
+}
+
+/// A bracket settled: the matching its phases left, its pairs in the order decided, and for
+/// the trace where its time went.
+struct Settled {
+    mate: Vec<Option<usize>>,
+    finalized: Vec<(usize, usize)>,
+    /// Seconds building the graph, then in the first matching, the moved-down players, the
+    /// exchanges and the S1 players' decisions.
+    graph_time: f64,
+    phases: [f64; 4],
+    pruned: usize,
+    s1_solves: usize,
+}
+
+/// Pairs one bracket: its criteria's layout, its graph, then its phases. None when `out` is
+/// the outcome already (too narrow weights, over the budget, past the deadline).
+fn pair_bracket<W: Packed>(
+    ctx: &Context,
+    st: &mut State<'_, W>,
+    m: &Members,
+    d: &Descent,
+    out: &mut Outcome,
+) -> Option<Settled> {
+    let n = ctx.players.len();
+    // The bits the weights have to spare go to the S1 players' block (fewer matchings).
+    let (layout, f) = layout_for(ctx, n, &m.cur, &m.curnext, d.single_bye_bracket, W::BITS);
+    out.weight_bits = out.weight_bits.max(f.needed);
+    if f.needed > W::BITS {
+        out.needs_bits = Some(f.needed);
+        return None;
+    }
+    let mut in_cur = vec![false; n];
+    let mut in_next = vec![false; n];
+    for &i in &m.cur {
+        in_cur[i] = true;
+    }
+    for &i in &m.nxt {
+        in_next[i] = true;
+    }
+    // The bracket and its look-ahead are solved with every pair among them (weighed as
+    // asked); the players below only through their completion (reduced mode).
+    let spec = BracketSpec {
+        layout: &layout,
+        fields: &f,
+        in_cur: &in_cur,
+        in_next: &in_next,
+        residents: &m.residents,
+        apart: &d.apart,
+        single_bye_bracket: d.single_bye_bracket,
+        bye_score: d.bye_score,
+        unplayed_rank: d.unplayed_rank,
+    };
+    let t_begin = std::time::Instant::now();
+    if !st.begin_bracket(ctx, &spec) {
+        out.over_budget = st.over_budget;
+        return None;
+    }
+    let graph_time = t_begin.elapsed().as_secs_f64();
+    let mut settled = settle_bracket(ctx, st, m, &d.mdps, &layout, &f, &in_cur, out)?;
+    settled.graph_time = graph_time;
+    Some(settled)
+}
+
+/// A bracket's phases on its graph: the first matching, the moved-down players, the exchanges
+/// between S1 and S2, the S1 players' decisions; the deadline asked between them (a phase of
+/// a large bracket takes seconds: its matchings stop at the deadline, their completion and
+/// pruning do not). None when past the deadline.
+#[allow(clippy::too_many_arguments)]
+fn settle_bracket<W: Packed>(
+    ctx: &Context,
+    st: &mut State<'_, W>,
+    m: &Members,
+    mdps: &[usize],
+    layout: &Layout,
+    f: &Fields,
+    in_cur: &[bool],
+    out: &mut Outcome,
+) -> Option<Settled> {
+    let mut clock = std::time::Instant::now();
+    let mut phases = [0f64; 4];
+    let mut lap = |k: usize| {
+        phases[k] = clock.elapsed().as_secs_f64();
+        clock = std::time::Instant::now();
+    };
+    let mate = st.solve(ctx);
+    // The unit of the lowest criterion: the order and hint fields add up to less.
+    let above = layout.above::<W>(f.order);
+    // Every step below weighs in the order and hint fields only: a pair in no optimum of
+    // the criteria now is in none of theirs.
+    let mut pruned = st.prune(above);
+    let mut b = Bracket {
+        residents: &m.residents,
+        mdps,
+        curnext: &m.curnext,
+        nxt: &m.nxt,
+        layout,
+        f,
+        above,
+        mate,
+        matched: vec![false; ctx.players.len()],
+        finalized: Vec::new(),
+    };
+    lap(0);
+    if past_deadline(ctx, out) {
+        return None;
+    }
+    b.pair_moved_down(ctx, st, in_cur);
+    lap(1);
+    if past_deadline(ctx, out) {
+        return None;
+    }
+    let split = b.choose_exchanges(ctx, st);
+    lap(2);
+    if past_deadline(ctx, out) {
+        return None;
+    }
+    let (more_pruned, s1_solves) = b.decide_s1(ctx, st, &split);
+    pruned += more_pruned;
+    lap(3);
+    let Bracket {
+        mate, finalized, ..
+    } = b;
+    Some(Settled {
+        mate,
+        finalized,
+        graph_time: 0.0,
+        phases,
+        pruned,
+        s1_solves,
+    })
+}
+
+/// One trace line per bracket (`log` level debug): its players, its matchings, where its
+/// time went.
+fn trace_bracket(score: i64, m: &Members, d: &Descent, done: &Settled, matchings: usize) {
+    let Settled {
+        graph_time,
+        phases,
+        pruned,
+        s1_solves,
+        ..
+    } = done;
+    log::debug!(
+        "dutch: bracket {score}: {} residents, {} moved down, {} next; {matchings} matchings; \
+         graph {graph_time:.2} s, first {:.2} s, moved down {:.2} s, exchanges {:.2} s, \
+         S1 {:.2} s ({s1_solves} matchings); {pruned} pairs pruned",
+        m.residents.len(),
+        d.mdps.len(),
+        m.nxt.len(),
+        phases[0],
+        phases[1],
+        phases[2],
+        phases[3],
+    );
 }
 
 /// Whether the deadline has passed ([`Context::should_cancel`]); if so the outcome says so.

@@ -112,23 +112,21 @@ fn virtual_points(p: &Player, round: u32) -> f64 {
         .unwrap_or(0.0)
 }
 
-impl RoundState {
-    pub fn new(t: &Tournament, round: u32) -> RoundState {
+/// Points per player per earlier round, in thousandths, with the pairing scores read from
+/// them.
+struct Tally<'a> {
+    t: &'a Tournament,
+    pts: BTreeMap<u32, Vec<Points>>,
+}
+
+impl<'a> Tally<'a> {
+    fn new(t: &'a Tournament, round: u32, earlier: &[&crate::tournament::Round]) -> Tally<'a> {
         let s = &t.scoring;
-        let loss = thousandths(s.loss);
-        let win = thousandths(s.win);
-        let earlier: Vec<_> = {
-            let mut v: Vec<_> = t.rounds.iter().filter(|r| r.number < round).collect();
-            v.sort_by_key(|r| r.number);
-            v
-        };
-        // Points per player per earlier round, and whether he played over the board.
         let mut pts: BTreeMap<u32, Vec<Points>> = BTreeMap::new();
         for p in &t.players {
             pts.insert(p.id, vec![0; round.saturating_sub(1) as usize]);
         }
-        let slot = |r: u32| (r as usize).saturating_sub(1);
-        for rd in &earlier {
+        for rd in earlier {
             let i = slot(rd.number);
             for g in &rd.games {
                 let (w, b) = g.result.points(s);
@@ -145,149 +143,205 @@ impl RoundState {
                 }
             }
         }
-        let before = |id: u32, r: u32| -> Points {
-            pts.get(&id)
-                .map(|v| v.iter().take(slot(r)).sum())
-                .unwrap_or(0)
+        Tally { t, pts }
+    }
+
+    /// Real points of `id` before round `r`.
+    fn before(&self, id: u32, r: u32) -> Points {
+        self.pts
+            .get(&id)
+            .map(|v| v.iter().take(slot(r)).sum())
+            .unwrap_or(0)
+    }
+
+    /// Pairing score of `id` before round `r`: real points plus that round's virtual points.
+    fn pairing_before(&self, id: u32, r: u32) -> Points {
+        self.before(id, r)
+            + self
+                .t
+                .player(id)
+                .map_or(0, |p| thousandths(virtual_points(p, r)))
+    }
+}
+
+/// Index of round `r` in a per-round list (round 1 at 0).
+fn slot(r: u32) -> usize {
+    (r as usize).saturating_sub(1)
+}
+
+/// One player's earlier rounds as the Dutch rules read them.
+#[derive(Default)]
+struct History {
+    colours: Vec<Colour>,
+    floats: Vec<Float>,
+    met: BTreeSet<u32>,
+    unplayed: u32,
+    bar: Option<String>,
+}
+
+impl History {
+    /// The games and byes of player `id` in `rd` (round `r`): colours, meetings and the
+    /// float, whether he played, and why he may no longer have the PAB.
+    fn add_round(&mut self, tally: &Tally, id: u32, r: u32, rd: Option<&crate::tournament::Round>) {
+        let s = &tally.t.scoring;
+        let (loss, win) = (thousandths(s.loss), thousandths(s.win));
+        let mut fl = Float::None;
+        let mut played = false;
+        if let Some(rd) = rd {
+            for g in rd.games.iter().filter(|g| g.white == id || g.black == id) {
+                let me_white = g.white == id;
+                let opp = if me_white { g.black } else { g.white };
+                let over_board = g.result.played() || g.result == GameResult::Pending;
+                if over_board {
+                    played = true;
+                    self.met.insert(opp);
+                    self.colours.push(if me_white {
+                        Colour::White
+                    } else {
+                        Colour::Black
+                    });
+                    // FIDE Dutch 2025 1.4.2: different scores, the higher floats down.
+                    let (mine, theirs) =
+                        (tally.pairing_before(id, r), tally.pairing_before(opp, r));
+                    fl = match mine.cmp(&theirs) {
+                        std::cmp::Ordering::Greater => Float::Down,
+                        std::cmp::Ordering::Less => Float::Up,
+                        std::cmp::Ordering::Equal => Float::None,
+                    };
+                } else {
+                    let (w, b) = g.result.points(s);
+                    let mine = thousandths(if me_white { w } else { b });
+                    // FIDE Dutch 2025 1.4.3: scoring more than a loss without playing.
+                    if mine > loss {
+                        fl = Float::Down;
+                    }
+                    // C.04.1 4: a win's points in one round without playing.
+                    if mine >= win && win > 0 && self.bar.is_none() {
+                        self.bar = Some(format!("won by forfeit in round {r}"));
+                    }
+                }
+            }
+            for b in rd.byes.iter().filter(|b| b.player == id) {
+                let got = thousandths(b.kind.points(s));
+                if b.kind == ByeKind::PairingAllocated {
+                    // FIDE Dutch 2025 1.4.3 (the PAB scores without playing).
+                    fl = Float::Down;
+                    if self.bar.is_none() {
+                        self.bar = Some(format!("had the pairing-allocated bye in round {r}"));
+                    }
+                } else {
+                    if got > loss {
+                        fl = Float::Down;
+                    }
+                    if got >= win && win > 0 && self.bar.is_none() {
+                        self.bar = Some(format!(
+                            "scored a win's points without playing in round {r} (requested bye)"
+                        ));
+                    }
+                }
+            }
+        }
+        if !played {
+            self.unplayed += 1;
+        }
+        self.floats.push(fl);
+    }
+}
+
+/// Why `p` is not paired in `round`, if he is not (C.04.2: not yet entered, withdrawn,
+/// requested bye).
+fn why_absent(p: &Player, round: u32, requested: &BTreeMap<u32, ByeKind>) -> Option<String> {
+    if p.joined.is_some_and(|j| round < j) {
+        Some("not yet entered (C.04.2 late entry)".to_string())
+    } else if p.withdrawn.is_some_and(|w| round >= w) {
+        Some("withdrawn (C.04.2)".to_string())
+    } else {
+        requested
+            .get(&p.id)
+            .map(|k| format!("requested bye ({k:?}) (C.04.2)"))
+    }
+}
+
+/// The numbers 5.2.5 takes the parity of. It counts players who have entered play: a player
+/// absent without ever having been paired (in effect a late entry) is skipped, as C.04.2
+/// numbers late entries.
+fn number_colours(t: &Tournament, round: u32, players: &mut [PlayerState]) {
+    let paired_before = t.paired_before(round);
+    let mut order: Vec<(u32, u32, bool)> = t
+        .players
+        .iter()
+        .filter(|p| p.joined.is_none_or(|j| j <= round))
+        .map(|p| {
+            let here = players.iter().any(|x| x.id == p.id);
+            (p.number(), p.id, here || paired_before.contains(&p.id))
+        })
+        .collect();
+    order.sort_unstable();
+    let mut numbers = BTreeMap::new();
+    let mut n = 0;
+    for (_, id, counted) in order {
+        if counted {
+            n += 1;
+            numbers.insert(id, n);
+        }
+    }
+    for p in players {
+        p.colour_number = numbers.get(&p.id).copied().unwrap_or(p.tpn);
+    }
+}
+
+impl RoundState {
+    pub fn new(t: &Tournament, round: u32) -> RoundState {
+        let earlier: Vec<_> = {
+            let mut v: Vec<_> = t.rounds.iter().filter(|r| r.number < round).collect();
+            v.sort_by_key(|r| r.number);
+            v
         };
-        let pairing_before = |id: u32, r: u32| -> Points {
-            before(id, r)
-                + t.player(id)
-                    .map_or(0, |p| thousandths(virtual_points(p, r)))
-        };
+        let tally = Tally::new(t, round, &earlier);
         let requested: BTreeMap<u32, ByeKind> = t
             .round(round)
             .map(|r| r.requested_byes().map(|b| (b.player, b.kind)).collect())
             .unwrap_or_default();
         let last_round = t.rounds_planned == Some(round);
-        let max_before = thousandths(s.max_per_round()) * i64::from(round.saturating_sub(1));
+        let max_before =
+            thousandths(t.scoring.max_per_round()) * i64::from(round.saturating_sub(1));
         let forbidden = t.forbidden_in(round);
         let mut players = Vec::new();
         let mut absent = Vec::new();
-        let paired_before = t.paired_before(round);
         for p in &t.players {
             let id = p.id;
-            let mut colours = Vec::new();
-            let mut floats = Vec::new();
-            let mut met = BTreeSet::new();
-            let mut unplayed = 0;
-            let mut bar: Option<String> = None;
-            for r in 1..round {
-                let rd = earlier.iter().find(|x| x.number == r);
-                let mut fl = Float::None;
-                let mut played = false;
-                if let Some(rd) = rd {
-                    for g in rd.games.iter().filter(|g| g.white == id || g.black == id) {
-                        let me_white = g.white == id;
-                        let opp = if me_white { g.black } else { g.white };
-                        let over_board = g.result.played() || g.result == GameResult::Pending;
-                        if over_board {
-                            played = true;
-                            met.insert(opp);
-                            colours.push(if me_white {
-                                Colour::White
-                            } else {
-                                Colour::Black
-                            });
-                            // FIDE Dutch 2025 1.4.2: different scores, the higher floats down.
-                            let (mine, theirs) = (pairing_before(id, r), pairing_before(opp, r));
-                            fl = match mine.cmp(&theirs) {
-                                std::cmp::Ordering::Greater => Float::Down,
-                                std::cmp::Ordering::Less => Float::Up,
-                                std::cmp::Ordering::Equal => Float::None,
-                            };
-                        } else {
-                            let (w, b) = g.result.points(s);
-                            let mine = thousandths(if me_white { w } else { b });
-                            // FIDE Dutch 2025 1.4.3: scoring more than a loss without playing.
-                            if mine > loss {
-                                fl = Float::Down;
-                            }
-                            // C.04.1 4: a win's points in one round without playing.
-                            if mine >= win && win > 0 && bar.is_none() {
-                                bar = Some(format!("won by forfeit in round {r}"));
-                            }
-                        }
-                    }
-                    for b in rd.byes.iter().filter(|b| b.player == id) {
-                        let got = thousandths(b.kind.points(s));
-                        if b.kind == ByeKind::PairingAllocated {
-                            // FIDE Dutch 2025 1.4.3 (the PAB scores without playing).
-                            fl = Float::Down;
-                            if bar.is_none() {
-                                bar = Some(format!("had the pairing-allocated bye in round {r}"));
-                            }
-                        } else {
-                            if got > loss {
-                                fl = Float::Down;
-                            }
-                            if got >= win && win > 0 && bar.is_none() {
-                                bar = Some(format!(
-                                    "scored a win's points without playing in round {r} (requested bye)"
-                                ));
-                            }
-                        }
-                    }
-                }
-                if !played {
-                    unplayed += 1;
-                }
-                floats.push(fl);
-            }
-            let why_absent = if p.joined.is_some_and(|j| round < j) {
-                Some("not yet entered (C.04.2 late entry)".to_string())
-            } else if p.withdrawn.is_some_and(|w| round >= w) {
-                Some("withdrawn (C.04.2)".to_string())
-            } else {
-                requested
-                    .get(&id)
-                    .map(|k| format!("requested bye ({k:?}) (C.04.2)"))
-            };
-            if let Some(why) = why_absent {
+            if let Some(why) = why_absent(p, round, &requested) {
                 absent.push((id, why));
                 continue;
             }
-            let real_score = before(id, round);
-            let pref = preference(&colours);
+            let mut h = History::default();
+            for r in 1..round {
+                h.add_round(
+                    &tally,
+                    id,
+                    r,
+                    earlier.iter().find(|x| x.number == r).copied(),
+                );
+            }
+            let real_score = tally.before(id, round);
+            let pref = preference(&h.colours);
             players.push(PlayerState {
                 id,
                 tpn: p.number(),
                 colour_number: 0,
-                score: pairing_before(id, round),
+                score: tally.pairing_before(id, round),
                 real_score,
-                colours,
+                colours: h.colours,
                 pref,
-                floats,
-                met,
+                floats: h.floats,
+                met: h.met,
                 forbidden: forbidden.get(&id).cloned().unwrap_or_default(),
-                pab_bar: bar,
-                unplayed,
+                pab_bar: h.bar,
+                unplayed: h.unplayed,
                 topscorer: last_round && 2 * real_score > max_before,
             });
         }
-        // 5.2.5 counts players who have entered play: a player absent without ever having
-        // been paired (in effect a late entry) is skipped, as C.04.2 numbers late entries.
-        let mut order: Vec<(u32, u32, bool)> = t
-            .players
-            .iter()
-            .filter(|p| p.joined.is_none_or(|j| j <= round))
-            .map(|p| {
-                let here = players.iter().any(|x| x.id == p.id);
-                (p.number(), p.id, here || paired_before.contains(&p.id))
-            })
-            .collect();
-        order.sort_unstable();
-        let mut numbers = BTreeMap::new();
-        let mut n = 0;
-        for (_, id, counted) in order {
-            if counted {
-                n += 1;
-                numbers.insert(id, n);
-            }
-        }
-        for p in &mut players {
-            p.colour_number = numbers.get(&p.id).copied().unwrap_or(p.tpn);
-        }
+        number_colours(t, round, &mut players);
         players.sort_by(|a, b| b.score.cmp(&a.score).then(a.tpn.cmp(&b.tpn)));
         let index = players.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
         RoundState {
