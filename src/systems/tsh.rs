@@ -995,7 +995,7 @@ impl Plan {
     /// TSH07 byes: when the remaining field is odd, the lowest ranked among those with the
     /// fewest byes.
     fn bye(&mut self, remaining: &mut Vec<u32>, byes_had: &dyn Fn(u32) -> usize) {
-        if remaining.len() % 2 == 0 || self.bye.is_some() {
+        if remaining.len().is_multiple_of(2) || self.bye.is_some() {
             return;
         }
         let fewest = remaining.iter().map(|&p| byes_had(p)).min().unwrap();
@@ -1634,7 +1634,7 @@ impl Costing<'_> {
                 .flat_map(|i| (i + 1..list.len()).map(move |j| (i, j)))
                 .filter(|&(i, j)| self.times(list[i], list[j]) <= limit)
                 .collect();
-            list.len() % 2 == 0 && (programs.perfect_matching)(list.len(), &edges)
+            list.len().is_multiple_of(2) && (programs.perfect_matching)(list.len(), &edges)
         };
         for g in swiss_groups(block, &self.plan.wins, &pairs) {
             let n = g.len() as i64;

@@ -652,7 +652,7 @@ impl Check<'_> {
     /// TSH07 byes: when the remaining field is odd, the lowest ranked among those with the
     /// fewest byes.
     fn check_bye(&mut self, rest: &mut Vec<u32>, bye_given: &mut bool) {
-        if rest.len() % 2 == 0 || *bye_given {
+        if rest.len().is_multiple_of(2) || *bye_given {
             return;
         }
         let byes_had = |c: &Check, id: u32| {
