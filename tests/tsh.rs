@@ -361,9 +361,14 @@ fn odd_gibson_takes_the_bye_in_an_odd_field() {
 /// (−800), 5 and 6 none (−2000). Before the final round (one round to catch up, +250 assumed,
 /// a swing of 500) each of 1–4 is out of reach of the next and cannot reach the one above:
 /// four Gibsons. With `met`, round 4 is instead a game 1 beats 2 800–300 (1: +1925, 2: +800).
+/// Final round: 1–4 have clinched their places. Prize bands 1 and 2: tsh computes best
+/// possible finishes for the top five (last prize rank + 3), so it sees all four clinched
+/// places (with the default single band it would see three: Gibsons 1, 2 and 3).
 fn four_gibsons(met: bool) -> Tournament {
     let mut t = field(6, 5);
     as_document(&mut t);
+    t.settings
+        .insert("prize_bands".into(), serde_json::json!([1, 2]));
     let spreads: [(u32, [i32; 4]); 6] = [
         (1, [475, 475, 475, 475]),
         (2, [500, 400, 400, 0]),
@@ -1015,7 +1020,8 @@ fn tsh_contenders_by_best_possible_finish_not_the_pairwise_catch() {
     // meets 2 — who already has 4's final four wins and trails his spread (60 < 1000): tsh
     // writes 2 off with a big win, 2 reaches 5 wins and 4 can finish third at best. 5 fares
     // the same. 1, 2, 3 can finish first: three contenders, +1 for the odd count → 1–4.
-    // Among them 4 can catch only 3 (best finish 3): 1 v 2, 3 v 4; then 5, 8, 6, 7 Swiss.
+    // Among them 4 can catch only 3 (best finish 3): 1 v 2, 3 v 4; then 5, 8, 6, 7 Swiss —
+    // tsh's: the odd win group [5] takes the next group's top player, 8; then 6 v 7.
     let t = golden("bestfinish.t");
     let s = Settings::from(&t).unwrap();
     let plan = Plan::build(&t, 5, &s).unwrap();
@@ -1023,7 +1029,7 @@ fn tsh_contenders_by_best_possible_finish_not_the_pairwise_catch() {
     assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
     assert_eq!(plan.best[&4], 3);
     assert!(plan.catches(&s, 4, 1), "the pairwise test would count 4 in");
-    assert_pairs(&pair(&t, 5), &[(1, 2), (3, 4), (5, 6), (8, 7)]);
+    assert_pairs(&pair(&t, 5), &[(1, 2), (3, 4), (5, 8), (6, 7)]);
 }
 
 #[test]
@@ -1074,4 +1080,79 @@ fn tsh_standings_tie_break_after_rating_is_the_key_from_the_t_line() {
     let plan = Plan::build(&t, 3, &Settings::from(&t).unwrap()).unwrap();
     assert_eq!(plan.order, vec![1, 2, 4, 3]);
     assert!(pair(&t, 3).violations.is_empty());
+}
+
+#[test]
+fn tsh_swiss_odd_group_pulls_up_the_next_top() {
+    // swisspullup.t: 10 players, round 2 of 12 from round 1; i beat 11 − i by 160 − 10i, so
+    // the standings are 1–5 (one win), then 6–10. Everyone contends: one Swiss group. tsh's
+    // Swiss (Division.pm PairSomeSwiss → RecursiveSwiss, by hand): win groups [1 2 3 4 5]
+    // [6 7 8 9 10]; the top group is odd, so RecursiveSwissTop moves the next group's top
+    // player, 6, up into it: [1 2 3 4 5 6] pairs without a repeat, and its preference order
+    // (repeats, last opponent, first/second, |n − 2·places apart|) folds it 1 v 4, 2 v 5,
+    // 3 v 6; the rest [7 8 9 10] fold 7 v 9, 8 v 10. Main's model sent the odd group's
+    // lowest (5) down instead: 1 v 3, 2 v 4, 5 v 8, 6 v 9, 7 v 10.
+    let t = golden("swisspullup.t");
+    let p = pair(&t, 2);
+    assert_pairs(&p, &[(1, 4), (2, 5), (3, 6), (7, 9), (8, 10)]);
+    // The old reading (5 floats down) is flagged: 5 meets 8 outside his Swiss group.
+    let old = [(1, 3), (2, 4), (5, 8), (6, 9), (7, 10)];
+    assert_eq!(rules(&check_with(&t, 2, &old, &[])), vec!["TSH07 Swiss"]);
+}
+
+#[test]
+fn tsh_swiss_widens_by_two_then_merges() {
+    // swisswiden.t: 8 players, round 3 of 12 from round 2. 1 and 2 drew in round 1 (1.5 wins
+    // each), 3–6 have one win, 7 and 8 half a win; 1–2 and 5–6 have met. All contend: one
+    // Swiss group, minimum repeats 0. tsh by hand: win groups [1 2] [3 4 5 6] [7 8].
+    // RecursiveSwissTop: [1 2] cannot pair (they met), so it takes two more from below,
+    // [1 2 3 4], which pairs only as 1 v 4, 2 v 3 (2 met 4). Left [5 6] [7 8]:
+    // RecursiveSwissBottom pairs [7 8]; the middle [5 6] cannot (they met), so the middle
+    // is merged with the bottom, [5 6 7 8]: 5 v 7, 6 v 8. Main's model paired across win
+    // groups as little as it could instead: 1 v 3, 2 v 5, 4 v 6, 7 v 8.
+    let t = golden("swisswiden.t");
+    let p = pair(&t, 3);
+    assert_pairs(&p, &[(1, 4), (2, 3), (5, 7), (6, 8)]);
+    let old = [(1, 3), (2, 5), (4, 6), (7, 8)];
+    assert_eq!(rules(&check_with(&t, 3, &old, &[])), vec!["TSH07 Swiss"]);
+}
+
+#[test]
+fn tsh_swiss_prefers_opponents_half_the_group_apart_in_its_list() {
+    // swisspullup.t again: in the group [1 2 3 4 5 6] trading opponents between two pairs
+    // (1 v 5, 2 v 4 for 1 v 4, 2 v 5) puts them 4 and 2 places apart, not 3 (tsh's
+    // |n − 2·places apart|): flagged.
+    let t = golden("swisspullup.t");
+    let traded = [(1, 5), (2, 4), (3, 6), (7, 9), (8, 10)];
+    assert_eq!(rules(&check_with(&t, 2, &traded, &[])), vec!["TSH07 Swiss"]);
+}
+
+#[test]
+fn tsh_gibsons_counted_by_the_next_players_best_possible_finish() {
+    // gibsoncount.t: final round 6 from round 5, prize band [1]; 1–6 are 5–0 +4150, 4–1
+    // +1350, 3–2 +250, 2–3 −850, 1–4 −2000, 0–5 −2900. tsh (PairingCommand.pm PairAllGibsons
+    // and CountGibsons, by hand): best possible finishes over the top 4 (last prize rank + 3):
+    // 2, 3 and 4 cannot finish above their places, so 1, 2 and 3 are Gibsons (5 has no
+    // finish computed yet): 1 v 2, and the odd Gibson 3 meets the lowest ranked of those he
+    // met least who cannot finish in the money — 6, whom he never met. Again over [4 5]: 5
+    // cannot pass 4, so 4 is a Gibson and meets 5. The pairwise catch test (main's model)
+    // counted 1–4 as Gibsons (6 can catch 5) and paired them KOTH: 1 v 2, 3 v 4, 5 v 6.
+    let t = golden("gibsoncount.t");
+    let plan = Plan::build(&t, 6, &Settings::from(&t).unwrap()).unwrap();
+    let kinds: Vec<(GroupKind, Vec<u32>)> = plan
+        .groups
+        .iter()
+        .map(|g| (g.kind.clone(), g.players.clone()))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            (GroupKind::Gibsons, vec![1, 2]),
+            (GroupKind::GibsonOpponent, vec![3, 6]),
+            (GroupKind::GibsonOpponent, vec![4, 5]),
+        ]
+    );
+    assert_pairs(&pair(&t, 6), &[(1, 2), (3, 6), (4, 5)]);
+    let koth = [(1, 2), (3, 4), (5, 6)];
+    assert!(rules(&check_with(&t, 6, &koth, &[])).contains(&"TSH07 Gibson odd"));
 }

@@ -329,11 +329,13 @@ fn a_generated_t_event_is_paired_to_the_end() {
 
 // ---------------------------------------------------------------- tsh's Swiss step
 
-use optipair::systems::tsh::win_groups;
+use optipair::systems::tsh::swiss_groups;
 
 #[test]
-fn win_groups_send_an_odd_groups_lowest_down_as_the_next_groups_top() {
-    // Wins by rank: 3 3 3 | 2 2 2 2 2 | 1 1 → groups {1,2} ; {3,4,5,6,7,8} ; {...}
+fn tsh_swiss_groups_pull_the_next_top_up_and_the_bottom_takes_from_above() {
+    // Wins by rank: 3 3 3 | 2 2 2 2 2 | 1 1. tsh's RecursiveSwissTop makes the odd top group
+    // even with the next group's top player: [1 2 3 4]; the bottom [9 10] pairs; the middle
+    // [5 6 7 8].
     let players: Vec<u32> = (1..=10).collect();
     let wins: std::collections::BTreeMap<u32, f64> = players
         .iter()
@@ -344,10 +346,18 @@ fn win_groups_send_an_odd_groups_lowest_down_as_the_next_groups_top() {
             )
         })
         .collect();
-    let (group, pos, size) = win_groups(&players, &wins);
-    assert_eq!(group, vec![0, 0, 1, 1, 1, 1, 1, 1, 2, 2]);
-    assert_eq!(pos[2], 0, "player 3 came down: top of the 2-win group");
-    assert_eq!(size, vec![2, 6, 2]);
+    let all = |_: &[u32]| true;
+    assert_eq!(
+        swiss_groups(&players, &wins, &all),
+        vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8], vec![9, 10]]
+    );
+    // When [9 10] cannot pair, RecursiveSwissBottom takes the lowest players above, listed
+    // after its own (nearest first): [9 10 8 7]; the middle left is [5 6].
+    let not_9_10 = |g: &[u32]| g != [9, 10];
+    assert_eq!(
+        swiss_groups(&players, &wins, &not_9_10),
+        vec![vec![1, 2, 3, 4], vec![5, 6], vec![9, 10, 8, 7]]
+    );
 }
 
 #[test]

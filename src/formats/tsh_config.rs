@@ -79,7 +79,7 @@ pub struct Config {
 
 /// `config` keys that change tsh's pairings and that optipair does not follow, with why: a
 /// load names each in a warning rather than ignoring it silently.
-const PAIRING_KEYS: [(&str, &str); 9] = [
+const PAIRING_KEYS: [(&str, &str); 15] = [
     ("exagony", "players of one team are not kept apart"),
     (
         "hypexagony",
@@ -106,6 +106,24 @@ const PAIRING_KEYS: [(&str, &str); 9] = [
     (
         "assign_firsts",
         "who goes first follows optipair's first/second balance",
+    ),
+    (
+        "swiss_order",
+        "the Swiss is tsh's normal order, not forced or KOTH",
+    ),
+    ("swiss_ignores_firsts", "the Swiss weighs first/second"),
+    ("swiss_ignores_repeats", "the Swiss weighs repeats"),
+    (
+        "swiss_max_consecutive_repeats",
+        "the Swiss does not limit consecutive repeats to this number",
+    ),
+    (
+        "class_endagony",
+        "the Swiss does not keep players inside their class",
+    ),
+    (
+        "top_down_swiss",
+        "the Swiss pairs from the top and the bottom alternately",
     ),
 ];
 

@@ -7,21 +7,21 @@
 //! contention flight per pass — because each group's membership follows from the standings
 //! alone. A contender group's minimum repeats and its leader/nonleader split follow from the
 //! history too (whether a set of players can be paired at all), and are found by exact perfect
-//! matchings ([`Split`], through the [`Programs`] the system is given). Everything else (who
-//! meets whom: KOTH, the leaders' catchers, tsh's Swiss inside win groups, repeats,
-//! first/second) is one round specification's candidate pairs and lexicographic tiers.
+//! matchings ([`Split`], through the [`Programs`] the system is given), and so are tsh's Swiss
+//! groups. Everything else (who meets whom: KOTH, the leaders' catchers, the Swiss pairs by
+//! tsh's order of opponents, repeats, first/second) is one round specification's candidate
+//! pairs and lexicographic tiers.
 //!
 //! Readings taken where the text leaves room (also in the model document):
-//! * Standings (TSH07 intro): wins, then spread, then rating, then id, after the based-on round;
-//!   ranks are positions among the players to be paired.
-//! * Catching (TSH07 Gibsons): a lower player catches a higher one if, meeting him in each of
-//!   the `n` rounds not yet in the standings and winning each by the table's spread `s(n)`, he
-//!   would finish level or ahead: wins + n > wins, or equal wins and spread + 2·n·s(n) ≥ spread.
-//!   The same test decides who can reach a prize band (catch the player now at its last rank)
-//!   and which leader can catch which.
-//! * Gibsons: the top remaining players, while the top one is within the prize ranks, each of
-//!   whom cannot be caught by the player ranked just below (and, for the first, cannot catch
-//!   the player just above).
+//! * Standings (TSH07 intro, tsh's order): wins, losses, spread, rating, tsh's key from the `.t`
+//!   line, id, after the based-on round; ranks are positions among the players to be paired.
+//! * Catching (TSH07 Gibsons): tsh's best possible finish ([`best_finish`], its simulation of
+//!   the remaining rounds at 500 a game) decides who contends, who can catch whom and the
+//!   Gibsons; the document's pairwise test ([`Plan::catches`]) is kept for comparison.
+//! * Gibsons (tsh's `CountGibsons`): the top remaining players down to the last whose next
+//!   player cannot finish above his own place, at the start and after each flight.
+//! * The Swiss step (tsh's `PairSomeSwiss`): win groups widened from the top and the bottom
+//!   until they pair ([`swiss_groups`]), each group paired by tsh's order of opponents.
 //! * Repeats count every earlier pairing of the two players (pending games included);
 //!   a consecutive repeat is a pair that met in the previous round.
 //!
@@ -821,15 +821,9 @@ impl Plan {
         self.order.iter().position(|&p| p == id).unwrap() + 1
     }
 
-    /// Builds the plan for round `round` of `t` (rounds from `round` on are ignored).
-    pub fn build(t: &Tournament, round: u32, s: &Settings) -> Result<Plan> {
-        let planned = t.rounds_planned.ok_or_else(|| {
-            Error::field(
-                "rounds_planned",
-                "tsh-cp needs the number of rounds planned (tsh max_rounds)",
-            )
-        })?;
-        let based_on = s.based_on(round, planned);
+    /// The standings round `round` is paired from (TSH07 intro, tsh's order): the players to
+    /// pair, their wins and spread after `based_on`, and no groups yet.
+    fn standings(t: &Tournament, round: u32, based_on: u32, planned: u32) -> Plan {
         let standings = Standings::before(t, based_on + 1);
         let absent: Vec<u32> = t
             .round(round)
@@ -854,31 +848,45 @@ impl Plan {
                 .then(keys.get(b).cmp(&keys.get(a)))
                 .then(x.number.cmp(&y.number))
         });
-        let wins = standings.by_id.iter().map(|(&k, v)| (k, v.score)).collect();
-        let spread = standings
-            .by_id
-            .iter()
-            .map(|(&k, v)| (k, v.spread))
-            .collect();
-        let bands = s
-            .prize_bands
-            .clone()
-            .unwrap_or_else(|| (1..=(order.len() as u32 / 4).max(1)).collect());
-        let mut plan = Plan {
+        let best = order.iter().map(|&p| (p, 0)).collect();
+        Plan {
             based_on,
             order,
-            wins,
-            spread,
+            wins: standings.by_id.iter().map(|(&k, v)| (k, v.score)).collect(),
+            spread: standings
+                .by_id
+                .iter()
+                .map(|(&k, v)| (k, v.spread))
+                .collect(),
             rounds_to_catch: planned.saturating_sub(based_on),
-            last_prize_rank: bands.last().copied().unwrap_or(0),
+            last_prize_rank: 0,
             groups: Vec::new(),
             bye: None,
             notes: vec![format!(
                 "TSH07: round {round} paired from the standings after round {based_on}"
             )],
-            best: BTreeMap::new(),
-        };
-        plan.best = plan.order.iter().map(|&p| (p, 0)).collect();
+            best,
+        }
+    }
+
+    /// Builds the plan for round `round` of `t` (rounds from `round` on are ignored), in
+    /// tsh's order: the Gibsons and the bye first (its `SetupForPairings`), then one
+    /// contention flight a pass, each followed by a fresh look for Gibsons (when the top
+    /// remaining player is within the prize ranks and cannot rise) and the bye (its
+    /// `ChewPair` loop).
+    pub fn build(t: &Tournament, round: u32, s: &Settings) -> Result<Plan> {
+        let planned = t.rounds_planned.ok_or_else(|| {
+            Error::field(
+                "rounds_planned",
+                "tsh-cp needs the number of rounds planned (tsh max_rounds)",
+            )
+        })?;
+        let mut plan = Plan::standings(t, round, s.based_on(round, planned), planned);
+        let bands = s
+            .prize_bands
+            .clone()
+            .unwrap_or_else(|| (1..=(plan.order.len() as u32 / 4).max(1)).collect());
+        plan.last_prize_rank = bands.last().copied().unwrap_or(0);
         let (met, _) = meetings(t, round);
         let byes_had = |id: u32| {
             t.rounds
@@ -891,120 +899,161 @@ impl Plan {
         let left = planned.saturating_sub(round) + 1;
         let faint = plan.faint_hope_rank(s, left);
         let mut remaining = plan.order.clone();
+        plan.gibsons(s, &mut remaining, &met);
+        plan.bye(&mut remaining, &byes_had);
         while !remaining.is_empty() {
-            // TSH07 Gibsons: count them.
-            let mut g = 0;
-            if plan.rank(remaining[0]) as u32 <= plan.last_prize_rank {
-                let r0 = plan.rank(remaining[0]);
-                let clear_above = r0 == 1 || !plan.catches(s, remaining[0], plan.order[r0 - 2]);
-                while clear_above && g < remaining.len() {
-                    let r = plan.rank(remaining[g]);
-                    let uncaught = plan
-                        .order
-                        .get(r)
-                        .is_none_or(|&below| !plan.catches(s, below, remaining[g]));
-                    if !uncaught
-                        || g > 0 && plan.rank(remaining[g]) != plan.rank(remaining[g - 1]) + 1
-                    {
-                        break;
-                    }
-                    g += 1;
-                }
+            plan.contention(s, &mut remaining, &bands, (left, faint), &met);
+            if !remaining.is_empty() && plan.may_have_gibsons(s, &remaining) {
+                plan.gibsons(s, &mut remaining, &met);
             }
-            if g > 0 {
-                let gibsons: Vec<u32> = remaining[..g].to_vec();
-                plan.notes.push(format!("TSH07 Gibsons: {gibsons:?}"));
-                let even = g / 2 * 2;
-                if even > 0 {
-                    plan.groups.push(Group {
-                        kind: GroupKind::Gibsons,
-                        players: gibsons[..even].to_vec(),
-                        band: None,
-                        must_catch: false,
-                        best: Vec::new(),
-                    });
-                }
-                let odd = (g % 2 == 1).then(|| gibsons[g - 1]);
-                let parity_odd = remaining.len() % 2 == 1;
-                remaining.drain(..g);
-                if let Some(gib) = odd {
-                    if parity_odd && plan.bye.is_none() {
-                        // TSH07 Gibsons: an odd Gibson takes the bye when the field is odd.
-                        plan.bye = Some(gib);
-                        plan.notes
-                            .push(format!("TSH07 Gibson odd: {gib} takes the bye"));
-                    } else if !remaining.is_empty() {
-                        let victim = plan.gibson_victim(s, gib, &remaining, &met);
-                        plan.notes.push(format!(
-                            "TSH07 Gibson odd: {gib} meets {victim} (rank {})",
-                            plan.rank(victim)
-                        ));
-                        remaining.retain(|&p| p != victim);
-                        plan.groups.push(Group {
-                            kind: GroupKind::GibsonOpponent,
-                            players: vec![gib, victim],
-                            band: None,
-                            must_catch: false,
-                            best: Vec::new(),
-                        });
-                    } else {
-                        plan.bye = Some(gib);
-                    }
-                }
-                continue;
-            }
-            // TSH07 byes: the lowest ranked among those with the fewest byes.
-            if remaining.len() % 2 == 1 {
-                let fewest = remaining.iter().map(|&p| byes_had(p)).min().unwrap();
-                let pick = *remaining
-                    .iter()
-                    .rev()
-                    .find(|&&p| byes_had(p) == fewest)
-                    .unwrap();
-                plan.bye = Some(pick);
-                plan.notes.push(format!("TSH07 bye: {pick}"));
-                remaining.retain(|&p| p != pick);
-                if remaining.is_empty() {
-                    break;
-                }
-            }
-            // TSH07 contention: the highest band still contended and its contenders.
-            let top_rank = plan.rank(remaining[0]) as u32;
-            let band = bands
-                .iter()
-                .enumerate()
-                .find(|(_, &b)| b >= top_rank)
-                .map(|(i, &b)| (if i == 0 { 1 } else { bands[i - 1] + 1 }, b));
-            let n = plan.contenders(s, &remaining, band, left, faint, &met);
-            let players: Vec<u32> = remaining.drain(..n).collect();
-            let kind = if remaining.is_empty() && !s.no_swiss_all {
-                GroupKind::Swiss
-            } else {
-                GroupKind::Flight
-            };
-            let band_name = match band {
-                Some((first, last)) if first == last => format!("prize place {first}"),
-                Some((first, last)) => format!("prize places {first}–{last}"),
-                None => "no prize band left".to_string(),
-            };
-            plan.notes.push(format!(
-                "TSH07 contention: {band_name}, {} contenders ({})",
-                players.len(),
-                if kind == GroupKind::Swiss {
-                    "all remaining: Swiss"
-                } else {
-                    "leaders and nonleaders"
-                }
-            ));
-            plan.groups.push(Group {
-                kind,
-                best: players.iter().map(|p| plan.best[p]).collect(),
-                players,
-                band,
-                must_catch: band.is_some(),
-            });
+            plan.bye(&mut remaining, &byes_had);
         }
         Ok(plan)
+    }
+
+    /// Whether tsh looks for Gibsons again after a flight: the top remaining player is within
+    /// the prize ranks and cannot rise above his rank (his best possible finish, computed
+    /// over everyone to be paired if it was not yet).
+    fn may_have_gibsons(&mut self, s: &Settings, remaining: &[u32]) -> bool {
+        let top = remaining[0];
+        if self.best[&top] == 0 {
+            let all = self.order.clone();
+            self.compute_best(s, &all);
+        }
+        let (rank, best) = (self.rank(top), self.best[&top]);
+        rank as u32 <= self.last_prize_rank && !(best != 0 && best < rank)
+    }
+
+    /// TSH07 Gibsons, counted as tsh counts them (its `CountGibsons`): with best possible
+    /// finishes computed over the top (last prize rank + 3) remaining players, the top
+    /// remaining players down to the last whose next player cannot finish above his own
+    /// place; again after each batch. An even batch plays KOTH among itself; an odd one's
+    /// lowest takes the bye when the field is odd, else meets the player tsh's scan chooses.
+    fn gibsons(&mut self, s: &Settings, remaining: &mut Vec<u32>, met: &Meetings) {
+        while !remaining.is_empty() {
+            let list = remaining[..remaining.len().min(self.last_prize_rank as usize + 3)].to_vec();
+            self.compute_best(s, &list);
+            let top = self.rank(remaining[0]);
+            let mut g = 0;
+            while g + 1 < remaining.len() && self.best[&remaining[g + 1]] == top + g + 1 {
+                g += 1;
+            }
+            if g == 0 {
+                return;
+            }
+            let gibsons: Vec<u32> = remaining[..g].to_vec();
+            self.notes.push(format!("TSH07 Gibsons: {gibsons:?}"));
+            let even = g / 2 * 2;
+            if even > 0 {
+                self.groups.push(Group {
+                    kind: GroupKind::Gibsons,
+                    players: gibsons[..even].to_vec(),
+                    band: None,
+                    must_catch: false,
+                    best: Vec::new(),
+                });
+            }
+            let parity_odd = remaining.len() % 2 == 1;
+            remaining.drain(..g);
+            if g % 2 == 1 {
+                self.odd_gibson(s, gibsons[g - 1], parity_odd, remaining, met);
+            }
+        }
+    }
+
+    /// TSH07 Gibsons, an odd one: the bye when the field is odd, else the player tsh's scan
+    /// chooses ([`Plan::gibson_victim`]).
+    fn odd_gibson(
+        &mut self,
+        s: &Settings,
+        gib: u32,
+        parity_odd: bool,
+        remaining: &mut Vec<u32>,
+        met: &Meetings,
+    ) {
+        if parity_odd && self.bye.is_none() || remaining.is_empty() {
+            self.bye = Some(gib);
+            self.notes
+                .push(format!("TSH07 Gibson odd: {gib} takes the bye"));
+            return;
+        }
+        let victim = self.gibson_victim(s, gib, remaining, met);
+        self.notes.push(format!(
+            "TSH07 Gibson odd: {gib} meets {victim} (rank {})",
+            self.rank(victim)
+        ));
+        remaining.retain(|&p| p != victim);
+        self.groups.push(Group {
+            kind: GroupKind::GibsonOpponent,
+            players: vec![gib, victim],
+            band: None,
+            must_catch: false,
+            best: Vec::new(),
+        });
+    }
+
+    /// TSH07 byes: when the remaining field is odd, the lowest ranked among those with the
+    /// fewest byes.
+    fn bye(&mut self, remaining: &mut Vec<u32>, byes_had: &dyn Fn(u32) -> usize) {
+        if remaining.len().is_multiple_of(2) || self.bye.is_some() {
+            return;
+        }
+        let fewest = remaining.iter().map(|&p| byes_had(p)).min().unwrap();
+        let pick = *remaining
+            .iter()
+            .rev()
+            .find(|&&p| byes_had(p) == fewest)
+            .unwrap();
+        self.bye = Some(pick);
+        self.notes.push(format!("TSH07 bye: {pick}"));
+        remaining.retain(|&p| p != pick);
+    }
+
+    /// TSH07 contention, one pass: the highest band still contended and its contenders
+    /// ([`Plan::contenders`]) taken off the top of `remaining` as one group — Swiss when they
+    /// are everyone left (unless `chew_no_swiss_all`), else a flight.
+    fn contention(
+        &mut self,
+        s: &Settings,
+        remaining: &mut Vec<u32>,
+        bands: &[u32],
+        (left, faint): (u32, usize),
+        met: &Meetings,
+    ) {
+        let top_rank = self.rank(remaining[0]) as u32;
+        let band = bands
+            .iter()
+            .enumerate()
+            .find(|(_, &b)| b >= top_rank)
+            .map(|(i, &b)| (if i == 0 { 1 } else { bands[i - 1] + 1 }, b));
+        let n = self.contenders(s, remaining, band, left, faint, met);
+        let players: Vec<u32> = remaining.drain(..n).collect();
+        let kind = if remaining.is_empty() && !s.no_swiss_all {
+            GroupKind::Swiss
+        } else {
+            GroupKind::Flight
+        };
+        let band_name = match band {
+            Some((first, last)) if first == last => format!("prize place {first}"),
+            Some((first, last)) => format!("prize places {first}–{last}"),
+            None => "no prize band left".to_string(),
+        };
+        self.notes.push(format!(
+            "TSH07 contention: {band_name}, {} contenders ({})",
+            players.len(),
+            if kind == GroupKind::Swiss {
+                "all remaining: Swiss"
+            } else {
+                "leaders and nonleaders"
+            }
+        ));
+        self.groups.push(Group {
+            kind,
+            best: players.iter().map(|p| self.best[p]).collect(),
+            players,
+            band,
+            must_catch: band.is_some(),
+        });
     }
 }
 
@@ -1016,21 +1065,19 @@ impl Plan {
 pub enum TshTier {
     /// The partner of the leader at this flight position (0 = the top), in his list.
     LeaderPartner(usize),
-    WinGroups,
     Repeats,
     ConsecutiveRepeats,
-    StartersVStarters,
+    FirstSecond,
     Placement,
     Order,
 }
 
 impl TshTier {
     /// The tiers after the leader-partner ones, in priority order.
-    pub const AFTER_LEADERS: [TshTier; 6] = [
-        TshTier::WinGroups,
+    pub const AFTER_LEADERS: [TshTier; 5] = [
         TshTier::Repeats,
         TshTier::ConsecutiveRepeats,
-        TshTier::StartersVStarters,
+        TshTier::FirstSecond,
         TshTier::Placement,
         TshTier::Order,
     ];
@@ -1053,20 +1100,23 @@ impl TshTier {
                 ),
                 "TSH07 leaders: the top player v the lowest ranked who can catch him",
             ),
-            TshTier::WinGroups => Tier::new(
-                "win groups: groups apart in Swiss pairs",
-                "TSH07 Swiss: within win groups, floaters to the adjacent group",
-            ),
             TshTier::Repeats => Tier::new("repeats", "TSH07 minimising repeats"),
-            TshTier::ConsecutiveRepeats => {
-                Tier::new("consecutive repeats", "TSH07 avoiding consecutive repeats")
-            }
-            TshTier::StartersVStarters => Tier::new("starters v starters", "TSH07 first/second"),
-            TshTier::Placement => Tier::new(
-                "placement (KOTH, top half v bottom half)",
-                "TSH07 Gibsons KOTH; Swiss",
+            TshTier::ConsecutiveRepeats => Tier::new(
+                "consecutive repeats (last round's opponent)",
+                "TSH07 avoiding consecutive repeats",
             ),
-            TshTier::Order => Tier::new("Swiss order", "TSH07 Swiss: in order"),
+            TshTier::FirstSecond => Tier::new(
+                "first/second: 2 − the difference of the players' due signs (Swiss pairs)",
+                "TSH07 first/second: matching players due to start with those due to reply",
+            ),
+            TshTier::Placement => Tier::new(
+                "placement (Gibsons KOTH; Swiss |n − 2·places apart| in tsh's group list)",
+                "TSH07 Gibsons KOTH; TSH07 Swiss: top half plays bottom half",
+            ),
+            TshTier::Order => Tier::new(
+                "rank (the opponent higher in the list: places apart)",
+                "TSH07 Swiss: in order",
+            ),
         }
     }
 }
@@ -1076,10 +1126,9 @@ impl TshTier {
 pub struct TshCosts {
     /// A leader pair: the upper member's flight position and the partner's place in his list.
     pub leader_partner: Option<(usize, i64)>,
-    pub win_groups: i64,
     pub repeats: i64,
     pub consecutive_repeats: i64,
-    pub starters_v_starters: i64,
+    pub first_second: i64,
     pub placement: i64,
     pub order: i64,
 }
@@ -1092,10 +1141,9 @@ impl TshCosts {
                 Some((q, c)) if q == p => c,
                 _ => 0,
             },
-            TshTier::WinGroups => self.win_groups,
             TshTier::Repeats => self.repeats,
             TshTier::ConsecutiveRepeats => self.consecutive_repeats,
-            TshTier::StartersVStarters => self.starters_v_starters,
+            TshTier::FirstSecond => self.first_second,
             TshTier::Placement => self.placement,
             TshTier::Order => self.order,
         }
@@ -1328,44 +1376,116 @@ fn round_robin_spec(t: &Tournament, round: u32) -> RoundSpec {
     }
 }
 
-/// tsh's Swiss win groups of `players` (in rank order): consecutive players with the same
-/// wins; a group with an odd number of players (counting one that came down from above)
-/// sends its lowest player down to the next group, where he is the top member. Returns each
-/// position's group, its position inside the group, and the groups' sizes.
-pub fn win_groups(
-    players: &[u32],
+/// tsh's Swiss step (its `PairSomeSwiss`, read in models/tsh-cp.md): the groups `block` (rank
+/// order) is paired in, each in the order tsh lists it. The block falls into win groups
+/// (consecutive players with equal wins); the top group, made even with the next group's top
+/// player, is widened two players at a time from below until it pairs; then the bottom group
+/// likewise from above (the players it takes listed after its own, nearest first); then the
+/// groups between, the same way. A middle that cannot pair is merged with the bottom, and if
+/// that cannot pair either, or the bottom cannot, everyone is one group. `pairs(list)`: the
+/// list pairs among itself within the repeats allowed.
+pub fn swiss_groups(
+    block: &[u32],
     wins: &BTreeMap<u32, f64>,
-) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
+    pairs: &dyn Fn(&[u32]) -> bool,
+) -> Vec<Vec<u32>> {
     let w = |id: u32| wins.get(&id).copied().unwrap_or(0.0);
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut carry: Option<usize> = None;
-    let mut i = 0;
-    while i < players.len() {
-        let mut j = i + 1;
-        while j < players.len() && (w(players[j]) - w(players[i])).abs() < EPS {
-            j += 1;
-        }
-        let mut grp: Vec<usize> = carry.take().into_iter().collect();
-        grp.extend(i..j);
-        if grp.len() % 2 == 1 && j < players.len() {
-            carry = grp.pop();
-        }
-        groups.push(grp);
-        i = j;
-    }
-    if let Some(c) = carry {
-        groups.push(vec![c]);
-    }
-    groups.retain(|g| !g.is_empty());
-    let mut group = vec![0; players.len()];
-    let mut pos = vec![0; players.len()];
-    for (gi, g) in groups.iter().enumerate() {
-        for (k, &p) in g.iter().enumerate() {
-            group[p] = gi;
-            pos[p] = k;
+    let mut groups: Vec<Vec<u32>> = Vec::new();
+    for &p in block {
+        match groups.last_mut() {
+            Some(g) if (w(g[0]) - w(p)).abs() < EPS => g.push(p),
+            _ => groups.push(vec![p]),
         }
     }
-    (group, pos, groups.iter().map(Vec::len).collect())
+    if groups.is_empty() {
+        return groups;
+    }
+    recursive_swiss(&groups, pairs).unwrap_or_else(|| vec![block.to_vec()])
+}
+
+/// tsh's `RecursiveSwiss` over win groups `w`: the pairing groups, or None when the players
+/// cannot pair at all.
+fn recursive_swiss(w: &[Vec<u32>], pairs: &dyn Fn(&[u32]) -> bool) -> Option<Vec<Vec<u32>>> {
+    let one = |g: Vec<u32>| pairs(&g).then(|| vec![g]);
+    if w.len() == 1 {
+        return one(w[0].clone());
+    }
+    let all = || one(w.concat());
+    let (top, rest) = swiss_end(w, true, pairs)?;
+    let with_top = |mut v: Vec<Vec<u32>>| {
+        v.insert(0, top.clone());
+        Some(v)
+    };
+    match rest.len() {
+        0 => return Some(vec![top]),
+        1 => return one(rest[0].clone()).map_or_else(all, with_top),
+        _ => {}
+    }
+    let Some((bottom, middle)) = swiss_end(&rest, false, pairs) else {
+        return all();
+    };
+    if middle.is_empty() {
+        return Some(vec![top, bottom]);
+    }
+    let mid = if middle.len() == 1 {
+        one(middle[0].clone())
+    } else {
+        recursive_swiss(&middle, pairs)
+    };
+    if let Some(mut m) = mid {
+        m.insert(0, top);
+        m.push(bottom);
+        return Some(m);
+    }
+    one(rest.concat()).map_or_else(all, with_top)
+}
+
+/// tsh's `RecursiveSwissTop` (`from_top`) and `RecursiveSwissBottom`: the end group of `w`,
+/// made even with the nearest player of the next group, then widened by the next two until
+/// it pairs; with the groups left. None: it ran out of players.
+fn swiss_end(
+    w: &[Vec<u32>],
+    from_top: bool,
+    pairs: &dyn Fn(&[u32]) -> bool,
+) -> Option<(Vec<u32>, Vec<Vec<u32>>)> {
+    let mut rest: VecDeque<Vec<u32>> = w.iter().cloned().collect();
+    let mut end = if from_top {
+        rest.pop_front()
+    } else {
+        rest.pop_back()
+    }?;
+    let take = |end: &mut Vec<u32>, rest: &mut VecDeque<Vec<u32>>| -> bool {
+        let next = if from_top {
+            rest.front_mut()
+        } else {
+            rest.back_mut()
+        };
+        let Some(next) = next else { return false };
+        end.push(if from_top {
+            next.remove(0)
+        } else {
+            next.pop().expect("groups are not empty")
+        });
+        if next.is_empty() {
+            if from_top {
+                rest.pop_front();
+            } else {
+                rest.pop_back();
+            }
+        }
+        true
+    };
+    if end.len() % 2 == 1 {
+        take(&mut end, &mut rest);
+    }
+    loop {
+        if pairs(&end) {
+            return Some((end, rest.into()));
+        }
+        if !(take(&mut end, &mut rest) && take(&mut end, &mut rest)) {
+            return None;
+        }
+    }
 }
 
 /// What the candidates of a round are costed from: the plan, the history and the
@@ -1417,13 +1537,16 @@ impl Costing<'_> {
         self.index[&first]
     }
 
-    /// Repeats, consecutive repeats and (where the clause names it, `fs`) starters v starters.
+    /// Repeats, consecutive repeats and (where tsh weighs it, `fs`) first/second as tsh's
+    /// Swiss scores it: 2 − |due(a) − due(b)|, a player's due being the sign of his firsts
+    /// − seconds (0 for one due to start v one due to reply, 1 with one balanced, 2 for two
+    /// alike — two balanced players included).
     fn common(&self, a: u32, b: u32, fs: bool) -> TshCosts {
         let due = |id: u32| self.balance(id).0.signum();
         TshCosts {
             repeats: self.times(a, b),
             consecutive_repeats: i64::from(self.last.contains(&key(a, b))),
-            starters_v_starters: i64::from(fs && due(a) == due(b) && due(a) != 0),
+            first_second: if fs { 2 - (due(a) - due(b)).abs() } else { 0 },
             ..TshCosts::default()
         }
     }
@@ -1500,33 +1623,35 @@ impl Costing<'_> {
         }
     }
 
-    /// TSH07 Swiss, for all contenders or the nonleaders (`block`): tsh's win groups in rank
-    /// order, a group left odd sending its lowest player down to the next group as its top
-    /// member; top half v bottom half inside each group. A pair across groups (only when a
-    /// group cannot pair) costs its distance in groups first, then how far each is from the
-    /// boundary.
-    fn swiss(&self, block: &[u32], limit: i64, out: &mut Vec<Candidate>) {
-        let (wgroup, wpos, wsize) = win_groups(block, &self.plan.wins);
-        for i in 0..block.len() {
-            for j in i + 1..block.len() {
-                let (a, b) = (block[i], block[j]);
-                if self.times(a, b) > limit {
-                    continue;
+    /// TSH07 Swiss, for all contenders or the nonleaders (`block`): tsh's pairing groups
+    /// ([`swiss_groups`], whether a list pairs decided by an exact perfect matching within
+    /// `limit`), each paired inside itself; the costs are tsh's order of a player's
+    /// opponents — repeats, last round's opponent, first/second, closeness to half the
+    /// group's size apart in its list, then the opponent higher in the list.
+    fn swiss(&self, block: &[u32], limit: i64, programs: &Programs, out: &mut Vec<Candidate>) {
+        let pairs = |list: &[u32]| {
+            let edges: Vec<(usize, usize)> = (0..list.len())
+                .flat_map(|i| (i + 1..list.len()).map(move |j| (i, j)))
+                .filter(|&(i, j)| self.times(list[i], list[j]) <= limit)
+                .collect();
+            list.len().is_multiple_of(2) && (programs.perfect_matching)(list.len(), &edges)
+        };
+        for g in swiss_groups(block, &self.plan.wins, &pairs) {
+            let n = g.len() as i64;
+            for i in 0..g.len() {
+                for j in i + 1..g.len() {
+                    let (a, b) = (g[i], g[j]);
+                    if self.times(a, b) > limit {
+                        continue;
+                    }
+                    let d = (j - i) as i64;
+                    let costs = TshCosts {
+                        placement: (n - 2 * d).abs(),
+                        order: d,
+                        ..self.common(a, b, true)
+                    };
+                    out.push(self.candidate(a, b, costs));
                 }
-                let (gi, gj) = (wgroup[i], wgroup[j]);
-                let place = if gi == gj {
-                    let d = (wpos[j] - wpos[i]) as i64;
-                    (d - (wsize[gi] / 2) as i64).abs()
-                } else {
-                    (wsize[gi] - 1 - wpos[i] + wpos[j]) as i64
-                };
-                let costs = TshCosts {
-                    win_groups: (gj - gi) as i64,
-                    placement: place,
-                    order: place,
-                    ..self.common(a, b, true)
-                };
-                out.push(self.candidate(a, b, costs));
             }
         }
     }
@@ -1609,12 +1734,17 @@ pub fn spec_from_plan(t: &Tournament, round: u32, plan: &Plan, programs: &Progra
         match (&g.kind, sp) {
             (GroupKind::GibsonOpponent, _) => {
                 let (a, b) = (g.players[0], g.players[1]);
-                candidates.push(c.candidate(a, b, c.common(a, b, true)));
+                candidates.push(c.candidate(a, b, c.common(a, b, false)));
             }
             (GroupKind::Gibsons, _) => c.gibsons(g, &mut candidates),
             (_, Some(sp)) => {
                 c.leaders(g, sp, &mut candidates);
-                c.swiss(&g.players[sp.leaders..], sp.limit, &mut candidates);
+                c.swiss(
+                    &g.players[sp.leaders..],
+                    sp.limit,
+                    programs,
+                    &mut candidates,
+                );
             }
             (_, None) => unreachable!("contender groups have a split"),
         }

@@ -2,11 +2,14 @@
 //! independent of `systems::tsh`. Each check cites its clause:
 //!
 //! * `TSH07 pairing`: every player to be paired has one game or the bye, nobody else plays.
-//! * `TSH07 Gibsons`: an even number of Gibsons play each other; KOTH (1v2, 3v4, …) unless
+//! * `TSH07 Gibsons`: counted as tsh counts them (best possible finishes replayed over the
+//!   top remaining players: the top players down to the last whose next player cannot finish
+//!   above his own place), at the start and after each flight whose next player is within the
+//!   prize ranks and cannot rise; an even number play each other, KOTH (1v2, 3v4, …) unless
 //!   another pairing of them has fewer repeats, or as many and fewer consecutive repeats.
 //! * `TSH07 Gibson odd`: an odd Gibson takes the bye when the field is odd, else meets the
-//!   highest-ranked player of the lowest prize band, or the lowest-ranked player, among those
-//!   who have played him least.
+//!   player tsh's scan from the bottom chooses (least met, one who cannot finish in the money
+//!   preferred).
 //! * `TSH07 bye`: the bye goes to the lowest ranked among the players with the fewest byes.
 //! * `TSH07 contenders`: each pass's contenders (counted, +1 if odd, capped) play each other.
 //! * `TSH07 minimum repeats`: no pair of a contender group has met more often than the
@@ -20,12 +23,13 @@
 //!   round 1 was paired otherwise, fewer when config.tsh's `autopair` names an earlier round)
 //!   are the round robins of groups of four by rating, paired in advance (reading in
 //!   `models/tsh-cp.md`).
-//! * `TSH07 Swiss`: all remaining contenders, or a flight's nonleaders, are paired tsh's Swiss
-//!   unless that pairing exceeds the minimum repeats or has more repeats, consecutive repeats
-//!   or starter-v-starter games than the pairing made: tsh's Swiss,
-//!   folded inside each win group (equal wins, in rank order; a group left odd sends its lowest
-//!   player down to the next group as its top member), and pairs across win groups (group
-//!   distance) count before repeats. The nonleaders of a flight are paired the same way.
+//! * `TSH07 Swiss`: all remaining contenders, or a flight's nonleaders, are paired in tsh's
+//!   Swiss groups (win groups; the top one made even with the next group's top player and
+//!   widened by two until it pairs within the minimum repeats, then the bottom one from
+//!   above, then the middle; a middle that cannot pair merged with the bottom, else
+//!   everyone), each inside itself, and no two pairs of a group can trade opponents for a
+//!   better pairing in tsh's order (repeats, last round's opponent, first/second, half the
+//!   group apart).
 //!
 //! The readings (standings, the catch test, Gibsons, byes counted over every earlier bye) are
 //! those documented in `models/tsh-cp.md`.
@@ -461,20 +465,6 @@ impl Check<'_> {
         self.met.get(&pair(a, b)).copied().unwrap_or(0)
     }
 
-    /// The chaser meets `hi` every remaining round and wins each by the table's spread.
-    fn catches(&self, lo: u32, hi: u32) -> bool {
-        let n = self.n_catch;
-        if n == 0 {
-            return false;
-        }
-        let s = self.rules.spread[(n as usize - 1).min(self.rules.spread.len() - 1)];
-        let (wl, wh) = (self.wins[&lo] + f64::from(n), self.wins[&hi]);
-        if (wl - wh).abs() > 1e-9 {
-            return wl > wh;
-        }
-        self.spread[&lo] + 2 * i64::from(n) * s >= self.spread[&hi]
-    }
-
     /// Replays tsh's best possible finish of each of `list` (consecutive by rank), among
     /// `list` alone, as overall ranks.
     fn finishes(&mut self, list: &[u32]) {
@@ -523,8 +513,8 @@ impl Check<'_> {
         m.covers_all_but(&[])
     }
 
-    fn run(&mut self, planned: u32) {
-        // TSH07 pairing: one game or the bye for each player to be paired.
+    /// TSH07 pairing: one game or the bye for each player to be paired, and nobody else.
+    fn check_everyone_paired(&mut self) {
         let expected: BTreeSet<u32> = self.order.iter().copied().collect();
         for &p in &self.order.clone() {
             let n = usize::from(self.opp.contains_key(&p))
@@ -547,6 +537,29 @@ impl Check<'_> {
                 );
             }
         }
+    }
+
+    /// tsh's "faint hope" rank (reading in models/tsh-cp.md): with four rounds left or
+    /// fewer, down to the players within a win of the last prize rank; earlier, the cap for
+    /// one round fewer.
+    fn faint_hope(&self, left: u32, last_prize: usize) -> usize {
+        if left > 4 || last_prize == 0 || last_prize > self.order.len() {
+            return self.rules.cap(left.saturating_sub(1));
+        }
+        let floor = self.wins[&self.order[last_prize - 1]] - 1.0;
+        let mut k = last_prize;
+        while self
+            .order
+            .get(k + 1)
+            .is_some_and(|p| self.wins[p] >= floor - 1e-9)
+        {
+            k += 1;
+        }
+        (k + 1).min(self.order.len())
+    }
+
+    fn run(&mut self, planned: u32) {
+        self.check_everyone_paired();
         let bands = self
             .rules
             .bands
@@ -554,24 +567,94 @@ impl Check<'_> {
             .unwrap_or_else(|| (1..=(self.order.len() as u32 / 4).max(1)).collect());
         let last_prize = bands.last().copied().unwrap_or(0) as usize;
         let left = planned.saturating_sub(self.r) + 1;
-        let cap = self.rules.cap(left);
-        // tsh's "faint hope" rank (reading in models/tsh-cp.md): with four rounds left or
-        // fewer, down to the players within a win of the last prize rank; earlier, the cap
-        // for one round fewer.
-        let faint = if left > 4 || last_prize == 0 || last_prize > self.order.len() {
-            self.rules.cap(left.saturating_sub(1))
-        } else {
-            let floor = self.wins[&self.order[last_prize - 1]] - 1.0;
-            let mut k = last_prize;
-            while self
-                .order
-                .get(k + 1)
-                .is_some_and(|p| self.wins[p] >= floor - 1e-9)
-            {
-                k += 1;
+        let faint = self.faint_hope(left, last_prize);
+        let mut rest = self.order.clone();
+        let mut bye_given = false;
+        // tsh: Gibsons and the bye first, then a flight a pass, each followed by Gibsons
+        // (when the top remaining player is within the prize ranks and cannot rise) and the
+        // bye.
+        self.gibsons(&mut rest, last_prize, &mut bye_given);
+        self.check_bye(&mut rest, &mut bye_given);
+        while !rest.is_empty() {
+            let top = self.rank(rest[0]);
+            let band = bands.iter().find(|&&b| b as usize >= top).copied();
+            let n = self.contenders(&rest, band, &bands, (left, faint));
+            let group: Vec<u32> = rest.drain(..n).collect();
+            let flight = !rest.is_empty() || self.rules.no_swiss_all;
+            self.check_group(&group, flight, band.is_some());
+            if let Some(&first) = rest.first() {
+                if !self.best.contains_key(&first) {
+                    let all = self.order.clone();
+                    self.finishes(&all);
+                }
+                let (r, b) = (self.rank(first), self.best[&first]);
+                if r <= last_prize && b >= r {
+                    self.gibsons(&mut rest, last_prize, &mut bye_given);
+                }
             }
-            (k + 1).min(self.order.len())
-        };
+            self.check_bye(&mut rest, &mut bye_given);
+        }
+    }
+
+    /// How many of `rest` contend in this pass (TSH07 contention, as tsh counts): for a prize
+    /// band (last rank `band`), down to the lowest of the top `cap` whose best possible
+    /// finish (replayed over the top `cap` + 2) is within it, +1 if odd, capped for the band
+    /// of first place; below the bands the faint-hope flight (or everyone); a handful of
+    /// non-contenders who cannot pair without repeats joins them.
+    fn contenders(
+        &mut self,
+        rest: &[u32],
+        band: Option<u32>,
+        bands: &[u32],
+        (left, faint): (u32, usize),
+    ) -> usize {
+        let cap = self.rules.cap(left);
+        let top = self.rank(rest[0]);
+        let mut n = match band {
+            None => {
+                let c = faint.saturating_sub(top);
+                match (c + c % 2).min(cap) {
+                    0 => rest.len(),
+                    c => c,
+                }
+            }
+            Some(last) => {
+                let scan = rest.len().min(cap);
+                let replayed = if rest.len() > cap {
+                    (cap + 2).min(rest.len())
+                } else {
+                    rest.len()
+                };
+                self.finishes(&rest[..replayed]);
+                let c = rest[..scan]
+                    .iter()
+                    .rposition(|p| self.best[p] <= last as usize)
+                    .map_or(1, |i| i + 1);
+                if bands.first() == Some(&last) {
+                    (c + c % 2).min(cap)
+                } else {
+                    c + c % 2
+                }
+            }
+        }
+        .min(rest.len());
+        let others = rest.len() - n;
+        if others > 0 && n > 2 * others && others <= 6 && !self.pairable(&rest[n..], 0, |_, _| true)
+        {
+            if !self.best.contains_key(&rest[rest.len() - 1]) {
+                self.finishes(rest);
+            }
+            n = rest.len();
+        }
+        n
+    }
+
+    /// TSH07 byes: when the remaining field is odd, the lowest ranked among those with the
+    /// fewest byes.
+    fn check_bye(&mut self, rest: &mut Vec<u32>, bye_given: &mut bool) {
+        if rest.len().is_multiple_of(2) || *bye_given {
+            return;
+        }
         let byes_had = |c: &Check, id: u32| {
             c.t.rounds
                 .iter()
@@ -580,153 +663,105 @@ impl Check<'_> {
                 .filter(|b| b.player == id)
                 .count()
         };
-        let mut rest = self.order.clone();
-        let mut bye_given = false;
-        while !rest.is_empty() {
-            // Gibsons: clinched places from the top of the remaining players.
-            let mut g = 0;
-            let r0 = self.rank(rest[0]);
-            if r0 <= last_prize && (r0 == 1 || !self.catches(rest[0], self.order[r0 - 2])) {
-                while g < rest.len() {
-                    let r = self.rank(rest[g]);
-                    if g > 0 && r != self.rank(rest[g - 1]) + 1 {
-                        break;
-                    }
-                    if self.order.get(r).is_some_and(|&b| self.catches(b, rest[g])) {
-                        break;
-                    }
-                    g += 1;
-                }
-            }
-            if g > 0 {
-                let gib: Vec<u32> = rest[..g].to_vec();
-                let odd_field = rest.len() % 2 == 1;
-                rest.drain(..g);
-                let even = &gib[..g / 2 * 2];
-                self.check_gibsons(even);
-                if g % 2 == 1 {
-                    let last = gib[g - 1];
-                    if odd_field && !bye_given {
-                        bye_given = true;
-                        if !self.bye.contains(&last) {
-                            self.flag(
-                                "TSH07 Gibson odd",
-                                vec![last],
-                                format!("odd Gibson {last} should have the bye (odd field)"),
-                            );
-                        }
-                    } else if !rest.is_empty() {
-                        // tsh: from the bottom up, the lowest ranked of those who met him
-                        // least, replaced by a higher one met as often who cannot finish in
-                        // the money (best finish replayed over him and the rest); a hopeless
-                        // one found before a player who met him less stays chosen.
-                        let list: Vec<u32> =
-                            std::iter::once(last).chain(rest.iter().copied()).collect();
-                        self.finishes(&list);
-                        let mut fewest: Option<(u32, u32)> = None;
-                        let mut hopeless = None;
-                        for &p in rest.iter().rev() {
-                            let m = self.times(p, last);
-                            let out_of_money = self.best[&p] > last_prize;
-                            if fewest.is_none_or(|(_, f)| m < f) {
-                                fewest = Some((p, m));
-                                if out_of_money {
-                                    hopeless = Some(p);
-                                }
-                            } else if out_of_money && fewest.is_some_and(|(_, f)| f == m) {
-                                hopeless = Some(p);
-                            }
-                        }
-                        let want = hopeless
-                            .or(fewest.map(|f| f.0))
-                            .unwrap_or(rest[rest.len() - 1]);
-                        if self.opp.get(&last) != Some(&want) {
-                            self.flag(
-                                "TSH07 Gibson odd",
-                                vec![last, want],
-                                format!(
-                                    "odd Gibson {last} should meet {want} (rank {}), met {:?}",
-                                    self.rank(want),
-                                    self.opp.get(&last)
-                                ),
-                            );
-                        }
-                        rest.retain(|&p| p != want);
-                    } else {
-                        bye_given = true;
-                    }
-                }
-                continue;
-            }
-            if rest.len() % 2 == 1 {
-                let fewest = rest.iter().map(|&p| byes_had(self, p)).min().unwrap();
-                let want = *rest
-                    .iter()
-                    .rev()
-                    .find(|&&p| byes_had(self, p) == fewest)
-                    .unwrap();
-                bye_given = true;
-                if !self.bye.contains(&want) {
-                    self.flag("TSH07 bye", vec![want], format!("the bye should go to {want} (lowest ranked with fewest byes), went to {:?}", self.bye));
-                }
-                rest.retain(|&p| p != want);
-                if rest.is_empty() {
-                    break;
-                }
-            }
-            // Contention.
-            let top = self.rank(rest[0]);
-            let band = bands.iter().find(|&&b| b as usize >= top).copied();
-            let mut n = match band {
-                None => {
-                    let c = faint.saturating_sub(top);
-                    match (c + c % 2).min(cap) {
-                        0 => rest.len(),
-                        c => c,
-                    }
-                }
-                Some(last) => {
-                    // tsh replays the best finishes of the top `cap` + 2 and counts down to
-                    // the lowest of the top `cap` whose best finish is within the band; it
-                    // caps only the band for first place.
-                    let scan = rest.len().min(cap);
-                    let replayed = if rest.len() > cap {
-                        (cap + 2).min(rest.len())
-                    } else {
-                        rest.len()
-                    };
-                    let list = rest[..replayed].to_vec();
-                    self.finishes(&list);
-                    let c = rest[..scan]
-                        .iter()
-                        .rposition(|p| self.best[p] <= last as usize)
-                        .map_or(1, |i| i + 1);
-                    let first_band = bands.first() == Some(&last);
-                    if first_band {
-                        (c + c % 2).min(cap)
-                    } else {
-                        c + c % 2
-                    }
-                }
-            }
-            .min(rest.len());
-            // tsh: a handful of non-contenders who cannot pair without repeats join them.
-            let others = rest.len() - n;
-            if others > 0
-                && n > 2 * others
-                && others <= 6
-                && !self.pairable(&rest[n..], 0, |_, _| true)
-            {
-                if !self.best.contains_key(&rest[rest.len() - 1]) {
-                    let all = rest.clone();
-                    self.finishes(&all);
-                }
-                n = rest.len();
-            }
-            let group: Vec<u32> = rest.drain(..n).collect();
-            let flight = !rest.is_empty() || self.rules.no_swiss_all;
-            self.check_group(&group, flight, band.is_some());
+        let fewest = rest.iter().map(|&p| byes_had(self, p)).min().unwrap();
+        let want = *rest
+            .iter()
+            .rev()
+            .find(|&&p| byes_had(self, p) == fewest)
+            .unwrap();
+        *bye_given = true;
+        if !self.bye.contains(&want) {
+            self.flag(
+                "TSH07 bye",
+                vec![want],
+                format!(
+                    "the bye should go to {want} (lowest ranked with fewest byes), went to {:?}",
+                    self.bye
+                ),
+            );
         }
+        rest.retain(|&p| p != want);
+    }
+
+    /// TSH07 Gibsons as tsh counts them: best possible finishes replayed over the top (last
+    /// prize rank + 3) of `rest`, then the top players down to the last whose next player
+    /// cannot finish above his own place; batch after batch until none.
+    fn gibsons(&mut self, rest: &mut Vec<u32>, last_prize: usize, bye_given: &mut bool) {
+        while !rest.is_empty() {
+            let list = rest[..rest.len().min(last_prize + 3)].to_vec();
+            self.finishes(&list);
+            let top = self.rank(rest[0]);
+            let mut g = 0;
+            while g + 1 < rest.len() && self.best.get(&rest[g + 1]) == Some(&(top + g + 1)) {
+                g += 1;
+            }
+            if g == 0 {
+                return;
+            }
+            let gib: Vec<u32> = rest[..g].to_vec();
+            let odd_field = rest.len() % 2 == 1;
+            rest.drain(..g);
+            self.check_gibsons(&gib[..g / 2 * 2]);
+            if g % 2 == 1 {
+                self.check_odd_gibson(gib[g - 1], rest, last_prize, odd_field, bye_given);
+            }
+        }
+    }
+
+    /// TSH07 Gibson odd: the bye in an odd field; else tsh's scan from the bottom up — the
+    /// lowest ranked of those who met him least, replaced by a higher one met as often who
+    /// cannot finish in the money (best finish replayed over him and the rest); a hopeless
+    /// one found before a player who met him less stays chosen.
+    fn check_odd_gibson(
+        &mut self,
+        last: u32,
+        rest: &mut Vec<u32>,
+        last_prize: usize,
+        odd_field: bool,
+        bye_given: &mut bool,
+    ) {
+        if odd_field && !*bye_given || rest.is_empty() {
+            *bye_given = true;
+            if !self.bye.contains(&last) {
+                self.flag(
+                    "TSH07 Gibson odd",
+                    vec![last],
+                    format!("odd Gibson {last} should have the bye (odd field)"),
+                );
+            }
+            return;
+        }
+        let list: Vec<u32> = std::iter::once(last).chain(rest.iter().copied()).collect();
+        self.finishes(&list);
+        let mut fewest: Option<(u32, u32)> = None;
+        let mut hopeless = None;
+        for &p in rest.iter().rev() {
+            let m = self.times(p, last);
+            let out_of_money = self.best[&p] > last_prize;
+            if fewest.is_none_or(|(_, f)| m < f) {
+                fewest = Some((p, m));
+                if out_of_money {
+                    hopeless = Some(p);
+                }
+            } else if out_of_money && fewest.is_some_and(|(_, f)| f == m) {
+                hopeless = Some(p);
+            }
+        }
+        let want = hopeless
+            .or(fewest.map(|f| f.0))
+            .unwrap_or(rest[rest.len() - 1]);
+        if self.opp.get(&last) != Some(&want) {
+            self.flag(
+                "TSH07 Gibson odd",
+                vec![last, want],
+                format!(
+                    "odd Gibson {last} should meet {want} (rank {}), met {:?}",
+                    self.rank(want),
+                    self.opp.get(&last)
+                ),
+            );
+        }
+        rest.retain(|&p| p != want);
     }
 
     fn check_gibsons(&mut self, gib: &[u32]) {
@@ -845,16 +880,8 @@ impl Check<'_> {
         }
         // tsh: a prize band's contenders pair so that the lower of each pair can catch the
         // higher, unless no repeat level allows that.
-        let lower_catches = |c: &Check, a: u32, b: u32| {
-            let (hi, lo) = if c.rank(a) < c.rank(b) {
-                (a, b)
-            } else {
-                (b, a)
-            };
-            c.reaches(lo, hi)
-        };
         let with_catch =
-            (0..=self.r).find(|&k| self.pairable(group, k, |a, b| lower_catches(self, a, b)));
+            (0..=self.r).find(|&k| self.pairable(group, k, |a, b| self.lower_catches(a, b)));
         let Some(minrep) = with_catch
             .filter(|_| must_catch)
             .or_else(|| self.min_repeats(group))
@@ -874,130 +901,233 @@ impl Check<'_> {
                 );
             }
         }
+        let lead = if flight {
+            match self.check_leaders(group, minrep) {
+                Some(l) => l,
+                None => return,
+            }
+        } else {
+            0
+        };
+        if lead < group.len() {
+            self.check_swiss(&group[lead..], minrep, flight);
+        }
+    }
+
+    /// tsh's pairability test for contenders: the lower of `a`, `b` can catch the higher.
+    fn lower_catches(&self, a: u32, b: u32) -> bool {
+        let (hi, lo) = if self.rank(a) < self.rank(b) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        self.reaches(lo, hi)
+    }
+
+    /// TSH07 leaders: "minimizing the number of leaders as long as the subgroup of leaders
+    /// and the subgroup of nonleaders can each be paired amongst themselves without
+    /// exceeding the minimum repeats" — the smallest even top block (two or more) for which
+    /// both sides pair within the limit; each side plays inside itself. tsh: at least four
+    /// leaders when there are four contenders or more, and both sides pair with the lower of
+    /// each pair able to catch the higher. Returns the number of leaders (None: a leader
+    /// meets a nonleader, flagged).
+    fn check_leaders(&mut self, group: &[u32], minrep: u32) -> Option<usize> {
         let pos: BTreeMap<u32, usize> = group.iter().enumerate().map(|(i, &p)| (p, i)).collect();
-        let mut lead = 0;
-        if flight {
-            // TSH07 leaders: "minimizing the number of leaders as long as the subgroup of
-            // leaders and the subgroup of nonleaders can each be paired amongst themselves
-            // without exceeding the minimum repeats" — the smallest even top block (two or
-            // more) for which both sides pair within the limit; each side plays inside itself.
-            // tsh: at least four leaders when there are four contenders or more, and both
-            // sides pair with the lower of each pair able to catch the higher.
-            let first = if group.len() >= 4 { 4 } else { 2 };
-            lead = (first..group.len())
-                .step_by(2)
-                .find(|&l| {
-                    self.pairable(&group[..l], minrep, |a, b| lower_catches(self, a, b))
-                        && self.pairable(&group[l..], minrep, |a, b| lower_catches(self, a, b))
-                })
-                .unwrap_or(group.len());
-            let leaders: BTreeSet<u32> = group[..lead].iter().copied().collect();
-            if let Some(&p) = group[..lead]
-                .iter()
-                .find(|&&p| !leaders.contains(&self.opp[&p]))
-            {
+        let first = if group.len() >= 4 { 4 } else { 2 };
+        let lead = (first..group.len())
+            .step_by(2)
+            .find(|&l| {
+                self.pairable(&group[..l], minrep, |a, b| self.lower_catches(a, b))
+                    && self.pairable(&group[l..], minrep, |a, b| self.lower_catches(a, b))
+            })
+            .unwrap_or(group.len());
+        let leaders: BTreeSet<u32> = group[..lead].iter().copied().collect();
+        if let Some(&p) = group[..lead]
+            .iter()
+            .find(|&&p| !leaders.contains(&self.opp[&p]))
+        {
+            self.flag(
+                "TSH07 leaders",
+                vec![p, self.opp[&p]],
+                format!(
+                    "leader {p} meets nonleader {}: the fewest leaders are the top {lead} \
+                     (both sides pair within {minrep} repeats), and leaders play leaders",
+                    self.opp[&p]
+                ),
+            );
+            return None;
+        }
+        let leaders = group[..lead].to_vec();
+        let strict = self.pairable(&leaders, minrep, |a, b| {
+            let (hi, lo) = if pos[&a] < pos[&b] { (a, b) } else { (b, a) };
+            self.reaches_strictly(lo, hi)
+        });
+        self.check_leader_pairs(&leaders, &pos, minrep, strict);
+        Some(lead)
+    }
+
+    /// tsh's Swiss groups of `swiss` (rank order) within `minrep` (reading in
+    /// models/tsh-cp.md): win groups; the top one made even with the next group's top player
+    /// and widened by two from below until it pairs, then the bottom one likewise from above
+    /// (those it takes listed after its own), then the middle the same way; a middle that
+    /// cannot pair joins the bottom, and failing that (or the bottom failing) everyone is
+    /// one group.
+    fn swiss_groups(&self, swiss: &[u32], minrep: u32) -> Vec<Vec<u32>> {
+        let mut wins: Vec<Vec<u32>> = Vec::new();
+        for &p in swiss {
+            let w = self.wins.get(&p).copied().unwrap_or(0.0);
+            match wins.last_mut() {
+                Some(g) if (self.wins.get(&g[0]).copied().unwrap_or(0.0) - w).abs() < 1e-9 => {
+                    g.push(p)
+                }
+                _ => wins.push(vec![p]),
+            }
+        }
+        let ok = |g: &[u32]| self.pairable(g, minrep, |_, _| true);
+        self.swiss_split(&wins, &ok)
+            .unwrap_or_else(|| vec![swiss.to_vec()])
+    }
+
+    fn swiss_split(&self, w: &[Vec<u32>], ok: &dyn Fn(&[u32]) -> bool) -> Option<Vec<Vec<u32>>> {
+        let whole = |g: Vec<u32>| ok(&g).then(|| vec![g]);
+        if w.len() == 1 {
+            return whole(w[0].clone());
+        }
+        let (top, rest) = widen(w, true, ok)?;
+        if rest.is_empty() {
+            return Some(vec![top]);
+        }
+        if rest.len() == 1 {
+            return Some(match whole(rest[0].clone()) {
+                Some(r) => [vec![top], r].concat(),
+                None => whole(w.concat())?,
+            });
+        }
+        let Some((bottom, middle)) = widen(&rest, false, ok) else {
+            return whole(w.concat());
+        };
+        if middle.is_empty() {
+            return Some(vec![top, bottom]);
+        }
+        let mid = if middle.len() == 1 {
+            whole(middle[0].clone())
+        } else {
+            self.swiss_split(&middle, ok)
+        };
+        if let Some(m) = mid {
+            return Some([vec![top], m, vec![bottom]].concat());
+        }
+        match whole(rest.concat()) {
+            Some(r) => Some([vec![top], r].concat()),
+            None => whole(w.concat()),
+        }
+    }
+
+    /// TSH07 Swiss, as tsh pairs it: everyone in `swiss` meets a player of his own tsh Swiss
+    /// group (`swiss_groups`), and no two pairs of a group can trade opponents (within the
+    /// minimum repeats) for fewer repeats, then fewer consecutive repeats, then better
+    /// first/second (2 − the difference of the due signs), then opponents nearer half the
+    /// group's size apart in its list — tsh's order of a player's opponents.
+    fn check_swiss(&mut self, swiss: &[u32], minrep: u32, flight: bool) {
+        let who = if flight { "nonleader" } else { "contender" };
+        for g in self.swiss_groups(swiss, minrep) {
+            let at: BTreeMap<u32, usize> = g.iter().enumerate().map(|(i, &p)| (p, i)).collect();
+            if let Some(&p) = g.iter().find(|p| !at.contains_key(&self.opp[p])) {
                 self.flag(
-                    "TSH07 leaders",
+                    "TSH07 Swiss",
                     vec![p, self.opp[&p]],
                     format!(
-                        "leader {p} meets nonleader {}: the fewest leaders are the top {lead} \
-                         (both sides pair within {minrep} repeats), and leaders play leaders",
+                        "{who} {p} meets {} outside his Swiss group {g:?} (tsh's win groups, \
+                         widened where they cannot pair within {minrep} repeats)",
                         self.opp[&p]
                     ),
                 );
                 return;
             }
-            let leaders = group[..lead].to_vec();
-            let strict = self.pairable(&leaders, minrep, |a, b| {
-                let (hi, lo) = if pos[&a] < pos[&b] { (a, b) } else { (b, a) };
-                self.reaches_strictly(lo, hi)
-            });
-            self.check_leader_pairs(&leaders, &pos, minrep, strict);
-        }
-        // TSH07 Swiss for the rest (all contenders, or the nonleaders): tsh's Swiss by win
-        // groups, each folded in order, a group left odd sending its lowest down to the next
-        // as its top member.
-        let swiss = &group[lead..];
-        if swiss.is_empty() {
-            return;
-        }
-        let blocks: Vec<Vec<u32>> = {
-            let mut blocks: Vec<Vec<u32>> = Vec::new();
-            let mut down: Option<u32> = None;
-            let mut rest = swiss;
-            while let Some(&first) = rest.first() {
-                let w = self.wins.get(&first).copied().unwrap_or(0.0);
-                let n = rest
-                    .iter()
-                    .take_while(|p| (self.wins.get(p).copied().unwrap_or(0.0) - w).abs() < 1e-9)
-                    .count();
-                let mut b: Vec<u32> = down.take().into_iter().collect();
-                b.extend(&rest[..n]);
-                rest = &rest[n..];
-                if b.len() % 2 == 1 && !rest.is_empty() {
-                    down = b.pop();
+            let due = |p: u32| self.balance.get(&p).copied().unwrap_or(0).signum();
+            let n = g.len() as i64;
+            let cost = |a: u32, b: u32| {
+                let d = at[&a] as i64 - at[&b] as i64;
+                [
+                    i64::from(self.times(a, b)),
+                    i64::from(self.previous.contains(&pair(a, b))),
+                    2 - (due(a) - due(b)).abs(),
+                    (n - 2 * d.abs()).abs(),
+                ]
+            };
+            let sum =
+                |x: [i64; 4], y: [i64; 4]| [x[0] + y[0], x[1] + y[1], x[2] + y[2], x[3] + y[3]];
+            let pairs: Vec<(u32, u32)> = g
+                .iter()
+                .filter(|&&p| at[&p] < at[&self.opp[&p]])
+                .map(|&p| (p, self.opp[&p]))
+                .collect();
+            for (x, &(a, b)) in pairs.iter().enumerate() {
+                for &(c, d) in &pairs[x + 1..] {
+                    let now = sum(cost(a, b), cost(c, d));
+                    for [(p, q), (r, s)] in [[(a, c), (b, d)], [(a, d), (b, c)]] {
+                        if self.times(p, q) > minrep || self.times(r, s) > minrep {
+                            continue;
+                        }
+                        if sum(cost(p, q), cost(r, s)) < now {
+                            self.flag(
+                                "TSH07 Swiss",
+                                vec![a, b, c, d],
+                                format!(
+                                    "{a} v {b} and {c} v {d} ({who}s): {p} v {q} and {r} v {s} \
+                                     come first in tsh's order (repeats, last round's \
+                                     opponent, first/second, half the group apart)"
+                                ),
+                            );
+                            return;
+                        }
+                    }
                 }
-                blocks.push(b);
             }
-            blocks.extend(down.map(|d| vec![d]));
-            blocks
-        };
-        let block_of: BTreeMap<u32, usize> = blocks
-            .iter()
-            .enumerate()
-            .flat_map(|(k, b)| b.iter().map(move |&p| (p, k)))
-            .collect();
-        let ideal: Vec<(u32, u32)> = blocks
-            .iter()
-            .flat_map(|b| {
-                let h = b.len() / 2;
-                (0..h).map(move |i| pair(b[i], b[i + h]))
-            })
-            .collect();
-        let mut actual: Vec<(u32, u32)> = swiss.iter().map(|&p| pair(p, self.opp[&p])).collect();
-        actual.sort();
-        actual.dedup();
-        let mut sorted = ideal.clone();
-        sorted.sort();
-        if sorted == actual
-            || ideal.len() * 2 != swiss.len()
-            || ideal.iter().any(|&(a, b)| self.times(a, b) > minrep)
-        {
-            return;
-        }
-        let apart = |pairs: &[(u32, u32)]| -> usize {
-            pairs
-                .iter()
-                .map(|(a, b)| block_of[a].abs_diff(block_of[b]))
-                .sum()
-        };
-        let due = |c: &Check, p: u32| c.balance.get(&p).copied().unwrap_or(0).signum();
-        let cost = |c: &Check, pairs: &[(u32, u32)]| {
-            let rep: u32 = pairs.iter().map(|&(a, b)| c.times(a, b)).sum();
-            let cons = pairs
-                .iter()
-                .filter(|&&(a, b)| c.previous.contains(&pair(a, b)))
-                .count();
-            let fs = pairs
-                .iter()
-                .filter(|&&(a, b)| due(c, a) == due(c, b) && due(c, a) != 0)
-                .count();
-            (rep, cons, fs)
-        };
-        if (apart(&ideal), cost(self, &ideal)) <= (apart(&actual), cost(self, &actual)) {
-            self.flag(
-                "TSH07 Swiss",
-                swiss.to_vec(),
-                format!(
-                    "{} {} not paired top half v bottom half in order within win groups, \
-                     though that pairing has no more pairs across win groups, repeats, \
-                     consecutive repeats or starter-v-starter games",
-                    swiss.len(),
-                    if flight { "nonleaders" } else { "contenders" },
-                ),
-            );
         }
     }
+}
+
+/// tsh's widening of the end group of `w` (top or bottom): made even with the nearest
+/// player of the next group, then two more at a time until it pairs (`ok`); with the groups
+/// left. None: no players left to take.
+fn widen(
+    w: &[Vec<u32>],
+    from_top: bool,
+    ok: &dyn Fn(&[u32]) -> bool,
+) -> Option<(Vec<u32>, Vec<Vec<u32>>)> {
+    let mut rest: Vec<Vec<u32>> = w.to_vec();
+    if !from_top {
+        rest.reverse();
+    }
+    let mut end = rest.remove(0);
+    let more = |end: &mut Vec<u32>, rest: &mut Vec<Vec<u32>>| {
+        if rest.is_empty() {
+            return false;
+        }
+        let p = if from_top {
+            rest[0].remove(0)
+        } else {
+            rest[0].pop().unwrap_or_default()
+        };
+        end.push(p);
+        if rest[0].is_empty() {
+            rest.remove(0);
+        }
+        true
+    };
+    if end.len() % 2 == 1 {
+        more(&mut end, &mut rest);
+    }
+    while !ok(&end) {
+        if !(more(&mut end, &mut rest) && more(&mut end, &mut rest)) {
+            return None;
+        }
+    }
+    if !from_top {
+        rest.reverse();
+    }
+    Some((end, rest))
 }
 
 /// The games of round `round` of TSH07's initial round robin: the players entered for round 1

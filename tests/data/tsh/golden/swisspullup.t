@@ -1,0 +1,10 @@
+Player01, A 1990 10; 450
+Player02, A 1980 9; 440
+Player03, A 1970 8; 430
+Player04, A 1960 7; 420
+Player05, A 1950 6; 410
+Player06, A 1940 5; 300
+Player07, A 1930 4; 300
+Player08, A 1920 3; 300
+Player09, A 1910 2; 300
+Player10, A 1900 1; 300
