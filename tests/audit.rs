@@ -144,9 +144,30 @@ fn a_rematch_breaks_c041b_exit_3_naming_clause_and_players() {
     assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
     let s = stdout(&o);
     assert!(s.contains("BREAKS A RULE"), "{s}");
-    assert!(s.contains("[FIDE C.04.1 b] players 1, 3"), "{s}");
-    assert!(s.contains("[FIDE C.04.1 b] players 2, 4"), "{s}");
+    assert!(
+        s.contains("\n  1 v 3 is a rematch (they met in round 1) — FIDE C.04.1 b\n"),
+        "{s}"
+    );
+    assert!(
+        s.contains("\n  2 v 4 is a rematch (they met in round 1) — FIDE C.04.1 b\n"),
+        "{s}"
+    );
     assert!(s.contains("1 v 3 is not an allowed pair"), "{s}");
+}
+
+/// A colour finding cites its rule once, by the article that decides it (5.2.1), not also
+/// as the article's section (5.2) before and after it.
+#[test]
+fn a_colour_finding_cites_its_rule_once() {
+    let (o, _d) = audit_four("1 2\n3 4\n", &[]);
+    let s = stdout(&o);
+    let line = s
+        .lines()
+        .find(|l| l.contains("has the colours reversed"))
+        .unwrap_or_else(|| panic!("{s}"));
+    assert_eq!(line.matches("FIDE Dutch 2025 5.2").count(), 1, "{line}");
+    assert!(line.contains("(FIDE Dutch 2025 5.2.1: "), "{line}");
+    assert!(!line.contains("round 2:"), "{line}");
 }
 
 #[test]

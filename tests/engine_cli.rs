@@ -218,6 +218,20 @@ fn check_prints_the_reference_checkers_table() {
     }
 }
 
+/// FIDE's TRF example (Karl-Mala 2005, `../trf/karl_mala_2005.trf`) with `XXR 7` added: its
+/// forfeits written without colours (`153 - -`) are listed as the reference lists them, the
+/// higher number first, and its 'spielfrei' dummy line is no player.
+#[test]
+fn check_lists_karl_mala_as_the_reference_does() {
+    let dir = Scratch::new("check-karl-mala");
+    let text = std::fs::read_to_string(Path::new(DATA).join("../trf/karl_mala_2005.trf"));
+    dir.write("karl_mala_2005.trf", &format!("{}XXR 7\n", text.unwrap()));
+    let o = run(&dir.0, &["--dutch", "karl_mala_2005.trf", "-c"]);
+    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
+    let want = std::fs::read_to_string(Path::new(DATA).join("karl_mala_2005.bbp-c.txt"));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), want.unwrap());
+}
+
 /// The reference's refusals (exit 3) with messages that name the file's records, never a
 /// flag the manager did not pass: more rounds recorded than XXR plans (`-c` and `-p`), no
 /// round left to pair, round 1 without an initial colour (`pair` pairs it with a note), an

@@ -145,6 +145,28 @@ fn tsh_divisions_number_players_and_tables_as_tsh_does() {
     assert!(out.contains("half-point bye for Brown, Bea (a2)"), "{out}");
     let o = run(&["check", p(&config), "--division", "b"]);
     assert!(matches!(o.status.code(), Some(0 | 1)), "{}", describe(&o));
+    // explain and audit --pairing take tsh's numbers too: b3 names division b.
+    let out = ok(&["explain", p(&config), "--round", "2", "b3"]);
+    assert!(out.contains("King, Kim (3)"), "{out}");
+    let pf = s.write("pairing.txt", "b4 b5\nb2 b3\nbye b1\n");
+    let given = run(&[
+        "audit",
+        p(&config),
+        "--round",
+        "2",
+        "--division",
+        "b",
+        "--pairing",
+        p(&pf),
+    ]);
+    let recorded = run(&["audit", p(&config), "--round", "2", "--division", "b"]);
+    assert_eq!(
+        given.status.code(),
+        recorded.status.code(),
+        "{}",
+        describe(&given)
+    );
+    assert_ne!(given.status.code(), Some(2), "{}", describe(&given));
 }
 
 #[test]
@@ -153,7 +175,8 @@ fn a_one_division_config_answers_to_its_division_and_its_printed_keys() {
     s.copy(Path::new("tests/data/tsh/event/b.t"), "b.t");
     let config = s.write(
         "config.tsh",
-        "division b b.t\nconfig event_name = 'Kingston Open'\nconfig tables = { 'B' => [7, 8] }\n",
+        "division b b.t\nconfig event_name = 'Kingston Open'\nconfig tables = { 'B' => [7, 8] }\n\
+         config event_date = 'May 2026'\n",
     );
     let o = run(&["sheet", p(&config), "--division", "b", "--round", "2"]);
     assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
@@ -165,6 +188,26 @@ fn a_one_division_config_answers_to_its_division_and_its_printed_keys() {
     // `config tables` is followed now: no warning, tsh's table numbers on the sheet.
     assert!(
         !stderr(&o).contains("`config tables` is not followed"),
+        "{}",
+        describe(&o)
+    );
+    // A printed key not followed is named with what the sheet does instead.
+    assert!(
+        stderr(&o)
+            .contains("line 4: `config event_date` is not followed: the sheets print no date"),
+        "{}",
+        describe(&o)
+    );
+    // Table 7 is the first game's table: `record` takes it.
+    let o = record(&config, &["--round", "2"], "7 400-350\n");
+    assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
+    assert!(
+        stdout(&o).contains("board 7 (Lee, Lu (4) v Moss, Mo (5)): 360-390 → 400-350"),
+        "{}",
+        describe(&o)
+    );
+    assert!(
+        stdout(&o).contains("1 result recorded in round 2 (1 corrected)"),
         "{}",
         describe(&o)
     );

@@ -511,6 +511,49 @@ fn a_later_bye_is_not_counted_in_the_points_column() {
     formats::load(&f).unwrap();
 }
 
+/// The export of a round just paired (its results pending) counts no bye of the round after
+/// it: that round is not the round to pair until the results are in.
+#[test]
+fn a_bye_after_a_round_waiting_for_results_is_not_counted() {
+    let dir = Scratch::new("bye-after-pending");
+    let base = std::fs::read_to_string(data("base.trf")).unwrap();
+    let f = dir.write("x.trf", &base.replace("142 5", "XXR 5"));
+    let o = run(&[
+        "bye",
+        f.to_str().unwrap(),
+        "3",
+        "--round",
+        "4",
+        "--kind",
+        "half",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = run(&["pair", f.to_str().unwrap(), "--format", "trf"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let line = text
+        .split(['\r', '\n'])
+        .find(|l| l.starts_with("001    3"))
+        .unwrap()
+        .to_string();
+    // Charlie has 0.5 from rounds 1-2; round 3 is paired, not played; round 4's bye waits.
+    assert_eq!(&line[80..84], " 0.5", "{line}");
+    assert!(
+        line.ends_with("0000 - H"),
+        "the request is kept in its slot: {line}"
+    );
+}
+
 #[test]
 fn windows_1252_is_read_and_written_back_in_it() {
     let t = formats::load(&data("latin1_names.trf")).unwrap();

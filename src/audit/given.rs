@@ -48,20 +48,22 @@ pub fn parse_pairings(text: &str, t: &Tournament, round: u32) -> Result<Given> {
             continue;
         }
         let words: Vec<&str> = body.split_whitespace().collect();
-        // Pairing numbers, as the sheets and the TRF export show them; ids stay internal.
+        // Pairing numbers, as the sheets and the TRF export show them (tsh's `b3` in an event
+        // of several divisions); ids stay internal.
         let id = |word: &str, field: &str| -> Result<u32> {
-            let n: u32 = word.parse().map_err(|_| {
-                Error::at(
+            let digits = word.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(Error::at(
                     line,
                     field,
                     format!("'{word}' is not a pairing number (a whole number from 1)"),
-                )
-            })?;
+                ));
+            }
             let Some(id) = t.id_of_number(word) else {
                 return Err(Error::at(
                     line,
                     field,
-                    format!("no player has pairing number {n} in the tournament"),
+                    format!("no player has pairing number {word} in the tournament"),
                 ));
             };
             if absent.contains(&id) {
@@ -69,8 +71,8 @@ pub fn parse_pairings(text: &str, t: &Tournament, round: u32) -> Result<Given> {
                     line,
                     field,
                     format!(
-                        "player {n} has a requested bye or absence recorded for round {round} \
-                         and cannot be paired"
+                        "player {word} has a requested bye or absence recorded for round \
+                         {round} and cannot be paired"
                     ),
                 ));
             }

@@ -3,7 +3,7 @@
 //! sheet with marked boards, and the optimum's differing boards.
 
 use super::model::{Audit, Board, Verdict};
-use super::words::{dutch_heading, ids, marks, name, status_words, verdict_words};
+use super::words::{dutch_heading, finding_body, ids, marks, name, status_words, verdict_words};
 use crate::tournament::{Standings, Tournament};
 use maud::{html as markup, Markup, PreEscaped, DOCTYPE};
 
@@ -83,7 +83,7 @@ pub fn html(a: &Audit, t: &Tournament) -> String {
                     table.violations {
                         tr { th { "Rule" } th { "Players" } th { "Finding" } }
                         @for v in &a.violations {
-                            tr { td { (v.rule) } td { (ids(&v.players)) } td { (v.message) } }
+                            tr { td { (v.rule) } td { (ids(&v.players)) } td { (finding_body(v)) } }
                         }
                         @for x in &a.excluded {
                             tr { td { "hard rule (pairing model)" } td {} td { (x) } }

@@ -1,16 +1,22 @@
 //! The audit as text.
 
 use super::model::{Audit, Board};
-use super::words::{dutch_heading, ids, marks, name, status_words, verdict_words};
+use super::words::{dutch_heading, finding, marks, name, status_words, verdict_words};
 use crate::tournament::{Standings, Tournament};
 
 /// The audit as text: summary, findings, tier table, your sheet with differing boards marked,
 /// the differing boards of the optimum.
 pub fn text(a: &Audit, t: &Tournament) -> String {
-    use std::fmt::Write;
-    let st = Standings::before(t, a.round);
-    let score = |id: u32| st.get(id).map(|s| s.score).unwrap_or(0.0);
     let mut s = String::new();
+    findings(&mut s, a);
+    comparison(&mut s, a);
+    boards(&mut s, a, t);
+    s
+}
+
+/// The verdict, the summary and the rules broken.
+fn findings(s: &mut String, a: &Audit) {
+    use std::fmt::Write;
     let _ = writeln!(
         s,
         "Audit of round {} under {}: {}",
@@ -31,13 +37,7 @@ pub fn text(a: &Audit, t: &Tournament) -> String {
             a.violations.len()
         );
         for v in &a.violations {
-            let _ = writeln!(
-                s,
-                "  [{}] players {}: {}",
-                v.rule,
-                ids(&v.players),
-                v.message
-            );
+            let _ = writeln!(s, "  {}", finding(v));
         }
     }
     if !a.excluded.is_empty() {
@@ -47,6 +47,11 @@ pub fn text(a: &Audit, t: &Tournament) -> String {
         }
     }
     let _ = writeln!(s);
+}
+
+/// The comparison with the optimum: the Dutch pairing's bracket, or the tier table.
+fn comparison(s: &mut String, a: &Audit) {
+    use std::fmt::Write;
     if let Some(d) = &a.dutch {
         let _ = writeln!(
             s,
@@ -99,8 +104,16 @@ pub fn text(a: &Audit, t: &Tournament) -> String {
         );
     }
     let _ = writeln!(s);
+}
+
+/// Your sheet with the differing boards marked, the optimum's differing boards, notes.
+fn boards(s: &mut String, a: &Audit, t: &Tournament) {
+    use std::fmt::Write;
+    let st = Standings::before(t, a.round);
+    let score = |id: u32| st.get(id).map(|s| s.score).unwrap_or(0.0);
     let marks = marks(a, t);
-    let _ = writeln!(s, "Your pairing ({} boards):", a.yours.len());
+    let n = crate::spec::words::count(a.yours.len() as i64, "board", "boards");
+    let _ = writeln!(s, "Your pairing ({n}):");
     let width = a
         .yours
         .iter()
@@ -131,11 +144,7 @@ pub fn text(a: &Audit, t: &Tournament) -> String {
         "Board", "White", "Score", "Black", "Score"
     );
     for b in &a.yours {
-        row(
-            &mut s,
-            b,
-            marks.get(&b.board).map(String::as_str).unwrap_or(""),
-        );
+        row(s, b, marks.get(&b.board).map(String::as_str).unwrap_or(""));
     }
     for &p in &a.your_byes {
         let mark = if a.differences.byes_only_yours.contains(&p) {
@@ -157,10 +166,10 @@ pub fn text(a: &Audit, t: &Tournament) -> String {
         let _ = writeln!(s);
         let _ = writeln!(s, "The optimum's boards that differ from yours:");
         for b in &d.only_optimum {
-            row(&mut s, b, "");
+            row(s, b, "");
         }
         for (_, o) in &d.colours_reversed {
-            row(&mut s, o, "(your colours reversed)");
+            row(s, o, "(your colours reversed)");
         }
         for &p in &d.byes_only_optimum {
             let _ = writeln!(s, "    Bye  {}", name(t, p));
@@ -172,5 +181,4 @@ pub fn text(a: &Audit, t: &Tournament) -> String {
     for n in &a.notes {
         let _ = writeln!(s, "  Note: {n}");
     }
-    s
 }

@@ -9,6 +9,25 @@ use std::collections::BTreeMap;
 /// `Name (id)`, or the id alone for an unknown player.
 pub(super) use crate::report::label as name;
 
+/// A verifier finding as the audit prints it, for the round the audit is about: without the
+/// message's `round N: `, and its rule cited once — at the end, unless the message already
+/// cites it (or one of its articles, `FIDE Dutch 2025 5.2.1` for `FIDE Dutch 2025 5.2`).
+pub(super) fn finding(v: &crate::verify::Violation) -> String {
+    let m = finding_body(v);
+    if m.contains(&v.rule) {
+        m.to_string()
+    } else {
+        format!("{m} — {}", v.rule)
+    }
+}
+
+/// The finding's words alone (the HTML report gives its rule a column of its own).
+pub(super) fn finding_body(v: &crate::verify::Violation) -> &str {
+    let m = v.message.as_str();
+    let m = m.strip_prefix(&format!("round {}: ", v.round)).unwrap_or(m);
+    m.strip_suffix(&format!(" — {}", v.rule)).unwrap_or(m)
+}
+
 /// Player ids as a list: `3, 7`.
 pub(super) fn ids(v: &[u32]) -> String {
     v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")

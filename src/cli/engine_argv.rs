@@ -464,7 +464,11 @@ fn refuse_request(t: &Tournament, next: u32) -> optipair::Result<()> {
     if let Some(n) = t.rounds_planned.filter(|&n| next > n) {
         return Err(Error::field(
             "XXR",
-            format!("the {n} rounds planned are all paired: there is no round {next} to pair"),
+            format!(
+                "the {} planned {} all paired: there is no round {next} to pair",
+                optipair::spec::words::count(n.into(), "round", "rounds"),
+                if n == 1 { "is" } else { "are" }
+            ),
         ));
     }
     if next == 1 && t.initial_colour.is_none() {
@@ -569,10 +573,12 @@ fn discrepancies(t: &Tournament, recorded: &Round, engine: &Round) -> String {
         for p in if w == b { vec![w] } else { vec![w, b] } {
             let (o, c) = mine(p);
             if p <= o {
-                given.push(if c == Some(Colour::Black) {
-                    (o, p)
-                } else {
+                // As the reference lists it: from the lower number's side, the pair the
+                // other way round unless he had white (a game without colours too).
+                given.push(if c == Some(Colour::White) {
                     (p, o)
+                } else {
+                    (o, p)
                 });
             }
         }

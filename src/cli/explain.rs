@@ -43,7 +43,16 @@ pub enum ExplainFormat {
 
 pub fn run(a: ExplainArgs) -> Result<u8> {
     let mut t = formats::load(&a.file)?;
-    if let Some(d) = &a.division {
+    // A player typed as tsh numbers him (`b3`) names his division.
+    let named = a
+        .player
+        .as_deref()
+        .or(a.swap.as_ref().map(|s| s[0].as_str()));
+    let division = a.division.clone().or_else(|| {
+        let id = find_player(&t, named?).ok()?;
+        (t.divisions().len() > 1).then(|| t.player(id)?.division.clone())?
+    });
+    if let Some(d) = &division {
         t = t.named_division(d).map_err(|e| e.in_file(&a.file))?;
     }
     let t = t.by_numbers();

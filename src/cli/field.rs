@@ -283,17 +283,28 @@ pub fn record(a: RecordArgs) -> Result<u8> {
     } else {
         format!(" ({})", extra.join(", "))
     };
+    let n = optipair::spec::words::count(n as i64, "result", "results");
     if a.dry_run {
-        outln!("{f}: dry run: {n} results checked for round {round}{extra}; nothing stored");
+        outln!("{f}: dry run: {n} checked for round {round}{extra}; nothing stored");
     } else {
-        outln!("{f}: {n} results recorded in round {round}{extra}");
+        outln!("{f}: {n} recorded in round {round}{extra}");
     }
     if !plan.missing.is_empty() {
         outln!(
             "{f}: round {round} has no result yet on board{} {}",
             if plan.missing.len() == 1 { "" } else { "s" },
-            edit::ranges(&plan.missing)
+            posted(&plan)
         );
     }
     Ok(0)
+}
+
+/// The boards of `plan` still without a result, as the sheet posts them: ranges of board
+/// numbers (`3-40, 42`), or tsh's tables as `config tables` names them.
+fn posted(plan: &formats::results::Plan) -> String {
+    let numbers: Option<Vec<u64>> = plan.missing_labels.iter().map(|l| l.parse().ok()).collect();
+    match numbers {
+        Some(n) => edit::ranges(&n),
+        None => plan.missing_labels.join(", "),
+    }
 }

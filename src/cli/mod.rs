@@ -289,7 +289,8 @@ fn dispatch(cli: Cli) -> Result<u8> {
             t.rounds_planned = rounds;
             t.system = Some(system.to_string());
             formats::save(&out, &t)?;
-            outln!("{}: {} players", out.display(), t.players.len());
+            let n = optipair::spec::words::count(t.players.len() as i64, "player", "players");
+            outln!("{}: {n}", out.display());
             Ok(0)
         }
         Command::Record(args) => field::record(args),

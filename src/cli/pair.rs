@@ -210,10 +210,10 @@ pub fn sheet(t: &Tournament, p: &Paired) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "Round {} — {} — {} games",
+        "Round {} — {} — {}",
         p.round.number,
         p.system,
-        p.round.games.len()
+        optipair::spec::words::count(p.round.games.len() as i64, "game", "games")
     );
     // Boards with ratings, titles, federations and scores, then byes in words.
     s.push_str(&optipair::report::sheets::pairing_table(t, &p.round, p.system).text());

@@ -25,6 +25,9 @@ use std::collections::HashMap;
 pub struct Recorded {
     /// 1-based board.
     pub board: usize,
+    /// The board's number as the sheet posts it: tsh's table where `config tables` gives
+    /// one, else the board.
+    pub label: String,
     pub white: u32,
     pub black: u32,
     pub before: GameResult,
@@ -53,11 +56,11 @@ impl Recorded {
         if self.is_correction() {
             format!(
                 "board {} ({w} v {b}): {} → {now}",
-                self.board,
+                self.label,
                 shown(self.before, self.before_scores)
             )
         } else {
-            format!("board {} ({w} v {b}): {now}", self.board)
+            format!("board {} ({w} v {b}): {now}", self.label)
         }
     }
 }
@@ -77,6 +80,8 @@ pub struct Plan {
     pub lines: Vec<Recorded>,
     /// Boards that would still have no result once the plan is stored.
     pub missing: Vec<usize>,
+    /// Those boards as the sheet posts them (tsh's tables where `config tables` gives them).
+    pub missing_labels: Vec<String>,
 }
 
 /// Records the results in `text` for round `round`; returns how many were recorded.
@@ -144,7 +149,7 @@ pub fn plan(t: &Tournament, round: u32, text: &str) -> Result<Plan> {
                 field,
                 format!(
                     "board {} ({} v {}) is given twice (first on line {prev})",
-                    gi + 1,
+                    crate::tournament::boards::table_label(t, gi),
                     t.shown_number(g.white),
                     t.shown_number(g.black)
                 ),
@@ -158,6 +163,7 @@ pub fn plan(t: &Tournament, round: u32, text: &str) -> Result<Plan> {
             let g = &games[gi];
             Recorded {
                 board: gi + 1,
+                label: crate::tournament::boards::table_label(t, gi),
                 white: g.white,
                 black: g.black,
                 before: g.result,
@@ -182,11 +188,16 @@ pub fn plan(t: &Tournament, round: u32, text: &str) -> Result<Plan> {
                 == GameResult::Pending
         })
         .map(|(i, _)| i + 1)
+        .collect::<Vec<usize>>();
+    let missing_labels = missing
+        .iter()
+        .map(|&b| crate::tournament::boards::table_label(t, b - 1))
         .collect();
     Ok(Plan {
         round,
         lines,
         missing,
+        missing_labels,
     })
 }
 

@@ -2144,7 +2144,15 @@ impl Slots {
                 .insert(p.id, vec![BLANK_SLOT.to_string(); max_round]);
             slots.score.insert(p.id, 0.0);
         }
-        let next = t.last_paired_round() + 1;
+        // The round to pair: the one after the last paired round once that round's results
+        // are all in; while a paired round waits for results, no later round is to pair yet.
+        let last = t.last_paired_round();
+        let played = t
+            .rounds
+            .iter()
+            .filter(|r| r.number <= last)
+            .all(|r| r.games.iter().all(|g| g.result != GameResult::Pending));
+        let next = if played { last + 1 } else { last };
         for round in &t.rounds {
             slots.games(t, round);
             slots.byes(t, round, next);

@@ -68,7 +68,7 @@ pub struct Config {
     pub event_name: Option<String>,
     /// `config` keys that change what tsh prints but optipair does not follow, by line: each
     /// is named in a warning when the event is loaded.
-    pub not_followed: Vec<(usize, String)>,
+    pub not_followed: Vec<(usize, String, &'static str)>,
     /// `config` keys that change tsh's pairings but that optipair does not apply, by line,
     /// with the reason: each is named in a warning when the event is loaded.
     pub pairing_not_followed: Vec<(usize, String, &'static str)>,
@@ -129,11 +129,20 @@ const PAIRING_KEYS: [(&str, &str); 15] = [
 
 /// `config` keys that change what tsh prints (sheets, numbering) and that optipair does not
 /// follow: a load names each in a warning rather than ignoring it silently.
-const PRINTED_KEYS: [&str; 4] = [
-    "event_date",
-    "no_boards",
-    "player_number_format",
-    "division_label",
+const PRINTED_KEYS: [(&str, &str); 4] = [
+    ("event_date", "the sheets print no date"),
+    (
+        "no_boards",
+        "optipair's sheets number boards 1, 2, … in each division",
+    ),
+    (
+        "player_number_format",
+        "players are shown by number (b3 where divisions share numbers)",
+    ),
+    (
+        "division_label",
+        "a division is shown by its name in the `division` line",
+    ),
 ];
 
 /// The flight-cap schedule a `config flight_cap` names, as the `flight_cap` setting holds it:
@@ -402,7 +411,10 @@ fn config_more(c: &mut Config, no: usize, key: &str, text: &str) -> Result<()> {
             PerlValue::Scalar(n) => c.event_name = Some(n),
             _ => return Err(bad("expected the event's name")),
         },
-        k if PRINTED_KEYS.contains(&k) => c.not_followed.push((no, k.to_string())),
+        k if PRINTED_KEYS.iter().any(|(p, _)| *p == k) => {
+            let why = PRINTED_KEYS.iter().find(|(p, _)| *p == k).unwrap().1;
+            c.not_followed.push((no, k.to_string(), why));
+        }
         k if PAIRING_KEYS.iter().any(|(p, _)| *p == k) => {
             let why = PAIRING_KEYS.iter().find(|(p, _)| *p == k).unwrap().1;
             c.pairing_not_followed.push((no, k.to_string(), why));
@@ -479,10 +491,9 @@ impl Config {
 
     /// Names each `config` key optipair does not follow (see [`PRINTED_KEYS`]) in a warning.
     pub fn warn(&self, path: &Path) {
-        for (line, key) in &self.not_followed {
+        for (line, key, why) in &self.not_followed {
             super::trf::warn(format!(
-                "{}: line {line}: `config {key}` is not followed: optipair's sheets number \
-                 boards 1, 2, … in each division",
+                "{}: line {line}: `config {key}` is not followed: {why}",
                 path.display()
             ));
         }

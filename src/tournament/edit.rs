@@ -185,7 +185,10 @@ fn check_round_number(t: &Tournament, round: u32, field: &str) -> Result<()> {
         if round > n {
             return Err(Error::field(
                 field,
-                format!("round {round} is past the {n} rounds planned"),
+                format!(
+                    "round {round} is past the {n} {} planned",
+                    if n == 1 { "round" } else { "rounds" }
+                ),
             ));
         }
     }
