@@ -303,6 +303,151 @@ pub fn pod_round(n: usize, j: usize) -> (Vec<(usize, usize)>, Option<usize>) {
     }
 }
 
+/// One round of a pod: its games and the player sitting out (an odd pod).
+type PodRound = (Vec<(usize, usize)>, Option<usize>);
+
+/// The cost of round j's games: (barred in the quad rounds, barred in the fourth).
+type RoundCost<'a> = &'a dyn Fn(usize, &[(usize, usize)]) -> (usize, usize);
+
+/// Every maximum matching of `0..n` (n ≤ 7), each with the player sitting out in an odd pod,
+/// in a fixed order.
+fn max_matchings(n: usize) -> Vec<PodRound> {
+    fn fill(left: &[usize], cur: &mut Vec<(usize, usize)>, out: &mut Vec<Vec<(usize, usize)>>) {
+        let Some((&a, rest)) = left.split_first() else {
+            out.push(cur.clone());
+            return;
+        };
+        for (i, &b) in rest.iter().enumerate() {
+            let others: Vec<usize> = rest
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| k != i)
+                .map(|(_, &x)| x)
+                .collect();
+            cur.push((a, b));
+            fill(&others, cur, out);
+            cur.pop();
+        }
+    }
+    let sits: Vec<Option<usize>> = if n % 2 == 1 {
+        (0..n).map(Some).collect()
+    } else {
+        vec![None]
+    };
+    let mut out = Vec::new();
+    for bye in sits {
+        let left: Vec<usize> = (0..n).filter(|&i| Some(i) != bye).collect();
+        let mut ms = Vec::new();
+        fill(&left, &mut Vec::new(), &mut ms);
+        out.extend(ms.into_iter().map(|m| (m, bye)));
+    }
+    out
+}
+
+/// Whether `games` join players `0..n` into one group.
+fn joined(n: usize, games: &[(usize, usize)]) -> bool {
+    let mut seen = vec![false; n];
+    let mut stack = vec![0];
+    while let Some(x) = stack.pop() {
+        if std::mem::replace(&mut seen[x], true) {
+            continue;
+        }
+        stack.extend(
+            games
+                .iter()
+                .filter_map(|&(a, b)| (a == x).then_some(b).or((b == x).then_some(a))),
+        );
+    }
+    seen.iter().all(|&s| s)
+}
+
+/// A pod's rounds in a session of `rounds` rounds: each a maximum matching of the pod, no pair
+/// twice, in an odd pod a different player sitting out each round (rounds of a round robin).
+/// The circle method ([`rr_round`]) unless it plays a pair `barred` (met as often as the
+/// session allows); then the rounds with the fewest barred games in the session's three quad
+/// rounds, then in its fourth, every schedule tried (a pod holds at most 7 players). NSC06 "no
+/// repeat pairings until Round 15" counts games, and a pod of 5–7 leaves pairs unplayed.
+pub fn pod_schedule(
+    n: usize,
+    rounds: usize,
+    barred: &dyn Fn(usize, usize) -> bool,
+) -> Vec<Vec<(usize, usize)>> {
+    let circle: Vec<Vec<(usize, usize)>> = (0..rounds).map(|j| pod_round(n, j).0).collect();
+    let cost = |j: usize, m: &[(usize, usize)]| {
+        let k = m.iter().filter(|&&(a, b)| barred(a, b)).count();
+        if j < 3 {
+            (k, 0)
+        } else {
+            (0, k)
+        }
+    };
+    let add = |x: (usize, usize), y: (usize, usize)| (x.0 + y.0, x.1 + y.1);
+    let mut best = circle
+        .iter()
+        .enumerate()
+        .fold((0, 0), |acc, (j, m)| add(acc, cost(j, m)));
+    if !(5..=7).contains(&n) || best == (0, 0) {
+        return circle;
+    }
+    let all = max_matchings(n);
+    let mut out = circle;
+    let mut path: Vec<usize> = Vec::new();
+    // Depth-first over the rounds; a schedule replaces the best only when strictly cheaper.
+    fn go(
+        all: &[PodRound],
+        rounds: usize,
+        cost: RoundCost,
+        path: &mut Vec<usize>,
+        spent: (usize, usize),
+        best: &mut (usize, usize),
+        out: &mut Vec<Vec<(usize, usize)>>,
+    ) {
+        if spent >= *best {
+            return;
+        }
+        let j = path.len();
+        if j == rounds {
+            // The quad rounds' games keep the pod one group (a pod of 7 could split 3 + 4).
+            let quad_rounds: Vec<(usize, usize)> = path
+                .iter()
+                .take(3)
+                .flat_map(|&k| all[k].0.clone())
+                .collect();
+            if !joined(
+                all[0].0.len() * 2 + usize::from(all[0].1.is_some()),
+                &quad_rounds,
+            ) {
+                return;
+            }
+            *best = spent;
+            *out = path.iter().map(|&k| all[k].0.clone()).collect();
+            return;
+        }
+        for (k, (m, bye)) in all.iter().enumerate() {
+            let clash = path.iter().any(|&p| {
+                (bye.is_some() && all[p].1 == *bye) || all[p].0.iter().any(|e| m.contains(e))
+            });
+            if clash {
+                continue;
+            }
+            let c = cost(j, m);
+            path.push(k);
+            go(
+                all,
+                rounds,
+                cost,
+                path,
+                (spent.0 + c.0, spent.1 + c.1),
+                best,
+                out,
+            );
+            path.pop();
+        }
+    }
+    go(&all, rounds, &cost, &mut path, (0, 0), &mut best, &mut out);
+    out
+}
+
 /// The formula's quads over ranks `0..n` from groups of `group`: a group of g holds g/4 quads
 /// (1, 1+g/4, 1+2g/4, 1+3g/4), (2, ...) ...; a last group smaller than `group` is split the
 /// same way. When n is not a multiple of 4 the bottom 4 + n mod 4 players form one pod that
@@ -433,7 +578,7 @@ pub fn session_pods(
         };
         match (programs.quads)(&problem) {
             Ok(sol) => {
-                let pods = sol
+                let pods: Vec<Vec<u32>> = sol
                     .pods
                     .iter()
                     .map(|p| {
@@ -442,7 +587,8 @@ pub fn session_pods(
                         p.into_iter().map(|i| order[i]).collect()
                     })
                     .collect();
-                return Ok((pods, pods_note(sess, &sol)));
+                let played = barred_played(t, sess, &pods, &m, limit);
+                return Ok((pods, pods_note(sess, &sol, played)));
             }
             Err(e) => last_err = e,
         }
@@ -465,19 +611,48 @@ pub fn barred_clause(sess: &Session) -> &'static str {
     }
 }
 
+/// Barred games the pods play in the session's quad rounds (the first three): every pair of a
+/// quad plays, a pod of 5–7 plays its [`pod_schedule`].
+fn barred_played(
+    t: &Tournament,
+    sess: &Session,
+    pods: &[Vec<u32>],
+    m: &BTreeMap<(u32, u32), u32>,
+    limit: u32,
+) -> usize {
+    pods.iter()
+        .map(|pod| {
+            pod_rounds(t, sess, pod)
+                .iter()
+                .take(3)
+                .flatten()
+                .filter(|&&(a, b)| met(m, pod[a], pod[b]) >= limit)
+                .count()
+        })
+        .sum()
+}
+
 /// The director's note on an adjusted membership: players moved, and any barred repeat kept
-/// with the clause it breaks.
-fn pods_note(sess: &Session, sol: &QuadSolution) -> Option<String> {
+/// (`played`: the barred games of the quad rounds) with the clause it breaks.
+fn pods_note(sess: &Session, sol: &QuadSolution, played: usize) -> Option<String> {
     let what = if sess.repeats {
         "threepeats"
     } else {
         "repeats"
     };
     if sol.barred > 0 {
+        let pod = if played < sol.barred {
+            format!(
+                " of the {} barred pairs the quad program proved the fewest any membership puts in one pod (the bottom pod's round robin leaves {} unplayed)",
+                sol.barred,
+                sol.barred - played
+            )
+        } else {
+            ", the fewest possible (proved by the quad program)".to_string()
+        };
         return Some(format!(
-            "NSC06 session {}: no quad membership keeps every barred pair apart (the division is too small for the scheme); {} barred {what} kept in the quads, the fewest possible (proved by the quad program), against \"{}\"; {} player(s) moved, {} permitted repeat(s)",
+            "NSC06 session {}: no quad membership keeps every barred pair apart (the division is too small for the scheme); {played} barred {what} played in the quad rounds{pod}, against \"{}\"; {} player(s) moved, {} permitted repeat(s)",
             sess.session,
-            sol.barred,
             barred_clause(sess),
             sol.moved,
             sol.repeats
@@ -892,12 +1067,26 @@ fn quad_costs(sess: &Session, met_before: u32, letters: i64) -> NscCosts {
     }
 }
 
-/// Round `round` of every pod: its games are fixed by the pod (A v D, B v C; ...).
+/// The rounds of `pod` (standing order) in session `sess`: [`pod_schedule`] with the pairs
+/// barred by the meetings before the session.
+fn pod_rounds(t: &Tournament, sess: &Session, pod: &[u32]) -> Vec<Vec<(usize, usize)>> {
+    let m = meetings(t, sess.first);
+    let limit = if sess.repeats { 2 } else { 1 };
+    let rounds = (sess.last - sess.first + 1) as usize;
+    pod_schedule(pod.len(), rounds, &|a, b| met(&m, pod[a], pod[b]) >= limit)
+}
+
+/// Round `round` of every pod: its games are fixed by the pod (A v D, B v C; ...; a pod of
+/// 5–7 by [`pod_schedule`]).
 fn pod_pairs(t: &Tournament, sess: &Session, round: u32, pods: &[Vec<u32>], plan: &mut Plan) {
     let j = (round - sess.first) as usize;
     let m = meetings(t, round);
     for pod in pods {
-        for (a, b) in pod_round(pod.len(), j).0 {
+        let games = pod_rounds(t, sess, pod)
+            .into_iter()
+            .nth(j)
+            .unwrap_or_default();
+        for (a, b) in games {
             let c = quad_costs(sess, met(&m, pod[a], pod[b]), 0);
             plan.pairs.push((pod[a], pod[b], c));
         }

@@ -496,7 +496,7 @@ fn check_final(
             );
         }
     }
-    check_top(c, sched, s, j, &start_order[..top_n], start_order, gs);
+    check_top(c, sched, j, &start_order[..top_n], start_order, gs);
 }
 
 /// NSC06 footnote: whether the division (the players entered for round 1) is too small for
@@ -788,60 +788,156 @@ fn check_cross(
             ),
         }
     }
-    // A v A1, B v B1 ...: within a couple of two quads, the letters differ no more (in total
-    // |letter − letter|) than in the best pairing of the two quads that keeps barred repeats
-    // out (all 24 ways tried).
-    // With an odd number of quads the last three meet together: only the rules above apply.
+    // A v A1, B v B1 ...: within a couple of two quads (or the last three together, with an
+    // odd number of quads), the fewest barred repeats the quads allow, then the letters no
+    // further apart (in total |letter − letter|) than in the best such pairing (every pairing
+    // across the quads tried).
     let full = if nq % 2 == 1 && nq >= 3 {
         nq - 3
     } else {
         nq - nq % 2
     };
-    for pair in quads[..full].chunks(2) {
-        let (qa, qb) = (&pair[0], &pair[1]);
-        let (mut actual, mut barred) = (0usize, 0usize);
-        let mut seen = 0;
-        for &(a, b) in gs {
-            let (x, y) = if qa.contains(&a) && qb.contains(&b) {
-                (a, b)
-            } else if qa.contains(&b) && qb.contains(&a) {
-                (b, a)
-            } else {
-                continue;
-            };
-            actual += letter[&x].abs_diff(letter[&y]);
-            barred += usize::from(times(m, x, y) >= limit);
-            seen += 1;
-        }
-        if seen != 4 {
-            continue;
-        }
-        // Fewest barred repeats first (as many as the two quads force), then letters.
-        let mut best = (usize::MAX, usize::MAX);
-        let mut perm = [0usize, 1, 2, 3];
-        permutations(&mut perm, 0, &mut |p| {
-            let barred = (0..4)
-                .filter(|&l| times(m, qa[l], qb[p[l]]) >= limit)
-                .count();
-            best = best.min((barred, (0..4usize).map(|l| l.abs_diff(p[l])).sum()));
-        });
-        if barred > best.0 {
-            c.flag(&rule, qa.iter().chain(qb).copied().collect(), format!("quads {qa:?} and {qb:?} meet with {barred} barred repeat(s), where {} was possible", best.0));
-        } else if actual > best.1 {
-            c.flag(&rule, qa.iter().chain(qb).copied().collect(), format!("quads {qa:?} and {qb:?} meet with letters {actual} apart in total, where {} was possible with no more barred repeats: the fourth round pairs A v A1, B v B1, C v C1, D v D1", best.1));
-        }
+    let mut meetings: Vec<&[Vec<u32>]> = quads[..full].chunks(2).collect();
+    if full + 3 == nq {
+        meetings.push(&quads[full..]);
+    }
+    for meeting in meetings {
+        check_meeting(c, &rule, meeting, gs, m, limit);
+    }
+    for pod in pods.iter().filter(|p| (5..=7).contains(&p.len())) {
+        check_pod_fourth(c, &rule, s, pod, gs, m, limit);
     }
 }
 
-fn permutations(p: &mut [usize; 4], k: usize, f: &mut dyn FnMut(&[usize; 4])) {
-    if k == 4 {
-        f(p);
+/// Quads `qs` (each in letter order) meeting in the fourth round: their games hold no more
+/// barred repeats than the fewest any pairing across the quads allows, and with that many,
+/// letters no further apart.
+fn check_meeting(
+    c: &mut Ctx,
+    rule: &str,
+    qs: &[Vec<u32>],
+    gs: &[(u32, u32)],
+    m: &BTreeMap<(u32, u32), u32>,
+    limit: u32,
+) {
+    let at: BTreeMap<u32, (usize, usize)> = qs
+        .iter()
+        .enumerate()
+        .flat_map(|(qi, q)| q.iter().enumerate().map(move |(l, &id)| (id, (qi, l))))
+        .collect();
+    let (mut barred, mut actual, mut seen) = (0usize, 0usize, 0usize);
+    for &(a, b) in gs {
+        let (Some(&(_, la)), Some(&(_, lb))) = (at.get(&a), at.get(&b)) else {
+            continue;
+        };
+        actual += la.abs_diff(lb);
+        barred += usize::from(times(m, a, b) >= limit);
+        seen += 1;
+    }
+    if seen * 2 != at.len() {
         return;
     }
-    for i in k..4 {
-        p.swap(k, i);
-        permutations(p, k + 1, f);
-        p.swap(k, i);
+    let ids: Vec<u32> = at.keys().copied().collect();
+    let mut best = (usize::MAX, usize::MAX);
+    let mut open: BTreeSet<u32> = ids.iter().copied().collect();
+    cross_best(&mut open, &at, m, limit, (0, 0), &mut best);
+    let names: Vec<String> = qs.iter().map(|q| format!("{q:?}")).collect();
+    let names = names.join(" and ");
+    if barred > best.0 {
+        c.flag(
+            rule,
+            ids,
+            format!(
+                "quads {names} meet with {barred} barred repeat(s), where {} was possible",
+                best.0
+            ),
+        );
+    } else if actual > best.1 {
+        c.flag(rule, ids, format!("quads {names} meet with letters {actual} apart in total, where {} was possible with no more barred repeats: the fourth round pairs A v A1, B v B1, C v C1, D v D1", best.1));
+    }
+}
+
+/// The fewest (barred repeats, letters apart) over every pairing of the players `open` in which
+/// each game joins two different quads (`at`: quad and letter of each player).
+fn cross_best(
+    open: &mut BTreeSet<u32>,
+    at: &BTreeMap<u32, (usize, usize)>,
+    m: &BTreeMap<(u32, u32), u32>,
+    limit: u32,
+    spent: (usize, usize),
+    best: &mut (usize, usize),
+) {
+    let Some(&a) = open.iter().next() else {
+        *best = (*best).min(spent);
+        return;
+    };
+    if spent >= *best {
+        return;
+    }
+    open.remove(&a);
+    let others: Vec<u32> = open
+        .iter()
+        .copied()
+        .filter(|b| at[b].0 != at[&a].0)
+        .collect();
+    for b in others {
+        open.remove(&b);
+        let cost = (
+            spent.0 + usize::from(times(m, a, b) >= limit),
+            spent.1 + at[&a].1.abs_diff(at[&b].1),
+        );
+        cross_best(open, at, m, limit, cost, best);
+        open.insert(b);
+    }
+    open.insert(a);
+}
+
+/// The bottom pod of 5–7 plays its own fourth round, the next round of its round robin: no
+/// more barred repeats than the fewest of any such round (a maximum matching of the pod with
+/// no pair of the session's first three rounds, sitting out in an odd pod someone who has not).
+fn check_pod_fourth(
+    c: &mut Ctx,
+    rule: &str,
+    s: &Sess,
+    pod: &BTreeSet<u32>,
+    gs: &[(u32, u32)],
+    m: &BTreeMap<(u32, u32), u32>,
+    limit: u32,
+) {
+    let ids: Vec<u32> = pod.iter().copied().collect();
+    let ix = |id: u32| ids.iter().position(|&x| x == id);
+    let bit = |a: usize, b: usize| 1u64 << (a.min(b) * 8 + a.max(b));
+    let (mut used, mut sat) = (0u64, 0u32);
+    for r in s.first..s.first + 3 {
+        let mut playing = 0u32;
+        for (a, b) in games(c.t, r) {
+            if let (Some(x), Some(y)) = (ix(a), ix(b)) {
+                used |= bit(x, y);
+                playing |= 1 << x | 1 << y;
+            }
+        }
+        sat |= !playing & ((1 << ids.len()) - 1);
+    }
+    let mut barred_bits = 0u64;
+    for x in 0..ids.len() {
+        for y in x + 1..ids.len() {
+            if times(m, ids[x], ids[y]) >= limit {
+                barred_bits |= bit(x, y);
+            }
+        }
+    }
+    let best = rr_rounds(ids.len())
+        .into_iter()
+        .filter(|&(g, sit)| g & used == 0 && (sit >= ids.len() || sat >> sit & 1 == 0))
+        .map(|(g, _)| (g & barred_bits).count_ones() as usize)
+        .min();
+    let played = gs
+        .iter()
+        .filter_map(|&(a, b)| Some(bit(ix(a)?, ix(b)?)))
+        .filter(|&g| g & barred_bits != 0)
+        .count();
+    if let Some(best) = best.filter(|&b| played > b) {
+        c.flag(rule, ids, format!("the bottom pod {pod:?} plays {played} barred repeat(s) in its fourth round, where {best} was possible"));
     }
 }
 
@@ -853,16 +949,57 @@ struct Rec {
 }
 
 /// Recomputes the top group's pairs (NSC06 BASIC APPROACH) and compares them as sets.
-fn check_top(
-    c: &mut Ctx,
-    sched: &Sched,
-    s: &Sess,
-    j: usize,
-    top: &[u32],
-    all: &[u32],
-    gs: &[(u32, u32)],
-) {
+fn check_top(c: &mut Ctx, sched: &Sched, j: usize, top: &[u32], all: &[u32], gs: &[(u32, u32)]) {
     let t = c.t;
+    let (winners, prize) = top_settings(t);
+    let st = Standings::before(t, c.r);
+    let rec = |id: u32| Rec {
+        id,
+        w: st.get(id).map_or(0.0, |x| x.score),
+        s: st.get(id).map_or(0, |x| x.spread),
+    };
+    let now = here(t, c.r);
+    let mut cur: Vec<Rec> = st
+        .by_wins_spread()
+        .into_iter()
+        .filter(|id| top.contains(id) && now.contains(id))
+        .map(rec)
+        .collect();
+    let everyone: Vec<Rec> = all.iter().map(|&id| rec(id)).collect();
+    let left = sched.rounds + 1 - c.r;
+    let mut want = Want::default();
+    let gib = gibsons(&mut cur, &everyone, winners, prize, left, &mut want);
+    let mut from = 0;
+    if winners == 1 && gib == 0 && cur.len() >= 6 {
+        from = top_six(&cur, j, left, &mut want);
+    }
+    if winners == 2 && gib < 2 {
+        from = flight(sched, &cur, 2 - gib, j, left, &mut want);
+    }
+    for p in cur[from.min(cur.len())..].chunks(2) {
+        if p.len() == 2 {
+            want.put(p[0].id, p[1].id);
+        }
+    }
+    compare_top(c, top, gs, &want);
+}
+
+/// The top group's pairs as recomputed, and the rules that made them.
+#[derive(Default)]
+struct Want {
+    pairs: BTreeSet<(u32, u32)>,
+    why: Vec<String>,
+}
+
+impl Want {
+    fn put(&mut self, a: u32, b: u32) {
+        self.pairs.insert((a.min(b), a.max(b)));
+    }
+}
+
+/// The settings the BASIC APPROACH reads: winners (`nsc2006.winners`, else 2 in Division 1
+/// and 1 elsewhere) and the prize places (`nsc2006.prize_places`, else 6).
+fn top_settings(t: &Tournament) -> (usize, usize) {
     let winners = match t.settings.get("nsc2006.winners").and_then(Value::as_u64) {
         Some(w) => w as usize,
         None => {
@@ -889,40 +1026,37 @@ fn check_top(
         .and_then(Value::as_u64)
         .unwrap_or(6)
         .max(1) as usize;
-    let st = Standings::before(t, c.r);
-    let rec = |id: u32| Rec {
-        id,
-        w: st.get(id).map_or(0.0, |x| x.score),
-        s: st.get(id).map_or(0, |x| x.spread),
+    (winners, prize)
+}
+
+/// NSC06 BASIC APPROACH, catch table: `lo` can catch `hi` with `left` games left (fewer games
+/// behind than the row's limit, or exactly that many and no more spread behind).
+fn catchable(sched: &Sched, left: u32, lo: &Rec, hi: &Rec) -> bool {
+    let row = sched
+        .catch
+        .iter()
+        .filter(|x| x.0 <= left)
+        .max_by_key(|x| x.0)
+        .or_else(|| sched.catch.iter().min_by_key(|x| x.0));
+    let Some(&(_, gb, sp)) = row else {
+        return false;
     };
-    let now = here(t, c.r);
-    let mut cur: Vec<Rec> = st
-        .by_wins_spread()
-        .into_iter()
-        .filter(|id| top.contains(id) && now.contains(id))
-        .map(rec)
-        .collect();
-    let everyone: Vec<Rec> = all.iter().map(|&id| rec(id)).collect();
-    let left = sched.rounds + 1 - c.r;
+    let behind = hi.w - lo.w;
+    behind < gb - 1e-9 || ((behind - gb).abs() < 1e-9 && hi.s - lo.s <= sp)
+}
+
+/// NSC06 BASIC APPROACH, GIBSONIZE: each of the first `winners` whom at most winners − 1
+/// others can still reach plays the highest top-group player out of the prize places (else
+/// the lowest). Removes them and their opponents from `cur`; returns the number of Gibsons.
+fn gibsons(
+    cur: &mut Vec<Rec>,
+    everyone: &[Rec],
+    winners: usize,
+    prize: usize,
+    left: u32,
+    want: &mut Want,
+) -> usize {
     let lf = f64::from(left);
-    let catchable = |lo: &Rec, hi: &Rec| -> bool {
-        let row = sched
-            .catch
-            .iter()
-            .filter(|x| x.0 <= left)
-            .max_by_key(|x| x.0)
-            .or_else(|| sched.catch.iter().min_by_key(|x| x.0));
-        let Some(&(_, gb, sp)) = row else {
-            return false;
-        };
-        let behind = hi.w - lo.w;
-        behind < gb - 1e-9 || ((behind - gb).abs() < 1e-9 && hi.s - lo.s <= sp)
-    };
-    let mut want: BTreeSet<(u32, u32)> = BTreeSet::new();
-    let mut put = |a: u32, b: u32| {
-        want.insert((a.min(b), a.max(b)));
-    };
-    // Gibsons: at most winners − 1 others can still reach the player's wins.
     let gib: Vec<Rec> = cur
         .iter()
         .take(winners)
@@ -936,7 +1070,6 @@ fn check_top(
         .copied()
         .collect();
     cur.retain(|x| !gib.iter().any(|g| g.id == x.id));
-    let mut why = Vec::new();
     for g in &gib {
         if cur.is_empty() {
             break;
@@ -946,100 +1079,96 @@ fn check_top(
             .position(|x| everyone.iter().filter(|o| o.w > x.w + lf + 1e-9).count() >= prize)
             .unwrap_or(cur.len() - 1);
         let o = cur.remove(k);
-        put(g.id, o.id);
-        why.push(format!("Gibson {} v {}", g.id, o.id));
+        want.put(g.id, o.id);
+        want.why.push(format!("Gibson {} v {}", g.id, o.id));
     }
-    let mut from = 0;
-    if winners == 1 && gib.is_empty() && cur.len() >= 6 {
-        let chance = |k: usize| cur[k].w + lf >= cur[0].w - 1e-9;
-        let six: Option<[(usize, usize); 3]> = if j == 0 {
-            Some(if chance(4) {
-                [(0, 3), (1, 4), (2, 5)]
-            } else {
-                [(0, 2), (1, 3), (4, 5)]
-            })
-        } else if j == 1 && chance(2) {
-            Some([(0, 2), (1, 3), (4, 5)])
+    gib.len()
+}
+
+/// NSC06 BASIC APPROACH, 1 winner: the top six in rounds 26 (`j` = 0) and 27. Returns how
+/// many players it paired (6 or 0).
+fn top_six(cur: &[Rec], j: usize, left: u32, want: &mut Want) -> usize {
+    let lf = f64::from(left);
+    let chance = |k: usize| cur[k].w + lf >= cur[0].w - 1e-9;
+    let six: Option<[(usize, usize); 3]> = if j == 0 {
+        Some(if chance(4) {
+            [(0, 3), (1, 4), (2, 5)]
         } else {
-            None
-        };
-        if let Some(six) = six {
-            for (a, b) in six {
-                put(cur[a].id, cur[b].id);
-            }
-            from = 6;
-            why.push("top-six rule".into());
-        }
+            [(0, 2), (1, 3), (4, 5)]
+        })
+    } else if j == 1 && chance(2) {
+        Some([(0, 2), (1, 3), (4, 5)])
+    } else {
+        None
+    };
+    let Some(six) = six else {
+        return 0;
+    };
+    for (a, b) in six {
+        want.put(cur[a].id, cur[b].id);
     }
-    if winners == 2 && gib.len() < 2 {
-        let open = 2 - gib.len();
-        let caps = if open == 2 {
-            &sched.caps2
-        } else {
-            &sched.caps1
-        };
-        let cap = caps.get(j).copied().unwrap_or(2).min(cur.len());
-        let mut n = open.min(cur.len());
-        while n < cur.len() && catchable(&cur[n], &cur[open - 1]) {
-            n += 1;
-        }
-        n = n.min(cap);
-        if n % 2 == 1 {
-            n = if n < cap { n + 1 } else { n - 1 };
-        }
-        let mut f: Vec<Rec> = cur[..n].to_vec();
-        while f.len() >= 2 {
-            let hi = f.remove(0);
-            let k = (0..f.len())
-                .rev()
-                .find(|&k| catchable(&f[k], &hi))
-                .unwrap_or(0);
-            let lo = f.remove(k);
-            put(hi.id, lo.id);
-        }
-        from = n;
-        why.push(format!("Division 1 flight of {n}"));
+    want.why.push("top-six rule".into());
+    6
+}
+
+/// NSC06 BASIC APPROACH, 2 winners: the Division 1 flight with `open` places open. Returns
+/// its size N.
+fn flight(sched: &Sched, cur: &[Rec], open: usize, j: usize, left: u32, want: &mut Want) -> usize {
+    let caps = if open == 2 {
+        &sched.caps2
+    } else {
+        &sched.caps1
+    };
+    let cap = caps.get(j).copied().unwrap_or(2).min(cur.len());
+    let mut n = open.min(cur.len());
+    while n < cur.len() && catchable(sched, left, &cur[n], &cur[open - 1]) {
+        n += 1;
     }
-    for p in cur[from.min(cur.len())..].chunks(2) {
-        if p.len() == 2 {
-            put(p[0].id, p[1].id);
-        }
+    n = n.min(cap);
+    if n % 2 == 1 {
+        n = if n < cap { n + 1 } else { n - 1 };
     }
+    let mut f: Vec<Rec> = cur[..n].to_vec();
+    while f.len() >= 2 {
+        let hi = f.remove(0);
+        let k = (0..f.len())
+            .rev()
+            .find(|&k| catchable(sched, left, &f[k], &hi))
+            .unwrap_or(0);
+        let lo = f.remove(k);
+        want.put(hi.id, lo.id);
+    }
+    want.why.push(format!("Division 1 flight of {n}"));
+    n
+}
+
+/// The top group's games against the recomputed pairs, as sets.
+fn compare_top(c: &mut Ctx, top: &[u32], gs: &[(u32, u32)], want: &Want) {
     let topset: BTreeSet<u32> = top.iter().copied().collect();
     let got: BTreeSet<(u32, u32)> = gs
         .iter()
         .filter(|(a, b)| topset.contains(a) && topset.contains(b))
         .map(|&(a, b)| (a.min(b), a.max(b)))
         .collect();
-    for &(a, b) in got.difference(&want) {
+    let why = if want.why.is_empty() {
+        "King-of-the-Hill".to_string()
+    } else {
+        want.why.join(", ")
+    };
+    for &(a, b) in got.difference(&want.pairs) {
         c.flag(
             "NSC06 BASIC APPROACH",
             vec![a, b],
-            format!(
-                "{a} v {b} is not the top group's pairing ({}; King-of-the-Hill otherwise)",
-                if why.is_empty() {
-                    "King-of-the-Hill".to_string()
-                } else {
-                    why.join(", ")
-                }
-            ),
+            format!("{a} v {b} is not the top group's pairing ({why}; King-of-the-Hill otherwise)"),
         );
     }
-    for &(a, b) in want.difference(&got) {
+    for &(a, b) in want.pairs.difference(&got) {
         c.flag(
             "NSC06 BASIC APPROACH",
             vec![a, b],
-            format!(
-                "{a} v {b} is missing from the top group ({})",
-                if why.is_empty() {
-                    "King-of-the-Hill".to_string()
-                } else {
-                    why.join(", ")
-                }
-            ),
+            format!("{a} v {b} is missing from the top group ({why})"),
         );
     }
-    let _ = s;
 }
 
 /// Barred pairs among `players` (indices into `adj`) and the pods they must fill (sizes): a
@@ -1220,4 +1349,36 @@ fn choose(
         }
     }
     None
+}
+
+/// The rounds of a round robin of `n` players (n ≤ 7) as bit sets of pairs (bit x·8 + y for
+/// x < y) with the player sitting out (`n` when n is even): every maximum matching.
+fn rr_rounds(n: usize) -> Vec<(u64, usize)> {
+    fn fill(left: u32, bits: u64, out: &mut Vec<u64>) {
+        if left == 0 {
+            out.push(bits);
+            return;
+        }
+        let x = left.trailing_zeros() as usize;
+        let rest = left & !(1 << x);
+        let mut r = rest;
+        while r != 0 {
+            let y = r.trailing_zeros() as usize;
+            r &= r - 1;
+            fill(rest & !(1 << y), bits | 1 << (x * 8 + y), out);
+        }
+    }
+    let all = (1u32 << n) - 1;
+    let sitters: Vec<usize> = if n % 2 == 1 {
+        (0..n).collect()
+    } else {
+        vec![n]
+    };
+    let mut out = Vec::new();
+    for sit in sitters {
+        let mut ms = Vec::new();
+        fill(all & !(1 << sit), 0, &mut ms);
+        out.extend(ms.into_iter().map(|m| (m, sit)));
+    }
+    out
 }
