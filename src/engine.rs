@@ -64,7 +64,10 @@ pub fn pair_round(
         return Ok(first.paired);
     }
     let mut paired = first.paired;
-    if !opts.greedy_only {
+    // A first attempt that was the legal fallback already (the exact solve ran out of its
+    // share) is not run again: the second would be the same matching in less time.
+    let fell_back = paired.pairing.certificate.fallback.is_some();
+    if !opts.greedy_only && !fell_back {
         let greedy = Options {
             greedy_only: true,
             ..opts.clone()
@@ -143,13 +146,7 @@ fn refuse_or_reject(
     system: SystemKind,
     mut paired: Paired,
 ) -> Result<Paired> {
-    let cut = paired
-        .pairing
-        .certificate
-        .fallback
-        .as_ref()
-        .is_some_and(|f| f.cut);
-    if !paired.pairing.unpaired.is_empty() && cut {
+    if !paired.pairing.unpaired.is_empty() && is_cut(&paired) {
         return Err(Error::field(
             "time limit",
             format!(
@@ -179,6 +176,15 @@ fn refuse_or_reject(
         tier.proved = false;
     }
     Ok(paired)
+}
+
+/// The time limit cut the fallback's matching short (it had not looked at every pair).
+fn is_cut(p: &Paired) -> bool {
+    p.pairing
+        .certificate
+        .fallback
+        .as_ref()
+        .is_some_and(|f| f.cut)
 }
 
 impl Paired {
@@ -442,16 +448,25 @@ fn finish(
         checking.elapsed().as_secs_f64()
     );
     for u in &checked.unchecked {
-        notes.push(format!(
-            "{}: the pairing keeps every rule checked",
-            u.message
-        ));
+        notes.push(if u.rule == "every rule" {
+            format!("{}: the pairing is not verified", u.message)
+        } else {
+            format!("{}: the pairing keeps every rule checked", u.message)
+        });
     }
     if !checked.unchecked.is_empty() {
         pairing.certificate.summary = format!(
             "{}; not fully verified within the time limit",
             pairing.certificate.summary
         );
+        // What the solver proved of its model is no proof of a pairing the verifier did not
+        // check whole: not called optimal (a fallback claims nothing and stays one).
+        if matches!(
+            pairing.certificate.status,
+            Status::Optimal | Status::Feasible
+        ) {
+            pairing.certificate.status = Status::Unverified;
+        }
     }
     let violations = checked.violations;
     Ok(Attempt {
@@ -594,4 +609,45 @@ pub fn store(t: &Tournament, paired: &Paired) -> Tournament {
     rd.games.extend(paired.round.games.iter().cloned());
     rd.byes.extend(paired.round.byes.iter().cloned());
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::Player;
+
+    /// "A pairing the verifier rejects is never stored or called optimal", and neither is one
+    /// it could not check whole within the time limit: the solver's proof is of its model.
+    #[test]
+    fn a_pairing_the_verifier_could_not_check_in_time_is_not_called_optimal() {
+        let players = (1..=6)
+            .map(|i| Player::new(i, format!("P{i}"), 2400 - 50 * i))
+            .collect();
+        let t = Tournament::new("limits", players);
+        let p = pair_round(&t, 1, SystemKind::Swiss, &Options::default()).unwrap();
+        assert_eq!(p.pairing.certificate.status, Status::Optimal);
+        assert!(p.is_clean());
+        let solved = Solved {
+            pairing: p.pairing.clone(),
+            notes: Vec::new(),
+            players: 6,
+            dutch: p.dutch,
+        };
+        let past = Some(std::time::Instant::now());
+        let late = finish(&t, 1, SystemKind::Swiss, solved, past)
+            .unwrap()
+            .paired;
+        let c = &late.pairing.certificate;
+        assert_eq!(c.status, Status::Unverified);
+        assert!(c
+            .summary
+            .ends_with("not fully verified within the time limit"));
+        assert!(late
+            .notes
+            .iter()
+            .any(|n| n.contains("round 1: not fully checked")));
+        // Its games are the same: nothing the verifier did not see is called broken either.
+        assert_eq!(late.pairing.games, p.pairing.games);
+        assert!(late.violations.is_empty());
+    }
 }

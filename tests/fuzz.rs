@@ -194,3 +194,27 @@ fn saved_inputs_replay_without_panic_change_or_runaway() {
         }
     }
 }
+
+/// A parse is `slow` by the CPU time its thread used, so a loaded machine stretching wall
+/// time does not make a finding, while a parse doing a second of work does.
+#[test]
+fn a_parse_is_slow_by_its_cpu_time_not_the_machine_load() {
+    use std::time::Duration;
+    let s = Duration::from_secs_f64;
+    // Thirty seconds of wall time at 1% of a core: not slow.
+    assert_eq!(fuzzing::slow_parse(s(30.0), Some(s(0.3))), None);
+    // 1.5 s of work, whatever the wall time: slow.
+    assert!(fuzzing::slow_parse(s(1.6), Some(s(1.5))).is_some());
+    assert!(fuzzing::slow_parse(s(40.0), Some(s(1.5))).is_some());
+    // Without the CPU time, only a wide wall bound.
+    assert_eq!(fuzzing::slow_parse(s(5.0), None), None);
+    assert!(fuzzing::slow_parse(s(11.0), None).is_some());
+    // The thread's CPU time can be read here and counts this thread's work.
+    let before = fuzzing::thread_cpu().expect("thread CPU time");
+    let mut x = 0u64;
+    for i in 0..20_000_000u64 {
+        x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(i));
+    }
+    std::hint::black_box(x);
+    assert!(fuzzing::thread_cpu().unwrap() > before);
+}

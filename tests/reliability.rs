@@ -709,3 +709,47 @@ fn check_past_its_time_limit_does_not_call_a_round_clean() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("could have had it"));
 }
+
+/// The verifier stops within its share of the limit under every system, not only the
+/// standard Swiss bye proof: a round checked by a deadline already passed is listed "not
+/// fully checked" and not called clean (ECF basic here, whose checks have no deadline of
+/// their own), and with time to spare the same round's rematch is found (FIDE C.04.1 b).
+#[test]
+fn the_verifier_keeps_its_share_of_the_limit_under_every_system() {
+    use crate::common::{add, g};
+    use optipair::tournament::Player;
+    use optipair::verify::check_round_within;
+    let players = (1..=4)
+        .map(|i| Player::new(i, format!("P{i}"), 2400 - 100 * i))
+        .collect();
+    let mut t = Tournament::new("budget", players);
+    t.rounds_planned = Some(5);
+    add(&mut t, 1, vec![g(1, 3, "1-0"), g(2, 4, "1-0")], vec![]);
+    add(&mut t, 2, vec![g(3, 1, "*"), g(4, 2, "*")], vec![]);
+    let rematch =
+        |c: &optipair::verify::Checked| c.violations.iter().any(|v| v.rule == "FIDE C.04.1 b");
+    for system in [SystemKind::EcfBasic, SystemKind::Swiss, SystemKind::Prog] {
+        let past = Some(std::time::Instant::now());
+        let c = check_round_within(&t, 2, system, past).unwrap();
+        assert!(c.violations.is_empty(), "{system}: {:?}", c.violations);
+        assert_eq!(c.unchecked.len(), 1, "{system}: {:?}", c.unchecked);
+        assert_eq!(c.unchecked[0].rule, "every rule");
+        assert!(c.unchecked[0]
+            .message
+            .starts_with("round 2: not fully checked"));
+        // Checked on its own thread by a deadline a minute away: the same findings as whole.
+        let later = Some(std::time::Instant::now() + std::time::Duration::from_secs(60));
+        let c = check_round_within(&t, 2, system, later).unwrap();
+        assert!(c.unchecked.is_empty(), "{system}: {:?}", c.unchecked);
+        assert!(rematch(&c), "{system}: {:?}", c.violations);
+        let whole = check_round_within(&t, 2, system, None).unwrap();
+        assert_eq!(c, whole, "{system}");
+    }
+    // A round that cannot be checked is refused at once, whatever the time.
+    let past = Some(std::time::Instant::now());
+    let err = check_round_within(&t, 3, SystemKind::EcfBasic, past).unwrap_err();
+    assert!(
+        err.to_string().contains("round 3 has no pairing to check"),
+        "{err}"
+    );
+}

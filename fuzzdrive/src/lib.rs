@@ -838,8 +838,53 @@ pub struct Counts {
     /// Parsed (and, for the pair target, built).
     pub accepted: u64,
     pub panics: u64,
-    /// Inputs that took more than a second to parse.
+    /// Inputs that took more than [`SLOW_PARSE_CPU`] of CPU time to parse.
     pub slow: u64,
+}
+
+/// A parse is `slow` past this much of its thread's CPU time (the work it did, whatever else
+/// the machine runs), or, where the thread's CPU time cannot be read, past
+/// [`SLOW_PARSE_WALL`] of wall time.
+pub const SLOW_PARSE_CPU: Duration = Duration::from_secs(1);
+/// The wall-time bound of a parse where its CPU time is unknown: wide, since a loaded machine
+/// stretches wall time many times over.
+pub const SLOW_PARSE_WALL: Duration = Duration::from_secs(10);
+
+/// The CPU time the calling thread has used (Linux and other POSIX systems:
+/// `CLOCK_THREAD_CPUTIME_ID`); `None` where it cannot be read.
+pub fn thread_cpu() -> Option<Duration> {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid, writable timespec; the call only writes it.
+        let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+        if rc == 0 && ts.tv_sec >= 0 && (0..1_000_000_000).contains(&ts.tv_nsec) {
+            return Some(Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32));
+        }
+        None
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+/// The `slow` finding of a parse that took `wall` and, when known, `cpu` of its thread's CPU
+/// time: CPU time past [`SLOW_PARSE_CPU`], or, without it, wall time past [`SLOW_PARSE_WALL`].
+pub fn slow_parse(wall: Duration, cpu: Option<Duration>) -> Option<String> {
+    match cpu {
+        Some(c) if c > SLOW_PARSE_CPU => Some(format!(
+            "{:.1} s of CPU time to parse ({:.1} s wall)",
+            c.as_secs_f64(),
+            wall.as_secs_f64()
+        )),
+        Some(_) => None,
+        None if wall > SLOW_PARSE_WALL => Some(format!("{:.1} s to parse", wall.as_secs_f64())),
+        None => None,
+    }
 }
 
 /// Seconds past the time limit after which a pair + check run is saved as `long`.
@@ -1203,15 +1248,16 @@ pub fn run(cfg: &Config) -> Stats {
             };
             ctx.set_current(*target, &data);
             let t0 = Instant::now();
+            let cpu0 = thread_cpu();
             let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 parse_target(*target, &data)
             }));
             let took = t0.elapsed();
+            let cpu = thread_cpu().zip(cpu0).map(|(b, a)| b.saturating_sub(a));
             let c = stats.targets.entry(target.name().into()).or_default();
             c.inputs += 1;
-            if took > Duration::from_secs(1) {
+            if let Some(msg) = slow_parse(took, cpu) {
                 c.slow += 1;
-                let msg = format!("{:.1} s to parse", took.as_secs_f64());
                 record(cfg, &mut stats, *target, "slow", &data, msg);
             }
             match caught {

@@ -40,6 +40,7 @@ pub(super) fn status_words(s: Status) -> &'static str {
         Status::Feasible => "found, not proved optimal",
         Status::Fallback => "from the greedy fallback, not proved optimal",
         Status::Rejected => "rejected by the verifier",
+        Status::Unverified => "not fully verified within the time limit, not called optimal",
     }
 }
 

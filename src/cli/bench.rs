@@ -268,6 +268,10 @@ pub fn in_words(c: &Certificate) -> String {
             "a legal pairing, not proved optimal (the time limit passed first)".to_string()
         }
         Status::Rejected => "rejected by the verifier".to_string(),
+        Status::Unverified => format!(
+            "{proved} of {} criteria proved optimal over the model, the pairing not called optimal",
+            c.tiers.len()
+        ),
     };
     // The engine's words when the verifier ran out of time.
     let unverified = if c.summary.contains("not fully verified") {

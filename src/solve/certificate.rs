@@ -18,6 +18,10 @@ pub enum Status {
     /// The independent verifier found a rule this pairing breaks: it is not stored and not
     /// called optimal, whatever the solver proved about its model.
     Rejected,
+    /// The solver's pairing (proved optimal or not: its tiers say) that the independent
+    /// verifier could not check whole within the time limit: not called optimal. It breaks no
+    /// rule the verifier did check; the notes name what it left unchecked.
+    Unverified,
 }
 
 /// One tier of the certificate: serialised with its line in words (`words`, [`TierValue::line`]).

@@ -59,10 +59,71 @@ pub fn check_round(t: &Tournament, round: u32, system: SystemKind) -> Result<Vec
     check_round_within(t, round, system, None).map(|c| c.violations)
 }
 
-/// [`check_round`] within a time budget: a part still running at `deadline` (the proof of
-/// a standard Swiss bye placement, which needs a matching over every allowed pair) is left
-/// undone and listed in [`Checked::unchecked`]; the other systems' checks run whole.
+/// [`check_round`] within a time budget: the check stops by `deadline` whatever the system.
+/// The round's rules are checked on a thread of their own, waited for until `deadline`; a
+/// check still running then is left to finish unheard, and the round is listed in
+/// [`Checked::unchecked`] ("every rule"), its findings unknown. The standard Swiss check stops
+/// its one long part, the proof of a bye placement (a matching over every allowed pair), a
+/// little before `deadline` by itself, and keeps what the other rules found.
 pub fn check_round_within(
+    t: &Tournament,
+    round: u32,
+    system: SystemKind,
+    deadline: Option<std::time::Instant>,
+) -> Result<Checked> {
+    use std::sync::mpsc::{self, RecvTimeoutError};
+    let Some(by) = deadline else {
+        return check_round_whole(t, round, system, None);
+    };
+    // A round that cannot be checked at all says so at once, whatever the time.
+    if round == 0 || !t.round(round).is_some_and(|r| r.is_paired()) {
+        return check_round_whole(t, round, system, None);
+    }
+    let now = std::time::Instant::now();
+    let not_checked = |why: &str| Checked {
+        violations: Vec::new(),
+        unchecked: vec![Unchecked {
+            round,
+            rule: "every rule".to_string(),
+            message: format!("round {round}: not fully checked: the time limit passed {why}"),
+        }],
+    };
+    // No time left: nothing is checked (and nothing called clean).
+    if now >= by {
+        return Ok(not_checked("before its check began"));
+    }
+    let wait = by.saturating_duration_since(now);
+    // The bye proof ends at nine tenths of what is left, so that the rest of the rules'
+    // findings come back before `by`.
+    let inner = now + wait.mul_f64(0.9);
+    let owned = t.clone();
+    let (tx, rx) = mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name(format!("verify round {round}"))
+        .spawn(move || {
+            let _ = tx.send(check_round_whole(&owned, round, system, Some(inner)));
+        });
+    let handle = match spawned {
+        Ok(h) => h,
+        // No thread to be had: checked here, the bye proof still bounded.
+        Err(_) => return check_round_whole(t, round, system, Some(inner)),
+    };
+    match rx.recv_timeout(wait) {
+        Ok(checked) => checked,
+        Err(RecvTimeoutError::Timeout) => Ok(not_checked("before its check finished")),
+        Err(RecvTimeoutError::Disconnected) => match handle.join() {
+            Err(panic) => std::panic::resume_unwind(panic),
+            Ok(()) => Err(Error::field(
+                "round",
+                format!("round {round}: the check ended without a result"),
+            )),
+        },
+    }
+}
+
+/// [`check_round_within`] on this thread: only the standard Swiss bye proof is bounded (by
+/// `deadline`); every other check runs whole.
+fn check_round_whole(
     t: &Tournament,
     round: u32,
     system: SystemKind,
@@ -158,8 +219,8 @@ pub fn check_within(
         .collect();
     rounds.sort_unstable();
     let mut out = Checked::default();
-    // A round is begun only if the longest round so far would still end by the deadline: the
-    // checks other than the bye proof run whole.
+    // A round is begun only if the longest round so far would still end by the deadline (each
+    // round's check stops at the deadline in any case, its findings then unknown).
     let mut longest = std::time::Duration::ZERO;
     for r in rounds {
         let began = std::time::Instant::now();
