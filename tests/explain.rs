@@ -94,6 +94,9 @@ fn recompute(t: &Tournament, e: &Explanation) {
                     ),
                 }
             }
+            Verdict::NotRecomputed => {
+                panic!("{}: the Dutch engine keeps forbidden pairs", a.player)
+            }
             Verdict::NoPairing => {
                 let forced = explain::forced(&field, round, e.player, Some(a.player)).unwrap();
                 let best = dutch::brute_force(&forced, round);
@@ -112,17 +115,20 @@ fn recompute(t: &Tournament, e: &Explanation) {
 /// For each criterion, a reference round where it decided one player's opponent (the other
 /// choice that came closest lost there): file, round, player. Found by running explain on
 /// every player of every round of the reference files in tests/data/dutch with at most 22
-/// players; none had C.10 as the deciding criterion (it ruled out other opponents, e.g. in
-/// dutch_2025_C10.trf round 9 for player 6, but a later criterion always decided).
-const DECIDED: [(&str, &str, u32, u32); 16] = [
+/// players. C.10 decides only in a last round (topscorers, C.04.3 A.7): no reference file had
+/// it deciding (in dutch_2025_C10.trf round 9 it rules out opponents of player 6, but a later
+/// criterion decides), so its round is the last round of a generated tournament found by
+/// explaining every player of the last round of 2,000 of them (tests/data/dutch/README.md).
+const DECIDED: [(&str, &str, u32, u32); 17] = [
     ("C.5", "dutch_2025_C21.trf", 6, 3),
     ("C.6", "dutch_2025_1.4.3.trf", 3, 6),
     ("C.7", "dutch_2025_C7.trf", 5, 4),
     ("C.8", "dutch_2025_C8.trf", 6, 2),
     ("C.9", "generated/rtg_1011_11p_7r.trf", 4, 5),
+    ("C.10", "dutch_2025_C10_decided.trf", 11, 8),
     ("C.11", "dutch_2025_C11.trf", 6, 2),
     ("C.12", "dutch_2025_4.2_mdp_transposition.trf", 3, 1),
-    ("C.13", "dutch_2025_C13.trf", 4, 1),
+    ("C.13", "dutch_2025_C13.trf", 4, 2),
     ("C.14", "dutch_2025_C14.trf", 4, 2),
     ("C.15", "dutch_2025_C15.trf", 4, 2),
     ("C.16", "dutch_2025_C16.trf", 4, 2),
@@ -168,6 +174,7 @@ golden_tests! {
     fide_dutch_2025_c7_the_floaters_scores_decide_an_opponent => "C.7",
     fide_dutch_2025_c8_the_next_bracket_decides_an_opponent => "C.8",
     fide_dutch_2025_c9_the_bye_players_unplayed_rounds_decide_an_opponent => "C.9",
+    fide_dutch_2025_c10_a_topscorers_colour_difference_beyond_two_decides_an_opponent => "C.10",
     fide_dutch_2025_c11_a_topscorers_third_colour_decides_an_opponent => "C.11",
     fide_dutch_2025_c12_colour_preferences_decide_an_opponent => "C.12",
     fide_dutch_2025_c13_strong_colour_preferences_decide_an_opponent => "C.13",
@@ -183,7 +190,7 @@ golden_tests! {
 
 #[test]
 fn fide_dutch_2025_c10_rules_out_opponents_and_the_claim_is_recomputed() {
-    // No reference round had C.10 as the deciding criterion; here it rules out 10 and 8.
+    // C.10 rules out opponents here (10 and 8) without deciding: a later criterion does.
     let (t, e) = explained("dutch_2025_C10.trf", 9, 6);
     let c10: Vec<u32> = e
         .alternatives
@@ -194,6 +201,43 @@ fn fide_dutch_2025_c10_rules_out_opponents_and_the_claim_is_recomputed() {
     assert!(!c10.is_empty(), "{:?}", e.reasons);
     assert!(e.reasons.iter().any(|r| r.starts_with("C.10 — topscorers")));
     recompute(&t, &e);
+}
+
+#[test]
+fn fide_dutch_2025_c10_round_is_the_reference_engines_pairing_and_6_loses_on_c10() {
+    // The last round of a generated tournament: 8 (due white, absolutely) plays 2 with white;
+    // with 6 instead one topscorer or topscorer's opponent would end beyond +2 or -2.
+    let (t, e) = explained("dutch_2025_C10_decided.trf", 11, 8);
+    assert_eq!(
+        e.outcome,
+        Outcome::Game {
+            opponent: 2,
+            white: true
+        }
+    );
+    let six = e.alternatives.iter().find(|a| a.player == 6).unwrap();
+    assert_eq!(six.verdict, Verdict::Worse);
+    assert_eq!(six.article.as_deref(), Some("FIDE Dutch 2025 C.10"));
+    assert_eq!(
+        (six.with_it.as_deref(), six.made.as_deref()),
+        (Some("1"), Some("0"))
+    );
+    // The whole round as the reference engine paired it (board order and colours).
+    let text =
+        std::fs::read_to_string(format!("{REF_DIR}/dutch_2025_C10_decided.expected")).unwrap();
+    let mut lines = text.lines();
+    let n: usize = lines.next().unwrap().trim().parse().unwrap();
+    let reference: Vec<(u32, u32)> = lines
+        .take(n)
+        .map(|l| {
+            let mut it = l.split_whitespace().map(|x| x.parse::<u32>().unwrap());
+            (it.next().unwrap(), it.next().unwrap())
+        })
+        .collect();
+    let made =
+        optipair::engine::pair_round(&t, 11, SystemKind::Swiss, &Options::default()).unwrap();
+    assert_eq!(made.pairing.games, reference);
+    assert!(made.pairing.byes.is_empty());
 }
 
 #[test]
@@ -264,18 +308,18 @@ fn fide_dutch_2025_c5_the_bye_goes_to_the_lowest_score_and_the_others_are_recomp
 #[test]
 fn explain_cli_text_json_and_one_printable_html_page_without_solver_words() {
     let f = format!("{REF_DIR}/dutch_2025_C13.trf");
-    let o = run(&["explain", &f, "--round", "4", "1"]);
+    let o = run(&["explain", &f, "--round", "4", "2"]);
     assert_eq!(o.status.code(), Some(0), "{}", describe(&o));
     let text = stdout(&o);
     assert!(
         text.contains("FIDE Dutch 2025 C.13 decided your opponent"),
         "{text}"
     );
-    let o = run(&["explain", &f, "--round", "4", "1", "--format", "json"]);
+    let o = run(&["explain", &f, "--round", "4", "2", "--format", "json"]);
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["decided_by"], "FIDE Dutch 2025 C.13");
     assert_eq!(v["outcome"]["kind"], "game");
-    let o = run(&["explain", &f, "--round", "4", "1", "--format", "html"]);
+    let o = run(&["explain", &f, "--round", "4", "2", "--format", "html"]);
     let html = stdout(&o);
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert!(html.contains("The rules quoted"));
@@ -400,6 +444,16 @@ fn standings_json_never_prints_a_negative_zero() {
 
 /// A generated event of `system` with `played` rounds played (deterministic by seed).
 fn generated(system: &str, players: &str, rounds: &str, played: &str) -> Tournament {
+    generated_with(system, players, rounds, played, "5")
+}
+
+fn generated_with(
+    system: &str,
+    players: &str,
+    rounds: &str,
+    played: &str,
+    seed: &str,
+) -> Tournament {
     let s = crate::common::cli::Scratch::new(&format!("explain-{system}"));
     let out = s.path("event.json");
     let o = run(&[
@@ -413,7 +467,7 @@ fn generated(system: &str, players: &str, rounds: &str, played: &str) -> Tournam
         "--played",
         played,
         "--seed",
-        "5",
+        seed,
         "--out",
         p(&out),
     ]);
@@ -677,4 +731,111 @@ fn the_explanation_page_renders_in_chromium_on_one_a4_sheet_in_plain_words() {
     assert!(print.status.success(), "{}", stderr(&print));
     let pages = pdf_pages(&std::fs::read(&pdf).unwrap());
     assert_eq!(pages, 1, "printed on {pages} A4 pages");
+}
+
+#[test]
+fn fide_dutch_2025_c6_a_two_player_bracket_still_compares_the_opponents_outside_it() {
+    // Round 4 of this event: players 1 and 3, alone on 3 points, meet. Any other opponent
+    // floats someone: each is tried (nearest in rank outside the bracket) and recomputed.
+    let t = generated_with("swiss", "16", "7", "3", "7");
+    let e = explain::explain(&t, 4, SystemKind::Swiss, 1, &Options::default()).unwrap();
+    assert_eq!(
+        e.outcome,
+        Outcome::Game {
+            opponent: 3,
+            white: false
+        }
+    );
+    assert_eq!(e.alternatives.len(), explain::CLOSEST);
+    assert_eq!(
+        e.decided_by.as_deref(),
+        Some("FIDE Dutch 2025 C.6"),
+        "{}",
+        e.decision
+    );
+    assert!(!e.decision.contains("nobody else"), "{}", e.decision);
+    recompute(&t, &e);
+}
+
+#[test]
+fn us_chess_the_closest_other_choice_is_the_one_lost_on_the_latest_tier() {
+    // Tier systems: each reason names its tier in words, the reasons follow the tiers'
+    // order, and the rule said to decide is the latest tier an alternative loses on.
+    let t = generated("uscf-thirds", "16", "7", "3");
+    let opts = Options::default();
+    let mut decided = 0;
+    for pl in &t.players {
+        let Ok(e) = explain::explain(&t, 4, SystemKind::UscfThirds, pl.id, &opts) else {
+            continue;
+        };
+        for r in &e.reasons {
+            assert!(!r.contains(" — :"), "a reason without its words: {r}");
+        }
+        let worse: Vec<&explain::Alternative> = e
+            .alternatives
+            .iter()
+            .filter(|a| a.verdict == Verdict::Worse)
+            .collect();
+        let Some(latest) = worse.iter().filter_map(|a| a.tier).max() else {
+            continue;
+        };
+        let art = worse
+            .iter()
+            .find(|a| a.tier == Some(latest))
+            .and_then(|a| a.article.clone());
+        assert_eq!(e.decided_by, art, "{}: {}", pl.id, e.decision);
+        let order: Vec<usize> = e
+            .reasons
+            .iter()
+            .filter_map(|r| {
+                worse
+                    .iter()
+                    .find(|a| r.starts_with(a.article.as_deref().unwrap_or("-")))
+                    .and_then(|a| a.tier)
+            })
+            .collect();
+        assert!(order.windows(2).all(|w| w[0] <= w[1]), "{:?}", e.reasons);
+        decided += 1;
+    }
+    assert!(decided >= 4, "{decided} explanations decided by a tier");
+}
+
+#[test]
+fn tsh07_an_opponent_the_system_cannot_be_forced_to_is_not_called_illegal() {
+    // tsh-cp pairs this round without regard to forbidden pairs, so the round cannot be
+    // paired with another opponent forced: explain says so, never "no other choice was
+    // legal"; and the claim is checked: the restricted round's pairing keeps a barred pair.
+    let t = generated("tsh-cp", "12", "8", "4");
+    let opts = Options::default();
+    let mut checked = 0;
+    for pl in &t.players {
+        let Ok(e) = explain::explain(&t, 5, SystemKind::TshCp, pl.id, &opts) else {
+            continue;
+        };
+        for a in e
+            .alternatives
+            .iter()
+            .filter(|a| a.verdict == Verdict::NotRecomputed)
+        {
+            assert!(
+                !e.decision.contains("No other choice was legal"),
+                "{}",
+                e.decision
+            );
+            let forced = explain::forced(&t, 5, pl.id, Some(a.player)).unwrap();
+            let p = optipair::engine::pair_round(&forced, 5, SystemKind::TshCp, &opts).unwrap();
+            let barred = p.pairing.games.iter().any(|&(w, b)| {
+                let touches = [w, b].contains(&pl.id) || [w, b].contains(&a.player);
+                let theirs = [w, b].contains(&pl.id) && [w, b].contains(&a.player);
+                touches && !theirs
+            });
+            assert!(
+                barred,
+                "{} v {}: the system kept the pairs apart",
+                pl.id, a.player
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 0);
 }

@@ -9,10 +9,11 @@ use crate::tournament::Tournament;
 use maud::{html as markup, PreEscaped, DOCTYPE};
 
 const STYLE: &str = "
-body { font-family: serif; margin: 1.5cm; color: #000; font-size: 11pt; }
-h1 { font-size: 15pt; } h2 { font-size: 12pt; margin-top: 1.2em; }
+body { font-family: serif; margin: 0; color: #000; font-size: 10pt; line-height: 1.25; }
+h1 { font-size: 13pt; margin: 0 0 0.4em; } h2 { font-size: 11pt; margin: 0.8em 0 0.2em; }
+p, ul { margin: 0.2em 0; } li { margin: 0.1em 0; }
 .rule { margin-left: 1em; font-style: italic; }
-@page { size: A4; margin: 1.5cm; }
+@page { size: A4; margin: 1.2cm; }
 ";
 
 /// The articles a page cites, each quoted once.

@@ -63,6 +63,9 @@ pub enum Verdict {
     Order,
     /// No legal pairing of the round has it.
     NoPairing,
+    /// Not recomputed: the system's rules do not take the round's forbidden pairs, so the
+    /// round could not be paired with it forced.
+    NotRecomputed,
 }
 
 /// One other opponent (or, for a bye, another player who could have had it).
@@ -73,6 +76,9 @@ pub struct Alternative {
     /// The rule on which it loses (or that forbids it).
     pub article: Option<String>,
     pub bracket: Option<usize>,
+    /// For a system judged by its tiers: the place of that tier in the system's order (0 the
+    /// first), which says how close the alternative came.
+    pub tier: Option<usize>,
     /// Its value and the pairing made's on that rule, in words.
     pub with_it: Option<String>,
     pub made: Option<String>,
@@ -287,7 +293,8 @@ pub(super) fn colour_word(c: crate::tournament::Colour) -> &'static str {
 }
 
 /// The others to try: for a game, the players of his own bracket and of the bracket he was
-/// paired in, nearest in rank to his opponent first; for a bye, the others who may have it,
+/// paired in, nearest in rank to his opponent first, then (when these are fewer than
+/// [`CLOSEST`]) the others nearest in rank to him; for a bye, the others who may have it,
 /// lowest ranked first.
 fn candidates(
     st: &RoundState,
@@ -311,6 +318,16 @@ fn candidates(
             pool.sort_unstable_by_key(|&x| (rank(x).abs_diff(rank(*opponent)), rank(x)));
             pool.dedup();
             pool.truncate(CLOSEST);
+            // A small bracket: the players nearest in rank outside it (each would float).
+            let mut outside: Vec<u32> = st
+                .players
+                .iter()
+                .map(|q| q.id)
+                .filter(|&x| x != player && x != *opponent && !pool.contains(&x))
+                .collect();
+            outside.sort_unstable_by_key(|&x| (rank(x).abs_diff(rank(player)), rank(x)));
+            let room = CLOSEST.saturating_sub(pool.len());
+            pool.extend(outside.into_iter().take(room));
             pool
         }
         Outcome::Bye => {
@@ -359,8 +376,17 @@ pub fn forced(t: &Tournament, round: u32, player: u32, other: Option<u32>) -> Re
     Ok(out)
 }
 
+/// Why [`best_with`] has no pairing to compare.
+enum Miss {
+    /// No legal pairing of the round has it.
+    NoPairing,
+    /// The system paired the round without keeping the barred pairs apart (its rules do not
+    /// take the round's forbidden pairs), so the round with it forced could not be paired.
+    Ignored,
+}
+
 /// The best pairing of round `round` in which `player` meets `other` (for a bye
-/// alternative: in which `other` has the bye), by the engine; `None` when none is legal.
+/// alternative: in which `other` has the bye), by the engine.
 fn best_with(
     t: &Tournament,
     round: u32,
@@ -369,22 +395,47 @@ fn best_with(
     player: u32,
     other: u32,
     bye: bool,
-) -> Option<Paired> {
+) -> std::result::Result<Paired, Miss> {
     let restricted = if bye {
-        forced(t, round, other, None).ok()?
+        forced(t, round, other, None)
     } else {
-        forced(t, round, player, Some(other)).ok()?
+        forced(t, round, player, Some(other))
     };
-    let p = engine::pair_round(&restricted, round, system, opts).ok()?;
-    let has = if bye {
-        p.pairing.byes.contains(&other)
+    let restricted = restricted.map_err(|_| Miss::NoPairing)?;
+    let p = engine::pair_round(&restricted, round, system, opts).map_err(|_| Miss::NoPairing)?;
+    let games = &p.pairing.games;
+    let (has, barred) = if bye {
+        let has = p.pairing.byes.contains(&other);
+        (has, games.iter().any(|&(w, b)| w == other || b == other))
     } else {
-        p.pairing
-            .games
-            .iter()
-            .any(|&(w, b)| (w, b) == (player, other) || (w, b) == (other, player))
+        let ours = |w: u32, b: u32| (w, b) == (player, other) || (w, b) == (other, player);
+        let touches = |w: u32, b: u32| [w, b].iter().any(|x| *x == player || *x == other);
+        (
+            games.iter().any(|&(w, b)| ours(w, b)),
+            games.iter().any(|&(w, b)| touches(w, b) && !ours(w, b)),
+        )
     };
-    (has && p.is_clean()).then_some(p)
+    match (has && p.is_clean(), barred) {
+        (true, _) => Ok(p),
+        (false, true) => Err(Miss::Ignored),
+        (false, false) => Err(Miss::NoPairing),
+    }
+}
+
+/// An alternative whose round could not be paired with it forced: no legal pairing has it,
+/// or the system's rules do not take the round's forbidden pairs.
+fn missed(mut alt: Alternative, miss: Miss, bye: bool) -> Alternative {
+    alt.sentence = match (miss, bye) {
+        (Miss::Ignored, _) => {
+            alt.verdict = Verdict::NotRecomputed;
+            "not recomputed: this system pairs the round without regard to forbidden pairs \
+             (TRF-2026 260), so the round cannot be paired with this choice forced"
+                .to_string()
+        }
+        (Miss::NoPairing, true) => "no legal pairing gives this player the bye".to_string(),
+        (Miss::NoPairing, false) => "no legal pairing of the round lets you meet".to_string(),
+    };
+    alt
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -406,6 +457,7 @@ fn dutch_alternative(
         verdict: Verdict::NoPairing,
         article: None,
         bracket: None,
+        tier: None,
         with_it: None,
         made: None,
         pairing: None,
@@ -428,13 +480,9 @@ fn dutch_alternative(
             }
         }
     }
-    let Some(best) = best_with(t, round, system, opts, player, x, bye) else {
-        alt.sentence = if bye {
-            "no legal pairing gives this player the bye".to_string()
-        } else {
-            "no legal pairing of the round lets you meet".to_string()
-        };
-        return alt;
+    let best = match best_with(t, round, system, opts, player, x, bye) {
+        Ok(best) => best,
+        Err(miss) => return missed(alt, miss, bye),
     };
     let theirs = as_pairing(&best);
     let cmp = dutch::compare(field, round, &theirs, made);
@@ -509,23 +557,28 @@ fn tier_alternative(
         verdict: Verdict::NoPairing,
         article: None,
         bracket: None,
+        tier: None,
         with_it: None,
         made: None,
         pairing: None,
-        sentence: "no legal pairing of the round lets you meet".to_string(),
+        sentence: String::new(),
     };
-    if bye {
-        alt.sentence = "no legal pairing gives this player the bye".to_string();
-    }
-    let Some(best) = best_with(t, round, system, opts, player, x, bye) else {
-        return alt;
+    let best = match best_with(t, round, system, opts, player, x, bye) {
+        Ok(best) => best,
+        Err(miss) => return missed(alt, miss, bye),
     };
     alt.pairing = Some(as_pairing(&best));
     let mine = &made.pairing.certificate.tiers;
     let theirs = &best.pairing.certificate.tiers;
-    match mine.iter().zip(theirs).find(|(m, o)| m.value != o.value) {
-        Some((m, o)) => {
+    match mine
+        .iter()
+        .zip(theirs)
+        .enumerate()
+        .find(|(_, (m, o))| m.value != o.value)
+    {
+        Some((k, (m, o))) => {
             alt.verdict = Verdict::Worse;
+            alt.tier = Some(k);
             alt.article = Some(words::citation(&m.rule));
             alt.with_it = Some(o.value.to_string());
             alt.made = Some(m.value.to_string());
@@ -546,19 +599,23 @@ fn tier_alternative(
     alt
 }
 
-/// Ranks how close an alternative came: later brackets and lower criteria are closer.
-fn closeness(a: &Alternative) -> Option<(usize, usize)> {
-    let idx = |art: &str| {
+/// The priority of the rule an alternative loses on: its tier's place for a system judged
+/// by its tiers, else the criterion's place in the table (`unknown` when it is in neither).
+fn priority(a: &Alternative, unknown: usize) -> usize {
+    a.tier.unwrap_or_else(|| {
+        let art = a.article.as_deref().unwrap_or("");
         words::TABLE
             .iter()
             .position(|w| w.article == art)
-            .unwrap_or(0)
-    };
+            .unwrap_or(unknown)
+    })
+}
+
+/// Ranks how close an alternative came: later brackets and lower criteria (or tiers) are
+/// closer.
+fn closeness(a: &Alternative) -> Option<(usize, usize)> {
     match a.verdict {
-        Verdict::Worse => Some((
-            a.bracket.unwrap_or(usize::MAX),
-            a.article.as_deref().map_or(0, idx),
-        )),
+        Verdict::Worse => Some((a.bracket.unwrap_or(usize::MAX), priority(a, 0))),
         Verdict::Order => Some((a.bracket.unwrap_or(usize::MAX), usize::MAX)),
         _ => None,
     }
@@ -584,6 +641,17 @@ fn decide(ex: &mut Explanation) {
             let art = a.article.clone().unwrap_or_default();
             ex.decided_by = Some(art.clone());
             headline(a, &art, what)
+        }
+        None if ex
+            .alternatives
+            .iter()
+            .any(|a| a.verdict == Verdict::NotRecomputed) =>
+        {
+            format!(
+                "Not decided by a comparison ({what}): the other choices could not be \
+                 recomputed (this system does not take forbidden pairs, TRF-2026 260), and the \
+                 rest were not legal."
+            )
         }
         None if !ex.alternatives.is_empty() => {
             ex.decided_by = ex.alternatives.iter().find_map(|a| a.article.clone());
@@ -641,18 +709,15 @@ fn counts<'a>(a: &'a Alternative, art: &str) -> &'a str {
 
 /// One line per rule that ruled alternatives out, in the rules' priority order.
 fn reasons(alts: &[Alternative]) -> Vec<String> {
-    let rank = |a: &Alternative| {
-        let art = a.article.as_deref().unwrap_or("");
-        (
-            a.bracket.unwrap_or(0),
-            words::TABLE
-                .iter()
-                .position(|w| w.article == art)
-                .unwrap_or(usize::MAX),
-        )
-    };
+    let rank = |a: &Alternative| (a.bracket.unwrap_or(0), priority(a, usize::MAX));
     let mut sorted: Vec<&Alternative> = alts.iter().collect();
-    sorted.sort_by_key(|a| (a.verdict == Verdict::NoPairing, rank(a)));
+    sorted.sort_by_key(|a| {
+        (
+            matches!(a.verdict, Verdict::NoPairing | Verdict::NotRecomputed),
+            a.verdict == Verdict::NotRecomputed,
+            rank(a),
+        )
+    });
     let mut out: Vec<String> = Vec::new();
     let mut last: Option<(Verdict, Option<String>)> = None;
     for a in sorted {
@@ -670,11 +735,7 @@ fn reasons(alts: &[Alternative]) -> Vec<String> {
         let art = a.article.as_deref().unwrap_or("");
         out.push(match a.verdict {
             Verdict::NotAllowed => format!("{} — not allowed: {item}", short(art)),
-            Verdict::Worse => format!(
-                "{} — {}: worse with {item}",
-                short(art),
-                words::words(art).map_or("", |w| w.sentence)
-            ),
+            Verdict::Worse => format!("{} — {}: worse with {item}", short(art), counts(a, art)),
             Verdict::Order if art.is_empty() => {
                 format!("as good on every criterion, after yours by the system's tie rule: {item}")
             }
@@ -683,6 +744,9 @@ fn reasons(alts: &[Alternative]) -> Vec<String> {
                 short(art)
             ),
             Verdict::NoPairing => format!("no legal pairing of the round with: {item}"),
+            Verdict::NotRecomputed => format!(
+                "not recomputed (this system does not take forbidden pairs, TRF-2026 260): {item}"
+            ),
         });
         last = Some(key);
     }
