@@ -126,12 +126,29 @@ pub fn field(spec: &Spec, opts: &Options) -> Result<Tournament> {
     t.rounds_planned = Some(spec.rounds);
     t.system = Some(spec.system.to_string());
     t.scoring.game_scores = scrabble;
+    set_prog_groups(&mut t, spec.system);
     for r in 1..=spec.played.min(spec.rounds) {
         let paired = engine::pair_round(&t, r, spec.system, opts)?;
         t = engine::store(&t, &paired);
         play(&mut t, r, spec.draw_rate, &mut rng);
     }
     Ok(t)
+}
+
+/// PROG's groups are the arbiter's to set ("decided by the arbiter before the start of first
+/// round"): for a generated field without `prog.a_min` / `prog.c_below`, they are set from its
+/// ratings ([`crate::systems::prog::bounds_for_field`]), so that a field the defaults (2000 / 1600) do not fit
+/// is still paired.
+pub fn set_prog_groups(t: &mut Tournament, system: SystemKind) {
+    const KEYS: [&str; 2] = ["prog.a_min", "prog.c_below"];
+    if system != SystemKind::Prog || KEYS.iter().any(|k| t.settings.contains_key(*k)) {
+        return;
+    }
+    let ratings: Vec<u32> = t.players.iter().map(|p| p.rating).collect();
+    if let Some(b) = crate::systems::prog::bounds_for_field(&ratings) {
+        t.settings.insert(KEYS[0].into(), b.a_min.into());
+        t.settings.insert(KEYS[1].into(), b.c_below.into());
+    }
 }
 
 /// Draws the results of round `r`'s pending games (game scores where the event keeps them;

@@ -806,6 +806,39 @@ fn generate_is_deterministic_by_seed_and_checks_clean() {
     assert_exit(&run(&["check", p(&a)]), 0);
 }
 
+/// PROG's groups are the arbiter's to set: a generated field the defaults (2000 / 1600) do not
+/// fit gets groups from its own ratings, kept in JSON and paired; a TRF file, which cannot hold
+/// them, is written with a note saying so.
+#[test]
+fn generate_prog_sets_groups_from_the_field() {
+    let s = Scratch::new("generate-prog");
+    let (json, trf) = (s.path("prog.json"), s.path("prog.trf"));
+    for out in [&json, &trf] {
+        let o = run(&[
+            "generate",
+            "--system",
+            "prog",
+            "--players",
+            "24",
+            "--rounds",
+            "5",
+            "--played",
+            "2",
+            "--seed",
+            "4",
+            "--out",
+            p(out),
+        ]);
+        assert_exit(&o, 0);
+        let noted = stderr(&o).contains("a TRF file cannot hold them");
+        assert_eq!(noted, out == &trf, "{}", describe(&o));
+    }
+    let t = load(&json);
+    assert_eq!(t.last_paired_round(), 2);
+    assert!(t.settings.contains_key("prog.a_min") && t.settings.contains_key("prog.c_below"));
+    assert_exit(&run(&["pair", p(&json), "--system", "prog"]), 0);
+}
+
 #[test]
 fn generate_rejects_more_rounds_played_than_planned() {
     let s = Scratch::new("generate-bad");

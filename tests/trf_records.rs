@@ -212,6 +212,17 @@ fn forbidden_pairs_from_260_and_xxp_are_hard_rules() {
     assert!(String::from_utf8_lossy(&o.stdout)
         .split(['\r', '\n'])
         .any(|l| l == "260 003 005    1    2"));
+    // A record naming a player the file does not list is refused at its line, by its kind.
+    for (line, kind) in [("260 001 002    1    9", "260"), ("XXP    1    9", "XXP")] {
+        let e = trf::parse(&base_with(&[line])).unwrap_err().to_string();
+        assert!(
+            e.contains("line 3")
+                && e.contains(&format!(
+                    "{kind}: forbidden pair names player 9, who has no 001 line"
+                )),
+            "{line}: {e}"
+        );
+    }
 }
 
 #[test]

@@ -494,8 +494,15 @@ use crate::spec::words::count as plural;
 /// Sentences for the arbiter: the verdict, then each tier that differs, in priority order,
 /// e.g. "colour preferences not granted — yours: 3; optimum: 1; 2 more than necessary".
 fn summary(a: &Audit) -> Vec<String> {
-    let mut out = Vec::new();
-    out.push(if a.dutch_round && !a.dutch_exact {
+    let mut out = vec![verdict_sentence(a)];
+    tier_sentences(a, &mut out);
+    board_sentences(a, &mut out);
+    out
+}
+
+/// The opening sentence: whether the pairing keeps the rules and is the one they prefer.
+fn verdict_sentence(a: &Audit) -> String {
+    if a.dutch_round && !a.dutch_exact {
         match (a.verdict, &a.dutch) {
             (Verdict::BreaksRule, _) => format!(
                 "Round {}: the pairing breaks the rules of {}: {} of the independent verifier.",
@@ -568,7 +575,11 @@ fn summary(a: &Audit) -> Vec<String> {
                 a.system
             ),
         }
-    });
+    }
+}
+
+/// One sentence per criterion where the pairing and the optimum differ.
+fn tier_sentences(a: &Audit, out: &mut Vec<String>) {
     if let Some(rows) = &a.tiers {
         for (i, r) in rows.iter().enumerate() {
             if r.yours == r.optimum {
@@ -607,6 +618,10 @@ fn summary(a: &Audit) -> Vec<String> {
                 .to_string(),
         );
     }
+}
+
+/// How the boards differ from the optimum's, and the cautions.
+fn board_sentences(a: &Audit, out: &mut Vec<String>) {
     let d = &a.differences;
     let n = d.only_yours.len() + d.colours_reversed.len() + d.byes_only_yours.len();
     if d.is_empty() {
@@ -651,5 +666,4 @@ fn summary(a: &Audit) -> Vec<String> {
             plural(a.optimum_violations.len() as i64, "finding", "findings")
         ));
     }
-    out
 }

@@ -54,6 +54,18 @@ pub fn generate(a: GenerateArgs) -> Result<u8> {
     }
     let t = generate::field(&spec, &opts)?;
     formats::save(&a.out, &t)?;
+    // PROG's groups were set from this field's ratings; TRF has no record for them.
+    if formats::kind_of(&a.out)? == formats::Kind::Trf {
+        if let (Some(a_min), Some(c_below)) =
+            (t.settings.get("prog.a_min"), t.settings.get("prog.c_below"))
+        {
+            errln!(
+                "note: PROG groups set from the field's ratings (prog.a_min {a_min}, \
+                 prog.c_below {c_below}); a TRF file cannot hold them, so `pair` reads the \
+                 defaults (2000 / 1600): write .json to keep them"
+            );
+        }
+    }
     // A `.t` file cannot hold the rounds planned or the settings: its sidecar does, so that
     // the event it made can be paired.
     if formats::kind_of(&a.out)? == formats::Kind::Tsh {

@@ -722,7 +722,7 @@ struct Lines {
     win_points: Option<f64>,
     draw_points: Option<f64>,
     xxs: Vec<(usize, String, f64)>,
-    forbidden: Vec<(usize, ForbiddenPairs)>,
+    forbidden: Vec<(usize, String, ForbiddenPairs)>,
     requested: Vec<(usize, ByeKind, u32, u32)>,
     accel250: Vec<Accel250>,
     baku_192: Option<(usize, String)>,
@@ -1035,13 +1035,13 @@ impl Lines {
                 n,
                 kind,
                 format!(
-                    "{kind}: a self.forbidden pair needs rounds first <= last and at least \
+                    "{kind}: a forbidden pair needs rounds first <= last and at least \
                      two players"
                 ),
             ));
         }
         self.forbidden
-            .push((n, ForbiddenPairs { from, to, players }));
+            .push((n, kind.to_string(), ForbiddenPairs { from, to, players }));
         Ok(())
     }
 
@@ -1226,17 +1226,17 @@ impl Lines {
         }
         t.rounds = build_rounds(&self.recs, &self.index)?;
         check_points(t, &self.recs)?;
-        for (n, fp) in &self.forbidden {
+        for (n, kind, fp) in &self.forbidden {
             if let Some(id) = fp.players.iter().find(|id| !self.index.contains_key(id)) {
                 return Err(Error::at(
                     *n,
-                    "self.forbidden pair",
-                    format!("self.forbidden pair: player {id} has no 001 line"),
+                    kind,
+                    format!("{kind}: forbidden pair names player {id}, who has no 001 line"),
                 ));
             }
         }
         if !self.forbidden.is_empty() {
-            let list: Vec<ForbiddenPairs> = self.forbidden.into_iter().map(|(_, f)| f).collect();
+            let list: Vec<ForbiddenPairs> = self.forbidden.into_iter().map(|(_, _, f)| f).collect();
             t.settings.insert(
                 crate::tournament::FORBIDDEN_PAIRS.to_string(),
                 serde_json::to_value(list).expect("json"),

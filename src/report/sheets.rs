@@ -4,7 +4,7 @@
 
 use super::{bye_words, event_name, half, points, spread, wl_text, People, Table};
 use crate::tournament::tiebreak::{self, Tiebreak};
-use crate::tournament::{ByeKind, GameResult, Order, Round, Standings, Tournament};
+use crate::tournament::{ByeKind, Game, GameResult, Order, Round, Scoring, Standings, Tournament};
 use crate::{Result, SystemKind};
 use std::collections::BTreeMap;
 
@@ -271,116 +271,13 @@ pub fn crosstable(
 ) -> Result<Sheet> {
     let scrabble = super::is_scrabble(t, system);
     let people = People::new(t);
-    // Rank per player, in standings order.
-    let order: Vec<(u32, u32, Vec<String>)> = if scrabble {
-        let st = Standings::before(t, after + 1);
-        let wl = super::win_loss(t, after + 1);
-        let mut out = Vec::new();
-        let mut rank = 0;
-        let mut prev: Option<(f64, i64)> = None;
-        for (i, id) in st.by_wins_spread().into_iter().enumerate() {
-            let s = st.get(id).expect("standing");
-            if prev != Some((s.score, s.spread)) {
-                rank = i as u32 + 1;
-            }
-            prev = Some((s.score, s.spread));
-            let tail = vec![
-                wl_text(wl.get(&id).copied().unwrap_or_default()),
-                spread(s.spread),
-            ];
-            out.push((id, rank, tail));
-        }
-        out
+    let order = if scrabble {
+        scrabble_order(t, after)
     } else {
-        tiebreak::standings(t, after, tiebreaks)?
-            .into_iter()
-            .map(|r| {
-                let mut tail = vec![points(r.score)];
-                tail.extend(r.values.iter().map(|v| v.map(points).unwrap_or_default()));
-                (r.id, r.rank, tail)
-            })
-            .collect()
+        chess_order(t, after, tiebreaks)?
     };
-    let mut cells: BTreeMap<u32, Vec<String>> = t
-        .players
-        .iter()
-        .map(|p| (p.id, vec!["-".to_string(); after as usize]))
-        .collect();
-    let s = &t.scoring;
-    for r in t
-        .rounds
-        .iter()
-        .filter(|r| r.number >= 1 && r.number <= after)
-    {
-        let i = (r.number - 1) as usize;
-        let mut put = |id: u32, text: String| {
-            if let Some(v) = cells.get_mut(&id) {
-                v[i] = text;
-            }
-        };
-        for g in &r.games {
-            let (pw, pb) = g.result.points(s);
-            for (me, opp, pts, col) in [(g.white, g.black, pw, 'w'), (g.black, g.white, pb, 'b')] {
-                let text = if scrabble {
-                    let wlt = match g.result {
-                        GameResult::Pending => "?",
-                        _ if (pts - s.win).abs() < 1e-9 => "W",
-                        _ if pts > s.loss + 1e-9 => "T",
-                        _ => "L",
-                    };
-                    let opp = people.number(opp);
-                    match g.spread_for(me) {
-                        Some(d) => format!("{wlt}{opp} {}", spread(d)),
-                        None => format!("{wlt}{opp}"),
-                    }
-                } else {
-                    let col = if g.order == Order::Recorded {
-                        col.to_string()
-                    } else {
-                        String::new()
-                    };
-                    let res = match g.result {
-                        GameResult::Pending => String::new(),
-                        r if r.played() => half(pts),
-                        _ if pts > 0.0 => "+".into(),
-                        _ => "-".into(),
-                    };
-                    format!("{}{col}{res}", people.number(opp))
-                };
-                put(me, text);
-            }
-        }
-        for b in &r.byes {
-            let letter = match b.kind {
-                ByeKind::PairingAllocated => "U",
-                ByeKind::Full => "F",
-                ByeKind::Half => "H",
-                ByeKind::Zero => "Z",
-            };
-            let text = match (scrabble, b.spread) {
-                (true, Some(d)) => format!("bye {}", spread(i64::from(d))),
-                (true, None) => "bye".into(),
-                (false, _) => format!("{letter}{}", half(b.kind.points(s))),
-            };
-            put(b.player, text);
-        }
-    }
-    let mut cols: Vec<(String, bool)> = vec![
-        ("Rk".into(), true),
-        ("No".into(), true),
-        ("Name".into(), false),
-        ("Rtg".into(), true),
-    ];
-    for r in 1..=after {
-        cols.push((r.to_string(), false));
-    }
-    if scrabble {
-        cols.push(("W-L".into(), true));
-        cols.push(("Spread".into(), true));
-    } else {
-        cols.push(("Pts".into(), true));
-        cols.extend(tiebreaks.iter().map(|tb| (tb.heading(), true)));
-    }
+    let mut cells = round_cells(t, after, scrabble, &people);
+    let cols = crosstable_columns(after, scrabble, tiebreaks);
     let mut table = Table {
         headings: cols.iter().map(|c| c.0.clone()).collect(),
         right: cols.iter().map(|c| c.1).collect(),
@@ -403,23 +300,168 @@ pub fn crosstable(
         row.extend(tail);
         table.rows.push(row);
     }
-    let notes = if scrabble {
-        vec!["Cells: W/L/T, opponent's number, spread.".to_string()]
-    } else {
-        let mut n = vec![
-            "Cells: opponent's number, colour (w/b), result; + / - forfeit won / lost; U pairing-allocated bye, F full-point bye, H half-point bye, Z zero-point bye; - not paired.".to_string(),
-        ];
-        n.extend(
-            tiebreaks
-                .iter()
-                .map(|tb| format!("{}: {} ({})", tb.heading(), tb.title(), tb.article())),
-        );
-        n
-    };
     Ok(Sheet {
         kind: "crosstable",
         heading: format!("{} — crosstable after round {after}", event_name(t)),
         table,
-        notes,
+        notes: crosstable_notes(scrabble, tiebreaks),
     })
+}
+
+/// A crosstable row's player, rank and closing columns, in standings order.
+type Ranked = Vec<(u32, u32, Vec<String>)>;
+
+/// Scrabble order: wins, then spread; equal wins and spread share a rank.
+fn scrabble_order(t: &Tournament, after: u32) -> Ranked {
+    let st = Standings::before(t, after + 1);
+    let wl = super::win_loss(t, after + 1);
+    let mut out = Vec::new();
+    let mut rank = 0;
+    let mut prev: Option<(f64, i64)> = None;
+    for (i, id) in st.by_wins_spread().into_iter().enumerate() {
+        let s = st.get(id).expect("standing");
+        if prev != Some((s.score, s.spread)) {
+            rank = i as u32 + 1;
+        }
+        prev = Some((s.score, s.spread));
+        let tail = vec![
+            wl_text(wl.get(&id).copied().unwrap_or_default()),
+            spread(s.spread),
+        ];
+        out.push((id, rank, tail));
+    }
+    out
+}
+
+/// Chess order: points, then the event's tie-breaks.
+fn chess_order(t: &Tournament, after: u32, tiebreaks: &[Tiebreak]) -> Result<Ranked> {
+    Ok(tiebreak::standings(t, after, tiebreaks)?
+        .into_iter()
+        .map(|r| {
+            let mut tail = vec![points(r.score)];
+            tail.extend(r.values.iter().map(|v| v.map(points).unwrap_or_default()));
+            (r.id, r.rank, tail)
+        })
+        .collect())
+}
+
+/// Each player's cell for rounds 1..=after: game, bye, or "-" when not paired.
+fn round_cells(
+    t: &Tournament,
+    after: u32,
+    scrabble: bool,
+    people: &People,
+) -> BTreeMap<u32, Vec<String>> {
+    let mut cells: BTreeMap<u32, Vec<String>> = t
+        .players
+        .iter()
+        .map(|p| (p.id, vec!["-".to_string(); after as usize]))
+        .collect();
+    let s = &t.scoring;
+    for r in t
+        .rounds
+        .iter()
+        .filter(|r| r.number >= 1 && r.number <= after)
+    {
+        let i = (r.number - 1) as usize;
+        let mut put = |id: u32, text: String| {
+            if let Some(v) = cells.get_mut(&id) {
+                v[i] = text;
+            }
+        };
+        for g in &r.games {
+            let (pw, pb) = g.result.points(s);
+            for (me, opp, pts, col) in [(g.white, g.black, pw, 'w'), (g.black, g.white, pb, 'b')] {
+                let text = if scrabble {
+                    scrabble_cell(g, me, opp, pts, s, people)
+                } else {
+                    chess_cell(g, opp, pts, col, people)
+                };
+                put(me, text);
+            }
+        }
+        for b in &r.byes {
+            let letter = match b.kind {
+                ByeKind::PairingAllocated => "U",
+                ByeKind::Full => "F",
+                ByeKind::Half => "H",
+                ByeKind::Zero => "Z",
+            };
+            let text = match (scrabble, b.spread) {
+                (true, Some(d)) => format!("bye {}", spread(i64::from(d))),
+                (true, None) => "bye".into(),
+                (false, _) => format!("{letter}{}", half(b.kind.points(s))),
+            };
+            put(b.player, text);
+        }
+    }
+    cells
+}
+
+/// One Scrabble game's cell for `me`: W/L/T, the opponent's number, the spread ("W7 +120").
+fn scrabble_cell(g: &Game, me: u32, opp: u32, pts: f64, s: &Scoring, people: &People) -> String {
+    let wlt = match g.result {
+        GameResult::Pending => "?",
+        _ if (pts - s.win).abs() < 1e-9 => "W",
+        _ if pts > s.loss + 1e-9 => "T",
+        _ => "L",
+    };
+    let opp = people.number(opp);
+    match g.spread_for(me) {
+        Some(d) => format!("{wlt}{opp} {}", spread(d)),
+        None => format!("{wlt}{opp}"),
+    }
+}
+
+/// One chess game's cell: the opponent's number, the colour when recorded, the result ("7w1").
+fn chess_cell(g: &Game, opp: u32, pts: f64, col: char, people: &People) -> String {
+    let col = if g.order == Order::Recorded {
+        col.to_string()
+    } else {
+        String::new()
+    };
+    let res = match g.result {
+        GameResult::Pending => String::new(),
+        r if r.played() => half(pts),
+        _ if pts > 0.0 => "+".into(),
+        _ => "-".into(),
+    };
+    format!("{}{col}{res}", people.number(opp))
+}
+
+/// The crosstable's columns, each with whether it is right-aligned.
+fn crosstable_columns(after: u32, scrabble: bool, tiebreaks: &[Tiebreak]) -> Vec<(String, bool)> {
+    let mut cols: Vec<(String, bool)> = vec![
+        ("Rk".into(), true),
+        ("No".into(), true),
+        ("Name".into(), false),
+        ("Rtg".into(), true),
+    ];
+    for r in 1..=after {
+        cols.push((r.to_string(), false));
+    }
+    if scrabble {
+        cols.push(("W-L".into(), true));
+        cols.push(("Spread".into(), true));
+    } else {
+        cols.push(("Pts".into(), true));
+        cols.extend(tiebreaks.iter().map(|tb| (tb.heading(), true)));
+    }
+    cols
+}
+
+/// The key to the cells, and each tie-break's title and article.
+fn crosstable_notes(scrabble: bool, tiebreaks: &[Tiebreak]) -> Vec<String> {
+    if scrabble {
+        return vec!["Cells: W/L/T, opponent's number, spread.".to_string()];
+    }
+    let mut n = vec![
+        "Cells: opponent's number, colour (w/b), result; + / - forfeit won / lost; U pairing-allocated bye, F full-point bye, H half-point bye, Z zero-point bye; - not paired.".to_string(),
+    ];
+    n.extend(
+        tiebreaks
+            .iter()
+            .map(|tb| format!("{}: {} ({})", tb.heading(), tb.title(), tb.article())),
+    );
+    n
 }

@@ -5,7 +5,6 @@
 use crate::engine;
 use crate::generate::{self, Rng};
 use crate::solve::{Options, Status};
-use crate::systems::prog;
 use crate::tournament::{Colour, Game, Standings, Tournament};
 use crate::{Error, Result, SystemKind};
 use serde::{Deserialize, Serialize};
@@ -134,7 +133,7 @@ pub fn event(
     t.rounds_planned = Some(rounds);
     t.system = Some(system.to_string());
     t.settings = settings.clone();
-    set_prog_groups(&mut t, system);
+    generate::set_prog_groups(&mut t, system);
     let rating = |t: &Tournament, id: u32| t.player(id).map(|p| p.rating).unwrap_or(0);
     let mut ev = Event::default();
     let mut met = std::collections::HashSet::new();
@@ -183,22 +182,6 @@ pub fn event(
         ev.imbalance_max = ev.imbalance_max.max(d);
     }
     Ok(ev)
-}
-
-/// PROG's groups are the arbiter's to set ("decided by the arbiter before the start of first
-/// round"): for a generated field without `prog.a_min` / `prog.c_below`, they are set from its
-/// ratings ([`prog::bounds_for_field`]), so that a field the defaults (2000 / 1600) do not fit
-/// is still paired.
-fn set_prog_groups(t: &mut Tournament, system: SystemKind) {
-    const KEYS: [&str; 2] = ["prog.a_min", "prog.c_below"];
-    if system != SystemKind::Prog || KEYS.iter().any(|k| t.settings.contains_key(*k)) {
-        return;
-    }
-    let ratings: Vec<u32> = t.players.iter().map(|p| p.rating).collect();
-    if let Some(b) = prog::bounds_for_field(&ratings) {
-        t.settings.insert(KEYS[0].into(), b.a_min.into());
-        t.settings.insert(KEYS[1].into(), b.c_below.into());
-    }
 }
 
 /// A 95% Wilson score interval for `k` successes in `n` trials.
