@@ -336,11 +336,17 @@ impl<'a> Checker<'a> {
     }
 
     fn flag(&mut self, rule: &str, players: Vec<u32>, message: String) {
+        self.flag_cited(rule, rule, players, message);
+    }
+
+    /// A finding filed under `rule` whose message cites the one clause that decides it
+    /// (`cite`, e.g. the step of 5.2 that allocates the colours).
+    fn flag_cited(&mut self, rule: &str, cite: &str, players: Vec<u32>, message: String) {
         self.out.push(Violation {
             round: self.r,
             rule: rule.to_string(),
             players,
-            message: format!("round {}: {message} — {rule}", self.r),
+            message: format!("round {}: {message} — {cite}", self.r),
         });
     }
 
@@ -978,12 +984,11 @@ impl<'a> Checker<'a> {
     fn check_allocation(&mut self, w: u32, b: u32) {
         let (c, step, why) = self.allocate(w, b);
         if c != Colour::White {
-            self.flag(
+            self.flag_cited(
                 ALLOCATION,
+                &format!("FIDE Dutch 2025 {step}"),
                 vec![w, b],
-                format!(
-                    "{w} v {b} has the colours reversed: {b} should have white (FIDE Dutch 2025 {step}: {why})"
-                ),
+                format!("{w} v {b} has the colours reversed: {b} should have white ({why})"),
             );
         }
     }
