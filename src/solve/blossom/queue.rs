@@ -6,7 +6,7 @@
 //! differ from the last least key; only the lowest non-empty bucket is ever searched for the
 //! least key and redistributed into the buckets below, so each entry moves a few times
 //! instead of sifting through a binary heap of a million entries (the stale ones included)
-//! at every pop: binary heaps took a fifth of a 10,000-player round (BENCHMARKS.md).
+//! at every pop: binary heaps took a fifth of a 10,000-player round (EXPERIMENTS.md).
 //!
 //! Entries of one key come out in payload order, as from a binary heap of `(key, payload)`:
 //! the search takes its steps in the same order as before.

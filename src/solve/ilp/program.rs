@@ -481,7 +481,7 @@ impl Model {
         }
         // Priced columns keep the last basis primal feasible: the primal simplex goes on from
         // it (a few iterations for a few columns), where the dual simplex starts over
-        // (BENCHMARKS.md: 10,000 players, about 7,000 iterations for one added column).
+        // (EXPERIMENTS.md: 10,000 players, about 7,000 iterations for one added column).
         // After cuts (new rows, the basis dual feasible), the dual simplex.
         w.model.set_option(
             "simplex_strategy",
@@ -522,7 +522,7 @@ fn configure(m: &mut highs::Model, opts: &Options, deadline: Option<Instant>) {
     m.set_option("mip_rel_gap", 0.0);
     m.set_option("mip_abs_gap", 0.5);
     m.set_option("threads", 1);
-    // Measured: presolve costs more than it saves on these models (BENCHMARKS.md).
+    // Measured: presolve costs more than it saves on these models (EXPERIMENTS.md).
     m.set_option("presolve", "off");
     if let Some(d) = deadline {
         let left = d.saturating_duration_since(Instant::now()).as_secs_f64();

@@ -1216,7 +1216,7 @@ impl<'m, W: Packed> State<'m, W> {
     /// target (round 3 of 10,000 players: all within 28 places), but many are not among the
     /// players' heaviest, which the colour rules fill with players of one class; priced in
     /// instead, they took 7–8 rounds of pricing and re-solving, a third of them more than 384
-    /// places away while the duals settled (BENCHMARKS.md).
+    /// places away while the duals settled (EXPERIMENTS.md).
     fn near_target(&self, ctx: &Context) -> Vec<(usize, usize, W)> {
         let Some(Hint::Natural {
             residents, half, ..

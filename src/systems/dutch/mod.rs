@@ -31,7 +31,7 @@ pub use crate::spec::ExactPairing as DutchPairing;
 /// (`models/dutch.md`). The reduced graphs brackets are solved on hold each player's few
 /// heaviest pairs and those pricing adds, and weigh the others when asked, so they stay far
 /// below it. A dense graph holds each pair's weight, its place and the matcher's edge; 4.2
-/// million of them stay within about 1 GB at the widest weights measured (BENCHMARKS.md).
+/// million of them stay within about 1 GB at the widest weights measured (EXPERIMENTS.md).
 /// Over it, the round is paired by the tier model of `models/swiss.md`, and the notes say so.
 pub const EXACT_PAIRS: usize = 4_200_000;
 

@@ -78,7 +78,7 @@ pub struct Context<'a> {
 
 /// The exact procedure's tuning: how many pairs its reduced graphs start with, how pricing
 /// adds the rest, and its limits. None of it changes a pairing, only how fast it is found
-/// (BENCHMARKS.md measured the production values); tests pass narrower windows so that the
+/// (EXPERIMENTS.md measured the production values); tests pass narrower windows so that the
 /// small brackets of their rounds are priced and bounded too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tuning {
@@ -94,7 +94,7 @@ pub struct Tuning {
     pub price_degree: usize,
     /// Rows priced by one thread at a time.
     pub price_block: usize,
-    /// Most threads pricing uses (measured on two cores only: BENCHMARKS.md).
+    /// Most threads pricing uses (measured on two cores only: EXPERIMENTS.md).
     pub price_threads: usize,
     /// Completion candidates per player (the next ones in rank order), tried before more.
     pub completion_degrees: [usize; 2],
