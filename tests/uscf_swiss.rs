@@ -605,3 +605,173 @@ fn run_bounds_hold_for_every_pair_of_generated_fields() {
     }
     assert!(raised > 1000, "the bounds raise only {raised} times");
 }
+
+/// Both ways, round after round: each round of a generated event is paired from the sparse
+/// specification (pairs priced in by LP duals) and from the one listing every pair, with the
+/// same games, both proved optimal and accepted by the verifier; then every two boards of a
+/// score group that are planned games (29C) are transposed, and the verifier rejects each
+/// transposition past a limit, naming the four players: over 200 points "US Chess 29E5b", over
+/// 80 points when the planned games broke 27A4 for nobody "US Chess 29E5a".
+#[test]
+fn replay_both_ways_and_switches_past_the_limits_rejected() {
+    use optipair::engine::{pair_round, store};
+    use optipair::solve::{Options, Status};
+    let spec = optipair::generate::Spec {
+        players: 70,
+        rounds: 6,
+        played: 0,
+        seed: 4,
+        draw_rate: 0.3,
+        system: SystemKind::Uscf,
+    };
+    let mut t = optipair::generate::field(&spec, &Options::default()).unwrap();
+    let mut rng = optipair::generate::Rng::new(4);
+    let priced = Options {
+        sparse_from: 0,
+        ..Options::default()
+    };
+    let mut rejected = [0usize; 2];
+    for r in 1..=6 {
+        let listed = pair_round(&t, r, SystemKind::Uscf, &Options::default()).unwrap();
+        let sparse = pair_round(&t, r, SystemKind::Uscf, &priced).unwrap();
+        for (how, p) in [("listed", &listed), ("sparse", &sparse)] {
+            assert!(
+                p.violations.is_empty(),
+                "round {r} {how}: {:?}",
+                p.violations
+            );
+            assert_eq!(
+                p.pairing.certificate.status,
+                Status::Optimal,
+                "round {r} {how}"
+            );
+        }
+        assert_eq!(listed.pairing.games, sparse.pairing.games, "round {r}");
+        let f = Field::new(&t, r).unwrap();
+        t = store(&t, &listed);
+        let n = transpositions_rejected(&t, r, &f);
+        rejected[0] += n[0];
+        rejected[1] += n[1];
+        optipair::generate::play(&mut t, r, 0.3, &mut rng);
+    }
+    assert!(
+        rejected[0] >= 10 && rejected[1] >= 10,
+        "transpositions rejected past 200 / 80 points: {rejected:?}"
+    );
+}
+
+/// Transposes every two boards of round `r` that are planned games of one score group of `f`
+/// (upper `i` v lower `i`, upper `j` v lower `j` → upper `i` v lower `j`, upper `j` v lower
+/// `i`, each upper player keeping his colour) and asserts the verifier's verdict on each
+/// transposition past a limit; returns how many past 200 and past 80 points were rejected.
+fn transpositions_rejected(t: &Tournament, r: u32, f: &Field) -> [usize; 2] {
+    use optipair::systems::uscf_swiss::breaks_equalization;
+    use optipair::tournament::Colour;
+    let games = &t.round(r).unwrap().games;
+    let board = |a: u32, b: u32| {
+        games
+            .iter()
+            .position(|x| (x.white, x.black) == (a, b) || (x.white, x.black) == (b, a))
+    };
+    let p = |i: usize| &f.players[i];
+    let number = |i: usize| t.player(p(i).id).unwrap().number();
+    let mut out = [0; 2];
+    for (up, low) in f.upper.iter().zip(&f.lower) {
+        let planned: Vec<(usize, usize, usize)> = up
+            .iter()
+            .zip(low)
+            .filter_map(|(&u, &l)| board(p(u).id, p(l).id).map(|b| (u, l, b)))
+            .collect();
+        for (x, &(u1, l1, b1)) in planned.iter().enumerate() {
+            for &(u2, l2, b2) in &planned[x + 1..] {
+                let rated = [u1, l1, u2, l2].iter().all(|&i| p(i).rating > 0);
+                let met = p(u1).standing.has_met(p(l2).id) || p(u2).standing.has_met(p(l1).id);
+                if !rated || met {
+                    continue;
+                }
+                let size = p(l1)
+                    .rating
+                    .abs_diff(p(l2).rating)
+                    .min(p(u1).rating.abs_diff(p(u2).rating));
+                // The planned games' colours, as played: did they break 27A4 for anyone?
+                let colour = |i: usize, b: usize| {
+                    if games[b].white == p(i).id {
+                        Colour::White
+                    } else {
+                        Colour::Black
+                    }
+                };
+                let unequal = [(u1, b1), (l1, b1), (u2, b2), (l2, b2)]
+                    .iter()
+                    .any(|&(i, b)| breaks_equalization(&p(i).standing, colour(i, b)));
+                let (rule, k) = match size {
+                    s if s > 200 => ("US Chess 29E5b", 0),
+                    s if s > 80 && !unequal => ("US Chess 29E5a", 1),
+                    _ => continue,
+                };
+                let mut m = t.clone();
+                let g = &mut m.round_mut(r).games;
+                for (b, u, l) in [(b1, u1, l2), (b2, u2, l1)] {
+                    let (w, bl) = if colour(u, b) == Colour::White {
+                        (p(u).id, p(l).id)
+                    } else {
+                        (p(l).id, p(u).id)
+                    };
+                    g[b].white = w;
+                    g[b].black = bl;
+                }
+                let v = check_round(&m, r, SystemKind::Uscf).unwrap();
+                let four = [u1, l1, u2, l2].map(number);
+                assert!(
+                    v.iter()
+                        .any(|x| x.rule == rule && four.iter().all(|n| x.players.contains(n))),
+                    "round {r}: {} v {} and {} v {} transposed ({size} points): want {rule}, got {v:?}",
+                    four[0],
+                    four[1],
+                    four[2],
+                    four[3]
+                );
+                out[k] += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The legal fallback (here the exact solve skipped, as when it runs out of time) keeps the
+/// plan's games (US Chess 29C, 29D: no switch at all) and pairs only the players a rematch
+/// (27A1) leaves over: every round of generated events it pairs is accepted by the verifier,
+/// in particular no transposition past the 80- or 200-point rule (US Chess 29E5a, 29E5b), and
+/// it is never called optimal.
+#[test]
+fn fallback_keeps_the_switch_limits_and_is_never_called_optimal() {
+    use optipair::engine::{pair_round, store};
+    use optipair::solve::{Options, Status};
+    let fallback = Options {
+        greedy_only: true,
+        sparse_from: 0,
+        ..Options::default()
+    };
+    for seed in [2, 7] {
+        let spec = optipair::generate::Spec {
+            players: 91,
+            rounds: 7,
+            played: 0,
+            seed,
+            draw_rate: 0.3,
+            system: SystemKind::Uscf,
+        };
+        let mut t = optipair::generate::field(&spec, &Options::default()).unwrap();
+        let mut rng = optipair::generate::Rng::new(seed);
+        for r in 1..=7 {
+            let p = pair_round(&t, r, SystemKind::Uscf, &fallback).unwrap();
+            let what = format!("seed {seed} round {r}");
+            assert!(p.violations.is_empty(), "{what}: {:?}", p.violations);
+            assert_eq!(p.pairing.certificate.status, Status::Fallback, "{what}");
+            assert!(p.pairing.unpaired.is_empty(), "{what}");
+            assert_eq!(p.round.byes.len(), 1, "{what}: the odd field's bye");
+            t = store(&t, &p);
+            optipair::generate::play(&mut t, r, 0.3, &mut rng);
+        }
+    }
+}

@@ -42,7 +42,10 @@ const FIRST_WINDOW: usize = 16;
 pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>, end: Option<Instant>) -> Fallback {
     // The quick pass first: when it pairs everyone, it is the answer (and the fallback pairs
     // exactly as it always has).
-    let start = super::warm::pair(spec);
+    let start = match source.map(|s| s.fallback_start()) {
+        Some(kept) if !kept.is_empty() => seeded(spec, &kept),
+        _ => super::warm::pair(spec),
+    };
     if start.unpaired.is_empty() {
         return Fallback {
             selection: start,
@@ -177,6 +180,69 @@ pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>, end: Option<Insta
         pairs_seen,
         cut,
     }
+}
+
+/// The system's kept pairs ([`PairSource::fallback_start`]) that are listed candidates, then
+/// the cheapest bye option among the players left, then those players in rank order each with
+/// his cheapest free listed partner: the quick pass around the kept pairs.
+fn seeded(spec: &RoundSpec, kept: &[(usize, usize)]) -> Selection {
+    let n = spec.players.len();
+    let index: std::collections::HashMap<(usize, usize), usize> = spec
+        .candidates
+        .iter()
+        .enumerate()
+        .map(|(k, c)| ((c.a.min(c.b), c.a.max(c.b)), k))
+        .collect();
+    let mut taken = vec![false; n];
+    let mut sel = Selection::default();
+    for &(a, b) in kept {
+        if let Some(&k) = index.get(&(a.min(b), a.max(b))) {
+            if a < n && b < n && !taken[a] && !taken[b] {
+                taken[a] = true;
+                taken[b] = true;
+                sel.pairs.push(k);
+            }
+        }
+    }
+    if spec.max_byes > 0 {
+        let bye = spec
+            .byes
+            .iter()
+            .filter(|o| !taken[o.player])
+            .min_by(|x, y| x.costs.cmp(&y.costs).then(y.player.cmp(&x.player)));
+        if let Some(o) = bye {
+            taken[o.player] = true;
+            sel.byes.push(o.player);
+        }
+    }
+    let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (k, c) in spec.candidates.iter().enumerate() {
+        if !taken[c.a] && !taken[c.b] && c.a != c.b {
+            adj[c.a].push(k);
+            adj[c.b].push(k);
+        }
+    }
+    for i in 0..n {
+        if taken[i] {
+            continue;
+        }
+        let c = |k: &usize| &spec.candidates[*k];
+        let other = |k: &usize| if c(k).a == i { c(k).b } else { c(k).a };
+        let best = adj[i]
+            .iter()
+            .filter(|k| !taken[other(k)])
+            .min_by(|x, y| c(x).costs.cmp(&c(y).costs).then(other(x).cmp(&other(y))));
+        match best {
+            Some(&k) => {
+                taken[i] = true;
+                taken[other(&k)] = true;
+                sel.pairs.push(k);
+            }
+            None => sel.unpaired.push(i),
+        }
+    }
+    sel.pairs.sort();
+    sel
 }
 
 #[cfg(test)]

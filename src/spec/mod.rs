@@ -220,6 +220,13 @@ pub trait PairSource: Send + Sync {
     /// Upper bound on each tier's cost of any allowed pair (the solver's tier weights must
     /// hold for pairs it has not seen yet).
     fn upper(&self) -> Vec<i64>;
+    /// Pairs (indices `a < b`, each a listed candidate) that the legal fallback keeps before
+    /// it pairs the other players: a system's own procedure that no tier can express (US
+    /// Chess: the plan, whose games switch nothing, so within the 80- and 200-point rules).
+    /// The default keeps none: the fallback starts from its quick pass.
+    fn fallback_start(&self) -> Vec<(usize, usize)> {
+        Vec::new()
+    }
 }
 
 /// A specification listing some candidates, with the source of all the others.

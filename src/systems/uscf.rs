@@ -21,6 +21,7 @@
 //! Every clause is cited as a whole string ("USCF thirds round 2 (b)"), here and in the
 //! verifier, so one grep finds both.
 
+use super::dutch::state::milli;
 use super::uscf_swiss::{prefixed_sparse_spec, prefixed_spec, Field, Prefix, UscfPairs};
 use super::System;
 use crate::spec::{PairSource, RoundSpec, SparseSpec, Tier};
@@ -28,8 +29,6 @@ use crate::tournament::Tournament;
 use crate::{Error, Result, SystemKind};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
-
-const EPS: f64 = 1e-9;
 
 /// The three methods of the USCF document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -299,7 +298,8 @@ pub fn batches(t: &Tournament, g: &Groups, f: &Field) -> Batches {
     let mut nw = Vec::new();
     let mut pool = Vec::new();
     for p in by_rating {
-        let (won, grp) = (p.score >= win - EPS, g.of(p.id));
+        // Exact in thousandths: a win's points, never within a rounding margin of them.
+        let (won, grp) = (milli(p.score) >= milli(win), g.of(p.id));
         match (won, grp) {
             (true, 0) => out.a.insert(p.id),
             (true, _) => out.serve.insert(p.id),
@@ -308,7 +308,7 @@ pub fn batches(t: &Tournament, g: &Groups, f: &Field) -> Batches {
                 out.non_winners.insert(p.id)
             }
             _ => {
-                pool.push((p.score, p.id));
+                pool.push((milli(p.score), p.id));
                 out.pool.insert(p.id)
             }
         };
@@ -318,7 +318,7 @@ pub fn batches(t: &Tournament, g: &Groups, f: &Field) -> Batches {
     out.b.extend(nw.iter().take(need));
     if nw.len() < need {
         // "upfloat one (at most) B non-winner": the best score, then the highest-rated.
-        pool.sort_by(|x, y| y.0.total_cmp(&x.0));
+        pool.sort_by(|x, y| y.0.cmp(&x.0));
         out.b.extend(pool.first().map(|&(_, id)| id));
     }
     out

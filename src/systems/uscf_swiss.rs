@@ -172,6 +172,8 @@ pub struct Field {
     /// Per group: its planned odd player, and its planned partner of an odd player from above.
     pub odd: Vec<Option<usize>>,
     pub partner: Vec<Option<usize>>,
+    /// The plan's games across score groups: (odd player from above, his planned opponent).
+    pub drops: Vec<(usize, usize)>,
     pub settings: Settings,
     /// Per player: the 29D1a tier's cost of dropping him (rated players below him in his
     /// group, plus one; 0 for the planned odd player), so that a pair's costs take O(1).
@@ -202,6 +204,7 @@ impl Field {
             lower: vec![Vec::new(); k],
             odd: vec![None; k],
             partner: vec![None; k],
+            drops: Vec::new(),
             players,
             group,
             groups,
@@ -290,6 +293,7 @@ impl Field {
                     continue;
                 }
                 let p = rest.remove(0);
+                self.drops.push((c, p));
                 self.role[p] = Role::Partner;
                 self.partner[g].get_or_insert(p);
             }
@@ -314,6 +318,22 @@ impl Field {
             self.upper[g] = rest[..k].to_vec();
             self.lower[g] = rest[k..].to_vec();
         }
+    }
+
+    /// The plan's games (29C's halves, 29D's odd players against the top of the next group)
+    /// that are no second meeting (27A1), as field indices: no switch at all, so within both
+    /// limits (29E5a, 29E5b). The legal fallback starts from them.
+    pub fn planned_pairs(&self) -> Vec<(usize, usize)> {
+        let halves = self
+            .upper
+            .iter()
+            .zip(&self.lower)
+            .flat_map(|(u, l)| u.iter().copied().zip(l.iter().copied()));
+        halves
+            .chain(self.drops.iter().copied())
+            .map(|(a, b)| (a.min(b), a.max(b)))
+            .filter(|&(a, b)| !self.players[a].standing.has_met(self.players[b].id))
+            .collect()
     }
 
     /// Rating points between two players for the switch limits; none when either is unrated
@@ -736,6 +756,9 @@ impl PairSource for UscfPairs {
     fn refine_lower(&self, a: usize, lo: usize, hi: usize, low: &mut [i64]) {
         self.field.refine_lower(a, lo, hi, low);
     }
+    fn fallback_start(&self) -> Vec<(usize, usize)> {
+        self.field.planned_pairs()
+    }
     fn upper(&self) -> Vec<i64> {
         let f = &self.field;
         let rated = f
@@ -765,7 +788,9 @@ impl PairSource for UscfPairs {
 /// The specification of `f` with a few candidates per player listed (around the planned
 /// opponent, the group's edges for the odd players), the rest priced in from [`UscfPairs`].
 pub fn sparse_spec_of(f: Field) -> SparseSpec {
-    let chosen = super::near_pairs(&f.groups, f.len());
+    let mut chosen = super::near_pairs(&f.groups, f.len());
+    // The plan's games are listed: the legal fallback starts from them.
+    chosen.extend(f.planned_pairs());
     let mut spec = UscfSwiss.spec_listing(&f, &mut |emit| {
         for &(a, b) in &chosen {
             emit(a, b);

@@ -22,7 +22,8 @@ use std::collections::{BTreeMap, BTreeSet};
 struct P {
     id: u32,
     rating: u32,
-    score: f64,
+    /// The pairing score in thousandths of a point: score groups are compared exactly.
+    score: i64,
     colours: Vec<Option<Colour>>,
     met: BTreeSet<u32>,
     bye_barred: bool,
@@ -109,6 +110,12 @@ fn opp(c: Colour) -> Colour {
     }
 }
 
+/// A score in thousandths of a point (every US Chess score is a multiple of ½, and added
+/// or batch points are whole), so that no comparison depends on rounding.
+fn thousandths(points: f64) -> i64 {
+    (points * 1000.0).round() as i64
+}
+
 /// Round `r` of `t` under the US Chess Swiss rules.
 pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
     check_scored(t, r, &|_, s| s, &|_| 0)
@@ -139,7 +146,7 @@ pub fn check_scored(
             P {
                 id: p.id,
                 rating: p.rating,
-                score: score(p.id, s.score),
+                score: thousandths(score(p.id, s.score)),
                 colours: s.colours.clone(),
                 met: s.barred(),
                 bye_barred: s.pairing_byes + s.forfeit_wins + s.full_byes > 0,
@@ -148,8 +155,7 @@ pub fn check_scored(
     }
     field.sort_by(|(na, a), (nb, b)| {
         b.score
-            .partial_cmp(&a.score)
-            .unwrap_or(std::cmp::Ordering::Equal)
+            .cmp(&a.score)
             .then(side(a.id).cmp(&side(b.id)))
             .then(b.rated().cmp(&a.rated()))
             .then(b.rating.cmp(&a.rating))
@@ -266,10 +272,11 @@ impl Check<'_> {
             let lowest = eligible
                 .iter()
                 .map(|&j| self.players[j].score)
-                .fold(f64::INFINITY, f64::min);
+                .min()
+                .unwrap_or(i64::MAX);
             let pool: Vec<usize> = eligible
                 .into_iter()
-                .filter(|&j| (self.players[j].score - lowest).abs() < 1e-9)
+                .filter(|&j| self.players[j].score == lowest)
                 .collect();
             let rated: Vec<usize> = pool
                 .iter()
@@ -492,11 +499,11 @@ impl Check<'_> {
         let n = self.players.len();
         let mut bye = None;
         if n % 2 == 1 {
-            let mut scores: Vec<f64> = self.players.iter().map(|q| q.score).collect();
-            scores.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
+            let mut scores: Vec<i64> = self.players.iter().map(|q| q.score).collect();
+            scores.dedup();
             let key = |i: usize| {
                 let p = &self.players[i];
-                let below = scores.iter().filter(|&&v| v < p.score - 1e-9).count();
+                let below = scores.iter().filter(|&&v| v < p.score).count();
                 (p.bye_barred, below, !p.rated(), std::cmp::Reverse(i))
             };
             bye = (0..n).min_by_key(|&i| key(i));
@@ -506,7 +513,7 @@ impl Check<'_> {
         let mut i = 0;
         while i < n {
             let mut j = i;
-            while j < n && (self.players[j].score - self.players[i].score).abs() < 1e-9 {
+            while j < n && self.players[j].score == self.players[i].score {
                 j += 1;
             }
             let mut rest: Vec<usize> = (i..j).filter(|&k| Some(k) != bye).collect();
