@@ -445,3 +445,36 @@ fn trf_refuses_game_scores() {
     let err = trf::write(&t).unwrap_err().to_string();
     assert!(err.contains("game scores"), "{err}");
 }
+
+/// A player with no game and no bye in a paired round scores nothing; TRF reads his blank
+/// slot back as a zero-point bye, so under a scoring whose zero-point bye is worth points the
+/// TRF write is refused naming him and the round (the file would read back with other points);
+/// under the usual scoring the same event is written and loads back.
+#[test]
+fn trf_refuses_an_absence_it_would_read_back_with_points() {
+    let mut t = four(1.0, 0.5);
+    t.scoring.zero_bye = 5.0;
+    play(&mut t, 1, &[(1, 3, GameResult::WhiteWins)]);
+    let err = trf::write(&t).unwrap_err().to_string();
+    assert!(
+        err.contains("player 2 (Player 2)") && err.contains("round 1") && err.contains("5.0"),
+        "{err}"
+    );
+    t.scoring.zero_bye = 0.0;
+    let back = trf::parse(&trf::write(&t).unwrap()).unwrap();
+    assert_eq!(back.rounds[0].games, t.rounds[0].games);
+}
+
+/// A `.t` line giving one field twice (two `p12` lists): which one tsh keeps is not defined,
+/// so the line is refused naming its number and the field, never read as one of them.
+#[test]
+fn tsh_line_with_a_field_given_twice_is_refused() {
+    let text = "Able, Ann 1850 2; 420; p12 1\nBaker, Bob 1790 1; 380; p12 2; p12 1\n";
+    let err = tsh::parse(text).unwrap_err().to_string();
+    assert!(
+        err.contains("line 2") && err.contains("'p12' is given twice"),
+        "{err}"
+    );
+    let once = "Able, Ann 1850 2; 420; p12 1\nBaker, Bob 1790 1; 380; p12 2\n";
+    assert!(tsh::parse(once).is_ok());
+}

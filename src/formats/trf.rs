@@ -1975,6 +1975,39 @@ fn groups(t: &Tournament) -> Result<Vec<(String, Vec<String>)>> {
     Ok(g)
 }
 
+/// A player with neither game nor bye in a paired round scores nothing, but TRF-2026 reads
+/// his blank slot as a zero-point bye (Z), worth the scoring's zero-bye points: under a
+/// scoring where those are not 0 the file would read back with other points, so it is refused.
+fn check_absences(t: &Tournament) -> Result<()> {
+    if t.scoring.zero_bye == 0.0 {
+        return Ok(());
+    }
+    let last = t.last_paired_round();
+    for r in 1..=last {
+        let round = t.round(r);
+        let present = |id: u32| {
+            round.is_some_and(|rd| {
+                rd.games.iter().any(|g| g.white == id || g.black == id)
+                    || rd.byes.iter().any(|b| b.player == id)
+            })
+        };
+        if let Some(p) = t.players.iter().find(|p| !present(p.id)) {
+            return refuse(
+                format!("rounds[{r}]"),
+                format!(
+                    "player {} ({}) has no game and no bye in round {r}; TRF reads that blank \
+                     round as a zero-point bye, worth {} under this scoring: record his bye \
+                     in round {r}, or keep the event as .json",
+                    p.id,
+                    p.name,
+                    pts(t.scoring.zero_bye)
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
 /// A write refused: the field it names and why.
 fn refuse<T>(field: String, msg: String) -> Result<T> {
     Err(Error::field(&field, msg))
@@ -2034,6 +2067,7 @@ fn check_writable(t: &Tournament) -> Result<()> {
             ),
         );
     }
+    check_absences(t)?;
     if t.scoring.game_scores {
         return refuse(
             "scoring.game_scores".into(),

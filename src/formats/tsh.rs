@@ -168,6 +168,7 @@ fn parse_line(no: usize, text: &str, at: Option<usize>) -> Result<Line> {
     let mut p12 = None;
     let mut off = None;
     let mut extra = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for field in parts {
         let f = field.trim();
         if f.is_empty() {
@@ -175,6 +176,14 @@ fn parse_line(no: usize, text: &str, at: Option<usize>) -> Result<Line> {
         }
         let mut w = f.split_whitespace();
         let key = w.clone().next();
+        if let Some(k) = key.filter(|k| !seen.insert(*k)) {
+            // Which of the two tsh would keep is not written anywhere; refuse, never guess.
+            return Err(Error::at(
+                no,
+                k,
+                format!("the field '{k}' is given twice on this line; keep one"),
+            ));
+        }
         if key == Some("off") {
             let v: Vec<&str> = w.clone().skip(1).collect();
             if v.len() > 1 || v.iter().any(|t| t.parse::<i32>().is_err()) {
