@@ -96,7 +96,7 @@ pub struct Explanation {
     pub player: u32,
     /// Judged by the FIDE Dutch criteria (else by the system's tiers).
     pub dutch_round: bool,
-    /// The pairing explained was made by the exact procedure (proved).
+    /// The pairing explained was proved optimal and verified whole (certificate `optimal`).
     pub proved: bool,
     pub standing: Standing,
     pub outcome: Outcome,
@@ -133,6 +133,13 @@ fn opt_pairing<S: serde::Serializer>(
     }
 }
 
+/// Whether the pairing explained may be called optimal: only a certificate `optimal`. The
+/// exact Dutch procedure's pairing is not, when the verifier could not check it whole within
+/// the time limit (`unverified`): what the procedure proved is of its own model.
+fn proved(made: &Paired) -> bool {
+    made.pairing.certificate.status == crate::solve::Status::Optimal
+}
+
 /// Explains round `round` of `t` (paired from the rounds before it under `system`) to
 /// `player`.
 pub fn explain(
@@ -163,7 +170,7 @@ pub fn explain(
         round,
         player,
         dutch_round,
-        proved: made.dutch || made.pairing.certificate.status == crate::solve::Status::Optimal,
+        proved: proved(&made),
         standing,
         outcome: outcome.clone(),
         colour: None,
@@ -751,4 +758,26 @@ fn reasons(alts: &[Alternative]) -> Vec<String> {
         last = Some(key);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::Status;
+    use crate::tournament::Player;
+
+    /// A round the exact Dutch procedure paired is explained as proved only while its
+    /// certificate is `optimal`: once the verifier could not check it whole in time
+    /// (`unverified`), explain must not call it proved.
+    #[test]
+    fn an_unverified_dutch_pairing_is_not_explained_as_proved() {
+        let players = (1..=6)
+            .map(|i| Player::new(i, format!("P{i}"), 2400 - 50 * i))
+            .collect();
+        let t = Tournament::new("explain", players);
+        let mut made = engine::pair_round(&t, 1, SystemKind::Swiss, &Options::default()).unwrap();
+        assert!(made.dutch && proved(&made));
+        made.pairing.certificate.status = Status::Unverified;
+        assert!(!proved(&made));
+    }
 }

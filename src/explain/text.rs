@@ -118,7 +118,8 @@ pub fn text(e: &Explanation, t: &Tournament) -> String {
         let _ = writeln!(
             s,
             "\nNote: the pairing explained was not proved optimal (the exact procedure did not \
-             finish); the comparisons are with it."
+             finish, or the verifier could not check it whole within the time limit); the \
+             comparisons are with it."
         );
     }
     for n in &e.notes {
