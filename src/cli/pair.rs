@@ -6,7 +6,7 @@ use optipair::formats;
 use optipair::solve::{Options, Status};
 use optipair::tournament::edit::ranges;
 use optipair::tournament::{GameResult, Tournament};
-use optipair::{Error, Result};
+use optipair::{Error, Result, SystemKind};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -60,6 +60,36 @@ pub fn run(a: PairArgs) -> Result<u8> {
         Some(d) => full.named_division(d).map_err(|e| e.in_file(&a.file))?,
         None => full.clone(),
     };
+    let round = round_to_pair(&a, &t, system)?;
+    // On a terminal, a round that takes more than a couple of seconds shows how far it is.
+    let (progress, line) = progress_line(round, std::time::Duration::from_secs(2));
+    // The limit is the command's: reading the file took some of it, and printing and storing
+    // the round take up to half as long again (at 10,000 players: RELIABILITY.md), kept back
+    // from the round's shares.
+    let read = started.elapsed().as_secs_f64();
+    let opts = Options {
+        time_limit: Some((a.time_limit - read * (1.0 + OUTPUT_PER_READ)).max(0.0)),
+        greedy_only: a.greedy,
+        progress,
+        ..super::options()
+    };
+    if round == 1 && t.trf.read && t.initial_colour.is_none() {
+        errln!(
+            "note: the file gives no initial colour (XXC white1 or black1; TRF-2026 152 W or B): \
+             round 1 gives the initial colour, white, to the top player (FIDE Dutch 2025 5.2.5); the \
+             engine line refuses such a file, as the reference does"
+        );
+    }
+    let paired = engine::pair_round(&t, round, system, &opts)
+        .map_err(|e| super::as_flag(e).in_file(&a.file))?;
+    drop(line);
+    let (stored, paired) = stored_event(&a, &full, system, round, paired)?;
+    report(&a, &t, round, paired, &stored)
+}
+
+/// The round to pair: `--round`, else the next one once the results it is paired from are
+/// in; a `--write` that would overwrite a paired round or contradict a later one is refused.
+fn round_to_pair(a: &PairArgs, t: &Tournament, system: SystemKind) -> Result<u32> {
     let last = t.last_paired_round();
     let round = match a.round {
         Some(r) => r,
@@ -67,7 +97,7 @@ pub fn run(a: PairArgs) -> Result<u8> {
             // The next round, once the results it is paired from are in (with lagged
             // standings, tsh pairs ahead of the latest round's results).
             let needed = optipair::systems::model(system, &optipair::solve::PROGRAMS)
-                .results_needed(&t, last + 1)
+                .results_needed(t, last + 1)
                 .map_err(|e| e.in_file(&a.file))?;
             for r in 1..=needed.min(last) {
                 let Some(prev) = t.round(r) else { continue };
@@ -112,28 +142,19 @@ pub fn run(a: PairArgs) -> Result<u8> {
         )
         .in_file(&a.file));
     }
-    // On a terminal, a round that takes more than a couple of seconds shows how far it is.
-    let (progress, line) = progress_line(round, std::time::Duration::from_secs(2));
-    // The limit is the command's: reading the file took some of it, and printing and storing
-    // the round take up to half as long again (at 10,000 players: RELIABILITY.md), kept back
-    // from the round's shares.
-    let read = started.elapsed().as_secs_f64();
-    let opts = Options {
-        time_limit: Some((a.time_limit - read * (1.0 + OUTPUT_PER_READ)).max(0.0)),
-        greedy_only: a.greedy,
-        progress,
-        ..super::options()
-    };
-    if round == 1 && t.trf.read && t.initial_colour.is_none() {
-        errln!(
-            "note: the file gives no initial colour (XXC white1 or black1; TRF-2026 152 W or B): \
-             round 1 gives the initial colour, white, to the top player (FIDE Dutch 2025 5.2.5); the \
-             engine line refuses such a file, as the reference does"
-        );
-    }
-    let paired = engine::pair_round(&t, round, system, &opts)
-        .map_err(|e| super::as_flag(e).in_file(&a.file))?;
-    drop(line);
+    Ok(round)
+}
+
+/// The event as `--write` stores it: rounds after `round` dropped (requested byes kept), the
+/// round stored with the acceleration's virtual points, in the board order a TRF or .t file
+/// recomputes when read; `paired`'s games are put in that order too.
+fn stored_event(
+    a: &PairArgs,
+    full: &Tournament,
+    system: SystemKind,
+    round: u32,
+    paired: Paired,
+) -> Result<(Tournament, Paired)> {
     // Later pairings are ignored: the output (and a write, which needs none) ends at `round`,
     // but requested byes already known for later rounds are kept (`optipair bye`).
     let mut upto = full.clone();
@@ -173,6 +194,18 @@ pub fn run(a: PairArgs) -> Result<u8> {
                 .collect();
         }
     }
+    Ok((stored, paired))
+}
+
+/// Prints the round (sheet, JSON or TRF), stores it with `--write` unless the verifier
+/// rejected it, and says on standard error what was proved; the exit code.
+fn report(
+    a: &PairArgs,
+    t: &Tournament,
+    round: u32,
+    paired: Paired,
+    stored: &Tournament,
+) -> Result<u8> {
     // A pairing the verifier rejects is never stored (the engine already tried the legal
     // fallback); the sheet below shows it with the findings, and the exit code says so.
     let rejected = paired.pairing.certificate.status == Status::Rejected;
@@ -184,12 +217,12 @@ pub fn run(a: PairArgs) -> Result<u8> {
     // cannot hold a Scrabble event) is not stored either.
     // TRF in the encoding `--write` keeps: a Windows-1252 file comes out in Windows-1252.
     let bytes = match a.format {
-        OutFormat::Text => sheet(&t, &shown).into_bytes(),
-        OutFormat::Json => (json(&t, &shown) + "\n").into_bytes(),
-        OutFormat::Trf => formats::trf_bytes(&stored).map_err(|e| e.in_file(&a.file))?,
+        OutFormat::Text => sheet(t, &shown).into_bytes(),
+        OutFormat::Json => (json(t, &shown) + "\n").into_bytes(),
+        OutFormat::Trf => formats::trf_bytes(stored).map_err(|e| e.in_file(&a.file))?,
     };
     if a.write && !rejected {
-        formats::save(&a.file, &stored)?;
+        formats::save(&a.file, stored)?;
     }
     errln!(
         "round {round}: {:?} in {:.3} s",

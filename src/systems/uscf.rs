@@ -318,7 +318,7 @@ pub fn batches(t: &Tournament, g: &Groups, f: &Field) -> Batches {
     out.b.extend(nw.iter().take(need));
     if nw.len() < need {
         // "upfloat one (at most) B non-winner": the best score, then the highest-rated.
-        pool.sort_by(|x, y| y.0.cmp(&x.0));
+        pool.sort_by_key(|x| std::cmp::Reverse(x.0));
         out.b.extend(pool.first().map(|&(_, id)| id));
     }
     out
