@@ -19,7 +19,6 @@ use crate::tournament::{Player, Tournament};
 use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;
 
-const EPS: f64 = 1e-9;
 
 /// `--system prog`.
 #[derive(Debug, Default)]
@@ -173,14 +172,16 @@ pub fn fictitious(group: char, rs: f64, n: u32, round: u32) -> f64 {
         return 0.0;
     }
     // "When a player achieves N/2 real points ... their fictitious score is brought to 2."
-    if rs >= f64::from(n) / 2.0 - EPS {
+    // Compared in thousandths, so no rounding margin decides a step.
+    let real = super::dutch::state::milli(rs);
+    if 2 * real >= 1000 * i64::from(n) {
         return 2.0;
     }
-    let steps = |list: &[f64]| list.iter().filter(|&&x| rs >= x - EPS).count() as f64 * 0.5;
+    let steps = |list: &[i64]| list.iter().filter(|&&x| real >= x).count() as f64 * 0.5;
     match group {
         'A' => 2.0,
-        'B' => 1.0 + steps(&[1.5, 3.0]),
-        _ => steps(&[1.5, 3.0, 4.5]),
+        'B' => 1.0 + steps(&[1500, 3000]),
+        _ => steps(&[1500, 3000, 4500]),
     }
 }
 

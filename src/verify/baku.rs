@@ -15,7 +15,11 @@ use super::Violation;
 use crate::tournament::{ByeKind, Colour, Standings, Tournament};
 use std::collections::{BTreeMap, BTreeSet};
 
-const EPS: f64 = 1e-9;
+/// Points in thousandths: scores and virtual points are compared exactly, never within a
+/// rounding margin (every scoring the readers accept is exact in thousandths).
+fn milli(points: f64) -> i64 {
+    (points * 1000.0).round() as i64
+}
 
 /// What the acceleration checks know of a round: history before it and the round itself.
 pub(super) struct Facts {
@@ -148,7 +152,7 @@ pub(super) fn stored_points(
             continue;
         };
         let want = vp.get(&p.id).copied().unwrap_or(0.0);
-        if (got - want).abs() > EPS {
+        if milli(got) != milli(want) {
             out.push(f.flag(
                 rule,
                 vec![p.id],
@@ -174,14 +178,14 @@ pub(super) fn float_exchanges(
         .games
         .iter()
         .map(|&(w, b)| if ps(w) >= ps(b) { (w, b) } else { (b, w) })
-        .filter(|&(hi, lo)| ps(hi) > ps(lo) + EPS && !skip(hi) && !skip(lo))
+        .filter(|&(hi, lo)| milli(ps(hi)) > milli(ps(lo)) && !skip(hi) && !skip(lo))
         .collect();
     let mut out = Vec::new();
     for i in 0..pairs.len() {
         for j in i + 1..pairs.len() {
             let ((a, b), (c, d)) = (pairs[i], pairs[j]);
-            if (ps(a) - ps(c)).abs() < EPS
-                && (ps(b) - ps(d)).abs() < EPS
+            if milli(ps(a)) == milli(ps(c))
+                && milli(ps(b)) == milli(ps(d))
                 && f.may_meet(a, c)
                 && f.may_meet(b, d)
             {
@@ -277,7 +281,8 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
         }
     };
     let v = v_in(r);
-    if (t.scoring.win - 1.0).abs() > EPS || (t.scoring.draw - 0.5).abs() > EPS {
+    // Exact: the readers hold 1 and ½ exactly.
+    if t.scoring.win != 1.0 || t.scoring.draw != 0.5 {
         out.push(f.flag(
             POINTS,
             vec![],

@@ -16,7 +16,6 @@ use super::Violation;
 use crate::tournament::Tournament;
 use std::collections::BTreeMap;
 
-const EPS: f64 = 1e-9;
 const GROUPS: &str = "PROG groups";
 const FS: &str = "PROG fictitious score";
 
@@ -25,7 +24,9 @@ fn fs(g: char, rs: f64, n: u32, r: u32) -> f64 {
     if r >= n.saturating_sub(1) {
         return 0.0; // cancelled before the penultimate round
     }
-    if 2.0 * rs >= f64::from(n) - EPS {
+    // In thousandths of a point: no rounding margin decides a step.
+    let real = (rs * 1000.0).round() as i64;
+    if 2 * real >= 1000 * i64::from(n) {
         return 2.0; // N/2 real points
     }
     let mut x: f64 = match g {
@@ -33,8 +34,8 @@ fn fs(g: char, rs: f64, n: u32, r: u32) -> f64 {
         'B' => 1.0,
         _ => 0.0,
     };
-    for (line, only_c) in [(1.5, false), (3.0, false), (4.5, true)] {
-        if rs >= line - EPS && (!only_c || g == 'C') {
+    for (line, only_c) in [(1500, false), (3000, false), (4500, true)] {
+        if real >= line && (!only_c || g == 'C') {
             x += 0.5;
         }
     }
@@ -107,7 +108,8 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
             u32::MAX
         }
     };
-    if (t.scoring.win - 1.0).abs() > EPS || (t.scoring.draw - 0.5).abs() > EPS {
+    // Exact: the readers hold 1 and ½ exactly.
+    if t.scoring.win != 1.0 || t.scoring.draw != 0.5 {
         out.push(f.flag(
             FS,
             vec![],
