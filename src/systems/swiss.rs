@@ -21,7 +21,7 @@ use super::colour::{allocate_from, breaks_limits_from, preference, Preference, S
 use super::System;
 use crate::spec::RoundPlan;
 use crate::spec::{ByeOption, Candidate, PairSource, RoundSpec, SparseSpec, Tier};
-use crate::tournament::{Colour, Float, Player, Standing, Standings, Tournament};
+use crate::tournament::{milli, Colour, Float, Player, Standing, Standings, Tournament};
 use crate::{Error, Result, SystemKind};
 
 #[derive(Debug, Default)]
@@ -115,17 +115,17 @@ impl Field {
                 (pairing_score(p, &s), p.id, s, p.number())
             })
             .collect();
-        rows.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.3.cmp(&b.3)));
+        rows.sort_by(|a, b| milli(b.0).cmp(&milli(a.0)).then(a.3.cmp(&b.3)));
         let last = t.rounds_planned == Some(round);
         let max = t.scoring.max_per_round() * (round as f64 - 1.0);
         let topscorer = rows
             .iter()
-            .map(|(_, _, s, _)| last && s.score > max / 2.0 + 1e-9)
+            .map(|(_, _, s, _)| last && 2 * milli(s.score) > milli(max))
             .collect();
-        let mut units: Vec<i64> = rows.iter().map(|r| (r.0 * 1000.0).round() as i64).collect();
+        let mut units: Vec<i64> = rows.iter().map(|r| milli(r.0)).collect();
         let sc = &t.scoring;
         for v in [sc.win, sc.draw, sc.loss, sc.pairing_bye, sc.half_bye] {
-            units.push((v * 1000.0).round() as i64);
+            units.push(milli(v));
         }
         let g = units.iter().fold(0i64, |g, &u| gcd(g, u));
         let numbers = entered_numbers(t, round, &absent);
@@ -159,7 +159,7 @@ impl Field {
         let mut out = Vec::new();
         let mut start = 0;
         for i in 1..=self.len() {
-            if i == self.len() || (self.scores[i] - self.scores[start]).abs() > 1e-9 {
+            if i == self.len() || milli(self.scores[i]) != milli(self.scores[start]) {
                 out.push(start..i);
                 start = i;
             }

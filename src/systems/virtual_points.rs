@@ -10,13 +10,12 @@ use crate::tournament::Tournament;
 use crate::{Error, Result};
 use std::collections::BTreeMap;
 
-const EPS: f64 = 1e-9;
-
 /// The document's points (1 a win, ½ a draw): the FS thresholds and the accelerations are
 /// stated in them.
 pub fn require_chess_points(t: &Tournament, clause: &str) -> Result<()> {
     let s = &t.scoring;
-    if (s.win - 1.0).abs() > EPS || (s.draw - 0.5).abs() > EPS {
+    // Exact: the readers hold 1 and ½ exactly.
+    if s.win != 1.0 || s.draw != 0.5 {
         return Err(Error::field(
             "scoring",
             format!(

@@ -17,6 +17,12 @@ use std::collections::BTreeMap;
 
 pub use standings::{Float, Standing, Standings};
 
+/// Points in thousandths of a point: every scoring the readers accept is exact in them, so
+/// scores are ranked, grouped and compared as integers, never within a rounding margin.
+pub fn milli(points: f64) -> i64 {
+    (points * 1000.0).round() as i64
+}
+
 /// The native JSON format's version tag.
 pub const FORMAT: &str = "optipair/1";
 

@@ -164,14 +164,10 @@ impl Standings {
                         colour.insert(g.white, Colour::White);
                         colour.insert(g.black, Colour::Black);
                     }
-                    let cmp = |a: f64, b: f64| {
-                        if a > b + 1e-9 {
-                            Float::Down
-                        } else if a + 1e-9 < b {
-                            Float::Up
-                        } else {
-                            Float::None
-                        }
+                    let cmp = |a: f64, b: f64| match super::milli(a).cmp(&super::milli(b)) {
+                        std::cmp::Ordering::Greater => Float::Down,
+                        std::cmp::Ordering::Less => Float::Up,
+                        std::cmp::Ordering::Equal => Float::None,
                     };
                     float.insert(g.white, cmp(sw, sb));
                     float.insert(g.black, cmp(sb, sw));

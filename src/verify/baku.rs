@@ -15,11 +15,8 @@ use super::Violation;
 use crate::tournament::{ByeKind, Colour, Standings, Tournament};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Points in thousandths: scores and virtual points are compared exactly, never within a
-/// rounding margin (every scoring the readers accept is exact in thousandths).
-fn milli(points: f64) -> i64 {
-    (points * 1000.0).round() as i64
-}
+// Scores and virtual points are compared in thousandths, never within a rounding margin.
+use super::dutch::state::thousandths as milli;
 
 /// What the acceleration checks know of a round: history before it and the round itself.
 pub(super) struct Facts {

@@ -52,10 +52,7 @@ impl DutchPlayer {
     }
 }
 
-/// Thousandths of a point, exact for every scoring the readers accept.
-pub fn milli(points: f64) -> i64 {
-    (points * 1000.0).round() as i64
-}
+pub use crate::tournament::milli;
 
 /// The players to pair in round `round` of `t` (the rounds before it as history), ranked by
 /// pairing score then pairing number ("FIDE Dutch 2025 1.2").
