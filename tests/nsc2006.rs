@@ -1063,3 +1063,34 @@ fn verifier_flags_a_barred_repeat_where_three_quads_meet() {
         "{v:?}"
     );
 }
+
+#[test]
+fn a_forbidden_pair_the_quads_would_pair_is_kept_apart_and_the_verifier_rejects_it() {
+    // Round 8 opens session 3's quads; take a pair the quads put together and forbid it
+    // (TRF-2026 260) for the rest of the event.
+    let mut t = event(40, 11);
+    let mut rng = Rng::new(11);
+    run(&mut t, 7, &mut rng);
+    let p = engine::pair_round(&t, 8, SystemKind::Nsc2006, &Options::default()).unwrap();
+    let g = &p.round.games[0];
+    let (a, b) = (g.white.min(g.black), g.white.max(g.black));
+    let mut barred = t.clone();
+    barred.settings.insert(
+        optipair::tournament::FORBIDDEN_PAIRS.into(),
+        serde_json::json!([{"from": 1, "to": 28, "players": [a, b]}]),
+    );
+    // The schedule's pairing, recorded, is rejected with the clause cited.
+    let stored = engine::store(&barred, &p);
+    let v = verify::check_round(&stored, 8, SystemKind::Nsc2006).unwrap();
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "TRF-2026 260" && x.players == vec![g.white, g.black]),
+        "{v:?}"
+    );
+    // Paired with the rule, the pair never meets in the session and the rounds verify.
+    let mut t = barred;
+    run(&mut t, 11, &mut rng);
+    for r in 8..=11 {
+        assert!(!pairs(&t, r).contains(&(a, b)), "round {r}: {a} v {b}");
+    }
+}

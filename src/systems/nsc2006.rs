@@ -475,9 +475,15 @@ pub fn base_pods(n: usize, group: usize) -> Vec<Vec<usize>> {
 }
 
 /// Meetings of each pair in the rounds before `round` (played or pending games; forfeits do
-/// not count, as in the standings).
+/// not count, as in the standings). A pair forbidden in `round` (TRF-2026 260) counts as met
+/// [`FORBIDDEN_MET`] times, so every phase's costs bar it as the worst repeat.
 pub fn meetings(t: &Tournament, round: u32) -> BTreeMap<(u32, u32), u32> {
     let mut m = BTreeMap::new();
+    for (a, others) in t.forbidden_in(round) {
+        for b in others.into_iter().filter(|&b| a < b) {
+            m.insert((a, b), FORBIDDEN_MET);
+        }
+    }
     for r in t.rounds.iter().filter(|r| r.number < round) {
         for g in &r.games {
             if g.result.played() || g.result == GameResult::Pending {
@@ -488,6 +494,9 @@ pub fn meetings(t: &Tournament, round: u32) -> BTreeMap<(u32, u32), u32> {
     }
     m
 }
+
+/// The meetings a forbidden pair counts as: more than any session allows.
+pub const FORBIDDEN_MET: u32 = 1000;
 
 fn met(m: &BTreeMap<(u32, u32), u32>, a: u32, b: u32) -> u32 {
     m.get(&(a.min(b), a.max(b))).copied().unwrap_or(0)

@@ -122,6 +122,20 @@ impl Ctx<'_> {
     }
 }
 
+/// A game between a forbidden pair (a hard rule of every system) is rejected.
+fn check_forbidden(c: &mut Ctx) {
+    let barred = c.t.forbidden_in(c.r);
+    for (a, b) in games(c.t, c.r) {
+        if barred.get(&a).is_some_and(|s| s.contains(&b)) {
+            c.flag(
+                "TRF-2026 260",
+                vec![a, b],
+                format!("{a} v {b} is a forbidden pair and may not be paired"),
+            );
+        }
+    }
+}
+
 /// Games (a, b) of round `r`, a going first.
 fn games(t: &Tournament, r: u32) -> Vec<(u32, u32)> {
     t.round(r)
@@ -221,6 +235,7 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
         r,
         out: Vec::new(),
     };
+    check_forbidden(&mut c);
     let sched = match load(t) {
         Ok(s) => s,
         Err(e) => {
