@@ -183,6 +183,9 @@ pub struct Field {
     /// Players before index `i` planned outside the halves (odd player, partner, bye): a
     /// run of partners with none of them is all of one half.
     pub special: Vec<u32>,
+    /// Players before index `i` lacking each of the four [`colour_flags`] bits: a run's
+    /// common flags in O(1), as pricing asks for them on long runs.
+    pub lacking: Vec<[u32; 4]>,
 }
 
 impl Field {
@@ -212,6 +215,7 @@ impl Field {
             odd_cost: Vec::new(),
             flags: Vec::new(),
             special: Vec::new(),
+            lacking: Vec::new(),
         };
         f.plan();
         f.tabulate();
@@ -245,6 +249,23 @@ impl Field {
             let planned = matches!(self.role[i], Role::Upper(_) | Role::Lower(_));
             self.special.push(self.special[i] + !planned as u32);
         }
+        self.lacking = Vec::with_capacity(n + 1);
+        self.lacking.push([0; 4]);
+        for i in 0..n {
+            let mut next = self.lacking[i];
+            for (bit, count) in next.iter_mut().enumerate() {
+                *count += (self.flags[i] & (1 << bit) == 0) as u32;
+            }
+            self.lacking.push(next);
+        }
+    }
+
+    /// The [`colour_flags`] bits every player in `lo..=hi` has.
+    fn common_flags(&self, lo: usize, hi: usize) -> u8 {
+        let (before, through) = (&self.lacking[lo], &self.lacking[hi + 1]);
+        (0..4).fold(0, |all, bit| {
+            all | (((before[bit] == through[bit]) as u8) << bit)
+        })
     }
 
     pub fn len(&self) -> usize {
@@ -483,7 +504,7 @@ impl Field {
         raise(tier::EXCESS_80, (size - s.alternation_limit).max(0));
         raise(tier::SWITCHED, size);
         // Colours: whichever colour `a` gets, the partner gets the other.
-        let all = self.flags[lo..=hi].iter().fold(0xff, |x, &y| x & y);
+        let all = self.common_flags(lo, hi);
         let fa = self.flags[a];
         let both = |mine: u8, theirs: u8| ((fa & mine != 0) as i64) + ((all & theirs != 0) as i64);
         raise(tier::EQUALIZE, both(EQ_W, EQ_B).min(both(EQ_B, EQ_W)));
