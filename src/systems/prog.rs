@@ -19,7 +19,6 @@ use crate::tournament::{Player, Tournament};
 use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;
 
-
 /// `--system prog`.
 #[derive(Debug, Default)]
 pub struct Prog;
