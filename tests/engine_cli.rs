@@ -235,7 +235,8 @@ fn check_lists_karl_mala_as_the_reference_does() {
 /// The reference's refusals (exit 3) with messages that name the file's records, never a
 /// flag the manager did not pass: more rounds recorded than XXR plans (`-c` and `-p`), no
 /// round left to pair, round 1 without an initial colour (`pair` pairs it with a note), an
-/// empty file (`-c` on it prints the blank line and exits 0, as the reference).
+/// empty file (refused by `-c` too, where the reference prints a blank line and exits 0: a
+/// checker's silence must not pass a lost or truncated file as a clean one).
 #[test]
 fn bad_requests_are_refused_as_the_reference_refuses_them() {
     let dir = Scratch::new("refusals");

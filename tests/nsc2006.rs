@@ -802,6 +802,7 @@ fn quad_program_moves_fewest_players() {
         forbidden: vec![(0, 1)],
         repeats: vec![(2, 4)],
         soft: false,
+        unplayed: None,
     };
     let s = solve(&p).unwrap();
     assert_eq!(s.moved, 2);
@@ -822,6 +823,121 @@ fn quad_program_moves_fewest_players() {
     let s = solve(&QuadProblem { soft: true, ..p }).unwrap();
     assert_eq!(s.barred, 4);
     assert!(s.pods.iter().all(|q| q.len() == 4));
+}
+
+/// Every three-round schedule of a pod of five by position: each round a sitter (distinct)
+/// and two games, no pair twice.
+fn five_pod_schedules() -> Vec<Vec<(usize, usize)>> {
+    fn games(sitter: usize) -> Vec<[(usize, usize); 2]> {
+        let rest: Vec<usize> = (0..5).filter(|&i| i != sitter).collect();
+        let pair = |a: usize, b: usize| (rest[a].min(rest[b]), rest[a].max(rest[b]));
+        vec![
+            [pair(0, 1), pair(2, 3)],
+            [pair(0, 2), pair(1, 3)],
+            [pair(0, 3), pair(1, 2)],
+        ]
+    }
+    let mut out = Vec::new();
+    for s1 in 0..5 {
+        for s2 in (0..5).filter(|&s| s != s1) {
+            for s3 in (0..5).filter(|&s| s != s1 && s != s2) {
+                for a in games(s1) {
+                    for b in games(s2) {
+                        for c in games(s3) {
+                            let all: Vec<(usize, usize)> =
+                                a.iter().chain(&b).chain(&c).copied().collect();
+                            let distinct: BTreeSet<_> = all.iter().collect();
+                            if distinct.len() == 6 {
+                                out.push(all);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A slot that plays only some of its pairs (the bottom pod of 5–7) is charged the barred games
+/// it plays, not the barred pairs it holds: on random barred graphs over a quad and a pod of
+/// five, the program's fewest barred games equal the fewest of every membership, counted by
+/// brute force over every schedule of the pod's three rounds.
+#[test]
+fn nsc06_pod_of_five_counts_barred_games_not_pairs() {
+    use optipair::solve::quads::solve;
+    use optipair::spec::quads::{QuadProblem, Unplayed};
+    use std::sync::Arc;
+    let schedules = Arc::new(five_pod_schedules());
+    let mut rng = Rng::new(5);
+    let mut fewer = 0;
+    for _ in 0..12 {
+        let forbidden: Vec<(usize, usize)> = (0..9)
+            .flat_map(|a| (a + 1..9).map(move |b| (a, b)))
+            .filter(|_| rng.next_u64() % 100 < 35)
+            .collect();
+        let fb = forbidden.clone();
+        let held = move |s: &[usize]| {
+            fb.iter()
+                .filter(|(a, b)| s.contains(a) && s.contains(b))
+                .count()
+        };
+        let (fb, sc) = (forbidden.clone(), schedules.clone());
+        let games = move |s: &[usize]| {
+            sc.iter()
+                .map(|g| {
+                    g.iter()
+                        .filter(|&&(a, b)| fb.contains(&(s[a], s[b])))
+                        .count()
+                })
+                .min()
+                .unwrap()
+        };
+        let p = QuadProblem {
+            players: 9,
+            pods: vec![vec![0, 1, 2, 3], vec![4, 5, 6, 7, 8]],
+            allowed: vec![vec![0, 1]; 9],
+            forbidden,
+            repeats: vec![],
+            soft: true,
+            unplayed: Some(Unplayed {
+                slot: 1,
+                size: 5,
+                degree: 1,
+                sitters: 3,
+                triangle_free: false,
+                games: Arc::new(games.clone()),
+            }),
+        };
+        let split = |m: u32| -> (Vec<usize>, Vec<usize>) {
+            (
+                (0..9).filter(|i| m >> i & 1 == 1).collect(),
+                (0..9).filter(|i| m >> i & 1 == 0).collect(),
+            )
+        };
+        let quads = (0..1u32 << 9).filter(|m| m.count_ones() == 4);
+        let best = quads
+            .clone()
+            .map(|m| {
+                let (q, pod) = split(m);
+                held(&q) + games(&pod)
+            })
+            .min()
+            .unwrap();
+        let by_pairs = quads
+            .map(|m| {
+                let (q, pod) = split(m);
+                held(&q) + held(&pod)
+            })
+            .min()
+            .unwrap();
+        fewer += usize::from(best < by_pairs);
+        let s = solve(&p).unwrap();
+        assert_eq!(s.barred, best, "barred {:?}", p.forbidden);
+        assert_eq!(held(&s.pods[0]) + games(&s.pods[1]), best);
+    }
+    // The graphs include some where counting pairs would not find the fewest games.
+    assert!(fewer > 0);
 }
 
 #[test]

@@ -11,8 +11,17 @@
 //! fewest barred pairs together; (1) fewest players moved out of their base slot; (2) with
 //! those fixed, fewest repeats, then the least total slot distance moved (a near move is a
 //! smaller change than a far one).
+//!
+//! A slot that plays only some of its pairs ([`crate::spec::quads::Unplayed`]) counts, in the
+//! soft stages, the barred games it must play, not the barred pairs it holds: a variable t ≥
+//! (barred pairs there) − (pairs it leaves unplayed), 2t ≥ Σ_i (i's barred partners there −
+//! the most partners one member leaves unplayed)⁺, and, each time a solve places members S
+//! there that must play more, the cut t ≥ games(S)·(Σ_{e∈E} y_e − |E| + 1) over the barred
+//! pairs E among S, then a new solve. A cut holds for every pod holding E (more barred pairs
+//! never make a schedule play fewer); the loop ends when the placed members play no more than
+//! the rows say, which is then exact, and every membership's t a lower bound.
 
-use crate::spec::quads::{QuadProblem, QuadSolution};
+use crate::spec::quads::{QuadProblem, QuadSolution, Unplayed};
 use good_lp::{variable, Expression, ProblemVariables, SolverModel, Variable};
 
 fn base_slot(p: &QuadProblem) -> Vec<usize> {
@@ -30,6 +39,103 @@ fn count_repeats(pods: &[Vec<usize>], pairs: &[(usize, usize)]) -> usize {
         .iter()
         .filter(|(a, b)| pods.iter().any(|pd| pd.contains(a) && pd.contains(b)))
         .count()
+}
+
+/// Barred games of `pods`: forbidden pairs sharing a slot, in the unplayed slot (soft only)
+/// those it must play.
+fn barred_games(p: &QuadProblem, pods: &[Vec<usize>]) -> usize {
+    match partial(p) {
+        None => count_repeats(pods, &p.forbidden),
+        Some(u) => {
+            let others: Vec<Vec<usize>> = (0..pods.len())
+                .map(|q| {
+                    if q == u.slot {
+                        Vec::new()
+                    } else {
+                        pods[q].clone()
+                    }
+                })
+                .collect();
+            count_repeats(&others, &p.forbidden) + (u.games)(&pods[u.slot])
+        }
+    }
+}
+
+/// The slot counted by games, in the soft stages only.
+fn partial(p: &QuadProblem) -> Option<&Unplayed> {
+    p.unplayed
+        .as_ref()
+        .filter(|u| p.soft && u.slot < p.pods.len())
+}
+
+/// A cut: a pod holding every barred pair of `edges` plays at least `games` barred games (the
+/// count of the members that showed it; more barred pairs never make a schedule play fewer,
+/// so it holds for every pod with these pairs).
+struct Cut {
+    edges: Vec<(usize, usize)>,
+    games: usize,
+}
+
+/// The barred pairs among `members`.
+fn barred_among(p: &QuadProblem, members: &[usize]) -> Vec<(usize, usize)> {
+    p.forbidden
+        .iter()
+        .copied()
+        .filter(|(a, b)| members.contains(a) && members.contains(b))
+        .collect()
+}
+
+/// The lower bound the program's rows put on the unplayed slot's barred games when it holds
+/// `edges`: pairs held less pairs unplayed, each member's barred partners less the most it
+/// leaves unplayed (halved), and every cut whose pairs it holds.
+fn slot_bound(p: &QuadProblem, u: &Unplayed, edges: &[(usize, usize)], cuts: &[Cut]) -> usize {
+    let mut degree = vec![0usize; p.players];
+    for &(a, b) in edges {
+        degree[a] += 1;
+        degree[b] += 1;
+    }
+    let by_player: usize = degree
+        .iter()
+        .map(|d| d.saturating_sub(u.per_player()))
+        .sum();
+    let by_cut = cuts
+        .iter()
+        .filter(|c| c.edges.iter().all(|e| edges.contains(e)))
+        .map(|c| c.games)
+        .max()
+        .unwrap_or(0);
+    edges
+        .len()
+        .saturating_sub(u.pairs())
+        .max(by_player.div_ceil(2))
+        .max(by_cut)
+}
+
+/// [`solve_stage`] until the unplayed slot's members play no more barred games than its rows
+/// bound (adding a [`Cut`] each time they do).
+fn solve_exact(
+    p: &QuadProblem,
+    base: &[usize],
+    stage: Stage,
+    cuts: &mut Vec<Cut>,
+) -> Result<Vec<usize>, String> {
+    loop {
+        let (x, t) = solve_stage(p, base, stage, cuts)?;
+        let Some(u) = partial(p) else {
+            return Ok(x);
+        };
+        let members: Vec<usize> = (0..p.players).filter(|&i| x[i] == u.slot).collect();
+        let edges = barred_among(p, &members);
+        let games = (u.games)(&members);
+        if games as f64 <= t + 0.5 || games <= slot_bound(p, u, &edges, cuts) {
+            return Ok(x);
+        }
+        log::debug!(
+            "quads: cut {}, {games} barred games over t = {t}",
+            cuts.len() + 1
+        );
+        cuts.push(Cut { edges, games });
+    }
 }
 
 /// Solves `p`. The base membership is returned untouched when no forbidden pair shares a base
@@ -64,20 +170,21 @@ pub fn solve(p: &QuadProblem) -> Result<QuadSolution, String> {
         }
         pods
     };
+    let mut cuts = Vec::new();
     let barred = if p.soft {
-        let x = solve_stage(p, &base, Stage::Barred)?;
-        count_repeats(&pods_of(&x), &p.forbidden)
+        let x = solve_exact(p, &base, Stage::Barred, &mut cuts)?;
+        barred_games(p, &pods_of(&x))
     } else {
         0
     };
-    let first = solve_stage(p, &base, Stage::Moves { barred })?;
+    let first = solve_exact(p, &base, Stage::Moves { barred }, &mut cuts)?;
     let moved = moved_of(&first);
-    let x = solve_stage(p, &base, Stage::Near { barred, moved })?;
+    let x = solve_exact(p, &base, Stage::Near { barred, moved }, &mut cuts)?;
     let pods = pods_of(&x);
     Ok(QuadSolution {
         moved: moved_of(&x),
         repeats: count_repeats(&pods, &p.repeats),
-        barred: count_repeats(&pods, &p.forbidden),
+        barred: if p.soft { barred_games(p, &pods) } else { 0 },
         pods,
     })
 }
@@ -187,8 +294,140 @@ fn clique_cuts(
     out
 }
 
+/// The barred cost (soft only): a barred pair sharing a slot costs one, except in the
+/// unplayed slot, whose cost is its variable t with the rows that bound it from below (as
+/// [`slot_bound`] computes them).
+fn barred_cost(
+    p: &QuadProblem,
+    vars: &mut ProblemVariables,
+    cols: &[Vec<(usize, Variable)>],
+    barred_y: &Together,
+    cuts: &[Cut],
+) -> (Expression, Vec<good_lp::Constraint>) {
+    let Some(u) = partial(p) else {
+        return (barred_y.iter().map(|&(v, ..)| v).sum(), Vec::new());
+    };
+    let t = vars.add(variable().min(0));
+    let mut cost: Expression = t.into();
+    let mut held = Expression::from(t);
+    // y of each barred pair in the slot, and each player's barred partners there.
+    let mut in_slot = std::collections::BTreeMap::new();
+    let mut partners: Vec<(usize, Expression)> = vec![(0, Expression::default()); p.players];
+    for &(v, a, b, q) in barred_y {
+        if q == u.slot {
+            held.add_mul(-1.0, v);
+            in_slot.insert((a.min(b), a.max(b)), v);
+            for i in [a, b] {
+                partners[i].0 += 1;
+                partners[i].1.add_mul(1.0, v);
+            }
+        } else {
+            cost.add_mul(1.0, v);
+        }
+    }
+    let mut rows = unplayed_rows(u, vars, cols, &in_slot, t);
+    rows.push(held.geq(-(u.pairs() as f64)));
+    // 2t ≥ Σ z_i, z_i ≥ (barred partners of i there) − per_player.
+    let mut twice = Expression::from(t) * 2.0;
+    for (_, e) in partners.into_iter().filter(|(n, _)| *n > u.per_player()) {
+        let z = vars.add(variable().min(0));
+        twice.add_mul(-1.0, z);
+        rows.push((Expression::from(z) - e).geq(-(u.per_player() as f64)));
+    }
+    rows.push(twice.geq(0));
+    for c in cuts {
+        let ys: Option<Vec<Variable>> = c
+            .edges
+            .iter()
+            .map(|e| in_slot.get(&(e.0.min(e.1), e.0.max(e.1))).copied())
+            .collect();
+        let Some(ys) = ys else { continue };
+        let mut e = Expression::from(t);
+        for y in &ys {
+            e.add_mul(-(c.games as f64), *y);
+        }
+        rows.push(e.geq(-((c.games * (ys.len().saturating_sub(1))) as f64)));
+    }
+    (cost, rows)
+}
+
+/// Candidates of the unplayed slot past which its pairs are not modelled one by one.
+const UNPLAYED_PAIRS_UP_TO: usize = 40;
+
+/// The unplayed pairs of the slot as variables (when its candidates are few): w[a,b] ≤ x[a],
+/// x[b]; each member's unplayed partners Σ_b w[a,b] = degree·x[a] + s[a], with Σ s = sitters;
+/// no triangle when [`Unplayed::triangle_free`]; and t ≥ Σ over barred pairs (y − w).
+fn unplayed_rows(
+    u: &Unplayed,
+    vars: &mut ProblemVariables,
+    cols: &[Vec<(usize, Variable)>],
+    in_slot: &std::collections::BTreeMap<(usize, usize), Variable>,
+    t: Variable,
+) -> Vec<good_lp::Constraint> {
+    let cand: Vec<(usize, Variable)> = (0..cols.len())
+        .filter_map(|i| {
+            cols[i]
+                .iter()
+                .find(|(q, _)| *q == u.slot)
+                .map(|&(_, v)| (i, v))
+        })
+        .collect();
+    if cand.len() > UNPLAYED_PAIRS_UP_TO {
+        return Vec::new();
+    }
+    let c = cand.len();
+    let mut rows = Vec::new();
+    let mut w = vec![vec![None; c]; c];
+    let mut games = Expression::from(t);
+    for a in 0..c {
+        for b in a + 1..c {
+            let v = vars.add(variable().min(0).max(1));
+            rows.push((Expression::from(v) - cand[a].1).leq(0));
+            rows.push((Expression::from(v) - cand[b].1).leq(0));
+            if let Some(&y) = in_slot.get(&(cand[a].0, cand[b].0)) {
+                games.add_mul(-1.0, y);
+                games.add_mul(1.0, v);
+            }
+            w[a][b] = Some(v);
+            w[b][a] = Some(v);
+        }
+    }
+    rows.push(games.geq(0));
+    let mut sits = Expression::default();
+    for a in 0..c {
+        let mut deg: Expression = (0..c).filter_map(|b| w[a][b]).sum();
+        deg.add_mul(-(u.degree as f64), cand[a].1);
+        if u.sitters > 0 {
+            let s = vars.add(variable().binary());
+            rows.push((Expression::from(s) - cand[a].1).leq(0));
+            sits.add_mul(1.0, s);
+            deg.add_mul(-1.0, s);
+        }
+        rows.push(deg.eq(0));
+    }
+    if u.sitters > 0 {
+        rows.push(sits.eq(u.sitters as f64));
+    }
+    if u.triangle_free {
+        for a in 0..c {
+            for b in a + 1..c {
+                for d in b + 1..c {
+                    let e: Expression = [w[a][b], w[a][d], w[b][d]].into_iter().flatten().sum();
+                    rows.push(e.leq(2));
+                }
+            }
+        }
+    }
+    rows
+}
+
 /// One solve of `stage`. Returns each player's slot.
-fn solve_stage(p: &QuadProblem, base: &[usize], stage: Stage) -> Result<Vec<usize>, String> {
+fn solve_stage(
+    p: &QuadProblem,
+    base: &[usize],
+    stage: Stage,
+    cuts: &[Cut],
+) -> Result<(Vec<usize>, f64), String> {
     let mut vars = ProblemVariables::new();
     // cols[i] = (slot, variable) for each allowed slot of player i.
     let mut cols: Vec<Vec<(usize, Variable)>> = Vec::with_capacity(p.players);
@@ -219,6 +458,7 @@ fn solve_stage(p: &QuadProblem, base: &[usize], stage: Stage) -> Result<Vec<usiz
     } else {
         Vec::new()
     };
+    let (barred_cost, game_rows) = barred_cost(p, &mut vars, &cols, &barred_y, cuts);
     let repeat_y = if matches!(stage, Stage::Near { .. }) {
         together(&mut vars, &p.repeats, &cols)
     } else {
@@ -236,9 +476,7 @@ fn solve_stage(p: &QuadProblem, base: &[usize], stage: Stage) -> Result<Vec<usiz
         }
     }
     match stage {
-        Stage::Barred => barred_y
-            .iter()
-            .for_each(|&(v, ..)| objective.add_mul(1.0, v)),
+        Stage::Barred => objective += barred_cost.clone(),
         Stage::Near { .. } => repeat_y
             .iter()
             .for_each(|&(v, ..)| objective.add_mul((dist_max + 1) as f64, v)),
@@ -269,10 +507,12 @@ fn solve_stage(p: &QuadProblem, base: &[usize], stage: Stage) -> Result<Vec<usiz
     for e in clique_cuts(p, &cols, &barred_y) {
         model.add_constraint(e.geq(0));
     }
+    for row in game_rows {
+        model.add_constraint(row);
+    }
     if let Stage::Moves { barred } | Stage::Near { barred, .. } = stage {
         if p.soft {
-            let e: Expression = barred_y.iter().map(|&(v, ..)| v).sum();
-            model.add_constraint(e.leq(barred as f64));
+            model.add_constraint(barred_cost.leq(barred as f64));
         }
     }
     if let Stage::Near { moved, .. } = stage {
@@ -317,5 +557,7 @@ fn solve_stage(p: &QuadProblem, base: &[usize], stage: Stage) -> Result<Vec<usiz
         }
         slot[i] = best.1;
     }
-    Ok(slot)
+    // t, the unplayed slot's barred games, was made right after the players' and pairs'.
+    let t = values.get(k + barred_y.len()).copied().unwrap_or(0.0);
+    Ok((slot, t))
 }

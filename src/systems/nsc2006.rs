@@ -16,7 +16,7 @@
 //! footnote's two groups) are one table of rounds, each stated from the same standings.
 
 use super::System;
-use crate::spec::quads::{QuadProblem, QuadSolution};
+use crate::spec::quads::{QuadProblem, QuadSolution, Unplayed};
 use crate::spec::Programs;
 use crate::spec::{ByeOption, Candidate, RoundSpec, Tier};
 use crate::tournament::{Colour, GameResult, Standings, Tournament};
@@ -584,6 +584,7 @@ pub fn session_pods(
             forbidden: forbidden.clone(),
             repeats: repeats.clone(),
             soft,
+            unplayed: unplayed(t, sess, &base, order),
         };
         match (programs.quads)(&problem) {
             Ok(sol) => {
@@ -609,6 +610,41 @@ pub fn session_pods(
             sess.session, sess.first, sess.last
         ),
     ))
+}
+
+/// The bottom pod of 5–7 of `base` (a slot of the quad program that plays only some of its
+/// pairs), its barred games counted by [`pod_schedule`] over the members in standing order.
+fn unplayed(
+    t: &Tournament,
+    sess: &Session,
+    base: &[Vec<usize>],
+    order: &[u32],
+) -> Option<Unplayed> {
+    let slot = base.iter().position(|pod| pod.len() > 4)?;
+    let k = base[slot].len();
+    let rounds = (sess.last - sess.first + 1) as usize;
+    let m = meetings(t, sess.first);
+    let limit = if sess.repeats { 2 } else { 1 };
+    let order = order.to_vec();
+    let games = move |members: &[usize]| {
+        let barred = |a: usize, b: usize| met(&m, order[members[a]], order[members[b]]) >= limit;
+        pod_schedule(members.len(), rounds, &barred)
+            .iter()
+            .take(3)
+            .flatten()
+            .filter(|&&(a, b)| barred(a, b))
+            .count()
+    };
+    // A pod of 5 or 6 with a fourth round: its quad rounds leave unplayed pairs holding a
+    // maximum matching with a new sitter, which no triangle of them allows.
+    Some(Unplayed {
+        slot,
+        size: k,
+        degree: k - 4,
+        sitters: if k % 2 == 1 { 3 } else { 0 },
+        triangle_free: k <= 6 && rounds >= 4,
+        games: std::sync::Arc::new(games),
+    })
 }
 
 /// The clause a barred repeat breaks in session `sess` (a whole string one grep finds).
@@ -650,14 +686,11 @@ fn pods_note(sess: &Session, sol: &QuadSolution, played: usize) -> Option<String
         "repeats"
     };
     if sol.barred > 0 {
-        let pod = if played < sol.barred {
-            format!(
-                " of the {} barred pairs the quad program proved the fewest any membership puts in one pod (the bottom pod's round robin leaves {} unplayed)",
-                sol.barred,
-                sol.barred - played
-            )
-        } else {
+        // The program counts the bottom pod's games as its schedule plays them, so the two agree.
+        let pod = if played == sol.barred {
             ", the fewest possible (proved by the quad program)".to_string()
+        } else {
+            format!(" (the quad program proved {} the fewest)", sol.barred)
         };
         return Some(format!(
             "NSC06 session {}: no quad membership keeps every barred pair apart (the division is too small for the scheme); {played} barred {what} played in the quad rounds{pod}, against \"{}\"; {} player(s) moved, {} permitted repeat(s)",

@@ -23,6 +23,9 @@ use crate::tournament::{ByeKind, GameResult, Standings, Tournament};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
+mod membership;
+use membership::{rr_rounds, Membership};
+
 const SHIPPED: &str = include_str!("../../models/nsc2006-schedule.json");
 
 struct Sess {
@@ -676,7 +679,8 @@ fn check_quads(
     }
     let limit = if s.repeats { 2 } else { 1 };
     if rounds.contains(&c.r) {
-        check_unavoidable(c, order, group, met_before, limit, &all, rule);
+        let rounds = (s.last - s.first + 1) as usize;
+        check_unavoidable(c, order, (group, rounds), met_before, limit, &all, rule);
     }
     // The formula's quads stand unless they hold a barred pair.
     let base = formula_quads(order.len(), group);
@@ -707,12 +711,13 @@ fn check_quads(
 /// Barred repeats in a session's quads (pairs met `limit` times before it) are allowed only
 /// as many as no membership of the formula's pod sizes could avoid ("the computer program will
 /// adjust the quad pairings accordingly, with minimum adjustments"): the games so far hold at
-/// most the fewest barred pairs any membership puts together, found here by an exhaustive
-/// search under a clique bound.
+/// most the fewest barred games any membership plays in the quad rounds (a bottom pod of 5–7
+/// plays only some of its pairs), found by [`Membership`]'s exhaustive search. `shape`: the
+/// formula's group size and the session's rounds.
 fn check_unavoidable(
     c: &mut Ctx,
     order: &[u32],
-    group: usize,
+    shape: (usize, usize),
     met_before: &BTreeMap<(u32, u32), u32>,
     limit: u32,
     games: &[(u32, u32)],
@@ -734,15 +739,16 @@ fn check_unavoidable(
                 .collect()
         })
         .collect();
-    let sizes: Vec<usize> = formula_quads(n, group).iter().map(Vec::len).collect();
+    let sizes: Vec<usize> = formula_quads(n, shape.0).iter().map(Vec::len).collect();
     let players: Vec<usize> = (0..n).collect();
     let mut budget = 200_000;
     let what = if limit == 1 { "repeats" } else { "threepeats" };
     let ids: Vec<u32> = played.iter().flat_map(|&(a, b)| [a, b]).collect();
-    match fewer_exists(&players, &sizes, &adj, played.len(), 0, &mut budget) {
+    let search = Membership::new(&adj, shape.1);
+    match search.fewer_exists(&players, &sizes, played.len(), &mut budget) {
         Some(false) => {}
-        Some(true) => c.flag("NSC06 repeats", ids, format!("the quads of {rule} hold {} barred {what} ({played:?}), and a membership with fewer exists", played.len())),
-        None => c.flag("NSC06 repeats", ids, format!("the quads of {rule} hold {} barred {what} ({played:?}), and the search could not show that fewer were impossible", played.len())),
+        Some(true) => c.flag("NSC06 repeats", ids, format!("the quads of {rule} play {} barred {what} ({played:?}), and a membership playing fewer exists", played.len())),
+        None => c.flag("NSC06 repeats", ids, format!("the quads of {rule} play {} barred {what} ({played:?}), and the search could not show that fewer were impossible", played.len())),
     }
 }
 
@@ -1184,216 +1190,4 @@ fn compare_top(c: &mut Ctx, top: &[u32], gs: &[(u32, u32)], want: &Want) {
             format!("{a} v {b} is missing from the top group ({why})"),
         );
     }
-}
-
-/// Barred pairs among `players` (indices into `adj`) and the pods they must fill (sizes): a
-/// lower bound on the barred pairs any membership puts together. The players are split into
-/// disjoint cliques of the barred graph (two ways: largest clique first, and in player order;
-/// the larger bound counts); only the cliques' own pairs are counted, so the bound is the
-/// fewest a count matrix (players of clique c in pod q) allows: C(n, 2) per cell, a convex
-/// cost, minimised exactly as a min-cost flow (a unit of clique c entering pod q costs the
-/// members of c already there).
-fn clique_bound(players: &[usize], sizes: &[usize], adj: &[Vec<bool>]) -> usize {
-    let by_size = flow_bound(&clique_split(players, adj, true), sizes);
-    by_size.max(flow_bound(&clique_split(players, adj, false), sizes))
-}
-
-/// Sizes (2 or more) of disjoint cliques covering `players`: each grown from a start player by
-/// adding the candidate adjacent to most other candidates; with `largest`, the largest such
-/// clique over all start players is taken first, else the first player left starts.
-fn clique_split(players: &[usize], adj: &[Vec<bool>], largest: bool) -> Vec<usize> {
-    let grow = |left: &[usize], a: usize| {
-        let mut k = vec![a];
-        let mut cand: Vec<usize> = left.iter().copied().filter(|&c| adj[a][c]).collect();
-        while !cand.is_empty() {
-            let &best = cand
-                .iter()
-                .max_by_key(|&&c| (cand.iter().filter(|&&d| adj[c][d]).count(), usize::MAX - c))
-                .unwrap();
-            k.push(best);
-            cand.retain(|&d| d != best && adj[best][d]);
-        }
-        k
-    };
-    let mut left: Vec<usize> = players.to_vec();
-    let mut sizes = Vec::new();
-    while let Some(&first) = left.first() {
-        let k = if largest {
-            left.iter()
-                .map(|&a| grow(&left, a))
-                .max_by_key(|k| k.len())
-                .unwrap()
-        } else {
-            grow(&left, first)
-        };
-        left.retain(|x| !k.contains(x));
-        if k.len() >= 2 {
-            sizes.push(k.len());
-        }
-    }
-    sizes
-}
-
-/// The fewest pairs inside pods of `sizes` for disjoint cliques of `cliques` players.
-fn flow_bound(cliques: &[usize], sizes: &[usize]) -> usize {
-    // Units of the cliques go into the pods one at a time by the cheapest augmenting path
-    // (successive shortest paths; convex costs make it exact). Cells: flow[c][q].
-    let nq = sizes.len();
-    let mut flow = vec![vec![0usize; nq]; cliques.len()];
-    let mut room: Vec<usize> = sizes.to_vec();
-    let mut total = 0;
-    // Players outside every clique only fill room left over: they cost nothing.
-    for (c, &k) in cliques.iter().enumerate() {
-        for _ in 0..k {
-            total += augment(c, &mut flow, &mut room);
-        }
-    }
-    total
-}
-
-/// One unit of clique `c` routed by a shortest path over the pods (Bellman-Ford on the
-/// residual graph: enter pod q at cost flow[c][q]; from pod q, move a unit of clique d to pod r
-/// at cost flow[d][r] − (flow[d][q] − 1)); ends at a pod with room. Returns the path's cost.
-fn augment(c: usize, flow: &mut [Vec<usize>], room: &mut [usize]) -> usize {
-    let nq = room.len();
-    let mut dist: Vec<i64> = (0..nq).map(|q| flow[c][q] as i64).collect();
-    let mut prev: Vec<Option<(usize, usize)>> = vec![None; nq];
-    for _ in 0..nq {
-        let mut changed = false;
-        for q in 0..nq {
-            for (d, row) in flow.iter().enumerate() {
-                if row[q] == 0 {
-                    continue;
-                }
-                for r in 0..nq {
-                    let w = row[r] as i64 - (row[q] as i64 - 1);
-                    if r != q && dist[q] + w < dist[r] {
-                        dist[r] = dist[q] + w;
-                        prev[r] = Some((q, d));
-                        changed = true;
-                    }
-                }
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    let end = (0..nq)
-        .filter(|&q| room[q] > 0)
-        .min_by_key(|&q| (dist[q], q))
-        .expect("the pods hold every player");
-    let cost = dist[end];
-    room[end] -= 1;
-    let mut at = end;
-    while let Some((q, d)) = prev[at] {
-        flow[d][at] += 1;
-        flow[d][q] -= 1;
-        at = q;
-    }
-    flow[c][at] += 1;
-    cost.max(0) as usize
-}
-
-/// Whether some membership of `players` in pods of `sizes` puts fewer than `target` barred
-/// pairs together, given `cost` already placed: `Some(true)` with one found, `Some(false)` when
-/// none exists (the search is exhaustive under the clique bound), `None` when `budget` (search
-/// nodes) runs out. Pods are filled in turn, each starting with the first player left, so
-/// every membership is met once.
-fn fewer_exists(
-    players: &[usize],
-    sizes: &[usize],
-    adj: &[Vec<bool>],
-    target: usize,
-    cost: usize,
-    budget: &mut usize,
-) -> Option<bool> {
-    if players.is_empty() {
-        return Some(cost < target);
-    }
-    if cost + clique_bound(players, sizes, adj) >= target {
-        return Some(false);
-    }
-    if *budget == 0 {
-        return None;
-    }
-    *budget -= 1;
-    let (u, rest) = (players[0], &players[1..]);
-    let mut tried = BTreeSet::new();
-    for (i, &size) in sizes.iter().enumerate() {
-        if !tried.insert(size) || size == 0 || size - 1 > rest.len() {
-            continue;
-        }
-        let mut others: Vec<usize> = sizes.to_vec();
-        others.remove(i);
-        let mut pick = vec![u];
-        if let Some(found) = choose(rest, 0, size - 1, &mut pick, &mut |pod| {
-            let add: usize = (0..pod.len())
-                .map(|x| (x + 1..pod.len()).filter(|&y| adj[pod[x]][pod[y]]).count())
-                .sum();
-            let left: Vec<usize> = rest.iter().copied().filter(|p| !pod.contains(p)).collect();
-            fewer_exists(&left, &others, adj, target, cost + add, budget)
-        }) {
-            return found;
-        }
-    }
-    Some(false)
-}
-
-/// Each way of adding `k` of `from[start..]` to `pick`, until `f` answers `Some(true)` or
-/// `None` (returned); `None` when every way answered `Some(false)`.
-fn choose(
-    from: &[usize],
-    start: usize,
-    k: usize,
-    pick: &mut Vec<usize>,
-    f: &mut dyn FnMut(&[usize]) -> Option<bool>,
-) -> Option<Option<bool>> {
-    if k == 0 {
-        return match f(pick) {
-            Some(false) => None,
-            other => Some(other),
-        };
-    }
-    for i in start..from.len() + 1 - k {
-        pick.push(from[i]);
-        let r = choose(from, i + 1, k - 1, pick, f);
-        pick.pop();
-        if r.is_some() {
-            return r;
-        }
-    }
-    None
-}
-
-/// The rounds of a round robin of `n` players (n ≤ 7) as bit sets of pairs (bit x·8 + y for
-/// x < y) with the player sitting out (`n` when n is even): every maximum matching.
-fn rr_rounds(n: usize) -> Vec<(u64, usize)> {
-    fn fill(left: u32, bits: u64, out: &mut Vec<u64>) {
-        if left == 0 {
-            out.push(bits);
-            return;
-        }
-        let x = left.trailing_zeros() as usize;
-        let rest = left & !(1 << x);
-        let mut r = rest;
-        while r != 0 {
-            let y = r.trailing_zeros() as usize;
-            r &= r - 1;
-            fill(rest & !(1 << y), bits | 1 << (x * 8 + y), out);
-        }
-    }
-    let all = (1u32 << n) - 1;
-    let sitters: Vec<usize> = if n % 2 == 1 {
-        (0..n).collect()
-    } else {
-        vec![n]
-    };
-    let mut out = Vec::new();
-    for sit in sitters {
-        let mut ms = Vec::new();
-        fill(all & !(1 << sit), 0, &mut ms);
-        out.extend(ms.into_iter().map(|m| (m, sit)));
-    }
-    out
 }
