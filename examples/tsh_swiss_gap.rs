@@ -10,7 +10,7 @@
 
 use optipair::engine;
 use optipair::generate::{self, Rng};
-use optipair::solve::Options;
+use optipair::solve::{Options, PROGRAMS};
 use optipair::systems::tsh::{GroupKind, Plan, Settings};
 use optipair::tournament::Tournament;
 use std::collections::BTreeMap;
@@ -54,7 +54,7 @@ fn main() {
                 .insert("initial_round_robin".into(), serde_json::json!(0));
             let s = Settings::from(&t).unwrap();
             for r in 1..=10 {
-                let plan = Plan::build(&t, r, &s).unwrap();
+                let plan = Plan::build(&t, r, &s, &PROGRAMS).unwrap();
                 let p = engine::pair_round(&t, r, optipair::SystemKind::TshCp, &Options::default())
                     .unwrap();
                 let opp: BTreeMap<u32, u32> = p

@@ -94,9 +94,6 @@ fn recompute(t: &Tournament, e: &Explanation) {
                     ),
                 }
             }
-            Verdict::NotRecomputed => {
-                panic!("{}: the Dutch engine keeps forbidden pairs", a.player)
-            }
             Verdict::NoPairing => {
                 let forced = explain::forced(&field, round, e.player, Some(a.player)).unwrap();
                 let best = dutch::brute_force(&forced, round);
@@ -801,41 +798,46 @@ fn us_chess_the_closest_other_choice_is_the_one_lost_on_the_latest_tier() {
 }
 
 #[test]
-fn tsh07_an_opponent_the_system_cannot_be_forced_to_is_not_called_illegal() {
-    // tsh-cp pairs this round without regard to forbidden pairs, so the round cannot be
-    // paired with another opponent forced: explain says so, never "no other choice was
-    // legal"; and the claim is checked: the restricted round's pairing keeps a barred pair.
+fn tsh07_trf_2026_260_explain_recomputes_each_other_opponent_with_the_pair_forced() {
+    // tsh-cp keeps forbidden pairs apart (TRF-2026 260), so explain forces another opponent
+    // (every other partner of the two barred) and re-pairs the round. Each recomputed claim is
+    // checked: the forced round pairs the two and verifies clean, and it first differs from
+    // the pairing made on the tier explain names, by the values it names.
     let t = generated("tsh-cp", "12", "8", "4");
     let opts = Options::default();
-    let mut checked = 0;
+    let made = optipair::engine::pair_round(&t, 5, SystemKind::TshCp, &opts).unwrap();
+    let mine = &made.pairing.certificate.tiers;
+    let mut recomputed = 0;
     for pl in &t.players {
         let Ok(e) = explain::explain(&t, 5, SystemKind::TshCp, pl.id, &opts) else {
             continue;
         };
-        for a in e
-            .alternatives
-            .iter()
-            .filter(|a| a.verdict == Verdict::NotRecomputed)
-        {
-            assert!(
-                !e.decision.contains("No other choice was legal"),
-                "{}",
-                e.decision
-            );
+        if !matches!(e.outcome, Outcome::Game { .. }) {
+            continue;
+        }
+        for a in &e.alternatives {
+            if !matches!(a.verdict, Verdict::Worse | Verdict::Order) {
+                continue;
+            }
             let forced = explain::forced(&t, 5, pl.id, Some(a.player)).unwrap();
             let p = optipair::engine::pair_round(&forced, 5, SystemKind::TshCp, &opts).unwrap();
-            let barred = p.pairing.games.iter().any(|&(w, b)| {
-                let touches = [w, b].contains(&pl.id) || [w, b].contains(&a.player);
-                let theirs = [w, b].contains(&pl.id) && [w, b].contains(&a.player);
-                touches && !theirs
-            });
-            assert!(
-                barred,
-                "{} v {}: the system kept the pairs apart",
-                pl.id, a.player
-            );
-            checked += 1;
+            assert!(p.is_clean(), "{} v {}: {:?}", pl.id, a.player, p.violations);
+            let theirs = [pl.id.min(a.player), pl.id.max(a.player)];
+            assert!(p
+                .pairing
+                .games
+                .iter()
+                .any(|&(w, b)| [w.min(b), w.max(b)] == theirs));
+            let tiers = &p.pairing.certificate.tiers;
+            let first = mine.iter().zip(tiers).position(|(m, o)| m.value != o.value);
+            assert_eq!(first, a.tier, "{} v {}: {}", pl.id, a.player, a.sentence);
+            if let Some(k) = first {
+                assert_eq!(a.verdict, Verdict::Worse);
+                assert_eq!(a.with_it, Some(tiers[k].value.to_string()));
+                assert_eq!(a.made, Some(mine[k].value.to_string()));
+            }
+            recomputed += 1;
         }
     }
-    assert!(checked > 0);
+    assert!(recomputed > 0, "no alternative recomputed");
 }

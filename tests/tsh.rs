@@ -6,7 +6,7 @@
 use optipair::engine;
 use optipair::formats::tsh;
 use optipair::generate::{self, Rng};
-use optipair::solve::Options;
+use optipair::solve::{Options, PROGRAMS};
 use optipair::systems::tsh::{GroupKind, Plan, Settings};
 use optipair::tournament::{Bye, ByeKind, Game, Order, Player, Round, Tournament};
 use optipair::verify;
@@ -267,11 +267,11 @@ fn lagged_standings_ignore_the_preceding_round() {
             byes: vec![],
         },
     ];
-    let lagged = Plan::build(&t, 3, &Settings::default()).unwrap();
+    let lagged = Plan::build(&t, 3, &Settings::default(), &PROGRAMS).unwrap();
     assert_eq!(lagged.based_on, 1);
     assert_eq!(lagged.order, vec![1, 3, 4, 2]);
     t.settings.insert("lag".into(), 1.into());
-    let full = Plan::build(&t, 3, &Settings::from(&t).unwrap()).unwrap();
+    let full = Plan::build(&t, 3, &Settings::from(&t).unwrap(), &PROGRAMS).unwrap();
     assert_eq!(full.order, vec![2, 3, 4, 1]);
 }
 
@@ -400,7 +400,7 @@ fn four_gibsons(met: bool) -> Tournament {
 fn even_gibsons_play_each_other_king_of_the_hill() {
     // "If the number of Gibsons is even and positive, pair them with each other KOTH".
     let t = four_gibsons(false);
-    let plan = Plan::build(&t, 5, &Settings::from(&t).unwrap()).unwrap();
+    let plan = Plan::build(&t, 5, &Settings::from(&t).unwrap(), &PROGRAMS).unwrap();
     assert_eq!(plan.groups[0].kind, GroupKind::Gibsons);
     assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
     let p = pair(&t, 5);
@@ -415,7 +415,7 @@ fn even_gibsons_play_each_other_king_of_the_hill() {
 fn gibsons_avoid_a_consecutive_repeat() {
     // "... KOTH but minimizing repeats and consecutive repeats": 1 and 2 met in round 4.
     let t = four_gibsons(true);
-    let plan = Plan::build(&t, 5, &Settings::from(&t).unwrap()).unwrap();
+    let plan = Plan::build(&t, 5, &Settings::from(&t).unwrap(), &PROGRAMS).unwrap();
     assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
     let p = pair(&t, 5);
     assert!(p.violations.is_empty(), "{:?}", p.violations);
@@ -443,7 +443,7 @@ fn bye_goes_to_the_lowest_ranked_among_those_with_fewest_byes() {
     });
     let p = pair(&t, 2);
     assert!(p.violations.is_empty(), "{:?}", p.violations);
-    let plan = Plan::build(&t, 2, &Settings::from(&t).unwrap()).unwrap();
+    let plan = Plan::build(&t, 2, &Settings::from(&t).unwrap(), &PROGRAMS).unwrap();
     let lowest_without = *plan.order.iter().rev().find(|&&x| x != 7).unwrap();
     assert_eq!(p.pairing.byes, vec![lowest_without]);
     let other = *plan
@@ -476,7 +476,7 @@ fn contenders_are_capped_at_four_per_round_left_minus_one_and_two_in_the_final_r
     t.scoring.game_scores = true;
     contention_from_round_1(&mut t);
     as_document(&mut t);
-    let plan = Plan::build(&t, 1, &Settings::from(&t).unwrap()).unwrap();
+    let plan = Plan::build(&t, 1, &Settings::from(&t).unwrap(), &PROGRAMS).unwrap();
     assert_eq!(plan.groups[0].kind, GroupKind::Flight);
     assert_eq!(plan.groups[0].players.len(), 92);
     assert_eq!(plan.groups[1].kind, GroupKind::Swiss);
@@ -486,7 +486,7 @@ fn contenders_are_capped_at_four_per_round_left_minus_one_and_two_in_the_final_r
     as_document(&mut t);
     t.settings
         .insert("prize_bands".into(), serde_json::json!([1, 2, 3, 4, 5, 6]));
-    let plan = Plan::build(&t, 1, &Settings::from(&t).unwrap()).unwrap();
+    let plan = Plan::build(&t, 1, &Settings::from(&t).unwrap(), &PROGRAMS).unwrap();
     assert!(plan.groups[..3].iter().all(|g| g.players.len() == 2));
     let p = pair(&t, 1);
     assert!(p.violations.is_empty(), "{:?}", p.violations);
@@ -523,11 +523,11 @@ fn contenders_odd_count_takes_one_more() {
             .collect();
     };
     build(&mut t, -100);
-    let plan = Plan::build(&t, 4, &Settings::from(&t).unwrap()).unwrap();
+    let plan = Plan::build(&t, 4, &Settings::from(&t).unwrap(), &PROGRAMS).unwrap();
     assert_eq!(plan.groups[0].kind, GroupKind::Flight);
     assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
     build(&mut t, -600);
-    let plan = Plan::build(&t, 4, &Settings::from(&t).unwrap()).unwrap();
+    let plan = Plan::build(&t, 4, &Settings::from(&t).unwrap(), &PROGRAMS).unwrap();
     assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
     let p = pair(&t, 4);
     assert!(p.violations.is_empty(), "{:?}", p.violations);
@@ -622,7 +622,7 @@ fn tsh_minimum_repeats_require_the_lower_of_each_pair_to_catch_the_higher() {
     // lead, and tsh's leaders keep the catching condition: 1 v 2, 3 v 4. (The document's
     // "minimum number of repeats ... with no other constraints" is 0, and gives 1 v 3.)
     let t = catch_field();
-    let plan = Plan::build(&t, 5, &Settings::from(&t).unwrap()).unwrap();
+    let plan = Plan::build(&t, 5, &Settings::from(&t).unwrap(), &PROGRAMS).unwrap();
     assert_eq!(plan.order, vec![1, 2, 3, 4, 5, 6]);
     let s = Settings::from(&t).unwrap();
     assert!(plan.catches(&s, 3, 1) && !plan.catches(&s, 4, 1) && !plan.catches(&s, 4, 2));
@@ -678,7 +678,7 @@ fn fewest_leaders_within_the_minimum_repeats_even_when_the_bound_is_below_it() {
     // 3–6 pair within one repeat, so two leaders. Counting the pairs at the limit first would
     // instead give one repeat with all six leading (1 v 6, 2 v 3, 4 v 5).
     let t = tight_repeats_field();
-    let plan = Plan::build(&t, 5, &Settings::from(&t).unwrap()).unwrap();
+    let plan = Plan::build(&t, 5, &Settings::from(&t).unwrap(), &PROGRAMS).unwrap();
     assert_eq!(plan.groups[0].kind, GroupKind::Flight);
     assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4, 5, 6]);
     let p = pair(&t, 5);
@@ -848,7 +848,7 @@ fn nonleaders_are_paired_swiss_inside_win_groups() {
             .collect(),
         byes: vec![],
     });
-    let plan = Plan::build(&t, 2, &Settings::from(&t).unwrap()).unwrap();
+    let plan = Plan::build(&t, 2, &Settings::from(&t).unwrap(), &PROGRAMS).unwrap();
     assert_eq!(plan.groups[0].kind, GroupKind::Flight);
     assert_eq!(plan.groups[0].players, vec![8, 7, 6, 5, 4, 3, 2, 1, 9, 10]);
     let p = pair(&t, 2);
@@ -904,7 +904,7 @@ fn tsh_caps_flights_at_twelve_with_four_rounds_left_or_more() {
     // the flight 1–12 (four leaders, 1 v 4, 2 v 3; nonleaders 5 v 9 … 8 v 12), then, below
     // the only prize band with more than four rounds left, the other eight Swiss (13 v 17 …).
     let t = golden("cap12.t");
-    let plan = Plan::build(&t, 1, &Settings::from(&t).unwrap()).unwrap();
+    let plan = Plan::build(&t, 1, &Settings::from(&t).unwrap(), &PROGRAMS).unwrap();
     assert_eq!(plan.groups[0].kind, GroupKind::Flight);
     assert_eq!(plan.groups[0].players, (1..=12).collect::<Vec<u32>>());
     let p = pair(&t, 1);
@@ -921,7 +921,7 @@ fn tsh_contenders_catch_up_at_500_a_round_whatever_gibson_spread_says() {
     let t = golden("catch500/a.t");
     let s = Settings::from(&t).unwrap();
     assert_eq!(s.gibson_spread, vec![500]);
-    let plan = Plan::build(&t, 3, &s).unwrap();
+    let plan = Plan::build(&t, 3, &s, &PROGRAMS).unwrap();
     assert_eq!(plan.groups[0].kind, GroupKind::Flight);
     assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
     assert_pairs(&pair(&t, 3), &[(1, 4), (2, 3), (5, 7), (6, 8)]);
@@ -935,7 +935,7 @@ fn tsh_faint_hope_flight_below_the_prize_bands_in_the_last_four_rounds() {
     // 5–8 are a capped flight of their own, 5 v 8 (lowest catcher), 6 v 7 — not the Swiss
     // 5 v 7, 6 v 8 — and 9–12 Swiss: 9 v 11, 10 v 12.
     let t = golden("faint.t");
-    let plan = Plan::build(&t, 3, &Settings::from(&t).unwrap()).unwrap();
+    let plan = Plan::build(&t, 3, &Settings::from(&t).unwrap(), &PROGRAMS).unwrap();
     assert_eq!(plan.groups[1].kind, GroupKind::Flight);
     assert_eq!(plan.groups[1].players, vec![5, 6, 7, 8]);
     assert_pairs(
@@ -952,7 +952,7 @@ fn tsh_folds_in_the_last_non_contenders_who_cannot_pair_without_a_repeat() {
     // tsh adds them to the contenders, so all eight are one Swiss group and 7 and 8 do not
     // meet again.
     let t = golden("foldin.t");
-    let plan = Plan::build(&t, 7, &Settings::from(&t).unwrap()).unwrap();
+    let plan = Plan::build(&t, 7, &Settings::from(&t).unwrap(), &PROGRAMS).unwrap();
     assert_eq!(plan.groups.len(), 1, "{:?}", plan.groups);
     assert_eq!(plan.groups[0].kind, GroupKind::Swiss);
     assert_eq!(plan.groups[0].players.len(), 8);
@@ -988,7 +988,7 @@ fn tsh_standings_rank_fewer_losses_first_among_equal_wins() {
         games: vec![Game::scored(1, 2, 390, 400), Game::scored(3, 4, 310, 300)],
         byes: vec![],
     });
-    let plan = Plan::build(&t, 3, &Settings::from(&t).unwrap()).unwrap();
+    let plan = Plan::build(&t, 3, &Settings::from(&t).unwrap(), &PROGRAMS).unwrap();
     assert_eq!(plan.order, vec![3, 1, 4, 2]);
 }
 
@@ -1024,7 +1024,7 @@ fn tsh_contenders_by_best_possible_finish_not_the_pairwise_catch() {
     // tsh's: the odd win group [5] takes the next group's top player, 8; then 6 v 7.
     let t = golden("bestfinish.t");
     let s = Settings::from(&t).unwrap();
-    let plan = Plan::build(&t, 5, &s).unwrap();
+    let plan = Plan::build(&t, 5, &s, &PROGRAMS).unwrap();
     assert_eq!(plan.groups[0].kind, GroupKind::Flight);
     assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
     assert_eq!(plan.best[&4], 3);
@@ -1042,7 +1042,7 @@ fn tsh_leaders_prefer_a_catcher_then_fewest_repeats_then_the_lowest_ranked() {
     // 3. Then 2 v 4. Mutation check: without the repeats in the preference key 1 takes his
     // lowest catcher 4 (1 v 4, 2 v 3) and this test fails.
     let t = golden("leaderprefs.t");
-    let plan = Plan::build(&t, 5, &Settings::from(&t).unwrap()).unwrap();
+    let plan = Plan::build(&t, 5, &Settings::from(&t).unwrap(), &PROGRAMS).unwrap();
     assert_eq!(plan.groups[0].players, vec![1, 2, 3, 4]);
     assert_pairs(&pair(&t, 5), &[(1, 3), (2, 4), (5, 7), (6, 8)]);
 }
@@ -1058,7 +1058,7 @@ fn tsh_odd_gibson_meets_a_player_who_cannot_finish_in_the_money_as_tsh_scans() {
     // 5 found before stays chosen. So 1 v 5 (taking the least met first would give 1 v 4).
     // Then 2 v 3 (prize place 2) and 4 v 6.
     let t = golden("gibsonvictim.t");
-    let plan = Plan::build(&t, 6, &Settings::from(&t).unwrap()).unwrap();
+    let plan = Plan::build(&t, 6, &Settings::from(&t).unwrap(), &PROGRAMS).unwrap();
     assert_eq!(plan.groups[0].kind, GroupKind::GibsonOpponent);
     assert_eq!(plan.groups[0].players, vec![1, 5]);
     assert_pairs(&pair(&t, 6), &[(1, 5), (2, 3), (4, 6)]);
@@ -1077,7 +1077,7 @@ fn tsh_standings_tie_break_after_rating_is_the_key_from_the_t_line() {
         keys.values().copied().collect::<Vec<_>>(),
         vec![536, 274, 355, 399]
     );
-    let plan = Plan::build(&t, 3, &Settings::from(&t).unwrap()).unwrap();
+    let plan = Plan::build(&t, 3, &Settings::from(&t).unwrap(), &PROGRAMS).unwrap();
     assert_eq!(plan.order, vec![1, 2, 4, 3]);
     assert!(pair(&t, 3).violations.is_empty());
 }
@@ -1138,7 +1138,7 @@ fn tsh_gibsons_counted_by_the_next_players_best_possible_finish() {
     // cannot pass 4, so 4 is a Gibson and meets 5. The pairwise catch test (main's model)
     // counted 1–4 as Gibsons (6 can catch 5) and paired them KOTH: 1 v 2, 3 v 4, 5 v 6.
     let t = golden("gibsoncount.t");
-    let plan = Plan::build(&t, 6, &Settings::from(&t).unwrap()).unwrap();
+    let plan = Plan::build(&t, 6, &Settings::from(&t).unwrap(), &PROGRAMS).unwrap();
     let kinds: Vec<(GroupKind, Vec<u32>)> = plan
         .groups
         .iter()
@@ -1155,4 +1155,102 @@ fn tsh_gibsons_counted_by_the_next_players_best_possible_finish() {
     assert_pairs(&pair(&t, 6), &[(1, 2), (3, 6), (4, 5)]);
     let koth = [(1, 2), (3, 4), (5, 6)];
     assert!(rules(&check_with(&t, 6, &koth, &[])).contains(&"TSH07 Gibson odd"));
+}
+
+// ------------------------------------------------ forbidden pairs (TRF-2026 260)
+
+/// `players` generated players paired and played under tsh-cp up to round `played`.
+fn played_event(players: usize, rounds: u32, played: u32, seed: u64) -> Tournament {
+    let mut rng = Rng::new(seed);
+    let mut t = Tournament::new("fp", generate::scrabble_players(players, &mut rng));
+    t.rounds_planned = Some(rounds);
+    t.scoring.game_scores = true;
+    t.system = Some("tsh-cp".into());
+    for r in 1..=played {
+        let p = pair(&t, r);
+        t = engine::store(&t, &p);
+        generate::play(&mut t, r, 0.0, &mut rng);
+    }
+    t
+}
+
+/// `t` with `a` and `b` a forbidden pair in round `round`.
+fn forbid(t: &Tournament, round: u32, a: u32, b: u32) -> Tournament {
+    let mut u = t.clone();
+    u.settings.insert(
+        optipair::tournament::FORBIDDEN_PAIRS.into(),
+        serde_json::json!([{"from": round, "to": round, "players": [a, b]}]),
+    );
+    u
+}
+
+#[test]
+fn trf_2026_260_tsh_cp_keeps_apart_each_forbidden_pair_it_would_pair() {
+    // Round 6 of 8 (16 players, contention flights): each game tsh-cp makes, forbidden in
+    // turn, is not made; everyone is still paired and the verifier accepts the round (the
+    // forced change is no TSH07 violation). A flight of two that is a forbidden pair takes
+    // the next two players.
+    let t = played_event(16, 8, 5, 3);
+    let made = pair(&t, 6);
+    assert!(!made.round.games.is_empty());
+    let mut widened = 0;
+    for g in &made.round.games {
+        let barred = forbid(&t, 6, g.white, g.black);
+        let p = pair(&barred, 6);
+        assert!(
+            p.is_clean(),
+            "{} v {}: {:?}",
+            g.white,
+            g.black,
+            p.violations
+        );
+        assert_ne!(opponent(&p, g.white), Some(g.black));
+        widened += p
+            .notes
+            .iter()
+            .filter(|n| n.starts_with("TRF-2026 260"))
+            .count();
+        let stored = engine::store(&barred, &p);
+        assert_eq!(
+            verify::check_round(&stored, 6, SystemKind::TshCp).unwrap(),
+            vec![]
+        );
+    }
+    assert!(widened > 0, "no flight of two was a forbidden pair");
+}
+
+#[test]
+fn trf_2026_260_the_tsh_verifier_rejects_a_forbidden_pair_paired() {
+    // The pairing made, recorded after its first game's pair is forbidden, is rejected with
+    // the clause cited and the two players named.
+    let t = played_event(16, 8, 5, 3);
+    let made = pair(&t, 6);
+    let g = &made.round.games[0];
+    let stored = engine::store(&forbid(&t, 6, g.white, g.black), &made);
+    let v = verify::check_round(&stored, 6, SystemKind::TshCp).unwrap();
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "TRF-2026 260" && x.players == vec![g.white, g.black]),
+        "{v:?}"
+    );
+}
+
+#[test]
+fn trf_2026_260_a_forbidden_pair_of_the_initial_round_robin_sits_out() {
+    // Round 1 is the round robin, fixed in advance: a scheduled pair that is forbidden does
+    // not meet (both have the bye), the rest of the schedule stands, and the round verifies.
+    let mut t = field(8, 6);
+    t.settings.remove("initial_round_robin");
+    let made = pair(&t, 1);
+    let g = &made.round.games[0];
+    let barred = forbid(&t, 1, g.white, g.black);
+    let p = pair(&barred, 1);
+    assert_eq!(opponent(&p, g.white), None);
+    assert!(p.pairing.byes.contains(&g.white) && p.pairing.byes.contains(&g.black));
+    assert_eq!(p.round.games.len(), made.round.games.len() - 1);
+    let stored = engine::store(&barred, &p);
+    assert_eq!(
+        verify::check_round(&stored, 1, SystemKind::TshCp).unwrap(),
+        vec![]
+    );
 }

@@ -63,9 +63,6 @@ pub enum Verdict {
     Order,
     /// No legal pairing of the round has it.
     NoPairing,
-    /// Not recomputed: the system's rules do not take the round's forbidden pairs, so the
-    /// round could not be paired with it forced.
-    NotRecomputed,
 }
 
 /// One other opponent (or, for a bye, another player who could have had it).
@@ -383,17 +380,9 @@ pub fn forced(t: &Tournament, round: u32, player: u32, other: Option<u32>) -> Re
     Ok(out)
 }
 
-/// Why [`best_with`] has no pairing to compare.
-enum Miss {
-    /// No legal pairing of the round has it.
-    NoPairing,
-    /// The system paired the round without keeping the barred pairs apart (its rules do not
-    /// take the round's forbidden pairs), so the round with it forced could not be paired.
-    Ignored,
-}
-
 /// The best pairing of round `round` in which `player` meets `other` (for a bye
-/// alternative: in which `other` has the bye), by the engine.
+/// alternative: in which `other` has the bye), by the engine; None when no legal pairing of
+/// the round has it (every system keeps the barred pairs apart, TRF-2026 260).
 fn best_with(
     t: &Tournament,
     round: u32,
@@ -402,45 +391,28 @@ fn best_with(
     player: u32,
     other: u32,
     bye: bool,
-) -> std::result::Result<Paired, Miss> {
+) -> Option<Paired> {
     let restricted = if bye {
         forced(t, round, other, None)
     } else {
         forced(t, round, player, Some(other))
     };
-    let restricted = restricted.map_err(|_| Miss::NoPairing)?;
-    let p = engine::pair_round(&restricted, round, system, opts).map_err(|_| Miss::NoPairing)?;
-    let games = &p.pairing.games;
-    let (has, barred) = if bye {
-        let has = p.pairing.byes.contains(&other);
-        (has, games.iter().any(|&(w, b)| w == other || b == other))
+    let p = engine::pair_round(&restricted.ok()?, round, system, opts).ok()?;
+    let has = if bye {
+        p.pairing.byes.contains(&other)
     } else {
         let ours = |w: u32, b: u32| (w, b) == (player, other) || (w, b) == (other, player);
-        let touches = |w: u32, b: u32| [w, b].iter().any(|x| *x == player || *x == other);
-        (
-            games.iter().any(|&(w, b)| ours(w, b)),
-            games.iter().any(|&(w, b)| touches(w, b) && !ours(w, b)),
-        )
+        p.pairing.games.iter().any(|&(w, b)| ours(w, b))
     };
-    match (has && p.is_clean(), barred) {
-        (true, _) => Ok(p),
-        (false, true) => Err(Miss::Ignored),
-        (false, false) => Err(Miss::NoPairing),
-    }
+    (has && p.is_clean()).then_some(p)
 }
 
-/// An alternative whose round could not be paired with it forced: no legal pairing has it,
-/// or the system's rules do not take the round's forbidden pairs.
-fn missed(mut alt: Alternative, miss: Miss, bye: bool) -> Alternative {
-    alt.sentence = match (miss, bye) {
-        (Miss::Ignored, _) => {
-            alt.verdict = Verdict::NotRecomputed;
-            "not recomputed: this system pairs the round without regard to forbidden pairs \
-             (TRF-2026 260), so the round cannot be paired with this choice forced"
-                .to_string()
-        }
-        (Miss::NoPairing, true) => "no legal pairing gives this player the bye".to_string(),
-        (Miss::NoPairing, false) => "no legal pairing of the round lets you meet".to_string(),
+/// An alternative whose round could not be paired with it forced: no legal pairing has it.
+fn missed(mut alt: Alternative, bye: bool) -> Alternative {
+    alt.sentence = if bye {
+        "no legal pairing gives this player the bye".to_string()
+    } else {
+        "no legal pairing of the round lets you meet".to_string()
     };
     alt
 }
@@ -487,9 +459,8 @@ fn dutch_alternative(
             }
         }
     }
-    let best = match best_with(t, round, system, opts, player, x, bye) {
-        Ok(best) => best,
-        Err(miss) => return missed(alt, miss, bye),
+    let Some(best) = best_with(t, round, system, opts, player, x, bye) else {
+        return missed(alt, bye);
     };
     let theirs = as_pairing(&best);
     let cmp = dutch::compare(field, round, &theirs, made);
@@ -570,9 +541,8 @@ fn tier_alternative(
         pairing: None,
         sentence: String::new(),
     };
-    let best = match best_with(t, round, system, opts, player, x, bye) {
-        Ok(best) => best,
-        Err(miss) => return missed(alt, miss, bye),
+    let Some(best) = best_with(t, round, system, opts, player, x, bye) else {
+        return missed(alt, bye);
     };
     alt.pairing = Some(as_pairing(&best));
     let mine = &made.pairing.certificate.tiers;
@@ -649,17 +619,6 @@ fn decide(ex: &mut Explanation) {
             ex.decided_by = Some(art.clone());
             headline(a, &art, what)
         }
-        None if ex
-            .alternatives
-            .iter()
-            .any(|a| a.verdict == Verdict::NotRecomputed) =>
-        {
-            format!(
-                "Not decided by a comparison ({what}): the other choices could not be \
-                 recomputed (this system does not take forbidden pairs, TRF-2026 260), and the \
-                 rest were not legal."
-            )
-        }
         None if !ex.alternatives.is_empty() => {
             ex.decided_by = ex.alternatives.iter().find_map(|a| a.article.clone());
             format!("No other choice was legal ({what}).")
@@ -718,13 +677,7 @@ fn counts<'a>(a: &'a Alternative, art: &str) -> &'a str {
 fn reasons(alts: &[Alternative]) -> Vec<String> {
     let rank = |a: &Alternative| (a.bracket.unwrap_or(0), priority(a, usize::MAX));
     let mut sorted: Vec<&Alternative> = alts.iter().collect();
-    sorted.sort_by_key(|a| {
-        (
-            matches!(a.verdict, Verdict::NoPairing | Verdict::NotRecomputed),
-            a.verdict == Verdict::NotRecomputed,
-            rank(a),
-        )
-    });
+    sorted.sort_by_key(|a| (a.verdict == Verdict::NoPairing, rank(a)));
     let mut out: Vec<String> = Vec::new();
     let mut last: Option<(Verdict, Option<String>)> = None;
     for a in sorted {
@@ -751,9 +704,6 @@ fn reasons(alts: &[Alternative]) -> Vec<String> {
                 short(art)
             ),
             Verdict::NoPairing => format!("no legal pairing of the round with: {item}"),
-            Verdict::NotRecomputed => format!(
-                "not recomputed (this system does not take forbidden pairs, TRF-2026 260): {item}"
-            ),
         });
         last = Some(key);
     }

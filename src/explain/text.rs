@@ -83,7 +83,7 @@ pub(super) fn alternative_line(e: &Explanation, t: &Tournament, i: usize) -> Str
         Verdict::NotAllowed => "",
         Verdict::Worse => " — worse",
         Verdict::Order => "",
-        Verdict::NoPairing | Verdict::NotRecomputed => "",
+        Verdict::NoPairing => "",
     };
     format!("{lead}{tag}: {}", a.sentence)
 }

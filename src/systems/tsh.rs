@@ -538,6 +538,26 @@ pub fn best_finish(records: &[(i64, i64)], me: usize, rounds: u32, s: &Settings)
         + 1
 }
 
+/// How many of `remaining` a flight of its top `n` holds once it can be paired: a flight with
+/// a forbidden pair (TRF-2026 260) no pairing of it avoids takes the next two players, as
+/// tsh's Swiss widens a group, until it pairs or holds everyone left. Without a forbidden pair
+/// among them, `n`.
+fn widened(remaining: &[u32], mut n: usize, met: &Meetings, programs: &Programs) -> usize {
+    let barred = |a: u32, b: u32| forbidden(i64::from(met.get(&key(a, b)).copied().unwrap_or(0)));
+    let pairs = |list: &[u32]| {
+        let edges: Vec<(usize, usize)> = (0..list.len())
+            .flat_map(|i| (i + 1..list.len()).map(move |j| (i, j)))
+            .filter(|&(i, j)| !barred(list[i], list[j]))
+            .collect();
+        edges.len() == list.len() * list.len().saturating_sub(1) / 2
+            || (programs.perfect_matching)(list.len(), &edges)
+    };
+    while n < remaining.len() && !pairs(&remaining[..n]) {
+        n = (n + 2).min(remaining.len());
+    }
+    n
+}
+
 /// What a group of the plan is.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GroupKind {
@@ -589,11 +609,26 @@ pub struct Plan {
 /// How often each pair (lower id first) has been paired.
 pub type Meetings = BTreeMap<(u32, u32), u32>;
 
-/// Earlier pairings of each pair (all rounds before `round`, pending games included), and the
-/// pairs of the previous round.
+/// The meetings a pair forbidden in the round (TRF-2026 260) counts as: more than any
+/// minimum repeats can reach, so it is never a candidate nor a pair a group may be paired by.
+pub const FORBIDDEN_MET: u32 = 1_000_000;
+
+/// Whether a pair met `times` times is a forbidden pair ([`FORBIDDEN_MET`]).
+fn forbidden(times: i64) -> bool {
+    times >= i64::from(FORBIDDEN_MET)
+}
+
+/// Earlier pairings of each pair (all rounds before `round`, pending games included), a pair
+/// forbidden in `round` (TRF-2026 260) counted as met [`FORBIDDEN_MET`] times; and the pairs
+/// of the previous round.
 pub fn meetings(t: &Tournament, round: u32) -> (Meetings, Vec<(u32, u32)>) {
     let mut met = BTreeMap::new();
     let mut last = Vec::new();
+    for (a, others) in t.forbidden_in(round) {
+        for b in others.into_iter().filter(|&b| a < b) {
+            met.insert((a, b), FORBIDDEN_MET);
+        }
+    }
     for rd in t.rounds.iter().filter(|rd| rd.number < round) {
         for g in &rd.games {
             let k = (g.white.min(g.black), g.white.max(g.black));
@@ -874,7 +909,8 @@ impl Plan {
     /// contention flight a pass, each followed by a fresh look for Gibsons (when the top
     /// remaining player is within the prize ranks and cannot rise) and the bye (its
     /// `ChewPair` loop).
-    pub fn build(t: &Tournament, round: u32, s: &Settings) -> Result<Plan> {
+    /// `programs` answer whether a flight holding a forbidden pair can be paired at all.
+    pub fn build(t: &Tournament, round: u32, s: &Settings, programs: &Programs) -> Result<Plan> {
         let planned = t.rounds_planned.ok_or_else(|| {
             Error::field(
                 "rounds_planned",
@@ -902,7 +938,7 @@ impl Plan {
         plan.gibsons(s, &mut remaining, &met);
         plan.bye(&mut remaining, &byes_had);
         while !remaining.is_empty() {
-            plan.contention(s, &mut remaining, &bands, (left, faint), &met);
+            plan.contention(s, &mut remaining, &bands, (left, faint), (&met, programs));
             if !remaining.is_empty() && plan.may_have_gibsons(s, &remaining) {
                 plan.gibsons(s, &mut remaining, &met);
             }
@@ -1018,7 +1054,7 @@ impl Plan {
         remaining: &mut Vec<u32>,
         bands: &[u32],
         (left, faint): (u32, usize),
-        met: &Meetings,
+        (met, programs): (&Meetings, &Programs),
     ) {
         let top_rank = self.rank(remaining[0]) as u32;
         let band = bands
@@ -1026,7 +1062,14 @@ impl Plan {
             .enumerate()
             .find(|(_, &b)| b >= top_rank)
             .map(|(i, &b)| (if i == 0 { 1 } else { bands[i - 1] + 1 }, b));
-        let n = self.contenders(s, remaining, band, left, faint, met);
+        let counted = self.contenders(s, remaining, band, left, faint, met);
+        let n = widened(remaining, counted, met, programs);
+        if n > counted {
+            self.notes.push(format!(
+                "TRF-2026 260: {counted} contenders cannot be paired apart from their forbidden \
+                 pairs: the flight takes the next players, {n} in all"
+            ));
+        }
         let players: Vec<u32> = remaining.drain(..n).collect();
         let kind = if remaining.is_empty() && !s.no_swiss_all {
             GroupKind::Swiss
@@ -1197,14 +1240,22 @@ pub fn split(
     let pairs = |lo: usize, hi: usize, k: i64, c: bool| {
         pairs_by(lo, hi, k, if c { catch } else { &|_, _| true })
     };
-    // Someone has to meet his least-met group-mate: the limit is at least that.
+    // Someone has to meet his least-met group-mate: the limit is at least that. A forbidden
+    // pair (TRF-2026 260) is no repeat level: no limit lets it meet.
     let bound = (0..m)
-        .filter_map(|i| (0..m).filter(|&j| j != i).map(|j| rep(i, j)).min())
+        .filter_map(|i| {
+            (0..m)
+                .filter(|&j| j != i)
+                .map(|j| rep(i, j))
+                .filter(|&r| !forbidden(r))
+                .min()
+        })
         .max()
         .unwrap_or(0);
     let most = (0..m)
         .flat_map(|i| (i + 1..m).map(move |j| (i, j)))
         .map(|(i, j)| rep(i, j))
+        .filter(|&r| !forbidden(r))
         .max()
         .unwrap_or(0);
     let level = |c: bool| (bound..=most).find(|&k| pairs(0, m, k, c));
@@ -1255,7 +1306,7 @@ impl System for TshCp {
         if round <= s.round_robin_rounds(t) {
             return Ok(round_robin_spec(t, round));
         }
-        let plan = Plan::build(t, round, &s)?;
+        let plan = Plan::build(t, round, &s, &self.programs)?;
         Ok(spec_from_plan(t, round, &plan, &self.programs))
     }
 
@@ -1320,8 +1371,18 @@ fn round_robin_spec(t: &Tournament, round: u32) -> RoundSpec {
     )];
     let mut candidates = Vec::new();
     let mut byes: Vec<usize> = byes.iter().filter_map(|b| index.get(b).copied()).collect();
+    let barred = t.forbidden_in(round);
     for (a, b) in pairs {
         match (index.get(&a), index.get(&b)) {
+            // A forbidden pair (TRF-2026 260) of the schedule does not meet: both sit out,
+            // as when a scheduled opponent is absent.
+            (Some(&i), Some(&j)) if barred.get(&a).is_some_and(|o| o.contains(&b)) => {
+                notes.push(format!(
+                    "TSH07 initial round robin: {a} v {b} is a forbidden pair (TRF-2026 260): \
+                     both have the bye"
+                ));
+                byes.extend([i, j]);
+            }
             (Some(&i), Some(&j)) => candidates.push(Candidate {
                 a: i,
                 b: j,
@@ -1567,6 +1628,9 @@ impl Costing<'_> {
         for i in 0..m {
             for j in i + 1..m {
                 let (a, b) = (g.players[i], g.players[j]);
+                if forbidden(self.times(a, b)) {
+                    continue;
+                }
                 let d = (j - i - 1) as i64;
                 let costs = TshCosts {
                     placement: d,
@@ -1604,7 +1668,9 @@ impl Costing<'_> {
                 )
             };
             let kj = pkey(j);
-            (i + 1..lead).filter(|&q| pkey(q) < kj).count() as i64
+            (i + 1..lead)
+                .filter(|&q| !forbidden(self.times(hi, g.players[q])) && pkey(q) < kj)
+                .count() as i64
         };
         for i in 0..lead {
             for j in i + 1..lead {
@@ -1734,7 +1800,9 @@ pub fn spec_from_plan(t: &Tournament, round: u32, plan: &Plan, programs: &Progra
         match (&g.kind, sp) {
             (GroupKind::GibsonOpponent, _) => {
                 let (a, b) = (g.players[0], g.players[1]);
-                candidates.push(c.candidate(a, b, c.common(a, b, false)));
+                if !forbidden(c.times(a, b)) {
+                    candidates.push(c.candidate(a, b, c.common(a, b, false)));
+                }
             }
             (GroupKind::Gibsons, _) => c.gibsons(g, &mut candidates),
             (_, Some(sp)) => {

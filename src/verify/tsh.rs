@@ -2,6 +2,9 @@
 //! independent of `systems::tsh`. Each check cites its clause:
 //!
 //! * `TSH07 pairing`: every player to be paired has one game or the bye, nobody else plays.
+//! * `TRF-2026 260`: no game between a pair forbidden in the round (a hard rule of every
+//!   system). Every check below counts a forbidden pair as one no repeat level lets meet, so
+//!   a pairing that kept such a pair apart is judged by what tsh could have paired.
 //! * `TSH07 Gibsons`: counted as tsh counts them (best possible finishes replayed over the
 //!   top remaining players: the top players down to the last whose next player cannot finish
 //!   above his own place), at the start and after each flight whose next player is within the
@@ -145,7 +148,38 @@ fn pair(a: u32, b: u32) -> (u32, u32) {
     (a.min(b), a.max(b))
 }
 
+/// Met this often, a pair may not meet at any repeat level: how a forbidden pair counts.
+const BARRED: u32 = 1 << 20;
+
+/// TRF-2026 260: a game of round `round` between a pair forbidden in it.
+fn forbidden_games(t: &Tournament, round: u32) -> Vec<Violation> {
+    let barred = t.forbidden_in(round);
+    let Some(rd) = t.round(round) else {
+        return Vec::new();
+    };
+    rd.games
+        .iter()
+        .filter(|g| barred.get(&g.white).is_some_and(|o| o.contains(&g.black)))
+        .map(|g| Violation {
+            round,
+            rule: "TRF-2026 260".into(),
+            players: vec![g.white, g.black],
+            message: format!(
+                "round {round}: {} v {} is a forbidden pair and may not be paired — TRF-2026 260",
+                g.white, g.black
+            ),
+        })
+        .collect()
+}
+
 pub fn check(t: &Tournament, round: u32) -> Vec<Violation> {
+    let mut out = forbidden_games(t, round);
+    out.extend(check_rules(t, round));
+    out
+}
+
+/// Every TSH07 rule of round `round`.
+fn check_rules(t: &Tournament, round: u32) -> Vec<Violation> {
     let Some(planned) = t.rounds_planned else {
         return vec![Violation {
             round,
@@ -234,6 +268,9 @@ pub fn check(t: &Tournament, round: u32) -> Vec<Violation> {
     };
     order.sort_by_key(key);
     let mut met = BTreeMap::new();
+    for (a, others) in t.forbidden_in(round) {
+        met.extend(others.into_iter().map(|b| (pair(a, b), BARRED)));
+    }
     let mut previous = BTreeSet::new();
     for r in t.rounds.iter().filter(|x| x.number < round) {
         for g in &r.games {
@@ -579,6 +616,7 @@ impl Check<'_> {
             let top = self.rank(rest[0]);
             let band = bands.iter().find(|&&b| b as usize >= top).copied();
             let n = self.contenders(&rest, band, &bands, (left, faint));
+            let n = self.widen_past_forbidden(&rest, n);
             let group: Vec<u32> = rest.drain(..n).collect();
             let flight = !rest.is_empty() || self.rules.no_swiss_all;
             self.check_group(&group, flight, band.is_some());
@@ -645,6 +683,24 @@ impl Check<'_> {
                 self.finishes(rest);
             }
             n = rest.len();
+        }
+        n
+    }
+
+    /// The contenders once they can be paired: while a forbidden pair (TRF-2026 260) among
+    /// the top `n` of `rest` leaves them no pairing at any repeat level, two more join (the
+    /// way tsh widens a Swiss group), up to everyone left.
+    fn widen_past_forbidden(&self, rest: &[u32], mut n: usize) -> usize {
+        let barred = |g: &[u32]| {
+            g.iter()
+                .enumerate()
+                .any(|(i, &a)| g[i + 1..].iter().any(|&b| self.times(a, b) >= BARRED))
+        };
+        while n < rest.len()
+            && barred(&rest[..n])
+            && !self.pairable(&rest[..n], BARRED - 1, |_, _| true)
+        {
+            n = (n + 2).min(rest.len());
         }
         n
     }
@@ -1201,9 +1257,12 @@ fn initial_round_robin(t: &Tournament, round: u32) -> Vec<Violation> {
     let absent: BTreeSet<u32> = rd.requested_byes().map(|b| b.player).collect();
     let present =
         |id: u32| !absent.contains(&id) && t.player(id).is_some_and(|p| p.active_in(round));
+    // A forbidden pair of the schedule (TRF-2026 260) is not played.
+    let barred = t.forbidden_in(round);
+    let allowed = |a: u32, b: u32| !barred.get(&a).is_some_and(|o| o.contains(&b));
     for &(a, b) in &expected {
         let played = rd.games.iter().any(|g| pair(g.white, g.black) == (a, b));
-        if present(a) && present(b) && !played {
+        if present(a) && present(b) && allowed(a, b) && !played {
             flag(
                 vec![a, b],
                 format!(
