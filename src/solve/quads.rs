@@ -147,14 +147,14 @@ pub fn solve(p: &QuadProblem) -> Result<QuadSolution, String> {
         return Err("the base slots do not cover every player".into());
     }
     let clash = p.forbidden.iter().any(|&(a, b)| base[a] == base[b]);
-    if !clash {
+    // One slot holds everyone: there is no membership to choose.
+    if !clash || (p.pods.len() == 1 && p.soft) {
         let pods = p.pods.clone();
-        let repeats = count_repeats(&pods, &p.repeats);
         return Ok(QuadSolution {
-            pods,
+            repeats: count_repeats(&pods, &p.repeats),
+            barred: if clash { barred_games(p, &pods) } else { 0 },
             moved: 0,
-            repeats,
-            barred: 0,
+            pods,
         });
     }
     let moved_of = |x: &[usize]| {
