@@ -596,6 +596,12 @@ impl Records {
     }
 }
 
+/// A tie-break value in millionths of a point, to compare exactly: Sonneborn-Berger multiplies
+/// two scores in thousandths, every other value is a sum of scores or a count.
+fn exact(v: f64) -> i128 {
+    (v * 1e6).round() as i128
+}
+
 /// One line of the standings. Score and values are points for display; the ranking compares
 /// them in thousandths ([`milli`]).
 #[derive(Debug, Clone, PartialEq)]
@@ -655,7 +661,7 @@ pub fn standings(t: &Tournament, after: u32, tiebreaks: &[Tiebreak]) -> Result<V
                 next.extend(rec.direct_encounter(&block));
                 continue;
             }
-            let v = |id: u32| milli(rows[&id].values[k].unwrap_or(0.0));
+            let v = |id: u32| exact(rows[&id].values[k].unwrap_or(0.0));
             let mut sorted = block;
             sorted.sort_by(|a, b| v(*b).cmp(&v(*a)).then(a.cmp(b)));
             let mut sub: Vec<Vec<u32>> = Vec::new();
