@@ -134,6 +134,45 @@ fn event(n: u32, rounds: Vec<(Vec<Game>, Vec<Bye>)>) -> Tournament {
     t
 }
 
+/// Ten rounds worth 999999.9 points a win and 0.3 a draw: 1 draws round 5, 2 draws round 10,
+/// both win the rest. Level on points, but summed in that order their floating-point totals
+/// differ by about 2e-9, more than a rounding margin of 1e-9.
+fn level_by_thousandths() -> Tournament {
+    let rounds = (1..=10)
+        .map(|r| {
+            let one = if r == 5 { "=" } else { "1-0" };
+            let two = if r == 10 { "=" } else { "1-0" };
+            (vec![game(1, 3, one), game(2, 4, two)], vec![])
+        })
+        .collect();
+    let mut t = event(4, rounds);
+    t.scoring.win = 999_999.9;
+    t.scoring.draw = 0.3;
+    t
+}
+
+/// "FIDE C.07 6": scores level to the thousandth are a tie; with no tie-break left the two
+/// share first place (a float comparison put 2 ahead on rounding noise).
+#[test]
+fn fide_c07_scores_level_by_thousandths_share_a_rank() {
+    let t = level_by_thousandths();
+    // Their Buchholz is level too (each opponent drew once): still tied after it.
+    for tbs in [vec![], vec![Tiebreak::Buchholz { low: 0, high: 0 }]] {
+        let rows = tiebreak::standings(&t, 10, &tbs).unwrap();
+        let rank = |id: u32| rows.iter().find(|r| r.id == id).unwrap().rank;
+        assert_eq!((rank(1), rank(2)), (1, 1), "tie-breaks {tbs:?}");
+    }
+}
+
+/// Scrabble ranks by wins, then spread, then rating: players level by thousandths are ranked
+/// by rating (1 is rated above 2), not by rounding noise in their scores.
+#[test]
+fn scrabble_level_scores_by_thousandths_fall_to_rating() {
+    let t = level_by_thousandths();
+    let st = optipair::tournament::Standings::before(&t, 11);
+    assert_eq!(&st.by_wins_spread()[..2], &[1, 2]);
+}
+
 /// 1 wins round 1, then takes a full-point bye: 2 points after 2 rounds. Under the 2026 text
 /// the dummy opponent of the bye scores at most half the rounds played, 1 (2024: 2 points).
 #[test]

@@ -243,6 +243,23 @@ fn bye_in_higher_score_group_flagged() {
     assert!([2, 3].contains(&found[0][1]), "{}", show(&v));
 }
 
+/// "FIDE C.04.3 bye (lowest score group)" on pairing scores level to the thousandth: a win is
+/// worth 0.7 and round 2 adds virtual points, so 1 (0.7 + 20000000.001) and 2 (0 +
+/// 20000000.701) share a score group, though as floats 1's sum falls about 4e-9 short. The
+/// bye to 2, the lowest-ranked of that group (3 had the bye), is right and not flagged.
+#[test]
+fn bye_group_compares_pairing_scores_in_thousandths() {
+    let mut t = field(3);
+    t.scoring.win = 0.7;
+    t.scoring.pairing_bye = 0.7;
+    t.players[0].virtual_points = vec![0.0, 20_000_000.001];
+    t.players[1].virtual_points = vec![0.0, 20_000_000.701];
+    add(&mut t, 1, vec![g(1, 2, "1-0")], vec![pab(3)]);
+    add(&mut t, 2, vec![g(3, 1, "*")], vec![pab(2)]);
+    let v = swiss(&t, 2);
+    assert!(v.is_empty(), "{}", show(&v));
+}
+
 #[test]
 fn bye_moves_up_when_the_rest_cannot_be_paired() {
     // Three players: 2 and 3 have had the bye, so 1 (top of the table) must take it.

@@ -29,11 +29,9 @@ use super::colour::preference;
 use super::swiss::{pair_costs, standard_spec, Field, SwissCosts, SwissPairs, SwissTier};
 use super::System;
 use crate::spec::{ByeOption, Candidate, PairSource, RoundSpec, Tier};
-use crate::tournament::{Colour, Player, Tournament};
+use crate::tournament::{milli, Colour, Player, Tournament};
 use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;
-
-const EPS: f64 = 1e-9;
 
 /// `--system ecf-basic` (`advanced == false`) or `--system ecf-advanced`.
 #[derive(Debug, Default)]
@@ -199,6 +197,7 @@ pub fn groups_with(t: &Tournament, set: &Settings, advanced: bool) -> Result<Gro
             }
             k as usize
         } else {
+            // A share of the entry, not a score: real-valued.
             let target = pct.unwrap_or(58.0) / 100.0 * n as f64;
             let best = |c: &[usize]| {
                 c.iter().copied().min_by(|a, b| {
@@ -452,7 +451,7 @@ impl Ecf {
         let (mut spec, bounds) = if round == 1 {
             self.round_one(t, &set, &field, &g, &mut notes)?
         } else {
-            let m = t.scoring.max_per_round() * f64::from(round - 1);
+            let m = milli(t.scoring.max_per_round() * f64::from(round - 1));
             let (on, why) = self.acceleration(t, &set, &field, &g, round)?;
             notes.push(why);
             if on {
@@ -481,13 +480,14 @@ impl Ecf {
         g: &Groups,
         round: u32,
     ) -> Result<(bool, String)> {
-        let m = t.scoring.max_per_round() * f64::from(round - 1);
-        let half = t.scoring.draw;
+        // In thousandths: 100% (and half a point behind it) is met exactly.
+        let m = milli(t.scoring.max_per_round() * f64::from(round - 1));
+        let half = milli(t.scoring.draw);
         let leaders = (0..field.len())
             .filter(|&i| !g.is_top(field.ids[i]))
             .filter(|&i| {
-                let s = field.standings[i].score;
-                s >= m - EPS || (self.advanced && (s - (m - half)).abs() < EPS)
+                let s = milli(field.standings[i].score);
+                s >= m || (self.advanced && s == m - half)
             })
             .count();
         accelerated(t, set, round, self.advanced, leaders)
@@ -622,7 +622,7 @@ impl Ecf {
         t: &Tournament,
         f: &Field,
         g: &Groups,
-        m: f64,
+        m: i64,
         round: u32,
     ) -> (RoundSpec, Vec<i64>) {
         let acc = Accelerated::new(t, f, g, m, self.advanced);
@@ -981,18 +981,20 @@ struct Accelerated<'a> {
     target: Vec<i64>,
     /// The standard Swiss's bound on every pair of the field.
     swiss_bound: SwissCosts,
-    /// Half a point (the scoring's draw value): "half a point behind".
-    half: f64,
+    /// Half a point (the scoring's draw value) in thousandths: "half a point behind".
+    half: i64,
 }
 
 impl<'a> Accelerated<'a> {
-    fn new(t: &Tournament, f: &'a Field, g: &Groups, m: f64, adv: bool) -> Accelerated<'a> {
+    /// `m`: the maximum score before the round (100%), in thousandths.
+    fn new(t: &Tournament, f: &'a Field, g: &Groups, m: i64, adv: bool) -> Accelerated<'a> {
         let n = f.len();
-        let (win, half) = (t.scoring.win, t.scoring.draw);
-        let near = |i: usize, v: f64| (f.standings[i].score - v).abs() < EPS;
+        let (win, half) = (milli(t.scoring.win), milli(t.scoring.draw));
+        let score = |i: usize| milli(f.standings[i].score);
+        let near = |i: usize, v: i64| score(i) == v;
         let top: Vec<bool> = f.ids.iter().map(|&id| g.is_top(id)).collect();
         let rating = |i: usize| f.standings[i].rating;
-        let lead: Vec<bool> = (0..n).map(|i| f.standings[i].score >= m - EPS).collect();
+        let lead: Vec<bool> = (0..n).map(|i| score(i) >= m).collect();
         let l: Vec<bool> = (0..n).map(|i| !top[i] && lead[i]).collect();
         let pool: Vec<bool> = (0..n)
             .map(|i| top[i] && (near(i, m - half) || near(i, m - win)))
@@ -1164,13 +1166,14 @@ impl<'a> Accelerated<'a> {
                 // top-half ½-behind) meets the highest-rated top-half player half a
                 // point behind.
                 for (x, y) in [(i, j), (j, i)] {
-                    let floats_down = f.standings[x].score > f.standings[y].score + EPS;
+                    let (sx, sy) = (milli(f.standings[x].score), milli(f.standings[y].score));
+                    let floats_down = sx > sy;
                     let from_top_group = ta[x] || (self.adv && th[x]);
                     if from_top_group && floats_down {
-                        let behind = f.standings[x].score - self.half;
+                        let behind = sx - self.half;
                         // Only a pair of rule 6 is accelerated (its colours come
                         // first); any other float is an ordinary one.
-                        let six = self.top[y] && (f.standings[y].score - behind).abs() < EPS;
+                        let six = self.top[y] && sy == behind;
                         acc |= six;
                         if ta[x] {
                             c.floater_not_behind += i64::from(!six);

@@ -75,12 +75,13 @@ pub struct Field {
     pub round: u32,
     pub ids: Vec<u32>,
     pub standings: Vec<Standing>,
-    /// Score used for pairing (real score plus any acceleration).
+    /// Score used for pairing (real score plus any acceleration), as points for the spec;
+    /// every decision reads it in thousandths ([`milli`]).
     pub scores: Vec<f64>,
     /// Topscorers in the last round are exempt from the colour limits (C.04.3 A.7).
     pub topscorer: Vec<bool>,
-    /// The common divisor of all scores: the unit floats are measured in.
-    pub step: f64,
+    /// The common divisor of all scores in thousandths: the unit floats are measured in.
+    pub step: i64,
     /// Pairing number as E.5 counts it: place among the players who have entered play (a
     /// player absent without ever having been paired is skipped, like a late entry).
     pub number: Vec<u32>,
@@ -142,7 +143,7 @@ impl Field {
             scores: rows.iter().map(|r| r.0).collect(),
             standings: rows.into_iter().map(|r| r.2).collect(),
             topscorer,
-            step: if g == 0 { 1.0 } else { g as f64 / 1000.0 },
+            step: if g == 0 { 1000 } else { g },
         })
     }
 
@@ -169,7 +170,7 @@ impl Field {
 
     /// Score difference of two players in score steps.
     pub fn steps(&self, a: usize, b: usize) -> i64 {
-        ((self.scores[a] - self.scores[b]).abs() / self.step).round() as i64
+        (milli(self.scores[a]) - milli(self.scores[b])).abs() / self.step
     }
 
     /// May `i` take the pairing-allocated bye? (C.04.1 d: not to a player who already had it,

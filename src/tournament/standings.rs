@@ -21,7 +21,8 @@ pub struct Standing {
     /// Pairing number (the id unless a late entry renumbered the field).
     pub number: u32,
     pub rating: u32,
-    /// Real points from the rounds before.
+    /// Real points from the rounds before (points for display and sums; compared in
+    /// thousandths, [`super::milli`]).
     pub score: f64,
     /// Colour per earlier round; `None` where no game was played over the board (byes and
     /// forfeits do not count for colours).
@@ -219,8 +220,8 @@ impl Standings {
     pub fn by_wins_spread(&self) -> Vec<u32> {
         let mut v: Vec<&Standing> = self.by_id.values().collect();
         v.sort_by(|a, b| {
-            b.score
-                .total_cmp(&a.score)
+            super::milli(b.score)
+                .cmp(&super::milli(a.score))
                 .then(b.spread.cmp(&a.spread))
                 .then(b.rating.cmp(&a.rating))
                 .then(a.number.cmp(&b.number))

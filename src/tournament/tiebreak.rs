@@ -18,7 +18,7 @@
 //! Article numbers are the 2024 text's. Round robins are not treated specially (every event is
 //! read as a Swiss: no predetermined opponents stand in for unplayed games).
 
-use super::{ByeKind, Colour, GameResult, Tournament};
+use super::{milli, ByeKind, Colour, GameResult, Tournament};
 use crate::{Error, Result};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -256,7 +256,7 @@ impl Outcome {
     /// pairing-allocated bye, a full-point bye and a forfeit win are not ("FIDE C.07 16.2").
     pub fn is_vur(&self, win: f64) -> bool {
         match *self {
-            Outcome::Forfeit { points, .. } => points + 1e-9 < win,
+            Outcome::Forfeit { points, .. } => milli(points) < milli(win),
             Outcome::Bye { kind, .. } => matches!(kind, ByeKind::Half | ByeKind::Zero),
             Outcome::Absent => true,
             Outcome::Played { .. } | Outcome::Pending { .. } => false,
@@ -422,7 +422,7 @@ impl Records {
                 c.iter()
                     .enumerate()
                     .filter(|(_, x)| !vur_only || x.1)
-                    .min_by(|a, b| a.1 .0.total_cmp(&b.1 .0))
+                    .min_by_key(|x| milli(x.1 .0))
                     .map(|(i, _)| i)
             };
             match pick(true).or_else(|| pick(false)) {
@@ -436,7 +436,7 @@ impl Records {
             let top = c
                 .iter()
                 .enumerate()
-                .max_by(|a, b| a.1 .0.total_cmp(&b.1 .0))
+                .max_by_key(|x| milli(x.1 .0))
                 .map(|(i, _)| i);
             match top {
                 Some(i) => {
@@ -470,10 +470,9 @@ impl Records {
 
     /// Rounds with a win's points, played or not ("FIDE C.07 7.1").
     pub fn wins(&self, id: u32) -> f64 {
-        let n = self
-            .of(id)
-            .iter()
-            .filter(|o| !matches!(o, Outcome::Pending { .. }) && o.points() + 1e-9 >= self.win);
+        let n = self.of(id).iter().filter(|o| {
+            !matches!(o, Outcome::Pending { .. }) && milli(o.points()) >= milli(self.win)
+        });
         n.count() as f64
     }
 
@@ -513,11 +512,11 @@ impl Records {
             Tiebreak::SonnebornBerger => self.sonneborn_berger(id),
             Tiebreak::Progressive => self.progressive(id),
             Tiebreak::Wins => self.wins(id),
-            Tiebreak::GamesWon => self.count_played(id, |_, p| p + 1e-9 >= win),
+            Tiebreak::GamesWon => self.count_played(id, |_, p| milli(p) >= milli(win)),
             Tiebreak::BlackGames => self.count_played(id, |c, _| c == Some(Colour::Black)),
-            Tiebreak::BlackWins => {
-                self.count_played(id, |c, p| c == Some(Colour::Black) && p + 1e-9 >= win)
-            }
+            Tiebreak::BlackWins => self.count_played(id, |c, p| {
+                c == Some(Colour::Black) && milli(p) >= milli(win)
+            }),
             Tiebreak::Aro => self.aro(id),
             Tiebreak::DirectEncounter => return None,
         })
@@ -553,30 +552,32 @@ impl Records {
         }
         let set: BTreeSet<u32> = group.iter().copied().collect();
         let others = group.len() - 1;
-        let mut e: Vec<(u32, f64, f64)> = group
+        // Points scored and points reachable, in thousandths: compared exactly.
+        let mut e: Vec<(u32, i64, i64)> = group
             .iter()
             .map(|&id| {
                 let (pts, met) = self.encounter(id, &set);
-                (id, pts, pts + (others - met) as f64 * self.win)
+                let reach = pts + (others - met) as f64 * self.win;
+                (id, milli(pts), milli(reach))
             })
             .collect();
-        e.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        let all_met = e.iter().all(|x| (x.2 - x.1).abs() < 1e-9);
+        e.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let all_met = e.iter().all(|x| x.2 == x.1);
         let mut blocks: Vec<Vec<u32>> = Vec::new();
         if all_met {
-            let mut last = f64::NAN;
+            let mut last = None;
             for x in &e {
                 match blocks.last_mut() {
-                    Some(b) if same(last, x.1) => b.push(x.0),
+                    Some(b) if last == Some(x.1) => b.push(x.0),
                     _ => blocks.push(vec![x.0]),
                 }
-                last = x.1;
+                last = Some(x.1);
             }
         } else {
             let mut i = 0;
             while i + 1 < e.len() {
-                let best_rest = e[i + 1..].iter().map(|x| x.2).fold(f64::MIN, f64::max);
-                if e[i].1 > best_rest + 1e-9 {
+                let best_rest = e[i + 1..].iter().map(|x| x.2).max().unwrap_or(i64::MIN);
+                if e[i].1 > best_rest {
                     blocks.push(vec![e[i].0]);
                     i += 1;
                 } else {
@@ -595,11 +596,14 @@ impl Records {
     }
 }
 
-fn same(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-9
+/// A tie-break value in millionths of a point, to compare exactly: Sonneborn-Berger multiplies
+/// two scores in thousandths, every other value is a sum of scores or a count.
+fn exact(v: f64) -> i128 {
+    (v * 1e6).round() as i128
 }
 
-/// One line of the standings.
+/// One line of the standings. Score and values are points for display; the ranking compares
+/// them in thousandths ([`milli`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
     pub id: u32,
@@ -633,11 +637,12 @@ pub fn standings(t: &Tournament, after: u32, tiebreaks: &[Tiebreak]) -> Result<V
         .collect();
     // Blocks of players not yet told apart, best first.
     let mut ids: Vec<u32> = rows.keys().copied().collect();
-    ids.sort_by(|a, b| rows[b].score.total_cmp(&rows[a].score).then(a.cmp(b)));
+    let score = |id: &u32| milli(rows[id].score);
+    ids.sort_by(|a, b| score(b).cmp(&score(a)).then(a.cmp(b)));
     let mut blocks: Vec<Vec<u32>> = Vec::new();
     for id in ids {
         match blocks.last_mut() {
-            Some(b) if same(rows[&b[0]].score, rows[&id].score) => b.push(id),
+            Some(b) if score(&b[0]) == score(&id) => b.push(id),
             _ => blocks.push(vec![id]),
         }
     }
@@ -656,13 +661,13 @@ pub fn standings(t: &Tournament, after: u32, tiebreaks: &[Tiebreak]) -> Result<V
                 next.extend(rec.direct_encounter(&block));
                 continue;
             }
-            let v = |id: u32| rows[&id].values[k].unwrap_or(0.0);
+            let v = |id: u32| exact(rows[&id].values[k].unwrap_or(0.0));
             let mut sorted = block;
-            sorted.sort_by(|a, b| v(*b).total_cmp(&v(*a)).then(a.cmp(b)));
+            sorted.sort_by(|a, b| v(*b).cmp(&v(*a)).then(a.cmp(b)));
             let mut sub: Vec<Vec<u32>> = Vec::new();
             for id in sorted {
                 match sub.last_mut() {
-                    Some(b) if same(v(b[0]), v(id)) => b.push(id),
+                    Some(b) if v(b[0]) == v(id) => b.push(id),
                     _ => sub.push(vec![id]),
                 }
             }

@@ -68,6 +68,7 @@ impl Facts {
         f
     }
 
+    /// `id`'s real score in points (summed and shown as points; compared in thousandths).
     pub fn sc(&self, id: u32) -> f64 {
         self.score.get(&id).copied().unwrap_or(0.0)
     }
@@ -174,7 +175,13 @@ pub(super) fn float_exchanges(
     let pairs: Vec<(u32, u32)> = f
         .games
         .iter()
-        .map(|&(w, b)| if ps(w) >= ps(b) { (w, b) } else { (b, w) })
+        .map(|&(w, b)| {
+            if milli(ps(w)) >= milli(ps(b)) {
+                (w, b)
+            } else {
+                (b, w)
+            }
+        })
         .filter(|&(hi, lo)| milli(ps(hi)) > milli(ps(lo)) && !skip(hi) && !skip(lo))
         .collect();
     let mut out = Vec::new();

@@ -27,12 +27,11 @@
 //! Why one long file: one check per clause of both ECF documents over the same recomputed
 //! groups, kept apart from model building on purpose.
 
+use super::dutch::state::{show, thousandths, Points};
 use super::swiss::{self, preference, Strength};
 use super::Violation;
 use crate::tournament::{ByeKind, Colour, Standings, Tournament};
 use std::collections::{BTreeMap, BTreeSet};
-
-const EPS: f64 = 1e-9;
 
 pub fn check_basic(t: &Tournament, round: u32) -> Vec<Violation> {
     Check::new(t, round, false).run()
@@ -48,12 +47,12 @@ fn num(t: &Tournament, key: &str) -> Option<f64> {
 
 /// The groups of an accelerated round (rounds 2 on), recomputed from the scores.
 struct Groups {
-    /// The lead, 100%: the most points of the rounds played.
-    m: f64,
+    /// The lead, 100%: the most points of the rounds played (thousandths, as all below).
+    m: Points,
     /// Half a point: the scoring's draw value.
-    half: f64,
+    half: Points,
     /// A point: the scoring's win value.
-    win: f64,
+    win: Points,
     /// Bottom-half players on 100%.
     leaders: Vec<u32>,
     /// Bottom-half players half a point behind (Advanced only).
@@ -78,7 +77,8 @@ struct Check<'a> {
     rating: BTreeMap<u32, u32>,
     /// Pairing numbers: equal ratings rank by them.
     number: BTreeMap<u32, u32>,
-    score: BTreeMap<u32, f64>,
+    /// Real points before the round, in thousandths: scores are compared exactly.
+    score: BTreeMap<u32, Points>,
     colours: BTreeMap<u32, Vec<Colour>>,
     met: BTreeMap<u32, BTreeSet<u32>>,
     /// Opponent and colour in this round.
@@ -105,7 +105,8 @@ impl<'a> Check<'a> {
                     let mut best: Option<usize> = None;
                     for k in (lo..=hi).filter(|k| k % 2 == 0) {
                         let better = best.is_none_or(|b| {
-                            (k as f64 - target).abs() < (b as f64 - target).abs() - EPS
+                            // A share of the entry, not a score: real-valued.
+                            (k as f64 - target).abs() < (b as f64 - target).abs() - 1e-9
                         });
                         if better {
                             best = Some(k);
@@ -142,7 +143,7 @@ impl<'a> Check<'a> {
             rating.insert(p.id, p.rating);
             number.insert(p.id, p.number());
             if let Some(s) = st.get(p.id) {
-                score.insert(p.id, s.score);
+                score.insert(p.id, thousandths(s.score));
                 colours.insert(p.id, s.played_colours());
                 met.insert(p.id, s.barred());
             }
@@ -200,8 +201,8 @@ impl<'a> Check<'a> {
         matches!(self.quarter.get(&id), Some('A' | 'B'))
     }
 
-    fn sc(&self, id: u32) -> f64 {
-        self.score.get(&id).copied().unwrap_or(0.0)
+    fn sc(&self, id: u32) -> Points {
+        self.score.get(&id).copied().unwrap_or(0)
     }
 
     fn rt(&self, id: u32) -> u32 {
@@ -264,27 +265,27 @@ impl<'a> Check<'a> {
     }
 
     /// Is `p`'s score `v`.
-    fn near(&self, p: u32, v: f64) -> bool {
-        (self.sc(p) - v).abs() < EPS
+    fn near(&self, p: u32, v: Points) -> bool {
+        self.sc(p) == v
     }
 
     /// The round's accelerated groups, recomputed from the scores and the pairing.
     fn groups(&self) -> Groups {
-        let m = self.t.scoring.max_per_round() * f64::from(self.r - 1);
-        let half = self.t.scoring.draw;
-        let win = self.t.scoring.win;
+        let m = thousandths(self.t.scoring.max_per_round() * f64::from(self.r - 1));
+        let half = thousandths(self.t.scoring.draw);
+        let win = thousandths(self.t.scoring.win);
         let paired: Vec<u32> = self.opp.keys().copied().collect();
         let leaders: Vec<u32> = paired
             .iter()
             .chain(&self.pab)
             .copied()
-            .filter(|&p| !self.top(p) && self.sc(p) >= m - EPS)
+            .filter(|&p| !self.top(p) && self.sc(p) >= m)
             .collect();
         let halves: Vec<u32> = paired
             .iter()
             .chain(&self.pab)
             .copied()
-            .filter(|&p| self.adv && !self.top(p) && (self.sc(p) - (m - half)).abs() < EPS)
+            .filter(|&p| self.adv && !self.top(p) && self.sc(p) == m - half)
             .collect();
         let pool: Vec<u32> = paired
             .iter()
@@ -294,7 +295,7 @@ impl<'a> Check<'a> {
         let ta: Vec<u32> = paired
             .iter()
             .copied()
-            .filter(|&p| self.top(p) && self.sc(p) >= m - EPS)
+            .filter(|&p| self.top(p) && self.sc(p) >= m)
             .collect();
         // (b) pairs: bottom leader v pool player.
         let bpairs: Vec<(u32, u32)> = leaders
@@ -395,7 +396,7 @@ impl<'a> Check<'a> {
                     vec![l, x, p],
                     format!(
                         "bottom-half leader {l} plays {x}, not a top-half player, though top-half {p} (score {}) was free to play him",
-                        self.sc(p)
+                        show(self.sc(p))
                     ),
                 );
             }
@@ -597,7 +598,7 @@ impl<'a> Check<'a> {
             let Some(&(y, cy)) = self.opp.get(&a) else {
                 continue;
             };
-            if g.leaders.contains(&y) || self.sc(y) >= m - EPS {
+            if g.leaders.contains(&y) || self.sc(y) >= m {
                 continue;
             }
             if self.top(y) && self.near(y, m - half) {
@@ -660,9 +661,9 @@ impl<'a> Check<'a> {
     /// colour that 0 was due, if any is). Returns the places and the substitutes.
     fn placement(
         &self,
-        m: f64,
-        half: f64,
-        win: f64,
+        m: Points,
+        half: Points,
+        win: Points,
         bpairs: &[(u32, u32)],
         halves: &[u32],
     ) -> (BTreeMap<u32, usize>, BTreeSet<u32>) {
@@ -670,7 +671,7 @@ impl<'a> Check<'a> {
             |v: &mut Vec<u32>| v.sort_by(|&a, &b| self.above(b, a).cmp(&self.above(a, b)));
         let mut partners: Vec<u32> = bpairs.iter().map(|&(_, p)| p).collect();
         by_rating(&mut partners);
-        let near = |p: u32, v: f64| (self.sc(p) - v).abs() < EPS;
+        let near = |p: u32, v: Points| self.sc(p) == v;
         let mut place = BTreeMap::new();
         if !self.adv {
             for (k, &p) in partners.iter().enumerate() {
@@ -782,7 +783,7 @@ impl<'a> Check<'a> {
             let Some(&(x, _)) = self.opp.get(&h) else {
                 continue;
             };
-            if self.top(x) && self.sc(x) < m - EPS {
+            if self.top(x) && self.sc(x) < m {
                 if self.near(x, m - half) {
                     self.check_promotion(g, h, x);
                 }
@@ -885,7 +886,7 @@ impl<'a> Check<'a> {
         // reach, one in (b) is not.
         for x in self.group_c(m, half, &g.in_b, &g.halves) {
             let (y, cy) = self.opp[&x]; // cy: x's colour
-            if self.sc(y) > m - half - EPS {
+            if self.sc(y) >= m - half {
                 continue;
             }
             let qy = self.top(y) && self.near(y, m - win);
@@ -932,7 +933,7 @@ impl<'a> Check<'a> {
         let all_h = g.halves.iter().all(|h| {
             self.opp
                 .get(h)
-                .is_none_or(|&(o, _)| self.top(o) && self.sc(o) < m - EPS)
+                .is_none_or(|&(o, _)| self.top(o) && self.sc(o) < m)
         });
         let spare: Vec<u32> = q
             .iter()
@@ -979,14 +980,14 @@ impl<'a> Check<'a> {
 
     /// Group (c) of ECF advanced 3: top-half players half a point behind who are not in a (b)
     /// pair, not the partner of the floater from (a), and not facing a bottom-half ½.
-    fn group_c(&self, m: f64, half: f64, in_b: &BTreeSet<u32>, halves: &[u32]) -> Vec<u32> {
+    fn group_c(&self, m: Points, half: Points, in_b: &BTreeSet<u32>, halves: &[u32]) -> Vec<u32> {
         self.opp
             .iter()
             .filter(|&(&x, &(o, _))| {
                 self.top(x)
-                    && (self.sc(x) - (m - half)).abs() < EPS
+                    && self.sc(x) == m - half
                     && !in_b.contains(&x)
-                    && !(self.top(o) && self.sc(o) >= m - EPS)
+                    && !(self.top(o) && self.sc(o) >= m)
                     && !halves.contains(&o)
             })
             .map(|(&x, _)| x)
@@ -1007,14 +1008,14 @@ impl<'a> Check<'a> {
                 }
             })
             .filter(|&(hi, lo)| {
-                self.sc(hi) > self.sc(lo) + EPS && !skip.contains(&hi) && !skip.contains(&lo)
+                self.sc(hi) > self.sc(lo) && !skip.contains(&hi) && !skip.contains(&lo)
             })
             .collect();
         for i in 0..pairs.len() {
             for j in i + 1..pairs.len() {
                 let ((a, b), (c, d)) = (pairs[i], pairs[j]);
-                if (self.sc(a) - self.sc(c)).abs() < EPS
-                    && (self.sc(b) - self.sc(d)).abs() < EPS
+                if self.sc(a) == self.sc(c)
+                    && self.sc(b) == self.sc(d)
                     && self.may_meet(a, c)
                     && self.may_meet(b, d)
                 {
@@ -1023,8 +1024,8 @@ impl<'a> Check<'a> {
                         vec![a, b, c, d],
                         format!(
                             "{a} v {b} and {c} v {d} both float between the score groups {} and {}; {a} v {c} and {b} v {d} keep each pair in its group",
-                            self.sc(a),
-                            self.sc(b)
+                            show(self.sc(a)),
+                            show(self.sc(b))
                         ),
                     );
                 }
@@ -1078,20 +1079,21 @@ impl<'a> Check<'a> {
     /// against a top-half player of a lower score group, where exchanging partners with
     /// another pair would have made the score differences smaller (Σ squared), is an
     /// accelerated pairing made too late.
-    fn check_stopped(&mut self, m: f64, half: f64, why: &str) {
+    fn check_stopped(&mut self, m: Points, half: Points, why: &str) {
         let rule = self.cite("ECF basic 4", "ECF advanced 4");
         let floor = if self.adv { m - half } else { m };
         let games = self.games.clone();
         for &(w, b) in &games {
             for (x, y) in [(w, b), (b, w)] {
-                if self.top(x) || !self.top(y) || self.sc(x) < floor - EPS {
+                if self.top(x) || !self.top(y) || self.sc(x) < floor {
                     continue;
                 }
-                let d = self.sc(x) - self.sc(y);
-                if d < EPS {
+                // Squares of thousandths in i128: no overflow at any score the readers accept.
+                let d = i128::from(self.sc(x) - self.sc(y));
+                if d <= 0 {
                     continue;
                 }
-                let sq = |a: u32, b: u32| (self.sc(a) - self.sc(b)).powi(2);
+                let sq = |a: u32, b: u32| i128::from(self.sc(a) - self.sc(b)).pow(2);
                 let swap = games
                     .iter()
                     .flat_map(|&(a, c)| [(a, c), (c, a)])
@@ -1100,7 +1102,7 @@ impl<'a> Check<'a> {
                             && v != x
                             && self.may_meet(x, z)
                             && self.may_meet(y, v)
-                            && d * d + sq(z, v) > sq(x, z) + sq(y, v) + EPS
+                            && d * d + sq(z, v) > sq(x, z) + sq(y, v)
                     });
                 if let Some((z, v)) = swap {
                     self.flag(
@@ -1108,8 +1110,8 @@ impl<'a> Check<'a> {
                         vec![x, y, z, v],
                         format!(
                             "acceleration should have stopped ({why}), but bottom-half {x} ({}) is paired against top-half {y} ({}) of a lower score group; {x} v {z} and {y} v {v} keep the scores closer",
-                            self.sc(x),
-                            self.sc(y)
+                            show(self.sc(x)),
+                            show(self.sc(y))
                         ),
                     );
                 }

@@ -25,7 +25,7 @@ fn fs(g: char, rs: f64, n: u32, r: u32) -> f64 {
         return 0.0; // cancelled before the penultimate round
     }
     // In thousandths of a point: no rounding margin decides a step.
-    let real = (rs * 1000.0).round() as i64;
+    let real = super::dutch::state::thousandths(rs);
     if 2 * real >= 1000 * i64::from(n) {
         return 2.0; // N/2 real points
     }

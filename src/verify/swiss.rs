@@ -79,6 +79,7 @@
 //! Why one long file: one check per rule, each short, over the same derived history; kept apart
 //! from model building on purpose, so it shares no helpers with it.
 
+use super::dutch::state::{show, thousandths, Points};
 use super::matching::Matching;
 use super::{Unchecked, Violation};
 use crate::tournament::{ByeKind, Colour, Float, GameResult, Player, Round, Standings, Tournament};
@@ -95,8 +96,6 @@ pub const BYE_RANK: &str = "FIDE C.04.3 bye (lowest ranked)";
 pub const COLOUR_DIFF: &str = "FIDE C.04.1 f";
 pub const COLOUR_ROW: &str = "FIDE C.04.1 g";
 pub const ALLOCATION: &str = "FIDE Dutch 2025 5.2";
-
-const EPS: f64 = 1e-9;
 
 /// How strongly a player wants a colour (C.04.3 A.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -160,19 +159,6 @@ fn signed(d: i32) -> String {
     }
 }
 
-fn points(x: f64) -> String {
-    let r = (x * 2.0).round() / 2.0;
-    if (r - x).abs() < EPS {
-        if r.fract() == 0.0 {
-            format!("{}", r as i64)
-        } else {
-            format!("{r:.1}")
-        }
-    } else {
-        format!("{x}")
-    }
-}
-
 fn pref_text(id: u32, p: Option<Preference>) -> String {
     match p {
         None => format!("{id} has no colour preference"),
@@ -194,10 +180,11 @@ struct Info {
     id: u32,
     /// Pairing number: breaks ties of pairing score.
     number: u32,
-    /// Real points before the round.
-    score: f64,
-    /// Real points plus virtual points for the round: the score for groups and rank.
-    pairing_score: f64,
+    /// Real points before the round, in thousandths.
+    score: Points,
+    /// Real points plus virtual points for the round, in thousandths: the score for groups
+    /// and rank.
+    pairing_score: Points,
     /// Colours of games played over the board, oldest first.
     colours: Vec<Colour>,
     pref: Option<Preference>,
@@ -225,7 +212,7 @@ fn virtual_points(p: &Player, round: u32) -> f64 {
 
 /// Ranking order: `a` ranks above `b` (higher pairing score, then lower pairing number).
 fn ranks_above(a: &Info, b: &Info) -> bool {
-    if (a.pairing_score - b.pairing_score).abs() > EPS {
+    if a.pairing_score != b.pairing_score {
         a.pairing_score > b.pairing_score
     } else {
         a.number < b.number
@@ -279,7 +266,9 @@ struct Checker<'a> {
     standings: Standings,
     out: Vec<Violation>,
     last_round: bool,
-    topscore_line: f64,
+    /// Twice the topscorer line: the maximum possible score before the round, in thousandths
+    /// (a topscorer has more than half of it).
+    topscore_twice: Points,
     /// Past it, the checks that prove a bye placement are left undone (and named).
     deadline: Option<std::time::Instant>,
     unchecked: Vec<Unchecked>,
@@ -308,8 +297,9 @@ impl<'a> Checker<'a> {
                 Info {
                     id: p.id,
                     number: p.number(),
-                    score: st.score,
-                    pairing_score: st.score + vp,
+                    score: thousandths(st.score),
+                    // Summed as points, then made exact: ⅓-point additions stay whole.
+                    pairing_score: thousandths(st.score + vp),
                     pref: preference(&colours),
                     colours,
                     played: st.barred(),
@@ -329,7 +319,7 @@ impl<'a> Checker<'a> {
             standings,
             out: Vec::new(),
             last_round: t.rounds_planned == Some(r),
-            topscore_line: max / 2.0,
+            topscore_twice: thousandths(max),
             deadline: None,
             unchecked: Vec::new(),
         }
@@ -355,7 +345,7 @@ impl<'a> Checker<'a> {
             && self
                 .info
                 .get(&id)
-                .is_some_and(|i| i.score > self.topscore_line + EPS)
+                .is_some_and(|i| 2 * i.score > self.topscore_twice)
     }
 
     /// Records that `rule` was not checked within the time budget.
@@ -658,7 +648,7 @@ impl<'a> Checker<'a> {
             .iter()
             .copied()
             .filter(|&p| p != bye && eligible(self, p))
-            .filter(|&p| self.info[&p].pairing_score < bye_score - EPS)
+            .filter(|&p| self.info[&p].pairing_score < bye_score)
             .collect();
         lower.sort_by(|&a, &b| lowest_first(&self.info[&a], &self.info[&b]));
         let same: Vec<u32> = {
@@ -666,7 +656,7 @@ impl<'a> Checker<'a> {
                 .iter()
                 .copied()
                 .filter(|&p| p != bye && eligible(self, p))
-                .filter(|&p| (self.info[&p].pairing_score - bye_score).abs() <= EPS)
+                .filter(|&p| self.info[&p].pairing_score == bye_score)
                 .filter(|&p| ranks_above(&self.info[&bye], &self.info[&p]))
                 .filter(|&p| self.info[&p].colours.len() >= self.info[&bye].colours.len())
                 .collect();
@@ -684,13 +674,7 @@ impl<'a> Checker<'a> {
         // and the bye receiver takes over q's float against o.
         let role = {
             let (sq, so) = (self.info[&q].pairing_score, self.info[&o].pairing_score);
-            if sq > so + EPS {
-                Float::Down
-            } else if sq + EPS < so {
-                Float::Up
-            } else {
-                Float::None
-            }
+            float_role(sq, so)
         };
         let (fq, fb) = (
             float_history(self.t, q, self.r, &self.standings),
@@ -779,8 +763,8 @@ impl<'a> Checker<'a> {
                 vec![bye, q],
                 format!(
                     "the pairing-allocated bye went to {bye} (score {}), but {q} of a lower score group (score {}) could have had it and the other players could still all be paired",
-                    points(bye_score),
-                    points(iq.pairing_score)
+                    show(bye_score),
+                    show(iq.pairing_score)
                 ),
             );
             return;
@@ -815,7 +799,7 @@ impl<'a> Checker<'a> {
                 vec![bye, q],
                 format!(
                     "the pairing-allocated bye went to {bye}, but lower-ranked {q} of the same score group (score {}) was eligible, has played as many games, and {bye} could simply have played {o} with {q}'s colour",
-                    points(bye_score)
+                    show(bye_score)
                 ),
             );
             return;
@@ -994,6 +978,15 @@ impl<'a> Checker<'a> {
     }
 }
 
+/// The float of a player on `mine` points paired against one on `theirs` (thousandths).
+fn float_role(mine: Points, theirs: Points) -> Float {
+    match mine.cmp(&theirs) {
+        std::cmp::Ordering::Greater => Float::Down,
+        std::cmp::Ordering::Less => Float::Up,
+        std::cmp::Ordering::Equal => Float::None,
+    }
+}
+
 /// Player `id`'s floats in rounds `1..round` (C.04.3 1.4, 2025 wording): after a game played
 /// (or pending) between players of different scores, the higher one has a downfloat and the
 /// lower one an upfloat; a player who gets the PAB, or who scores more than a loss without
@@ -1002,21 +995,22 @@ impl<'a> Checker<'a> {
 /// round (virtual points included).
 fn float_history(t: &Tournament, id: u32, round: u32, st: &Standings) -> Vec<Float> {
     let s = &t.scoring;
-    let pairing_score = |pid: u32, k: u32| -> f64 {
+    let pairing_score = |pid: u32, k: u32| -> Points {
         let real = st
             .get(pid)
             .and_then(|x| x.score_before.get(k as usize - 1).copied())
             .unwrap_or(0.0);
         let vp = t.player(pid).map_or(0.0, |p| virtual_points(p, k));
-        real + vp
+        thousandths(real + vp)
     };
+    let loss = thousandths(s.loss);
     (1..round)
         .map(|k| {
             let Some(rd) = t.round(k) else {
                 return Float::None;
             };
             for b in rd.byes.iter().filter(|b| b.player == id) {
-                if b.kind == ByeKind::PairingAllocated || b.kind.points(s) > s.loss + EPS {
+                if b.kind == ByeKind::PairingAllocated || thousandths(b.kind.points(s)) > loss {
                     return Float::Down;
                 }
             }
@@ -1024,17 +1018,11 @@ fn float_history(t: &Tournament, id: u32, round: u32, st: &Standings) -> Vec<Flo
                 let opp = if g.white == id { g.black } else { g.white };
                 if g.result.played() || g.result == GameResult::Pending {
                     let (mine, theirs) = (pairing_score(id, k), pairing_score(opp, k));
-                    return if mine > theirs + EPS {
-                        Float::Down
-                    } else if mine + EPS < theirs {
-                        Float::Up
-                    } else {
-                        Float::None
-                    };
+                    return float_role(mine, theirs);
                 }
                 let (pw, pb) = g.result.points(s);
                 let mine = if g.white == id { pw } else { pb };
-                if mine > s.loss + EPS {
+                if thousandths(mine) > loss {
                     return Float::Down;
                 }
             }
@@ -1100,7 +1088,7 @@ fn bye_bars(t: &Tournament, round: u32) -> BTreeMap<u32, String> {
                     "already had the pairing-allocated bye in round {}",
                     rd.number
                 )
-            } else if s.win > 0.0 && b.kind.points(s) >= s.win - EPS {
+            } else if s.win > 0.0 && thousandths(b.kind.points(s)) >= thousandths(s.win) {
                 let what = match b.kind {
                     ByeKind::Full => "a requested full-point bye",
                     ByeKind::Half => "a requested half-point bye",

@@ -15,6 +15,9 @@
 //! pairing number; a switch's size is the smaller change of planned opponent; unrated players
 //! have no rating difference.
 
+// Scores in thousandths of a point (every US Chess score is a multiple of ½, and added or
+// batch points are whole), so that no comparison depends on rounding.
+use super::dutch::state::thousandths;
 use super::Violation;
 use crate::tournament::{ByeKind, Colour, Standings, Tournament};
 use std::collections::{BTreeMap, BTreeSet};
@@ -108,12 +111,6 @@ fn opp(c: Colour) -> Colour {
         Colour::White => Colour::Black,
         Colour::Black => Colour::White,
     }
-}
-
-/// A score in thousandths of a point (every US Chess score is a multiple of ½, and added
-/// or batch points are whole), so that no comparison depends on rounding.
-fn thousandths(points: f64) -> i64 {
-    (points * 1000.0).round() as i64
 }
 
 /// Round `r` of `t` under the US Chess Swiss rules.
