@@ -4,7 +4,9 @@
 
 use super::{bye_words, event_name, half, points, spread, wl_text, People, Table};
 use crate::tournament::tiebreak::{self, Tiebreak};
-use crate::tournament::{ByeKind, Game, GameResult, Order, Round, Scoring, Standings, Tournament};
+use crate::tournament::{
+    milli, ByeKind, Game, GameResult, Order, Round, Scoring, Standings, Tournament,
+};
 use crate::{Result, SystemKind};
 use std::collections::BTreeMap;
 
@@ -402,8 +404,8 @@ fn round_cells(
 fn scrabble_cell(g: &Game, me: u32, opp: u32, pts: f64, s: &Scoring, people: &People) -> String {
     let wlt = match g.result {
         GameResult::Pending => "?",
-        _ if (pts - s.win).abs() < 1e-9 => "W",
-        _ if pts > s.loss + 1e-9 => "T",
+        _ if milli(pts) == milli(s.win) => "W",
+        _ if milli(pts) > milli(s.loss) => "T",
         _ => "L",
     };
     let opp = people.number(opp);

@@ -128,11 +128,12 @@ fn scrabble(t: &Tournament, after: u32, system: SystemKind, heading: String) -> 
     ]);
     let mut json_rows = Vec::new();
     let mut rank = 0;
-    let mut prev: Option<(f64, i64)> = None;
+    let mut prev: Option<(i64, i64)> = None;
     for (i, id) in st.by_wins_spread().into_iter().enumerate() {
         let s = st.get(id).expect("ranked player has standings");
-        let key = (s.score, s.spread);
-        let shared = prev.is_some_and(|p| (p.0 - key.0).abs() < 1e-9 && p.1 == key.1);
+        // Wins in thousandths, as the ranking compares them.
+        let key = (crate::tournament::milli(s.score), s.spread);
+        let shared = prev == Some(key);
         if !shared {
             rank = i + 1;
         }
