@@ -197,6 +197,33 @@ fn check_reports_each_round_and_exits_0() {
     assert_eq!(text, want);
 }
 
+/// `-c` on each of the 26 reference tournaments (every round the reference's own pairing)
+/// prints what the reference's checker printed on them, stored in
+/// `tests/data/dutch/reference_c.txt` with each exit code: no round called other than the
+/// Dutch pairing, in its format.
+#[test]
+fn check_agrees_with_the_reference_checker_on_the_reference_tournaments() {
+    let dutch = Path::new(DATA).join("../dutch");
+    let want = std::fs::read_to_string(dutch.join("reference_c.txt")).unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(&dutch)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| {
+            n.starts_with("rtg_") && n.ends_with(".trf") && want.contains(&n[..n.len() - 4])
+        })
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 26);
+    let dir = Scratch::new("check-reference");
+    let mut got = String::new();
+    for n in &names {
+        let o = run(&dir.0, &["--dutch", dutch.join(n).to_str().unwrap(), "-c"]);
+        got.push_str(&String::from_utf8_lossy(&o.stdout));
+        got.push_str(&format!("exit {}\n", code(&o)));
+    }
+    assert_eq!(got, want);
+}
+
 /// `-c` prints what the reference's checker prints (stored beside each file as
 /// `NAME.bbp-c.txt`): a round changed by hand (round 5 of a reference tournament, two games'
 /// opponents exchanged: legal, not the Dutch pairing), and forfeits written without colours
