@@ -25,6 +25,9 @@ pub struct QuadProblem {
     pub unplayed: Option<Unplayed>,
 }
 
+/// The fewest barred games a slot plays with the given members (player indices, increasing).
+pub type GamesOf = std::sync::Arc<dyn Fn(&[usize]) -> usize + Send + Sync>;
+
 /// A slot that plays only some of its pairs: `size` members over three rounds, each round a
 /// maximum matching, no pair twice, `sitters` members (distinct) sitting out one round each.
 /// The pairs a member leaves unplayed are `degree` (one more for a sitter).
@@ -42,7 +45,7 @@ pub struct Unplayed {
     /// later rounds need the unplayed pairs to hold a maximum matching).
     pub triangle_free: bool,
     /// The fewest barred games the slot plays with these members (player indices, increasing).
-    pub games: std::sync::Arc<dyn Fn(&[usize]) -> usize + Send + Sync>,
+    pub games: GamesOf,
 }
 
 impl Unplayed {
