@@ -586,6 +586,36 @@ fn scrabble_first_and_second_cite_tsh07_and_nsc06_and_the_balance_decides() {
     }
 }
 
+/// A Scrabble player reads his game in Scrabble's words: going first or second, his firsts and
+/// seconds so far and his group — no colours, brackets or floats (TSH07 first/second, NSC06
+/// firsts balanced).
+#[test]
+fn scrabble_explanations_speak_of_first_and_second_not_colours() {
+    for (system, kind, players, rounds, played) in [
+        ("tsh-cp", SystemKind::TshCp, "12", "8", "4"),
+        ("nsc2006", SystemKind::Nsc2006, "20", "28", "9"),
+    ] {
+        let round: u32 = played.parse::<u32>().unwrap() + 1;
+        let t = generated(system, players, rounds, played);
+        for (e, first) in colours_explained(&t, round, kind) {
+            let text = explain::text(&e, &t);
+            let going = if first { "going first" } else { "going second" };
+            let head = text.lines().next().unwrap();
+            assert!(head.contains(going), "{system}: {head}");
+            let stood: String = text
+                .split("Where you stood")
+                .nth(1)
+                .and_then(|s| s.split("Why this pairing").next())
+                .unwrap()
+                .to_lowercase();
+            for word in ["white", "black", "colour", "bracket", "float"] {
+                assert!(!stood.contains(word), "{system}: '{word}' in {stood}");
+            }
+            assert!(stood.contains("games so far"), "{system}: {stood}");
+        }
+    }
+}
+
 #[test]
 fn ecf_round_one_colour_is_ecf_2_and_baku_prog_colours_are_the_dutch_allocation() {
     let t = generated("ecf-basic", "16", "6", "0");

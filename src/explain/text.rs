@@ -21,6 +21,21 @@ pub(super) fn standing_lines(e: &Explanation) -> Vec<String> {
             s.rank
         )
     }];
+    if e.system.is_scrabble() {
+        out[0] = format!("Wins {} (rank {} in the pairing order).", s.score, s.rank);
+        match (s.bracket, s.paired_in) {
+            (Some(b), Some(p)) if p != b => out.push(format!(
+                "Your place in the standings put you in group {b}; you were paired in group {p}."
+            )),
+            (_, Some(p)) | (Some(p), None) => out.push(format!("You were paired in group {p}.")),
+            (None, None) => {}
+        }
+        out.extend(first_second_lines(s));
+        if let Some(why) = &s.bye_barred {
+            out.push(format!("You may not get the bye: {why}."));
+        }
+        return out;
+    }
     match (s.bracket, s.paired_in) {
         (Some(b), Some(p)) if p != b => out.push(format!(
             "Your scoregroup is bracket {b}; you floated down and were paired in bracket {p}."
@@ -50,6 +65,30 @@ pub(super) fn standing_lines(e: &Explanation) -> Vec<String> {
     out
 }
 
+/// A Scrabble player's firsts and seconds so far, in place of colours (Scrabble has none:
+/// white is going first, and TSH07/NSC06 balance firsts).
+fn first_second_lines(s: &super::model::Standing) -> Vec<String> {
+    let games: Vec<&str> = s
+        .colours
+        .split_whitespace()
+        .map(|c| match c {
+            "W" => "1st",
+            "B" => "2nd",
+            _ => "-",
+        })
+        .collect();
+    if games.is_empty() {
+        return Vec::new();
+    }
+    let firsts = games.iter().filter(|g| **g == "1st").count();
+    let seconds = games.iter().filter(|g| **g == "2nd").count();
+    vec![format!(
+        "Your games so far (1st going first, 2nd going second, - none): {} — {firsts} first, \
+         {seconds} second.",
+        games.join(" ")
+    )]
+}
+
 fn score_gap(score: &str, points: &str) -> String {
     match (score.parse::<f64>(), points.parse::<f64>()) {
         (Ok(a), Ok(b)) => format!("{}", a - b),
@@ -61,6 +100,12 @@ fn score_gap(score: &str, points: &str) -> String {
 pub(super) fn headline(e: &Explanation, t: &Tournament) -> String {
     let me = name(t, e.player);
     match &e.outcome {
+        Outcome::Game { opponent, white } if e.system.is_scrabble() => format!(
+            "Round {}: {me} plays {}, going {}.",
+            e.round,
+            name(t, *opponent),
+            if *white { "first" } else { "second" }
+        ),
         Outcome::Game { opponent, white } => format!(
             "Round {}: {me} plays {} with {}.",
             e.round,
