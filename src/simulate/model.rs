@@ -5,7 +5,7 @@
 use crate::engine;
 use crate::generate::{self, Rng};
 use crate::solve::{Options, Status};
-use crate::tournament::{Colour, Game, Standings, Tournament};
+use crate::tournament::{milli, Colour, Game, Standings, Tournament};
 use crate::{Error, Result, SystemKind};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -164,9 +164,10 @@ pub fn event(
         generate::play(&mut t, r, model.draw_rate(), &mut rng);
     }
     let st = Standings::before(&t, rounds + 1);
-    let full = t.scoring.max_per_round() * rounds as f64;
+    // A perfect score, compared exactly in thousandths.
+    let full = milli(t.scoring.max_per_round()) * i64::from(rounds);
     for s in st.by_id.values() {
-        if s.score >= full - 1e-9 {
+        if milli(s.score) >= full {
             ev.perfect += 1;
         }
         let (w, b) = s

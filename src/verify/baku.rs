@@ -16,12 +16,19 @@ use crate::tournament::{ByeKind, Colour, Standings, Tournament};
 use std::collections::{BTreeMap, BTreeSet};
 
 // Scores and virtual points are compared in thousandths, never within a rounding margin.
-use super::dutch::state::thousandths as milli;
+use super::dutch::state::{thousandths as milli, Points};
+
+/// Thousandths as points, for the messages and the tournament copy the Swiss checks read
+/// (exact: every value here is a multiple of a thousandth of a half-point scoring).
+pub(super) fn points(x: Points) -> f64 {
+    x as f64 / 1000.0
+}
 
 /// What the acceleration checks know of a round: history before it and the round itself.
 pub(super) struct Facts {
     pub r: u32,
-    pub score: BTreeMap<u32, f64>,
+    /// Real scores in thousandths.
+    pub score: BTreeMap<u32, Points>,
     pub rating: BTreeMap<u32, u32>,
     pub colours: BTreeMap<u32, Vec<Colour>>,
     pub met: BTreeMap<u32, BTreeSet<u32>>,
@@ -47,7 +54,7 @@ impl Facts {
         for p in &t.players {
             f.rating.insert(p.id, p.rating);
             if let Some(s) = st.get(p.id) {
-                f.score.insert(p.id, s.score);
+                f.score.insert(p.id, milli(s.score));
                 f.colours.insert(p.id, s.played_colours());
                 f.met.insert(p.id, s.barred());
             }
@@ -68,9 +75,9 @@ impl Facts {
         f
     }
 
-    /// `id`'s real score in points (summed and shown as points; compared in thousandths).
-    pub fn sc(&self, id: u32) -> f64 {
-        self.score.get(&id).copied().unwrap_or(0.0)
+    /// `id`'s real score in thousandths.
+    pub fn sc(&self, id: u32) -> Points {
+        self.score.get(&id).copied().unwrap_or(0)
     }
 
     pub fn rt(&self, id: u32) -> u32 {
@@ -124,14 +131,14 @@ impl Facts {
 pub(super) fn standard_with(
     t: &Tournament,
     r: u32,
-    vp: &dyn Fn(u32) -> BTreeMap<u32, f64>,
+    vp: &dyn Fn(u32) -> BTreeMap<u32, Points>,
 ) -> Vec<Violation> {
-    let rounds: Vec<BTreeMap<u32, f64>> = (1..=r).map(vp).collect();
+    let rounds: Vec<BTreeMap<u32, Points>> = (1..=r).map(vp).collect();
     let mut t2 = t.clone();
     for p in &mut t2.players {
         p.virtual_points = rounds
             .iter()
-            .map(|m| m.get(&p.id).copied().unwrap_or(0.0))
+            .map(|m| points(m.get(&p.id).copied().unwrap_or(0)))
             .collect();
     }
     swiss::check_round(&t2, r)
@@ -141,7 +148,7 @@ pub(super) fn standard_with(
 pub(super) fn stored_points(
     t: &Tournament,
     f: &Facts,
-    vp: &BTreeMap<u32, f64>,
+    vp: &BTreeMap<u32, Points>,
     rule: &str,
 ) -> Vec<Violation> {
     let mut out = Vec::new();
@@ -149,14 +156,15 @@ pub(super) fn stored_points(
         let Some(&got) = p.virtual_points.get(f.r as usize - 1) else {
             continue;
         };
-        let want = vp.get(&p.id).copied().unwrap_or(0.0);
-        if milli(got) != milli(want) {
+        let want = vp.get(&p.id).copied().unwrap_or(0);
+        if milli(got) != want {
             out.push(f.flag(
                 rule,
                 vec![p.id],
                 format!(
-                    "{} has {got} virtual points stored for the round; the rule gives {want}",
-                    p.id
+                    "{} has {got} virtual points stored for the round; the rule gives {}",
+                    p.id,
+                    points(want)
                 ),
             ));
         }
@@ -168,7 +176,7 @@ pub(super) fn stored_points(
 /// have played inside their groups. Games with a player in `skip` are left out.
 pub(super) fn float_exchanges(
     f: &Facts,
-    ps: &dyn Fn(u32) -> f64,
+    ps: &dyn Fn(u32) -> Points,
     skip: &dyn Fn(u32) -> bool,
     rule: &str,
 ) -> Vec<Violation> {
@@ -176,20 +184,20 @@ pub(super) fn float_exchanges(
         .games
         .iter()
         .map(|&(w, b)| {
-            if milli(ps(w)) >= milli(ps(b)) {
+            if ps(w) >= ps(b) {
                 (w, b)
             } else {
                 (b, w)
             }
         })
-        .filter(|&(hi, lo)| milli(ps(hi)) > milli(ps(lo)) && !skip(hi) && !skip(lo))
+        .filter(|&(hi, lo)| ps(hi) > ps(lo) && !skip(hi) && !skip(lo))
         .collect();
     let mut out = Vec::new();
     for i in 0..pairs.len() {
         for j in i + 1..pairs.len() {
             let ((a, b), (c, d)) = (pairs[i], pairs[j]);
-            if milli(ps(a)) == milli(ps(c))
-                && milli(ps(b)) == milli(ps(d))
+            if ps(a) == ps(c)
+                && ps(b) == ps(d)
                 && f.may_meet(a, c)
                 && f.may_meet(b, d)
             {
@@ -270,19 +278,21 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
     }
     // Accelerated rounds: the first half (rounded up); full point in the first half (rounded
     // up) of them, half a point in the rest.
-    let v_in = |k: u32| match t.rounds_planned {
-        None => 0.0,
+    let v_in = |k: u32| -> Points {
+        match t.rounds_planned {
+        None => 0,
         Some(rounds) => {
             let acc = rounds.div_ceil(2);
             let full = acc.div_ceil(2);
             if k <= full {
-                1.0
+                1000
             } else if k <= acc {
-                0.5
+                500
             } else {
-                0.0
+                0
             }
         }
+    }
     };
     let v = v_in(r);
     // Exact: the readers hold 1 and ½ exactly.
@@ -296,15 +306,15 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
             ),
         ));
     }
-    let vp: BTreeMap<u32, f64> = t
+    let vp: BTreeMap<u32, Points> = t
         .players
         .iter()
-        .map(|p| (p.id, if ga(p.number()) { v } else { 0.0 }))
+        .map(|p| (p.id, if ga(p.number()) { v } else { 0 }))
         .collect();
-    let vp_in = |k: u32| -> BTreeMap<u32, f64> {
+    let vp_in = |k: u32| -> BTreeMap<u32, Points> {
         t.players
             .iter()
-            .map(|p| (p.id, if ga(p.number()) { v_in(k) } else { 0.0 }))
+            .map(|p| (p.id, if ga(p.number()) { v_in(k) } else { 0 }))
             .collect()
     };
     out.extend(standard_with(t, r, &vp_in));
@@ -322,7 +332,7 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
         GROUPS,
     ));
     out.extend(stored_points(t, &f, &vp, POINTS));
-    let ps = |id: u32| f.sc(id) + vp.get(&id).copied().unwrap_or(0.0);
+    let ps = |id: u32| f.sc(id) + vp.get(&id).copied().unwrap_or(0);
     out.extend(float_exchanges(&f, &ps, &|_| false, SCORE));
     out
 }

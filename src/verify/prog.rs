@@ -11,6 +11,7 @@
 //! | `PROG global score` | score groups are formed on GS: two games that both join the same two GS groups could be exchanged (no rematch, no absolute colour clash) into games inside the groups |
 //! | `PROG last two rounds` | the same check on the real score when pairing round N−1 or N (fictitious points cancelled) |
 
+use super::dutch::state::Points;
 use super::baku::{float_exchanges, labels, standard_with, stored_points, Facts};
 use super::Violation;
 use crate::tournament::Tournament;
@@ -20,26 +21,25 @@ const GROUPS: &str = "PROG groups";
 const FS: &str = "PROG fictitious score";
 
 /// FS for a group-`g` player with real score `rs`, pairing round `r` of `n`.
-fn fs(g: char, rs: f64, n: u32, r: u32) -> f64 {
+/// Scores in thousandths: no rounding margin decides a step.
+fn fs(g: char, real: Points, n: u32, r: u32) -> Points {
     if r >= n.saturating_sub(1) {
-        return 0.0; // cancelled before the penultimate round
+        return 0; // cancelled before the penultimate round
     }
-    // In thousandths of a point: no rounding margin decides a step.
-    let real = super::dutch::state::thousandths(rs);
     if 2 * real >= 1000 * i64::from(n) {
-        return 2.0; // N/2 real points
+        return 2000; // N/2 real points
     }
-    let mut x: f64 = match g {
-        'A' => return 2.0,
-        'B' => 1.0,
-        _ => 0.0,
+    let mut x: Points = match g {
+        'A' => return 2000,
+        'B' => 1000,
+        _ => 0,
     };
     for (line, only_c) in [(1500, false), (3000, false), (4500, true)] {
         if real >= line && (!only_c || g == 'C') {
-            x += 0.5;
+            x += 500;
         }
     }
-    x.min(2.0)
+    x.min(2000)
 }
 
 pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
@@ -119,13 +119,13 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
             ),
         ));
     }
-    let vp: BTreeMap<u32, f64> = t
+    let vp: BTreeMap<u32, Points> = t
         .players
         .iter()
         .map(|p| (p.id, fs(group(p.rating), f.sc(p.id), rounds, r)))
         .collect();
     // Earlier rounds' pairing scores carry their own FS (on the real score before them).
-    let vp_in = |k: u32| -> BTreeMap<u32, f64> {
+    let vp_in = |k: u32| -> BTreeMap<u32, Points> {
         if k == r {
             return vp.clone();
         }
@@ -149,7 +149,7 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
     } else {
         "PROG global score"
     };
-    let gs = |id: u32| f.sc(id) + vp.get(&id).copied().unwrap_or(0.0);
+    let gs = |id: u32| f.sc(id) + vp.get(&id).copied().unwrap_or(0);
     out.extend(float_exchanges(&f, &gs, &|_| false, rule));
     out
 }

@@ -19,16 +19,16 @@
 //! so the allocation rules give those colours: the exchange tests are sound, not complete.
 
 use super::baku::{float_exchanges, labels, stored_points, Facts};
-use super::dutch::state::thousandths;
+use super::dutch::state::{thousandths, Points};
 use super::uscf_swiss;
 use super::Violation;
 use crate::tournament::Tournament;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Whether `id` has the points of a win after round 1 (a win, a forfeit win, a full-point
-/// bye), compared exactly in thousandths.
-fn winner(f: &Facts, win: f64, id: u32) -> bool {
-    thousandths(f.sc(id)) >= thousandths(win)
+/// bye); `win` and scores in thousandths.
+fn winner(f: &Facts, win: Points, id: u32) -> bool {
+    f.sc(id) >= win
 }
 
 pub fn check_batches(t: &Tournament, r: u32) -> Vec<Violation> {
@@ -80,16 +80,16 @@ pub fn check_added(t: &Tournament, r: u32) -> Vec<Violation> {
     const RULE: &str = "USCF added score";
     let f = Facts::new(t, r);
     let (group, _) = rating_groups(t, false);
-    let add = if r <= 2 { t.scoring.win } else { 0.0 };
-    let vp: BTreeMap<u32, f64> = group
+    let add = if r <= 2 { thousandths(t.scoring.win) } else { 0 };
+    let vp: BTreeMap<u32, Points> = group
         .iter()
-        .map(|(&id, &g)| (id, if g == 0 { add } else { 0.0 }))
+        .map(|(&id, &g)| (id, if g == 0 { add } else { 0 }))
         .collect();
     // Rules 27–29 on the pairing score of the round (the points are not carried forward).
     let mut out = uscf_swiss::check_scored(
         t,
         r,
-        &|id, s| s + vp.get(&id).copied().unwrap_or(0.0),
+        &|id, s| s + vp.get(&id).copied().unwrap_or(0),
         &|_| 0,
     );
     out.extend(labels(
@@ -100,7 +100,7 @@ pub fn check_added(t: &Tournament, r: u32) -> Vec<Violation> {
         "USCF groups",
     ));
     out.extend(stored_points(t, &f, &vp, RULE));
-    let ps = |id: u32| f.sc(id) + vp.get(&id).copied().unwrap_or(0.0);
+    let ps = |id: u32| f.sc(id) + vp.get(&id).copied().unwrap_or(0);
     out.extend(float_exchanges(&f, &ps, &|_| false, RULE));
     out
 }
@@ -182,14 +182,14 @@ impl<'a> Check<'a> {
     /// short) above the rest on the real score. With them, each player's side in batch (b):
     /// the non-winners (0), then the upfloater (1), are its upper half, the winners (2) its
     /// lower ("the non-winners in rating order ... with the winners in rating order").
-    fn pairing_scores(&self) -> (BTreeMap<u32, f64>, BTreeMap<u32, u32>) {
-        let win = self.t.scoring.win;
+    fn pairing_scores(&self) -> (BTreeMap<u32, Points>, BTreeMap<u32, u32>) {
+        let win = thousandths(self.t.scoring.win);
         let r = self.f.r;
         let present = self.present();
         let mut out = BTreeMap::new();
         if r == 1 {
             for &id in &present {
-                out.insert(id, (self.last - self.g(id)) as f64 * win);
+                out.insert(id, (self.last - self.g(id)) as Points * win);
             }
         }
         if r != 2 {
@@ -223,14 +223,14 @@ impl<'a> Check<'a> {
             .copied()
             .filter(|&p| self.g(p) == self.last && !won(p))
             .collect();
-        pool.sort_by_key(|&p| std::cmp::Reverse(thousandths(f.sc(p))));
+        pool.sort_by_key(|&p| std::cmp::Reverse(f.sc(p)));
         let need = serve.len() + a_w.len() % 2;
         let mut b: Vec<u32> = serve.iter().chain(nw.iter().take(need)).copied().collect();
         if nw.len() < need {
             b.extend(pool.first());
         }
-        out.extend(a_w.iter().map(|&id| (id, 3.0 * win)));
-        out.extend(b.iter().map(|&id| (id, 2.0 * win)));
+        out.extend(a_w.iter().map(|&id| (id, 3 * win)));
+        out.extend(b.iter().map(|&id| (id, 2 * win)));
         let mut side: BTreeMap<u32, u32> = serve.iter().map(|&id| (id, 2)).collect();
         side.extend(pool.iter().map(|&id| (id, 1)));
         (out, side)
@@ -296,7 +296,7 @@ impl<'a> Check<'a> {
             self.flag(&rule, players, message);
         }
         // Batch (c): conventional score groups among the non-winners.
-        let win = self.t.scoring.win;
+        let win = thousandths(self.t.scoring.win);
         let rule = self.cite("USCF round 2 (c)", "USCF thirds round 2 (c)");
         let f = &self.f;
         let c = float_exchanges(f, &|id| f.sc(id), &|id| winner(f, win, id), &rule);
@@ -305,7 +305,7 @@ impl<'a> Check<'a> {
 
     /// The players paired in round 2 by batch, from their groups and round 1's results.
     fn batches(&self) -> Batches {
-        let win = self.t.scoring.win;
+        let win = thousandths(self.t.scoring.win);
         let f = &self.f;
         let won = |id: u32| winner(f, win, id);
         let paired: Vec<u32> = f.opp.keys().copied().collect();

@@ -17,7 +17,7 @@
 
 // Scores in thousandths of a point (every US Chess score is a multiple of ½, and added or
 // batch points are whole), so that no comparison depends on rounding.
-use super::dutch::state::thousandths;
+use super::dutch::state::{thousandths, Points};
 use super::Violation;
 use crate::tournament::{ByeKind, Colour, Standings, Tournament};
 use std::collections::{BTreeMap, BTreeSet};
@@ -118,13 +118,13 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
     check_scored(t, r, &|_, s| s, &|_| 0)
 }
 
-/// [`check`] with score groups on pairing scores, `score(id, real score)`, and inside a
+/// [`check`] with score groups on pairing scores, `score(id, real score)` (thousandths), and inside a
 /// group the players of a lower `side(id)` ranked first: an acceleration pairing its groups
 /// and batches "by standard methods".
 pub fn check_scored(
     t: &Tournament,
     r: u32,
-    score: &dyn Fn(u32, f64) -> f64,
+    score: &dyn Fn(u32, Points) -> Points,
     side: &dyn Fn(u32) -> u32,
 ) -> Vec<Violation> {
     let Some(round) = t.round(r) else {
@@ -143,7 +143,7 @@ pub fn check_scored(
             P {
                 id: p.id,
                 rating: p.rating,
-                score: thousandths(score(p.id, s.score)),
+                score: score(p.id, thousandths(s.score)),
                 colours: s.colours.clone(),
                 met: s.barred(),
                 bye_barred: s.pairing_byes + s.forfeit_wins + s.full_byes > 0,
