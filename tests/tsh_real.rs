@@ -337,14 +337,10 @@ fn tsh_swiss_groups_pull_the_next_top_up_and_the_bottom_takes_from_above() {
     // even with the next group's top player: [1 2 3 4]; the bottom [9 10] pairs; the middle
     // [5 6 7 8].
     let players: Vec<u32> = (1..=10).collect();
-    let wins: std::collections::BTreeMap<u32, f64> = players
+    // Wins in thousandths.
+    let wins: std::collections::BTreeMap<u32, i64> = players
         .iter()
-        .map(|&p| {
-            (
-                p,
-                [3.0, 3.0, 3.0, 2.0, 2.0, 2.0, 2.0, 2.0, 1.0, 1.0][p as usize - 1],
-            )
-        })
+        .map(|&p| (p, [3, 3, 3, 2, 2, 2, 2, 2, 1, 1][p as usize - 1] * 1000))
         .collect();
     let all = |_: &[u32]| true;
     assert_eq!(

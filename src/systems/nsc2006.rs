@@ -19,7 +19,7 @@ use super::System;
 use crate::spec::quads::{QuadProblem, QuadSolution, Unplayed};
 use crate::spec::Programs;
 use crate::spec::{ByeOption, Candidate, RoundSpec, Tier};
-use crate::tournament::{Colour, GameResult, Standings, Tournament};
+use crate::tournament::{milli, Colour, GameResult, Standings, Tournament};
 use crate::{Error, Result, SystemKind};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -808,11 +808,10 @@ pub fn can_catch(sched: &Schedule, left: u32, low: &Record, high: &Record) -> bo
     let Some(row) = sched.catch_row(left) else {
         return false;
     };
-    let behind = high.wins - low.wins;
-    if behind < row.games_behind - 1e-9 {
-        return true;
-    }
-    (behind - row.games_behind).abs() < 1e-9 && high.spread - low.spread <= row.spread
+    // In thousandths: wins (a draw half a win) and the table's games behind compared exactly.
+    let behind = milli(high.wins) - milli(low.wins);
+    let allowed = milli(row.games_behind);
+    behind < allowed || (behind == allowed && high.spread - low.spread <= row.spread)
 }
 
 /// The top group's pairs for one round of the final session, from the current records in
@@ -828,14 +827,16 @@ pub fn top_pairs(
 ) -> (Vec<(u32, u32)>, Option<u32>, Vec<String>) {
     let mut notes = Vec::new();
     let mut pairs = Vec::new();
-    let left_f = f64::from(left);
+    // Wins compared exactly, in thousandths; `left` games can add `left` wins.
+    let w = |r: &Record| milli(r.wins);
+    let reachable = 1000 * i64::from(left);
     // Gibsonize: clinched 1st (one winner), or a finals seat (two winners): at most
     // winners − 1 others can still reach the player's wins (ties count as reachable).
     let mut gibsons = Vec::new();
     for r in top.iter().take(set.winners as usize) {
         let reach = all
             .iter()
-            .filter(|o| o.id != r.id && o.wins + left_f >= r.wins - 1e-9)
+            .filter(|o| o.id != r.id && w(o) + reachable >= w(r))
             .count();
         if reach < set.winners as usize {
             gibsons.push(*r);
@@ -850,10 +851,7 @@ pub fn top_pairs(
         // The highest-standing player who can no longer reach the prize places: at least
         // `prize_places` players already have more wins than he can reach.
         let out = rest.iter().position(|r| {
-            all.iter()
-                .filter(|o| o.wins > r.wins + left_f + 1e-9)
-                .count()
-                >= set.prize_places
+            all.iter().filter(|o| w(o) > w(r) + reachable).count() >= set.prize_places
         });
         let k = out.unwrap_or(rest.len().saturating_sub(1));
         if rest.is_empty() {
@@ -874,7 +872,7 @@ pub fn top_pairs(
     }
     let mut koth_from = 0;
     if set.winners == 1 && gibsons.is_empty() && rest.len() >= 6 {
-        let can_win = |k: usize| rest[k].wins + left_f >= rest[0].wins - 1e-9;
+        let can_win = |k: usize| w(&rest[k]) + reachable >= w(&rest[0]);
         let idx: Option<[(usize, usize); 3]> = match index_in_session {
             0 if can_win(4) => Some([(0, 3), (1, 4), (2, 5)]),
             0 => Some([(0, 2), (1, 3), (4, 5)]),

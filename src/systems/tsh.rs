@@ -31,11 +31,12 @@
 
 use super::System;
 use crate::spec::{ByeOption, Candidate, Programs, RoundSpec, Tier};
-use crate::tournament::{Colour, GameResult, Standings, Tournament};
+use crate::tournament::{milli, Colour, GameResult, Standings, Tournament};
 use crate::{Error, Result, SystemKind};
 use std::collections::{BTreeMap, VecDeque};
 
-const EPS: f64 = 1e-9;
+/// One win, in the thousandths wins are counted in (a draw is half a win): compared exactly.
+const WIN: i64 = 1000;
 
 /// tsh's `MaxSpread`: the spread a player is assumed to win each remaining game by, when his
 /// best possible finish is worked out (contenders, Gibsons, who can catch whom).
@@ -593,7 +594,8 @@ pub struct Plan {
     pub based_on: u32,
     /// Players to pair by standing after `based_on` (rank = index + 1).
     pub order: Vec<u32>,
-    pub wins: BTreeMap<u32, f64>,
+    /// Wins in thousandths (a draw is half a win).
+    pub wins: BTreeMap<u32, i64>,
     pub spread: BTreeMap<u32, i64>,
     /// Rounds not yet in the standings (chasers' rounds to catch up).
     pub rounds_to_catch: u32,
@@ -647,16 +649,18 @@ fn key(a: u32, b: u32) -> (u32, u32) {
 
 /// Each player's losses in the rounds up to `upto`: games and byes with a result, less the
 /// points won (tsh ranks fewer losses first among equal wins).
-fn losses(t: &Tournament, upto: u32) -> BTreeMap<u32, f64> {
-    let mut l: BTreeMap<u32, f64> = t.players.iter().map(|p| (p.id, 0.0)).collect();
+/// In thousandths.
+fn losses(t: &Tournament, upto: u32) -> BTreeMap<u32, i64> {
+    let mut l: BTreeMap<u32, i64> = t.players.iter().map(|p| (p.id, 0)).collect();
+    let lost = |points: f64| milli(t.scoring.win) - milli(points);
     for rd in t.rounds.iter().filter(|rd| rd.number <= upto) {
         for g in rd.games.iter().filter(|g| g.result != GameResult::Pending) {
             let (w, b) = g.result.points(&t.scoring);
-            *l.entry(g.white).or_default() += t.scoring.win - w;
-            *l.entry(g.black).or_default() += t.scoring.win - b;
+            *l.entry(g.white).or_default() += lost(w);
+            *l.entry(g.black).or_default() += lost(b);
         }
         for b in &rd.byes {
-            *l.entry(b.player).or_default() += t.scoring.win - b.kind.points(&t.scoring);
+            *l.entry(b.player).or_default() += lost(b.kind.points(&t.scoring));
         }
     }
     l
@@ -726,9 +730,9 @@ impl Plan {
             return s.cap(left.saturating_sub(1));
         }
         let wins = |i: usize| self.order.get(i).map(|p| self.wins[p]);
-        let floor = self.wins[&self.order[lpr - 1]] - 1.0;
+        let floor = self.wins[&self.order[lpr - 1]] - WIN;
         let mut rank = lpr;
-        while wins(rank + 1).is_some_and(|w| w >= floor - EPS) {
+        while wins(rank + 1).is_some_and(|w| w >= floor) {
             rank += 1;
         }
         (rank + 1).min(self.order.len())
@@ -799,7 +803,7 @@ impl Plan {
         let top = self.rank(top);
         let records: Vec<(i64, i64)> = list
             .iter()
-            .map(|p| ((self.wins[p] * 2.0).round() as i64, self.spread[p]))
+            .map(|p| (2 * self.wins[p] / WIN, self.spread[p]))
             .collect();
         for (i, &p) in list.iter().enumerate() {
             let b = best_finish(&records, i, self.rounds_to_catch, s) + top - 1;
@@ -842,12 +846,9 @@ impl Plan {
         if n == 0 {
             return false;
         }
-        let (wl, wh) = (self.wins[&lo] + n as f64, self.wins[&hi]);
-        if wl > wh + EPS {
-            return true;
-        }
-        if wl < wh - EPS {
-            return false;
+        let (wl, wh) = (self.wins[&lo] + i64::from(n) * WIN, self.wins[&hi]);
+        if wl != wh {
+            return wl > wh;
         }
         self.spread[&lo] + 2 * i64::from(n) * s.spread_per_round(n) >= self.spread[&hi]
     }
@@ -875,9 +876,9 @@ impl Plan {
         let keys = standing_keys(t);
         order.sort_by(|a, b| {
             let (x, y) = (&standings.by_id[a], &standings.by_id[b]);
-            y.score
-                .total_cmp(&x.score)
-                .then(losses[a].total_cmp(&losses[b]))
+            milli(y.score)
+                .cmp(&milli(x.score))
+                .then(losses[a].cmp(&losses[b]))
                 .then(y.spread.cmp(&x.spread))
                 .then(y.rating.cmp(&x.rating))
                 .then(keys.get(b).cmp(&keys.get(a)))
@@ -887,7 +888,11 @@ impl Plan {
         Plan {
             based_on,
             order,
-            wins: standings.by_id.iter().map(|(&k, v)| (k, v.score)).collect(),
+            wins: standings
+                .by_id
+                .iter()
+                .map(|(&k, v)| (k, milli(v.score)))
+                .collect(),
             spread: standings
                 .by_id
                 .iter()
@@ -1447,14 +1452,14 @@ fn round_robin_spec(t: &Tournament, round: u32) -> RoundSpec {
 /// list pairs among itself within the repeats allowed.
 pub fn swiss_groups(
     block: &[u32],
-    wins: &BTreeMap<u32, f64>,
+    wins: &BTreeMap<u32, i64>,
     pairs: &dyn Fn(&[u32]) -> bool,
 ) -> Vec<Vec<u32>> {
-    let w = |id: u32| wins.get(&id).copied().unwrap_or(0.0);
+    let w = |id: u32| wins.get(&id).copied().unwrap_or(0);
     let mut groups: Vec<Vec<u32>> = Vec::new();
     for &p in block {
         match groups.last_mut() {
-            Some(g) if (w(g[0]) - w(p)).abs() < EPS => g.push(p),
+            Some(g) if w(g[0]) == w(p) => g.push(p),
             _ => groups.push(vec![p]),
         }
     }
@@ -1832,7 +1837,11 @@ pub fn spec_from_plan(t: &Tournament, round: u32, plan: &Plan, programs: &Progra
         system: "tsh-cp".into(),
         round,
         players: plan.order.clone(),
-        scores: plan.order.iter().map(|p| plan.wins[p]).collect(),
+        scores: plan
+            .order
+            .iter()
+            .map(|p| plan.wins[p] as f64 / WIN as f64)
+            .collect(),
         tiers: TshTier::all(k).into_iter().map(TshTier::tier).collect(),
         candidates,
         max_byes: byes.len(),

@@ -183,24 +183,14 @@ pub(super) fn float_exchanges(
     let pairs: Vec<(u32, u32)> = f
         .games
         .iter()
-        .map(|&(w, b)| {
-            if ps(w) >= ps(b) {
-                (w, b)
-            } else {
-                (b, w)
-            }
-        })
+        .map(|&(w, b)| if ps(w) >= ps(b) { (w, b) } else { (b, w) })
         .filter(|&(hi, lo)| ps(hi) > ps(lo) && !skip(hi) && !skip(lo))
         .collect();
     let mut out = Vec::new();
     for i in 0..pairs.len() {
         for j in i + 1..pairs.len() {
             let ((a, b), (c, d)) = (pairs[i], pairs[j]);
-            if ps(a) == ps(c)
-                && ps(b) == ps(d)
-                && f.may_meet(a, c)
-                && f.may_meet(b, d)
-            {
+            if ps(a) == ps(c) && ps(b) == ps(d) && f.may_meet(a, c) && f.may_meet(b, d) {
                 out.push(f.flag(
                     rule,
                     vec![a, b, c, d],
@@ -280,19 +270,19 @@ pub fn check(t: &Tournament, r: u32) -> Vec<Violation> {
     // up) of them, half a point in the rest.
     let v_in = |k: u32| -> Points {
         match t.rounds_planned {
-        None => 0,
-        Some(rounds) => {
-            let acc = rounds.div_ceil(2);
-            let full = acc.div_ceil(2);
-            if k <= full {
-                1000
-            } else if k <= acc {
-                500
-            } else {
-                0
+            None => 0,
+            Some(rounds) => {
+                let acc = rounds.div_ceil(2);
+                let full = acc.div_ceil(2);
+                if k <= full {
+                    1000
+                } else if k <= acc {
+                    500
+                } else {
+                    0
+                }
             }
         }
-    }
     };
     let v = v_in(r);
     // Exact: the readers hold 1 and ½ exactly.

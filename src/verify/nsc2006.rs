@@ -18,6 +18,7 @@
 //! Why one long file: one check per row of the table above, recomputing the schedule apart
 //! from model building on purpose.
 
+use super::dutch::state::thousandths;
 use super::Violation;
 use crate::tournament::{ByeKind, GameResult, Standings, Tournament};
 use serde_json::Value;
@@ -965,7 +966,8 @@ fn check_pod_fourth(
 #[derive(Clone, Copy)]
 struct Rec {
     id: u32,
-    w: f64,
+    /// Wins in thousandths (a draw half a win): compared exactly.
+    w: i64,
     s: i64,
 }
 
@@ -976,7 +978,7 @@ fn check_top(c: &mut Ctx, sched: &Sched, j: usize, top: &[u32], all: &[u32], gs:
     let st = Standings::before(t, c.r);
     let rec = |id: u32| Rec {
         id,
-        w: st.get(id).map_or(0.0, |x| x.score),
+        w: st.get(id).map_or(0, |x| thousandths(x.score)),
         s: st.get(id).map_or(0, |x| x.spread),
     };
     let now = here(t, c.r);
@@ -1062,8 +1064,8 @@ fn catchable(sched: &Sched, left: u32, lo: &Rec, hi: &Rec) -> bool {
     let Some(&(_, gb, sp)) = row else {
         return false;
     };
-    let behind = hi.w - lo.w;
-    behind < gb - 1e-9 || ((behind - gb).abs() < 1e-9 && hi.s - lo.s <= sp)
+    let (behind, gb) = (hi.w - lo.w, thousandths(gb));
+    behind < gb || (behind == gb && hi.s - lo.s <= sp)
 }
 
 /// NSC06 BASIC APPROACH, GIBSONIZE: each of the first `winners` whom at most winners − 1
@@ -1077,14 +1079,14 @@ fn gibsons(
     left: u32,
     want: &mut Want,
 ) -> usize {
-    let lf = f64::from(left);
+    let lf = 1000 * i64::from(left); // `left` wins, in thousandths
     let gib: Vec<Rec> = cur
         .iter()
         .take(winners)
         .filter(|x| {
             everyone
                 .iter()
-                .filter(|o| o.id != x.id && o.w + lf >= x.w - 1e-9)
+                .filter(|o| o.id != x.id && o.w + lf >= x.w)
                 .count()
                 < winners
         })
@@ -1097,7 +1099,7 @@ fn gibsons(
         }
         let k = cur
             .iter()
-            .position(|x| everyone.iter().filter(|o| o.w > x.w + lf + 1e-9).count() >= prize)
+            .position(|x| everyone.iter().filter(|o| o.w > x.w + lf).count() >= prize)
             .unwrap_or(cur.len() - 1);
         let o = cur.remove(k);
         want.put(g.id, o.id);
@@ -1109,8 +1111,8 @@ fn gibsons(
 /// NSC06 BASIC APPROACH, 1 winner: the top six in rounds 26 (`j` = 0) and 27. Returns how
 /// many players it paired (6 or 0).
 fn top_six(cur: &[Rec], j: usize, left: u32, want: &mut Want) -> usize {
-    let lf = f64::from(left);
-    let chance = |k: usize| cur[k].w + lf >= cur[0].w - 1e-9;
+    let lf = 1000 * i64::from(left); // `left` wins, in thousandths
+    let chance = |k: usize| cur[k].w + lf >= cur[0].w;
     let six: Option<[(usize, usize); 3]> = if j == 0 {
         Some(if chance(4) {
             [(0, 3), (1, 4), (2, 5)]

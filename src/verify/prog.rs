@@ -11,8 +11,8 @@
 //! | `PROG global score` | score groups are formed on GS: two games that both join the same two GS groups could be exchanged (no rematch, no absolute colour clash) into games inside the groups |
 //! | `PROG last two rounds` | the same check on the real score when pairing round N−1 or N (fictitious points cancelled) |
 
-use super::dutch::state::Points;
 use super::baku::{float_exchanges, labels, standard_with, stored_points, Facts};
+use super::dutch::state::Points;
 use super::Violation;
 use crate::tournament::Tournament;
 use std::collections::BTreeMap;

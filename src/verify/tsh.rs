@@ -131,7 +131,8 @@ struct Check<'a> {
     rules: Rules,
     /// Players to pair in standing order.
     order: Vec<u32>,
-    wins: BTreeMap<u32, f64>,
+    /// Wins in thousandths (a draw half a win): compared exactly.
+    wins: BTreeMap<u32, i64>,
     spread: BTreeMap<u32, i64>,
     n_catch: u32,
     met: BTreeMap<(u32, u32), u32>,
@@ -304,7 +305,11 @@ fn check_rules(t: &Tournament, round: u32) -> Vec<Violation> {
         t,
         r: round,
         rules,
-        wins: st.by_id.iter().map(|(&k, s)| (k, s.score)).collect(),
+        wins: st
+            .by_id
+            .iter()
+            .map(|(&k, s)| (k, super::dutch::state::thousandths(s.score)))
+            .collect(),
         spread: st.by_id.iter().map(|(&k, s)| (k, s.spread)).collect(),
         n_catch: planned.saturating_sub(based),
         order,
@@ -509,7 +514,7 @@ impl Check<'_> {
         let top = self.rank(first);
         let rec: Vec<(i64, i64)> = list
             .iter()
-            .map(|p| ((self.wins[p] * 2.0).round() as i64, self.spread[p]))
+            .map(|p| (self.wins[p] / 500, self.spread[p]))
             .collect();
         let n = self.n_catch;
         let ms = self.rules.spread[(n.max(1) as usize - 1).min(self.rules.spread.len() - 1)];
@@ -583,13 +588,9 @@ impl Check<'_> {
         if left > 4 || last_prize == 0 || last_prize > self.order.len() {
             return self.rules.cap(left.saturating_sub(1));
         }
-        let floor = self.wins[&self.order[last_prize - 1]] - 1.0;
+        let floor = self.wins[&self.order[last_prize - 1]] - 1000;
         let mut k = last_prize;
-        while self
-            .order
-            .get(k + 1)
-            .is_some_and(|p| self.wins[p] >= floor - 1e-9)
-        {
+        while self.order.get(k + 1).is_some_and(|p| self.wins[p] >= floor) {
             k += 1;
         }
         (k + 1).min(self.order.len())
@@ -1031,11 +1032,9 @@ impl Check<'_> {
     fn swiss_groups(&self, swiss: &[u32], minrep: u32) -> Vec<Vec<u32>> {
         let mut wins: Vec<Vec<u32>> = Vec::new();
         for &p in swiss {
-            let w = self.wins.get(&p).copied().unwrap_or(0.0);
+            let w = self.wins.get(&p).copied().unwrap_or(0);
             match wins.last_mut() {
-                Some(g) if (self.wins.get(&g[0]).copied().unwrap_or(0.0) - w).abs() < 1e-9 => {
-                    g.push(p)
-                }
+                Some(g) if self.wins.get(&g[0]).copied().unwrap_or(0) == w => g.push(p),
                 _ => wins.push(vec![p]),
             }
         }

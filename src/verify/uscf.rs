@@ -80,18 +80,18 @@ pub fn check_added(t: &Tournament, r: u32) -> Vec<Violation> {
     const RULE: &str = "USCF added score";
     let f = Facts::new(t, r);
     let (group, _) = rating_groups(t, false);
-    let add = if r <= 2 { thousandths(t.scoring.win) } else { 0 };
+    let add = if r <= 2 {
+        thousandths(t.scoring.win)
+    } else {
+        0
+    };
     let vp: BTreeMap<u32, Points> = group
         .iter()
         .map(|(&id, &g)| (id, if g == 0 { add } else { 0 }))
         .collect();
     // Rules 27–29 on the pairing score of the round (the points are not carried forward).
-    let mut out = uscf_swiss::check_scored(
-        t,
-        r,
-        &|id, s| s + vp.get(&id).copied().unwrap_or(0),
-        &|_| 0,
-    );
+    let mut out =
+        uscf_swiss::check_scored(t, r, &|id, s| s + vp.get(&id).copied().unwrap_or(0), &|_| 0);
     out.extend(labels(
         t,
         &f,
