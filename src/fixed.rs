@@ -1,9 +1,11 @@
 //! Exact fixed-width signed integers of `64·L` bits (two's complement, little-endian `u64`
-//! limbs) for the packed criteria of the Dutch procedure and the matchings that read them.
+//! limbs): the engine's one wide integer, for the packed criteria of the Dutch procedure, the
+//! tier model's lexicographic weights ([`crate::solve::blossom::Wide`], 512 bits) and the
+//! matchings that read them.
 //!
-//! Why not `bnum`: its integers store bytes, and a matching on several hundred bits spent a
-//! third of its time in their additions and comparisons; limb-wise loops over 4–64 words are
-//! several times faster. Every operation checks for overflow and panics rather than wrap: a
+//! Why not a crate's integers (`bnum`, used here before): they store bytes, and a matching on
+//! several hundred bits spent a third of its time in their additions and comparisons;
+//! limb-wise loops over 4–64 words are several times faster. Every operation checks for overflow and panics rather than wrap: a
 //! matching on a wrapped weight would be silently wrong, and the callers size their integers
 //! so that it never happens.
 
@@ -148,6 +150,67 @@ impl<const L: usize> Fixed<L> {
         }
     }
 
+    /// `v` at this width (at least two limbs).
+    pub fn from_i128(v: i128) -> Self {
+        let fill = if v < 0 { u64::MAX } else { 0 };
+        let mut l = [fill; L];
+        l[0] = v as u64;
+        l[1] = (v >> 64) as u64;
+        Fixed(l)
+    }
+
+    /// The value when it fits in an `i128`.
+    pub fn to_i128(&self) -> Option<i128> {
+        let low = i128::from(self.0[0]) | (i128::from(self.0[1]) << 64);
+        let fill = if low < 0 { u64::MAX } else { 0 };
+        self.0[2..].iter().all(|&l| l == fill).then_some(low)
+    }
+
+    /// `|self|`, `None` for the most negative value.
+    fn abs(&self) -> Option<Self> {
+        if !self.negative() {
+            return Some(*self);
+        }
+        let r = Self::ZERO.sub(self);
+        (!r.negative()).then_some(r)
+    }
+
+    /// `self · o`, `None` on overflow (the tier model's lexicographic multipliers).
+    pub fn checked_mul(&self, o: &Self) -> Option<Self> {
+        let (a, b) = (self.abs()?, o.abs()?);
+        let mut r = [0u64; L];
+        for i in 0..L {
+            if a.0[i] == 0 {
+                continue;
+            }
+            let mut carry = 0u128;
+            for j in 0..L {
+                let k = i + j;
+                let p = u128::from(a.0[i]) * u128::from(b.0[j])
+                    + carry
+                    + u128::from(r.get(k).copied().unwrap_or(0));
+                if k < L {
+                    r[k] = p as u64;
+                    carry = p >> 64;
+                } else if p != 0 {
+                    return None;
+                }
+            }
+            if carry != 0 {
+                return None;
+            }
+        }
+        let r = Fixed(r);
+        if r.negative() {
+            return None;
+        }
+        Some(if self.negative() != o.negative() {
+            Self::ZERO.sub(&r)
+        } else {
+            r
+        })
+    }
+
     /// `self / 2^bits` rounded down (an arithmetic shift).
     pub fn shr(&self, bits: u32) -> Self {
         let (words, rest) = ((bits / 64) as usize, bits % 64);
@@ -246,6 +309,40 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Products agree with `i128` where it has room, carry across limbs, and overflow
+    /// into the sign or past the top limb is `None`, never a wrapped value.
+    #[test]
+    fn multiplies_exactly_and_refuses_overflow() {
+        let vals: [i128; 9] = [
+            0,
+            1,
+            -1,
+            7,
+            -7,
+            1 << 62,
+            -(1 << 62),
+            i64::MAX as i128,
+            3 << 40,
+        ];
+        for &a in &vals {
+            for &b in &vals {
+                let p = F256::from_i128(a).checked_mul(&F256::from_i128(b));
+                assert_eq!(p.and_then(|x| x.to_i128()), Some(a * b), "{a} · {b}");
+            }
+        }
+        let big = F256::ONE.shl(200);
+        let p = big.checked_mul(&F256::from_i64(-5)).unwrap();
+        assert_eq!(p, F256::ZERO.sub(&F256::from_i64(5).shl(200)));
+        assert_eq!(p.to_i128(), None);
+        assert_eq!(
+            big.checked_mul(&F256::ONE.shl(55)),
+            None,
+            "2^255 is past the sign"
+        );
+        assert_eq!(big.checked_mul(&big), None, "2^400 is past the top limb");
+        assert!(big.checked_mul(&F256::ONE.shl(54)).is_some());
     }
 
     #[test]

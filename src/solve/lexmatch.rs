@@ -79,11 +79,11 @@ pub fn lexicographic(r: &Restricted, tiers: &[usize]) -> Option<Selection> {
             .unwrap_or_else(Wide::zero);
         // Headroom: 4·size times the largest weight.
         let room = blossom::wide(4 * size as i128);
-        let mate: Vec<Option<usize>> = match i128::try_from(top.checked_mul(room)?) {
-            Ok(x) if x <= LIMIT_I128 => {
+        let mate: Vec<Option<usize>> = match top.checked_mul(&room)?.to_i128() {
+            Some(x) if x <= LIMIT_I128 => {
                 let e: Vec<(usize, usize, i128)> = pairs
                     .iter()
-                    .map(|((a, b), (w, _))| (*a, *b, i128::try_from(*w).expect("checked above")))
+                    .map(|((a, b), (w, _))| (*a, *b, w.to_i128().expect("checked above")))
                     .collect();
                 if size == largest {
                     dump(r.dump, size, &e);
@@ -91,7 +91,7 @@ pub fn lexicographic(r: &Restricted, tiers: &[usize]) -> Option<Selection> {
                 matched(size, &e)?
             }
             _ => {
-                if bits(&top.checked_mul(room)?) > LIMIT_WIDE_BITS {
+                if bits(&top.checked_mul(&room)?) > LIMIT_WIDE_BITS {
                     trace(g.edges.len(), largest, started, "weights too wide");
                     return None;
                 }
@@ -242,7 +242,7 @@ fn component_weights(
             return None;
         }
         let bonus = i128::from(k < np && r.prefer.binary_search(&k).is_ok());
-        let weight = Weight::add(&weight.checked_mul(scale)?, &blossom::wide(bonus));
+        let weight = Weight::add(&weight.checked_mul(&scale)?, &blossom::wide(bonus));
         match best.get(&(lu, lv)) {
             Some((w, _)) if *w >= weight => {}
             _ => {
@@ -309,12 +309,12 @@ fn matched<W: Weight>(size: usize, edges: &[(usize, usize, W)]) -> Option<Vec<Op
 
 /// Bits of a non-negative value.
 fn bits(x: &Wide) -> u32 {
-    512 - x.leading_zeros()
+    x.differing_bits(&Wide::ZERO)
 }
 
 /// w · c exactly (c a tier cost, non-negative).
 fn times(w: &Wide, c: i64) -> Wide {
-    w.checked_mul(blossom::wide(c as i128))
+    w.checked_mul(&blossom::wide(c as i128))
         .expect("tier weights stay below 2^480")
 }
 
@@ -359,7 +359,7 @@ fn multipliers(
             }
         }
         let total: i128 = most.values().map(|&c| c as i128).sum();
-        weights[j] = weights[j + 1].checked_mul(blossom::wide(total.checked_add(1)?))?;
+        weights[j] = weights[j + 1].checked_mul(&blossom::wide(total.checked_add(1)?))?;
         if bits(&weights[j]) > LIMIT_WIDE_BITS - 64 {
             return None;
         }

@@ -1,5 +1,5 @@
-//! Exact weights: `i64`, `i128`, [`Wide`] (a 512-bit signed integer with multiplication, for
-//! the tier model) and [`crate::fixed::Fixed`] (the Dutch procedure's widths).
+//! Exact weights: `i64`, `i128` and [`crate::fixed::Fixed`] (the Dutch procedure's widths;
+//! at 512 bits, [`Wide`], the tier model's).
 //!
 //! Every operation checks for overflow and panics rather than wrap: a matching computed on a
 //! wrapped weight would be silently wrong, and the callers size their weights so that overflow
@@ -53,34 +53,11 @@ macro_rules! primitive {
 primitive!(i64);
 primitive!(i128);
 
-/// A 512-bit two's-complement integer (`bnum`'s `I512`): lexicographic tier weights of
-/// several hundred bits, folded exactly. `bnum` is a maintained, dependency-free crate of
-/// fixed-width integers; a fixed width keeps weights `Copy`-sized and allocation-free, which
-/// an arbitrary-precision integer would not.
-pub type Wide = bnum::types::I512;
-
-impl Weight for Wide {
-    fn zero() -> Self {
-        Wide::try_from(0i128).expect("zero fits")
-    }
-    fn add(&self, other: &Self) -> Self {
-        self.checked_add(*other).expect("matching weight overflow")
-    }
-    fn sub(&self, other: &Self) -> Self {
-        self.checked_sub(*other).expect("matching weight overflow")
-    }
-    fn double(&self) -> Self {
-        self.checked_add(*self).expect("matching weight overflow")
-    }
-    fn half(&self) -> Self {
-        // An arithmetic shift is exact on even values, negative ones included.
-        *self >> 1u32
-    }
-    fn differing_bits(&self, other: &Self) -> u32 {
-        Wide::BITS - (*self ^ *other).leading_zeros()
-    }
-    const WIDTH: u32 = Wide::BITS;
-}
+/// A 512-bit two's-complement integer ([`crate::fixed::F512`], the Dutch procedure's
+/// integers at one width): lexicographic tier weights of several hundred bits, folded exactly.
+/// A fixed width keeps weights `Copy`-sized and allocation-free, which an arbitrary-precision
+/// integer would not.
+pub type Wide = crate::fixed::F512;
 
 /// The Dutch procedure's widths ([`crate::fixed::Fixed`]).
 impl<const L: usize> Weight for crate::fixed::Fixed<L> {
@@ -108,5 +85,5 @@ impl<const L: usize> Weight for crate::fixed::Fixed<L> {
 
 /// An `i128` as a [`Wide`].
 pub fn wide(x: i128) -> Wide {
-    Wide::try_from(x).expect("an i128 fits in 512 bits")
+    Wide::from_i128(x)
 }
