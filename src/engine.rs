@@ -254,8 +254,9 @@ impl Run<'_> {
                     ExactAttempt::OverBudget(pairs, budget) => missed.over = Some((pairs, budget)),
                 },
                 Strategy::Tiers(state) => {
-                    let rest = self.rest(opts);
                     let tiers = state((!opts.full_candidates).then_some(opts.sparse_from))?;
+                    // The shares left after stating the program (on a large field, seconds).
+                    let rest = self.rest(opts);
                     match solve::exact(&tiers, &rest) {
                         Ok(p) => return self.tiers_done(&tiers, p, &missed, opts, whole),
                         Err(unsolved) => {

@@ -12,17 +12,38 @@
 use super::{Standings, Tournament};
 use std::collections::HashMap;
 
-/// Puts every round's games in the posted order.
+/// Puts every round's games in the posted order. Chess ranks by score alone, so one pass
+/// over the history gives every round's scores (a standings rebuild per round cost a long
+/// event's reader more than its pairing's verifier); Scrabble ranks by spread too.
 pub fn post_order_all(t: &mut Tournament) {
     let rounds: Vec<u32> = t.rounds.iter().map(|r| r.number).collect();
+    if t.scoring.game_scores {
+        for r in rounds {
+            post_order(t, r);
+        }
+        return;
+    }
+    let last = rounds.iter().copied().max().unwrap_or(0);
+    let st = Standings::before(t, last + 1);
     for r in rounds {
-        post_order(t, r);
+        let score = |id: u32| {
+            st.get(id)
+                .and_then(|s| s.score_before.get(r as usize - 1).copied())
+                .unwrap_or(0.0)
+        };
+        let rank = chess_ranks(t, r, &score);
+        sort_round(t, r, &rank);
     }
 }
 
 /// Puts round `round`'s games in the posted order (see the module notes).
 pub fn post_order(t: &mut Tournament, round: u32) {
     let rank = ranks(t, round);
+    sort_round(t, round, &rank);
+}
+
+/// Sorts round `round`'s games by their players' rank keys.
+fn sort_round(t: &mut Tournament, round: u32, rank: &dyn Fn(u32) -> (i64, i64, i64, u32)) {
     let scrabble = t.scoring.game_scores;
     if let Some(rd) = t.rounds.iter_mut().find(|r| r.number == round) {
         rd.games.sort_by_key(|g| {
@@ -35,6 +56,25 @@ pub fn post_order(t: &mut Tournament, round: u32) {
             }
         });
     }
+}
+
+/// Chess rank keys before `round` from each player's score then: pairing score (with the
+/// round's virtual points), then pairing number.
+fn chess_ranks(
+    t: &Tournament,
+    round: u32,
+    score: &dyn Fn(u32) -> f64,
+) -> impl Fn(u32) -> (i64, i64, i64, u32) {
+    let keys: HashMap<u32, (i64, i64, i64, u32)> = t
+        .players
+        .iter()
+        .map(|p| {
+            let vp = p.virtual_points.get(round as usize - 1).copied().unwrap_or(0.0);
+            let points = -((score(p.id) + vp) * 1000.0).round() as i64;
+            (p.id, (points, 0, 0, p.number()))
+        })
+        .collect();
+    move |id| keys.get(&id).copied().unwrap_or((0, 0, 0, u32::MAX))
 }
 
 /// Each player's rank before `round` as a key (smaller ranks higher): pairing score, then
