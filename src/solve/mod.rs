@@ -15,6 +15,7 @@ mod exchange;
 mod greedy;
 mod ilp;
 mod lexmatch;
+mod lp;
 mod matching;
 pub mod progress;
 pub mod quads;

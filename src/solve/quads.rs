@@ -22,7 +22,7 @@
 //! the rows say, which is then exact, and every membership's t a lower bound.
 
 use crate::spec::quads::{QuadProblem, QuadSolution, Unplayed};
-use good_lp::{variable, Expression, ProblemVariables, SolverModel, Variable};
+use super::lp::{Expr, Program, Row, Var};
 
 fn base_slot(p: &QuadProblem) -> Vec<usize> {
     let mut base = vec![usize::MAX; p.players];
@@ -201,18 +201,18 @@ enum Stage {
 }
 
 /// Binary `y ≥ x[a,q] + x[b,q] − 1` for each pair and common slot: the pair shares slot q.
-type Together = Vec<(Variable, usize, usize, usize)>;
+type Together = Vec<(Var, usize, usize, usize)>;
 
 fn together(
-    vars: &mut ProblemVariables,
+    vars: &mut Program,
     pairs: &[(usize, usize)],
-    cols: &[Vec<(usize, Variable)>],
+    cols: &[Vec<(usize, Var)>],
 ) -> Together {
     let mut y = Vec::new();
     for &(a, b) in pairs {
         for &(q, _) in &cols[a] {
             if cols[b].iter().any(|(s, _)| *s == q) {
-                y.push((vars.add(variable().min(0).max(1)), a, b, q));
+                y.push((vars.var(0.0, 1.0), a, b, q));
             }
         }
     }
@@ -260,21 +260,21 @@ fn cliques(p: &QuadProblem) -> Vec<Vec<usize>> {
 /// every integer k. Each expression returned is ≥ 0.
 fn clique_cuts(
     p: &QuadProblem,
-    cols: &[Vec<(usize, Variable)>],
+    cols: &[Vec<(usize, Var)>],
     barred_y: &Together,
-) -> Vec<Expression> {
-    let y: std::collections::HashMap<(usize, usize, usize), Variable> = barred_y
+) -> Vec<Expr> {
+    let y: std::collections::HashMap<(usize, usize, usize), Var> = barred_y
         .iter()
         .map(|&(v, a, b, q)| ((a.min(b), a.max(b), q), v))
         .collect();
     let mut out = Vec::new();
     for k in cliques(p) {
         for (q, pod) in p.pods.iter().enumerate() {
-            let xs: Vec<Variable> = k
+            let xs: Vec<Var> = k
                 .iter()
                 .filter_map(|&i| cols[i].iter().find(|(s, _)| *s == q).map(|(_, v)| *v))
                 .collect();
-            let mut pairs = Expression::default();
+            let mut pairs = Expr::default();
             for (i, &a) in k.iter().enumerate() {
                 for &b in &k[i + 1..] {
                     if let Some(v) = y.get(&(a.min(b), a.max(b), q)) {
@@ -299,20 +299,20 @@ fn clique_cuts(
 /// [`slot_bound`] computes them).
 fn barred_cost(
     p: &QuadProblem,
-    vars: &mut ProblemVariables,
-    cols: &[Vec<(usize, Variable)>],
+    vars: &mut Program,
+    cols: &[Vec<(usize, Var)>],
     barred_y: &Together,
     cuts: &[Cut],
-) -> (Expression, Vec<good_lp::Constraint>) {
+) -> (Expr, Vec<Row>) {
     let Some(u) = partial(p) else {
         return (barred_y.iter().map(|&(v, ..)| v).sum(), Vec::new());
     };
-    let t = vars.add(variable().min(0));
-    let mut cost: Expression = t.into();
-    let mut held = Expression::from(t);
+    let t = vars.var(0.0, f64::INFINITY);
+    let mut cost: Expr = t.into();
+    let mut held = Expr::from(t);
     // y of each barred pair in the slot, and each player's barred partners there.
     let mut in_slot = std::collections::BTreeMap::new();
-    let mut partners: Vec<(usize, Expression)> = vec![(0, Expression::default()); p.players];
+    let mut partners: Vec<(usize, Expr)> = vec![(0, Expr::default()); p.players];
     for &(v, a, b, q) in barred_y {
         if q == u.slot {
             held.add_mul(-1.0, v);
@@ -328,21 +328,21 @@ fn barred_cost(
     let mut rows = unplayed_rows(u, vars, cols, &in_slot, t);
     rows.push(held.geq(-(u.pairs() as f64)));
     // 2t ≥ Σ z_i, z_i ≥ (barred partners of i there) − per_player.
-    let mut twice = Expression::from(t) * 2.0;
+    let mut twice = Expr::from(t) * 2.0;
     for (_, e) in partners.into_iter().filter(|(n, _)| *n > u.per_player()) {
-        let z = vars.add(variable().min(0));
+        let z = vars.var(0.0, f64::INFINITY);
         twice.add_mul(-1.0, z);
-        rows.push((Expression::from(z) - e).geq(-(u.per_player() as f64)));
+        rows.push((Expr::from(z) - e).geq(-(u.per_player() as f64)));
     }
     rows.push(twice.geq(0));
     for c in cuts {
-        let ys: Option<Vec<Variable>> = c
+        let ys: Option<Vec<Var>> = c
             .edges
             .iter()
             .map(|e| in_slot.get(&(e.0.min(e.1), e.0.max(e.1))).copied())
             .collect();
         let Some(ys) = ys else { continue };
-        let mut e = Expression::from(t);
+        let mut e = Expr::from(t);
         for y in &ys {
             e.add_mul(-(c.games as f64), *y);
         }
@@ -359,12 +359,12 @@ const UNPLAYED_PAIRS_UP_TO: usize = 40;
 /// no triangle when [`Unplayed::triangle_free`]; and t ≥ Σ over barred pairs (y − w).
 fn unplayed_rows(
     u: &Unplayed,
-    vars: &mut ProblemVariables,
-    cols: &[Vec<(usize, Variable)>],
-    in_slot: &std::collections::BTreeMap<(usize, usize), Variable>,
-    t: Variable,
-) -> Vec<good_lp::Constraint> {
-    let cand: Vec<(usize, Variable)> = (0..cols.len())
+    vars: &mut Program,
+    cols: &[Vec<(usize, Var)>],
+    in_slot: &std::collections::BTreeMap<(usize, usize), Var>,
+    t: Var,
+) -> Vec<Row> {
+    let cand: Vec<(usize, Var)> = (0..cols.len())
         .filter_map(|i| {
             cols[i]
                 .iter()
@@ -378,12 +378,12 @@ fn unplayed_rows(
     let c = cand.len();
     let mut rows = Vec::new();
     let mut w = vec![vec![None; c]; c];
-    let mut games = Expression::from(t);
+    let mut games = Expr::from(t);
     for a in 0..c {
         for b in a + 1..c {
-            let v = vars.add(variable().min(0).max(1));
-            rows.push((Expression::from(v) - cand[a].1).leq(0));
-            rows.push((Expression::from(v) - cand[b].1).leq(0));
+            let v = vars.var(0.0, 1.0);
+            rows.push((Expr::from(v) - cand[a].1).leq(0));
+            rows.push((Expr::from(v) - cand[b].1).leq(0));
             if let Some(&y) = in_slot.get(&(cand[a].0, cand[b].0)) {
                 games.add_mul(-1.0, y);
                 games.add_mul(1.0, v);
@@ -393,13 +393,13 @@ fn unplayed_rows(
         }
     }
     rows.push(games.geq(0));
-    let mut sits = Expression::default();
+    let mut sits = Expr::default();
     for a in 0..c {
-        let mut deg: Expression = (0..c).filter_map(|b| w[a][b]).sum();
+        let mut deg: Expr = (0..c).filter_map(|b| w[a][b]).sum();
         deg.add_mul(-(u.degree as f64), cand[a].1);
         if u.sitters > 0 {
-            let s = vars.add(variable().binary());
-            rows.push((Expression::from(s) - cand[a].1).leq(0));
+            let s = vars.binary();
+            rows.push((Expr::from(s) - cand[a].1).leq(0));
             sits.add_mul(1.0, s);
             deg.add_mul(-1.0, s);
         }
@@ -412,7 +412,7 @@ fn unplayed_rows(
         for a in 0..c {
             for b in a + 1..c {
                 for d in b + 1..c {
-                    let e: Expression = [w[a][b], w[a][d], w[b][d]].into_iter().flatten().sum();
+                    let e: Expr = [w[a][b], w[a][d], w[b][d]].into_iter().flatten().sum();
                     rows.push(e.leq(2));
                 }
             }
@@ -428,9 +428,9 @@ fn solve_stage(
     stage: Stage,
     cuts: &[Cut],
 ) -> Result<(Vec<usize>, f64), String> {
-    let mut vars = ProblemVariables::new();
+    let mut vars = Program::default();
     // cols[i] = (slot, variable) for each allowed slot of player i.
-    let mut cols: Vec<Vec<(usize, Variable)>> = Vec::with_capacity(p.players);
+    let mut cols: Vec<Vec<(usize, Var)>> = Vec::with_capacity(p.players);
     for (i, &home) in base.iter().enumerate() {
         let mut slots: Vec<usize> = p.allowed.get(i).cloned().unwrap_or_default();
         slots.push(home);
@@ -439,7 +439,7 @@ fn solve_stage(
         cols.push(
             slots
                 .into_iter()
-                .map(|q| (q, vars.add(variable().binary())))
+                .map(|q| (q, vars.binary()))
                 .collect(),
         );
     }
@@ -464,7 +464,7 @@ fn solve_stage(
     } else {
         Vec::new()
     };
-    let mut objective = Expression::default();
+    let mut objective = Expr::default();
     for (i, c) in cols.iter().enumerate() {
         for &(q, v) in c {
             let d = q.abs_diff(base[i]);
@@ -482,41 +482,41 @@ fn solve_stage(
             .for_each(|&(v, ..)| objective.add_mul((dist_max + 1) as f64, v)),
         Stage::Moves { .. } => {}
     }
-    let mut model = vars.minimise(objective).using(good_lp::highs);
+    let model = &mut vars;
     for c in &cols {
-        let e: Expression = c.iter().map(|(_, v)| *v).sum();
-        model.add_constraint(e.eq(1));
+        let e: Expr = c.iter().map(|(_, v)| *v).sum();
+        model.add(e.eq(1));
     }
     for (q, pod) in p.pods.iter().enumerate() {
-        let e: Expression = (0..p.players).filter_map(|i| var_of(i, q)).sum();
-        model.add_constraint(e.eq(pod.len() as f64));
+        let e: Expr = (0..p.players).filter_map(|i| var_of(i, q)).sum();
+        model.add(e.eq(pod.len() as f64));
     }
     if !p.soft {
         for &(a, b) in &p.forbidden {
             for &(q, va) in &cols[a] {
                 if let Some(vb) = var_of(b, q) {
-                    model.add_constraint((va + vb).leq(1));
+                    model.add((va + vb).leq(1));
                 }
             }
         }
     }
     for &(v, a, b, q) in barred_y.iter().chain(&repeat_y) {
         let (va, vb) = (var_of(a, q).unwrap(), var_of(b, q).unwrap());
-        model.add_constraint((va + vb - v).leq(1));
+        model.add((va + vb - v).leq(1));
     }
     for e in clique_cuts(p, &cols, &barred_y) {
-        model.add_constraint(e.geq(0));
+        model.add(e.geq(0));
     }
     for row in game_rows {
-        model.add_constraint(row);
+        model.add(row);
     }
     if let Stage::Moves { barred } | Stage::Near { barred, .. } = stage {
         if p.soft {
-            model.add_constraint(barred_cost.leq(barred as f64));
+            model.add(barred_cost.leq(barred as f64));
         }
     }
     if let Stage::Near { moved, .. } = stage {
-        let mut kept = Expression::default();
+        let mut kept = Expr::default();
         for (i, c) in cols.iter().enumerate() {
             for &(q, v) in c {
                 if q == base[i] {
@@ -524,11 +524,11 @@ fn solve_stage(
                 }
             }
         }
-        model.add_constraint(kept.geq((p.players - moved) as f64));
+        model.add(kept.geq((p.players - moved) as f64));
     }
-    let mut m = model
-        .try_into_inner()
-        .map_err(|e| format!("HiGHS rejected the quad model: {e}"))?;
+    let mut m = vars
+        .minimise(&objective)
+        .map_err(|e| format!("HiGHS rejected the quad model: {e:?}"))?;
     m.make_quiet();
     m.set_option("random_seed", 0);
     m.set_option("mip_rel_gap", 0.0);
