@@ -1,5 +1,5 @@
 //! The algorithms' side of the contract with the systems, below both: the integers a
-//! system packs its lexicographic criteria into ([`Packed`], on [`crate::fixed`]) and the
+//! system packs its lexicographic criteria into ([`Weight`], on [`crate::fixed`]) and the
 //! exact maximum-weight matching it asks questions of ([`Matcher`], [`Matchers`]). A system
 //! states its weights and questions through these traits; `solve` answers them
 //! (`solve::bracket`), so neither imports the other.
@@ -7,10 +7,19 @@
 use crate::fixed as F;
 use std::fmt::Debug;
 
-/// The integer a bracket's weights are packed in. Only what packing and the matching need.
-pub trait Packed: Copy + Ord + Debug + Send + Sync + 'static {
+/// An exact, totally ordered integer weight: what a system packs its lexicographic criteria
+/// into and what the exact matching computes with (it doubles weights and halves even
+/// values, so it needs add, sub, comparisons and zero). Every operation but shifts checks for
+/// overflow and panics rather than wrap: a matching computed on a wrapped weight would be
+/// silently wrong, and callers size their weights ([`Weight::SAFE_BITS`]) so that it never
+/// happens.
+pub trait Weight: Copy + Ord + Debug + Send + Sync + 'static {
     const ZERO: Self;
     const ONE: Self;
+    /// Width in bits (the matching's event queue has a bucket per bit).
+    const WIDTH: u32;
+    /// Bits a packed value may use: the matching doubles weights and sums duals above them.
+    const SAFE_BITS: u32;
     fn zero() -> Self {
         Self::ZERO
     }
@@ -23,42 +32,64 @@ pub trait Packed: Copy + Ord + Debug + Send + Sync + 'static {
     }
     fn add(&self, other: &Self) -> Self;
     fn sub(&self, other: &Self) -> Self;
-    /// `self / 2` (the matching halves only even values).
+    /// `2 · self`.
+    fn double(&self) -> Self {
+        self.add(self)
+    }
+    /// Exact `self / 2` where `self` is even (only even values are halved).
     fn half(&self) -> Self;
+    /// The bits of the two's complement forms of `self` and `other` up to and including the
+    /// highest one where they differ (0 when equal): a key's bucket in the event queue.
+    fn differing_bits(&self, other: &Self) -> u32;
     /// The value when it fits in an `i128`, else `i128::MAX` or `i128::MIN` by its sign.
     fn saturating_i128(&self) -> i128;
-    /// Bits this type holds safely (the matching doubles weights and sums duals).
-    const BITS: u32;
 }
 
-impl Packed for i128 {
-    const ZERO: Self = 0;
-    const ONE: Self = 1;
-    fn from_i64(v: i64) -> Self {
-        i128::from(v)
-    }
-    fn shl(&self, bits: u32) -> Self {
-        self << bits
-    }
-    fn add(&self, o: &Self) -> Self {
-        self + o
-    }
-    fn sub(&self, o: &Self) -> Self {
-        self - o
-    }
-    fn half(&self) -> Self {
-        self / 2
-    }
-    fn saturating_i128(&self) -> i128 {
-        *self
-    }
-    const BITS: u32 = 100;
+macro_rules! primitive {
+    ($t:ty, $safe:expr) => {
+        impl Weight for $t {
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            const WIDTH: u32 = <$t>::BITS;
+            const SAFE_BITS: u32 = $safe;
+            fn from_i64(v: i64) -> Self {
+                v.into()
+            }
+            fn shl(&self, bits: u32) -> Self {
+                self << bits
+            }
+            fn add(&self, o: &Self) -> Self {
+                self.checked_add(*o).expect("matching weight overflow")
+            }
+            fn sub(&self, o: &Self) -> Self {
+                self.checked_sub(*o).expect("matching weight overflow")
+            }
+            fn double(&self) -> Self {
+                self.checked_mul(2).expect("matching weight overflow")
+            }
+            fn half(&self) -> Self {
+                debug_assert!(self % 2 == 0, "halving an odd weight");
+                self / 2
+            }
+            fn differing_bits(&self, o: &Self) -> u32 {
+                <$t>::BITS - (self ^ o).leading_zeros()
+            }
+            fn saturating_i128(&self) -> i128 {
+                (*self).into()
+            }
+        }
+    };
 }
+
+primitive!(i64, 40);
+primitive!(i128, 100);
 
 /// The wide widths: [`crate::fixed::Fixed`] of `64·L` bits, 16 of them kept as headroom.
-impl<const L: usize> Packed for F::Fixed<L> {
+impl<const L: usize> Weight for F::Fixed<L> {
     const ZERO: Self = Self::ZERO;
     const ONE: Self = Self::ONE;
+    const WIDTH: u32 = 64 * L as u32;
+    const SAFE_BITS: u32 = 64 * L as u32 - 16;
     fn from_i64(v: i64) -> Self {
         Self::from_i64(v)
     }
@@ -75,12 +106,15 @@ impl<const L: usize> Packed for F::Fixed<L> {
         F::Fixed::sub(self, o)
     }
     fn half(&self) -> Self {
+        // An arithmetic shift is exact on even values, negative ones included.
         self.shr(1)
+    }
+    fn differing_bits(&self, o: &Self) -> u32 {
+        F::Fixed::differing_bits(self, o)
     }
     fn saturating_i128(&self) -> i128 {
         F::Fixed::saturating_i128(self)
     }
-    const BITS: u32 = 64 * L as u32 - 16;
 }
 
 /// An exact maximum-weight matching kept between solves, supplied by the solver: the

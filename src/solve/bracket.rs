@@ -5,7 +5,7 @@
 //! mates out.
 
 use super::blossom::{Solver, Weight};
-use crate::algo::{Matcher, Packed};
+use crate::algo::Matcher;
 
 /// Keeps one warm [`Solver`] per round and counts what it did.
 pub struct ExactMatcher<W: Weight> {
@@ -27,7 +27,7 @@ impl<W: Weight> Default for ExactMatcher<W> {
     }
 }
 
-impl<W: Weight + Packed> Matcher<W> for ExactMatcher<W> {
+impl<W: Weight> Matcher<W> for ExactMatcher<W> {
     fn start(&mut self, n: usize, edges: &[(usize, usize, W)]) {
         let mut s = Solver::new(n, false);
         for &(a, b, w) in edges {

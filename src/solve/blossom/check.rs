@@ -142,7 +142,7 @@ impl<'a, W: Weight> Forest<'a, W> {
                     top[b] = top[p];
                 }
                 None => {
-                    acc[b] = d.blossoms[b].dual.clone();
+                    acc[b] = d.blossoms[b].dual;
                     top[b] = b;
                 }
             }
@@ -216,7 +216,7 @@ fn check_edges<W: Weight>(
         if u >= n || v >= n || u == v {
             return Err(format!("edge ({u}, {v})"));
         }
-        let z = f.common(u, v).map_or_else(W::zero, |b| f.acc[b].clone());
+        let z = f.common(u, v).map_or_else(W::zero, |b| f.acc[b]);
         let slack = d.vertex[u].add(&d.vertex[v]).add(&z).sub(&w.double());
         if slack < W::zero() {
             return Err(format!("edge ({u}, {v}) slack {slack:?}"));
@@ -268,7 +268,7 @@ fn check_tutte_berge<W: Weight>(
         // Perfect: the duals of the perfect-matching polytope need no sign.
         return Ok(());
     };
-    let y0 = d.vertex[first].clone();
+    let y0 = d.vertex[first];
     let mut in_x = vec![false; n];
     for &x in &d.inner {
         if x >= n || in_x[x] || m.mate[x].is_none() || d.vertex_parent[x].is_some() {

@@ -103,7 +103,7 @@ pub fn maximum_weight_matching<W: Weight>(
 ) -> Matching<W> {
     let mut s = Solver::new(n, max_cardinality);
     for (u, v, w) in edges {
-        s.add_edge(*u, *v, w.clone());
+        s.add_edge(*u, *v, *w);
     }
     s.solve();
     s.matching()
@@ -239,7 +239,7 @@ impl<W: Weight> DualView<W> {
     /// those above it.
     fn shared(&self, u: usize, v: usize) -> W {
         if self.in_one_blossom(u, v) {
-            self.zsum[self.common(u, v)].clone()
+            self.zsum[self.common(u, v)]
         } else {
             W::zero()
         }
@@ -759,7 +759,7 @@ impl<W: Weight> Solver<W> {
     /// Vertex `v`'s dual after the last solve (a lower bound on the reduced cost of its
     /// pairs is `y(u) + y(v) − w2`: blossom duals only add).
     pub fn vertex_dual(&self, v: usize) -> W {
-        self.view.y[v].clone()
+        self.view.y[v]
     }
 
     /// After a solve: the duals of the blossoms holding both u and v (doubled units), summed.
@@ -779,7 +779,7 @@ impl<W: Weight> Solver<W> {
             return None;
         }
         let g = view.lift[view.parent[v]] as usize;
-        Some([(g, view.zsum[g].clone()), (t, view.zsum[t].clone())])
+        Some([(g, view.zsum[g]), (t, view.zsum[t])])
     }
 
     /// The current matching with its duals.
@@ -804,7 +804,7 @@ impl<W: Weight> Solver<W> {
             if self.base[b] != NONE {
                 index[b] = blossoms.len();
                 blossoms.push(BlossomDual {
-                    dual: self.dual[b].clone(),
+                    dual: self.dual[b],
                     parent: None,
                 });
             }
@@ -863,7 +863,7 @@ impl<W: Weight> Solver<W> {
             }
             let mut most: Option<W> = self.floor();
             if let Some(l) = &self.lower[v] {
-                most = Some(most.map_or(l.clone(), |m| m.max(l.clone())));
+                most = Some(most.map_or(*l, |m| m.max(*l)));
             }
             for &e in &self.adj[v] {
                 if self.gone[e as usize] {
@@ -882,7 +882,7 @@ impl<W: Weight> Solver<W> {
             }
             let mut most: Option<W> = self.floor();
             if let Some(l) = &self.lower[v] {
-                most = Some(most.map_or(l.clone(), |m| m.max(l.clone())));
+                most = Some(most.map_or(*l, |m| m.max(*l)));
             }
             for &e in &self.adj[v] {
                 let e = e as usize;
@@ -1110,7 +1110,7 @@ impl<W: Weight> Solver<W> {
             return false;
         }
         exposed.sort_by(|&a, &b| self.dual[a].cmp(&self.dual[b]).then(b.cmp(&a)));
-        self.level = self.dual[*exposed.last().unwrap()].clone();
+        self.level = self.dual[*exposed.last().unwrap()];
         while let Some(&v) = exposed.last() {
             if self.dual[v] != self.level {
                 break;
@@ -1120,10 +1120,10 @@ impl<W: Weight> Solver<W> {
         }
         self.waiting = exposed
             .into_iter()
-            .map(|v| (v, self.dual[v].clone()))
+            .map(|v| (v, self.dual[v]))
             .collect();
         for i in 0..self.waiting.len() {
-            let (v, y) = self.waiting[i].clone();
+            let (v, y) = self.waiting[i];
             self.queue_waiting(v, &y);
         }
         true
@@ -1239,7 +1239,7 @@ impl<W: Weight> Solver<W> {
         let rotated = std::mem::take(&mut self.rotated);
         for v in rotated {
             if self.to_search(v) {
-                let y = self.dual[v].clone();
+                let y = self.dual[v];
                 let at = self
                     .waiting
                     .partition_point(|(u, yu)| yu.cmp(&y).then(v.cmp(u)).is_lt());
@@ -1332,7 +1332,7 @@ impl<W: Weight> Solver<W> {
         match self.ylab[v] {
             S => self.dual[v].sub(&self.offset),
             T => self.dual[v].add(&self.offset),
-            _ => self.dual[v].clone(),
+            _ => self.dual[v],
         }
     }
 
@@ -1341,7 +1341,7 @@ impl<W: Weight> Solver<W> {
         match self.zlab[b] {
             S => self.dual[b].add(&self.offset.double()),
             T => self.dual[b].sub(&self.offset.double()),
-            _ => self.dual[b].clone(),
+            _ => self.dual[b],
         }
     }
 
@@ -1464,9 +1464,9 @@ impl<W: Weight> Solver<W> {
                 // an S-vertex to a free one after a step of its slack; between two
                 // S-vertices after half of it, while both stay above 0.
                 let reach = if self.label[bw] == S {
-                    yv.clone().min(yw).double()
+                    (*yv).min(yw).double()
                 } else {
-                    yv.clone()
+                    *yv
                 };
                 if !self.max_card && s > reach {
                     return Found::Nothing;
@@ -1580,7 +1580,7 @@ impl<W: Weight> Solver<W> {
         } else {
             if b >= self.n {
                 self.events
-                    .push(self.dual[b].clone(), (STEP_EXPAND, b as u32, 0));
+                    .push(self.dual[b], (STEP_EXPAND, b as u32, 0));
             }
             let base = self.base[b];
             let m = self.mate[base];
@@ -1773,7 +1773,7 @@ impl<W: Weight> Solver<W> {
             if bv >= n {
                 self.set_zlab(bv, T);
                 self.events
-                    .push(self.dual[bv].clone(), (STEP_EXPAND, bv as u32, 0));
+                    .push(self.dual[bv], (STEP_EXPAND, bv as u32, 0));
             }
             // The children off the path: free, unless one of their vertices was reached.
             let mut j = if forward { 1 } else { k - 1 };
@@ -1908,7 +1908,7 @@ impl<W: Weight> Solver<W> {
         let mut acc = W::zero();
         let mut cl = Vec::new();
         for (k, &b) in chain.iter().enumerate().rev() {
-            let z = self.dual[b].clone();
+            let z = self.dual[b];
             if z != W::zero() {
                 acc = acc.add(&z.half());
                 // The base's own matched edge (outside b) is no longer tight.

@@ -85,12 +85,11 @@ impl<W: Weight> Events<W> {
             let i = self.lowest_filled()?;
             let bucket = std::mem::take(&mut self.buckets[i]);
             self.filled[i / 64] &= !(1 << (i % 64));
-            self.last = bucket
+            self.last = *bucket
                 .iter()
                 .map(|(k, _)| k)
                 .min()
-                .expect("a filled bucket")
-                .clone();
+                .expect("a filled bucket");
             let mut bucket = bucket;
             for (key, event) in bucket.drain(..) {
                 self.push(key, event);
@@ -103,7 +102,7 @@ impl<W: Weight> Events<W> {
         }
         self.here
             .peek()
-            .map(|Reverse(event)| (self.last.clone(), *event))
+            .map(|Reverse(event)| (self.last, *event))
     }
 
     /// Drops the event `peek` returned.

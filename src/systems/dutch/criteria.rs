@@ -3,7 +3,7 @@
 
 use super::procedure::Context;
 use super::state::{DutchPlayer, Float};
-use super::weight::{bits_for, Builder, Field, Layout, Packed};
+use super::weight::{bits_for, Builder, Field, Layout, Weight};
 use crate::tournament::Colour;
 use std::collections::HashMap;
 
@@ -133,7 +133,7 @@ pub(super) fn layout_for(
 }
 
 #[allow(clippy::too_many_arguments)]
-pub(super) fn base_weight<W: Packed>(
+pub(super) fn base_weight<W: Weight>(
     ctx: &Context,
     bye_candidate: &[bool],
     l: &Layout,

@@ -11,7 +11,7 @@
 use super::criteria::{base_weight, Fields};
 use super::procedure::{colour_allowed, compatible, Context, Matcher};
 use super::state::Float;
-use super::weight::{Builder, Field, Layout, Packed};
+use super::weight::{Builder, Field, Layout, Weight};
 use crate::tournament::Colour;
 // Pair keys are looked up millions of times a round: FxHash (fixed, fast; keys are ours).
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -74,7 +74,7 @@ enum Hint {
 }
 
 /// A bracket's pair weights, worked out when asked (see the module's note).
-pub(super) struct Weights<W: Packed> {
+pub(super) struct Weights<W: Weight> {
     layout: Layout,
     hint_field: Field,
     /// Each player's class in the bracket and its look-ahead (`NONE` outside).
@@ -110,7 +110,7 @@ struct Signature {
     flags: u64,
 }
 
-impl<W: Packed> Weights<W> {
+impl<W: Weight> Weights<W> {
     /// The pair's base weight (criteria and hint); `None` when kept apart or not allowed by
     /// the colour rules (barred opponents are the caller's).
     fn base(&self, a: usize, b: usize) -> Option<W> {
@@ -193,7 +193,7 @@ struct GraphPair<W> {
 }
 
 /// The pairing state shared by the bracket steps.
-pub(super) struct State<'m, W: Packed> {
+pub(super) struct State<'m, W: Weight> {
     pub(super) matcher: &'m mut dyn Matcher<W>,
     pub(super) alive: Vec<bool>,
     pub(super) bye_candidate: Vec<bool>,
@@ -233,7 +233,7 @@ pub(super) struct State<'m, W: Packed> {
 /// a pair weighs the two players' shares φ (completion, eligibility, score) plus the top
 /// field when both have the top score; in an odd field the player left over loses his share
 /// (at least the least one), and at most ⌊top/2⌋ pairs are both of the top score.
-pub(super) fn field_bound<W: Packed>(ctx: &Context, st: &State<W>) -> W {
+pub(super) fn field_bound<W: Weight>(ctx: &Context, st: &State<W>) -> W {
     let Outer::Field {
         layout,
         t,
@@ -444,7 +444,7 @@ pub(super) struct BracketSpec<'a> {
 /// the first run covered; and each player offered is checked against the bound with his own
 /// hint, exchange preference and blossom duals, in small integers once the wide sum is known
 /// (without it, a large bracket's rows offered three covered pairs for each uncovered one).
-struct Rows<W: Packed> {
+struct Rows<W: Weight> {
     y: Vec<W>,
     /// Alive players of the bracket and its look-ahead by class, in rank order.
     members: Vec<Vec<u32>>,
@@ -467,7 +467,7 @@ struct Rows<W: Packed> {
     exchange_i128: Option<Vec<Option<i128>>>,
 }
 
-impl<W: Packed> Rows<W> {
+impl<W: Weight> Rows<W> {
     fn new(wt: &Weights<W>, matcher: &dyn Matcher<W>, ins: &[usize]) -> Option<Rows<W>> {
         let n = wt.class.len();
         let mut y = vec![W::zero(); n];
@@ -608,13 +608,13 @@ impl<W: Packed> Rows<W> {
 }
 
 /// 4·w.
-fn four<W: Packed>(w: W) -> W {
+fn four<W: Weight>(w: W) -> W {
     let w2 = w.add(&w);
     w2.add(&w2)
 }
 
 /// One class's part of [`Rows::row`]: `v`, class `l`, and what their pairs share.
-struct RowClass<'r, W: Packed> {
+struct RowClass<'r, W: Weight> {
     rows: &'r Rows<W>,
     wt: &'r Weights<W>,
     matcher: &'r dyn Matcher<W>,
@@ -634,7 +634,7 @@ struct RowClass<'r, W: Packed> {
     within: W,
 }
 
-impl<W: Packed> RowClass<'_, W> {
+impl<W: Weight> RowClass<'_, W> {
     /// With the hint's unit 1: whether the pair with u may be uncovered given
     /// T = y(v) + (a lower bound on) shared − 4·(criteria + E), that is whether
     /// y(u) + T + 4·(E − exchange) < 4·hint for its own hint and exchange preference;
@@ -837,7 +837,7 @@ impl<W: Packed> RowClass<'_, W> {
     }
 }
 
-impl<'m, W: Packed> State<'m, W> {
+impl<'m, W: Weight> State<'m, W> {
     pub(super) fn new(
         ctx: &Context,
         matcher: &'m mut dyn Matcher<W>,

@@ -21,7 +21,7 @@ pub use crate::algo::Matchers;
 pub use procedure::{BracketLog, Matcher, Readings};
 
 use crate::tournament::{Colour, Tournament};
-use weight::Packed;
+use weight::Weight;
 
 /// A round paired by the Dutch rules.
 pub use crate::spec::ExactPairing as DutchPairing;
@@ -98,23 +98,23 @@ fn pair_tuned(
     // score groups, and widened when a bracket (with more moved-down scores) needs more.
     let mut bits = width_guess(&ctx).max(tuning.min_bits);
     let outcome = loop {
-        let o = if bits <= <i128 as Packed>::BITS {
+        let o = if bits <= <i128 as Weight>::SAFE_BITS {
             procedure::run::<i128>(&ctx, m)
-        } else if bits <= <crate::fixed::F256 as Packed>::BITS {
+        } else if bits <= <crate::fixed::F256 as Weight>::SAFE_BITS {
             procedure::run::<crate::fixed::F256>(&ctx, m)
-        } else if bits <= <crate::fixed::F320 as Packed>::BITS {
+        } else if bits <= <crate::fixed::F320 as Weight>::SAFE_BITS {
             procedure::run::<crate::fixed::F320>(&ctx, m)
-        } else if bits <= <crate::fixed::F384 as Packed>::BITS {
+        } else if bits <= <crate::fixed::F384 as Weight>::SAFE_BITS {
             procedure::run::<crate::fixed::F384>(&ctx, m)
-        } else if bits <= <crate::fixed::F512 as Packed>::BITS {
+        } else if bits <= <crate::fixed::F512 as Weight>::SAFE_BITS {
             procedure::run::<crate::fixed::F512>(&ctx, m)
-        } else if bits <= <crate::fixed::F1024 as Packed>::BITS {
+        } else if bits <= <crate::fixed::F1024 as Weight>::SAFE_BITS {
             procedure::run::<crate::fixed::F1024>(&ctx, m)
         } else {
             procedure::run::<crate::fixed::F4096>(&ctx, m)
         };
         match o.needs_bits {
-            Some(b) if b > bits && bits <= <crate::fixed::F1024 as Packed>::BITS => bits = b,
+            Some(b) if b > bits && bits <= <crate::fixed::F1024 as Weight>::SAFE_BITS => bits = b,
             _ => break o,
         }
     };

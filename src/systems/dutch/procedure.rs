@@ -17,7 +17,7 @@
 use super::criteria::{layout_for, Fields};
 use super::graph::{field_bound, BracketSpec, Outer, State};
 use super::state::DutchPlayer;
-use super::weight::{bits_for, Layout, Packed};
+use super::weight::{bits_for, Layout, Weight};
 // Pair keys are looked up millions of times a round: FxHash (fixed, fast; keys are ours).
 use rustc_hash::FxHashMap as HashMap;
 
@@ -145,7 +145,7 @@ pub fn colour_allowed(ctx: &Context, a: usize, b: usize) -> bool {
 
 /// Pairs the field (players in rank order). `Err` only from the matcher's side; a field no
 /// pairing can complete comes back with `unpaired`.
-pub fn run<W: Packed>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
+pub fn run<W: Weight>(ctx: &Context, matcher: &mut dyn Matcher<W>) -> Outcome {
     let players = ctx.players;
     let n = players.len();
     let mut out = Outcome::default();
@@ -285,7 +285,7 @@ struct Settled {
 
 /// Pairs one bracket: its criteria's layout, its graph, then its phases. None when `out` is
 /// the outcome already (too narrow weights, over the budget, past the deadline).
-fn pair_bracket<W: Packed>(
+fn pair_bracket<W: Weight>(
     ctx: &Context,
     st: &mut State<'_, W>,
     m: &Members,
@@ -294,9 +294,9 @@ fn pair_bracket<W: Packed>(
 ) -> Option<Settled> {
     let n = ctx.players.len();
     // The bits the weights have to spare go to the S1 players' block (fewer matchings).
-    let (layout, f) = layout_for(ctx, n, &m.cur, &m.curnext, d.single_bye_bracket, W::BITS);
+    let (layout, f) = layout_for(ctx, n, &m.cur, &m.curnext, d.single_bye_bracket, W::SAFE_BITS);
     out.weight_bits = out.weight_bits.max(f.needed);
-    if f.needed > W::BITS {
+    if f.needed > W::SAFE_BITS {
         out.needs_bits = Some(f.needed);
         return None;
     }
@@ -337,7 +337,7 @@ fn pair_bracket<W: Packed>(
 /// a large bracket takes seconds: its matchings stop at the deadline, their completion and
 /// pruning do not). None when past the deadline.
 #[allow(clippy::too_many_arguments)]
-fn settle_bracket<W: Packed>(
+fn settle_bracket<W: Weight>(
     ctx: &Context,
     st: &mut State<'_, W>,
     m: &Members,
@@ -488,7 +488,7 @@ fn single_bye_next(
 
 /// The state the brackets start from: the field's first matching settled completion and
 /// the bye's score group.
-struct FieldStart<'m, W: Packed> {
+struct FieldStart<'m, W: Weight> {
     st: State<'m, W>,
     bye_score: i64,
     /// The bye comes from the top bracket.
@@ -499,7 +499,7 @@ struct FieldStart<'m, W: Packed> {
 /// every ineligible player paired, then the bye as low as it can go ("C.04.1 c",
 /// "FIDE Dutch 2025 C.2", "FIDE Dutch 2025 C.4"). None when `out` is the outcome already
 /// (too narrow weights, over the budget, cancelled, or a field no pairing completes).
-fn first_matching<'m, W: Packed>(
+fn first_matching<'m, W: Weight>(
     ctx: &Context,
     matcher: &'m mut dyn Matcher<W>,
     groups: &[std::ops::Range<usize>],
@@ -518,7 +518,7 @@ fn first_matching<'m, W: Packed>(
         let top = l.push(bits_for(n as u64) + 1);
         l.finish();
         out.weight_bits = l.total_bits();
-        if l.total_bits() > W::BITS {
+        if l.total_bits() > W::SAFE_BITS {
             out.needs_bits = Some(l.total_bits());
             return None;
         }
@@ -588,7 +588,7 @@ fn first_matching<'m, W: Packed>(
 
 /// One bracket being settled: its players, its weights' layout, and the matching its phases
 /// refine (moved-down players, exchanges, S1 players), each phase a method.
-struct Bracket<'b, W: Packed> {
+struct Bracket<'b, W: Weight> {
     residents: &'b [usize],
     mdps: &'b [usize],
     curnext: &'b [usize],
@@ -605,7 +605,7 @@ struct Bracket<'b, W: Packed> {
 
 /// The exchange preference of the remainder's player at place `ia`, `pairs_in` pairs in it
 /// ("FIDE Dutch 2025 4.3.3"): its place in S1 first, then the lower place.
-fn exchange_add<'a, W: Packed>(
+fn exchange_add<'a, W: Weight>(
     layout: &'a Layout,
     f: &'a Fields,
     pairs_in: usize,
@@ -631,7 +631,7 @@ struct Split {
     split_fixed: bool,
 }
 
-impl<W: Packed> Bracket<'_, W> {
+impl<W: Weight> Bracket<'_, W> {
     /// `v` in the order field.
     fn ord(&self, v: i64) -> W {
         self.layout.unit::<W>(self.f.order, v)

@@ -1,7 +1,7 @@
 //! Exact lexicographic edge weights: the criteria of a bracket packed into one integer, each
 //! criterion a field wide enough that no sum of lower fields reaches a unit of it.
 
-pub use crate::algo::Packed;
+pub use crate::algo::Weight;
 
 /// Bits needed for values up to `v`.
 pub fn bits_for(v: u64) -> u32 {
@@ -48,23 +48,23 @@ impl Layout {
     }
 
     /// One unit of the field above `f` (the fields from `f` down add up to less).
-    pub fn above<W: Packed>(&self, f: Field) -> W {
+    pub fn above<W: Weight>(&self, f: Field) -> W {
         W::ONE.shl(self.offsets[f.0] + self.widths[f.0])
     }
 
     /// `v` units of field `f`.
-    pub fn unit<W: Packed>(&self, f: Field, v: i64) -> W {
+    pub fn unit<W: Weight>(&self, f: Field, v: i64) -> W {
         W::from_i64_shl(v, self.offsets[f.0])
     }
 }
 
 /// Builds one weight field by field.
-pub struct Builder<'a, W: Packed> {
+pub struct Builder<'a, W: Weight> {
     layout: &'a Layout,
     value: W,
 }
 
-impl<'a, W: Packed> Builder<'a, W> {
+impl<'a, W: Weight> Builder<'a, W> {
     pub fn new(layout: &'a Layout) -> Self {
         Builder {
             layout,
