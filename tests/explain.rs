@@ -380,6 +380,29 @@ fn a_swap_with_a_former_opponent_is_refused_and_a_legal_one_costs_a_criterion() 
     assert!(stdout(&o).contains("First difference"), "{}", stdout(&o));
 }
 
+/// The library names a request parameter without a command-line spelling; the command line
+/// names it as its users type it.
+#[test]
+fn a_swap_of_two_opponents_names_the_swap_as_asked_for() {
+    let t = load("dutch_2025_C13.trf");
+    let made = optipair::engine::pair_round(&t, 4, SystemKind::Swiss, &Options::default()).unwrap();
+    let (w0, b0) = made.pairing.games[0];
+    let e = explain::swap(&t, 4, SystemKind::Swiss, w0, b0, &Options::default()).unwrap_err();
+    assert!(
+        e.to_string().contains("field swap") && !e.to_string().contains("--"),
+        "{e}"
+    );
+    let f = format!("{REF_DIR}/dutch_2025_C13.trf");
+    let (a, b) = (w0.to_string(), b0.to_string());
+    let o = run(&["explain", &f, "--round", "4", "--swap", &a, &b]);
+    assert_eq!(o.status.code(), Some(2), "{}", describe(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("field --swap: ") && err.contains("play each other"),
+        "{err}"
+    );
+}
+
 fn made_pairing(p: &optipair::engine::Paired) -> dutch::Pairing {
     dutch::Pairing {
         games: p.pairing.games.clone(),

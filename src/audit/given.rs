@@ -25,8 +25,8 @@ pub fn recorded(t: &Tournament, round: u32) -> Result<Given> {
                 .collect(),
         }),
         _ => Err(Error::field(
-            "--round",
-            format!("round {round} has no pairing recorded; give one with --pairing FILE"),
+            "round",
+            format!("round {round} has no pairing recorded; give one in a pairings file"),
         )),
     }
 }

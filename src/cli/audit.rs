@@ -45,7 +45,9 @@ pub enum AuditFormat {
 pub fn run(a: AuditArgs) -> Result<u8> {
     let mut t = formats::load(&a.file)?;
     if let Some(d) = &a.division {
-        t = t.named_division(d).map_err(|e| e.in_file(&a.file))?;
+        t = t
+            .named_division(d)
+            .map_err(|e| super::as_flag(e).in_file(&a.file))?;
     }
     // The report names players by id: by pairing number, they are the sheets' (and a
     // pairings file's).
@@ -56,7 +58,7 @@ pub fn run(a: AuditArgs) -> Result<u8> {
             let text = formats::read_text(p)?;
             audit::parse_pairings(&text, &t, a.round).map_err(|e| e.in_file(p))?
         }
-        None => audit::recorded(&t, a.round).map_err(|e| e.in_file(&a.file))?,
+        None => audit::recorded(&t, a.round).map_err(|e| pairing_hint(e).in_file(&a.file))?,
     };
     // Refused before the solve: the report must not replace an input or a special file.
     if let Some(out) = &a.out {
@@ -78,4 +80,15 @@ pub fn run(a: AuditArgs) -> Result<u8> {
         None => out!("{out}"),
     }
     Ok(report.verdict.exit_code())
+}
+
+/// A round with no pairing recorded: the option that gives one.
+fn pairing_hint(e: optipair::Error) -> optipair::Error {
+    match super::as_flag(e) {
+        optipair::Error::Input { at, message } => optipair::Error::Input {
+            at,
+            message: format!("{message} (--pairing FILE)"),
+        },
+        e => e,
+    }
 }

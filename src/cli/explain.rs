@@ -53,7 +53,9 @@ pub fn run(a: ExplainArgs) -> Result<u8> {
         (t.divisions().len() > 1).then(|| t.player(id)?.division.clone())?
     });
     if let Some(d) = &division {
-        t = t.named_division(d).map_err(|e| e.in_file(&a.file))?;
+        t = t
+            .named_division(d)
+            .map_err(|e| super::as_flag(e).in_file(&a.file))?;
     }
     let t = t.by_numbers();
     let system = system_name(&t, a.system, &a.file)?;

@@ -139,7 +139,9 @@ fn finish(file: &Path, edit: Result<Edit>) -> Result<u8> {
 /// The player `text` names (a pairing number or a name), within `division` when given.
 fn player(t: &Tournament, file: &Path, text: &str, division: Option<&str>) -> Result<u32> {
     let scope = match division {
-        Some(d) => t.named_division(d).map_err(|e| e.in_file(file))?,
+        Some(d) => t
+            .named_division(d)
+            .map_err(|e| super::as_flag(e).in_file(file))?,
         None => t.clone(),
     };
     edit::find_player(&scope, text).map_err(|e| e.in_file(file))
@@ -149,7 +151,9 @@ fn player(t: &Tournament, file: &Path, text: &str, division: Option<&str>) -> Re
 /// must then have one division, each numbering its boards and players from 1).
 fn record_scope(t: &Tournament, file: &Path, division: Option<&str>) -> Result<Tournament> {
     match division {
-        Some(d) => t.named_division(d).map_err(|e| e.in_file(file)),
+        Some(d) => t
+            .named_division(d)
+            .map_err(|e| super::as_flag(e).in_file(file)),
         None if t.divisions().len() > 1 => Err(Error::field(
             "--division",
             format!(
@@ -172,7 +176,8 @@ pub fn enter(a: EnterArgs) -> Result<u8> {
     // Division names as tsh's: any case; an event of one division answers to its name.
     let division = match a.division {
         Some(d) if t.divisions() == [None] => {
-            t.named_division(&d).map_err(|e| e.in_file(&a.file))?;
+            t.named_division(&d)
+                .map_err(|e| super::as_flag(e).in_file(&a.file))?;
             None
         }
         Some(d) => Some(

@@ -321,7 +321,7 @@ fn dispatch(cli: Cli) -> Result<u8> {
             let started = std::time::Instant::now();
             let mut t = formats::load(&file)?;
             if let Some(d) = &division {
-                t = t.named_division(d).map_err(|e| e.in_file(&file))?;
+                t = t.named_division(d).map_err(|e| as_flag(e).in_file(&file))?;
             }
             // The verifier names players by id: by pairing number, they are the sheets'.
             let t = t.by_numbers();
@@ -416,7 +416,7 @@ pub fn system_name(t: &Tournament, flag: Option<SystemKind>, file: &Path) -> Res
 /// The library names the fields of a request (`round`, `from_round`, …); on the command line
 /// they are flags, so an error about one that came from no file names the flag instead.
 pub(crate) fn as_flag(e: Error) -> Error {
-    const FLAGS: [(&str, &str); 16] = [
+    const FLAGS: [(&str, &str); 18] = [
         ("round", "--round"),
         ("from_round", "--from-round"),
         ("missed_byes", "--missed-byes"),
@@ -433,6 +433,8 @@ pub(crate) fn as_flag(e: Error) -> Error {
         ("runs", "--runs"),
         ("draw_rate", "--draw-rate"),
         ("threads", "--threads"),
+        ("swap", "--swap"),
+        ("force", "--force"),
     ];
     match e {
         Error::Input { mut at, message } if at.file.is_none() && at.line.is_none() => {

@@ -57,7 +57,9 @@ pub fn run(a: PairArgs) -> Result<u8> {
     let system = system_name(&full, a.system, &a.file)?;
     // With --division, everything below looks at that division only.
     let t = match &a.division {
-        Some(d) => full.named_division(d).map_err(|e| e.in_file(&a.file))?,
+        Some(d) => full
+            .named_division(d)
+            .map_err(|e| super::as_flag(e).in_file(&a.file))?,
         None => full.clone(),
     };
     let round = round_to_pair(&a, &t, system)?;

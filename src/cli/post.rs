@@ -86,7 +86,9 @@ pub struct SheetArgs {
 fn load(file: &Path, division: Option<&str>) -> Result<Tournament> {
     let full = formats::load(file)?;
     match division {
-        Some(d) => full.named_division(d).map_err(|e| e.in_file(file)),
+        Some(d) => full
+            .named_division(d)
+            .map_err(|e| super::as_flag(e).in_file(file)),
         None => {
             let divs = full.divisions();
             if divs.len() > 1 {

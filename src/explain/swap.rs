@@ -64,14 +64,12 @@ pub fn swap(
         made.games
             .iter()
             .find_map(|&(w, bl)| (w == p).then_some(bl).or_else(|| (bl == p).then_some(w)))
-            .ok_or_else(|| {
-                Error::field("--swap", format!("player {p} has no game in round {round}"))
-            })
+            .ok_or_else(|| Error::field("swap", format!("player {p} has no game in round {round}")))
     };
     let (oa, ob) = (opp(a)?, opp(b)?);
     if oa == b {
         return Err(Error::field(
-            "--swap",
+            "swap",
             format!("{a} and {b} play each other: there are no opponents to swap"),
         ));
     }

@@ -350,7 +350,7 @@ fn number(t: &Tournament, line: usize, field: &str, text: &str) -> Result<u32> {
     let msg = if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         format!("'{text}' is not a pairing number")
     } else if digits.len() == text.len() && t.divisions().len() > 1 {
-        format!("several divisions have a player {text}: give --division, or write e.g. b{text}")
+        format!("several divisions have a player {text}: name the division, or write e.g. b{text}")
     } else {
         format!("no player has pairing number {text}")
     };

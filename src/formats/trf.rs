@@ -1127,8 +1127,7 @@ impl Lines {
                     format!(
                         "TRF-2026 192: tournament type '{code}' asks the engine to compute the Baku \
                          acceleration; optipair applies it from 250 or XXA lines, or computes it \
-                         itself with --system baku (engine line: --baku): add those lines or \
-                         remove this one"
+                         itself as the system baku: add those lines or remove this one"
                     ),
                 ));
             }

@@ -21,8 +21,8 @@
 //! never make a schedule play fewer); the loop ends when the placed members play no more than
 //! the rows say, which is then exact, and every membership's t a lower bound.
 
-use crate::spec::quads::{QuadProblem, QuadSolution, Unplayed};
 use super::lp::{Expr, Program, Row, Var};
+use crate::spec::quads::{QuadProblem, QuadSolution, Unplayed};
 
 fn base_slot(p: &QuadProblem) -> Vec<usize> {
     let mut base = vec![usize::MAX; p.players];
@@ -203,11 +203,7 @@ enum Stage {
 /// Binary `y ≥ x[a,q] + x[b,q] − 1` for each pair and common slot: the pair shares slot q.
 type Together = Vec<(Var, usize, usize, usize)>;
 
-fn together(
-    vars: &mut Program,
-    pairs: &[(usize, usize)],
-    cols: &[Vec<(usize, Var)>],
-) -> Together {
+fn together(vars: &mut Program, pairs: &[(usize, usize)], cols: &[Vec<(usize, Var)>]) -> Together {
     let mut y = Vec::new();
     for &(a, b) in pairs {
         for &(q, _) in &cols[a] {
@@ -258,11 +254,7 @@ fn cliques(p: &QuadProblem) -> Vec<Vec<usize>> {
 /// Valid cuts that make the LP bound on barred pairs tight for cliques: if n players of a
 /// clique K share slot q, C(n, 2) of K's pairs share it, and C(n, 2) ≥ k·n − k(k+1)/2 for
 /// every integer k. Each expression returned is ≥ 0.
-fn clique_cuts(
-    p: &QuadProblem,
-    cols: &[Vec<(usize, Var)>],
-    barred_y: &Together,
-) -> Vec<Expr> {
+fn clique_cuts(p: &QuadProblem, cols: &[Vec<(usize, Var)>], barred_y: &Together) -> Vec<Expr> {
     let y: std::collections::HashMap<(usize, usize, usize), Var> = barred_y
         .iter()
         .map(|&(v, a, b, q)| ((a.min(b), a.max(b), q), v))
@@ -436,12 +428,7 @@ fn solve_stage(
         slots.push(home);
         slots.sort_unstable();
         slots.dedup();
-        cols.push(
-            slots
-                .into_iter()
-                .map(|q| (q, vars.binary()))
-                .collect(),
-        );
+        cols.push(slots.into_iter().map(|q| (q, vars.binary())).collect());
     }
     let var_of = |i: usize, q: usize| cols[i].iter().find(|(s, _)| *s == q).map(|(_, v)| *v);
     let dist_max: usize = (0..p.players)

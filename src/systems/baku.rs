@@ -17,7 +17,7 @@ use crate::tournament::Tournament;
 use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;
 
-/// `--system baku`.
+/// The system `baku`.
 #[derive(Debug, Default)]
 pub struct Baku;
 

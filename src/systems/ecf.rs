@@ -33,7 +33,7 @@ use crate::tournament::{milli, Colour, Player, Tournament};
 use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;
 
-/// `--system ecf-basic` (`advanced == false`) or `--system ecf-advanced`.
+/// The systems `ecf-basic` (`advanced == false`) and `ecf-advanced`.
 #[derive(Debug, Default)]
 pub struct Ecf {
     pub advanced: bool,

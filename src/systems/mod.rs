@@ -23,7 +23,7 @@ use crate::{Error, Result};
 pub trait System {
     /// Which system this is.
     fn kind(&self) -> SystemKind;
-    /// The name used with `--system`.
+    /// The system's name (as files and commands spell it).
     fn name(&self) -> &'static str {
         self.kind().name()
     }

@@ -27,7 +27,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// The 2006 schedule as shipped.
 pub const NSC2006_SCHEDULE: &str = include_str!("../../models/nsc2006-schedule.json");
 
-/// `--system nsc2006`, with the programs that answer its quad memberships.
+/// The system `nsc2006`, with the programs that answer its quad memberships.
 pub struct Nsc2006 {
     pub programs: Programs,
 }
@@ -1257,7 +1257,7 @@ pub fn spec(t: &Tournament, round: u32, programs: &Programs) -> Result<RoundSpec
     let set = settings(t)?;
     let Some(sess) = set.schedule.session(round) else {
         return Err(Error::field(
-            "--round",
+            "round",
             format!(
                 "round {round} is outside the NSC06 schedule's {} rounds",
                 set.schedule.rounds

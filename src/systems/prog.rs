@@ -19,7 +19,7 @@ use crate::tournament::{Player, Tournament};
 use crate::{Error, Result, SystemKind};
 use std::collections::BTreeMap;
 
-/// `--system prog`.
+/// The system `prog`.
 #[derive(Debug, Default)]
 pub struct Prog;
 

@@ -100,7 +100,7 @@ impl Field {
         pairing_score: &dyn Fn(&Player, &Standing) -> f64,
     ) -> Result<Field> {
         if round == 0 {
-            return Err(Error::field("--round", "rounds are numbered from 1"));
+            return Err(Error::field("round", "rounds are numbered from 1"));
         }
         let st = Standings::before(t, round);
         let absent: Vec<u32> = t

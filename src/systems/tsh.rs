@@ -1,5 +1,5 @@
 //! tsh contention pairing as used at the 2007 National SCRABBLE Championship (short name
-//! "TSH07"): `--system tsh-cp`. See `models/tsh-cp.md` for the integer program clause by
+//! "TSH07"): the system `tsh-cp`. See `models/tsh-cp.md` for the integer program clause by
 //! clause.
 //!
 //! The document's loop ("Repeat while players remain unpaired") is followed to split the field
@@ -80,7 +80,7 @@ impl FlightCap {
     }
 }
 
-/// `--system tsh-cp`, with the programs that answer its perfect matchings.
+/// The system `tsh-cp`, with the programs that answer its perfect matchings.
 pub struct TshCp {
     pub programs: Programs,
 }

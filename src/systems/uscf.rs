@@ -41,7 +41,7 @@ pub enum Method {
     AddedScore,
 }
 
-/// `--system uscf-batches`, `uscf-thirds` or `uscf-added-score`.
+/// The systems `uscf-batches`, `uscf-thirds` and `uscf-added-score`.
 #[derive(Debug)]
 pub struct Uscf {
     /// Which of the document's methods.

@@ -1,4 +1,4 @@
-//! The US Chess Swiss (`--system uscf`): US Chess Official Rules of Chess, 7th edition,
+//! The US Chess Swiss (the system `uscf`): US Chess Official Rules of Chess, 7th edition,
 //! chapter 2, rules 27–29, stated as one lexicographic objective over the round for the tier
 //! solver. See `models/uscf-swiss.md` for which sentence is read how.
 //!
@@ -29,7 +29,7 @@ use crate::tournament::{Colour, Standing, Standings, Tournament};
 use crate::{Error, Result, SystemKind};
 use std::sync::Arc;
 
-/// `--system uscf`.
+/// The system `uscf`.
 #[derive(Debug, Default)]
 pub struct UscfSwiss;
 

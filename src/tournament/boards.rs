@@ -69,7 +69,11 @@ fn chess_ranks(
         .players
         .iter()
         .map(|p| {
-            let vp = p.virtual_points.get(round as usize - 1).copied().unwrap_or(0.0);
+            let vp = p
+                .virtual_points
+                .get(round as usize - 1)
+                .copied()
+                .unwrap_or(0.0);
             let points = -((score(p.id) + vp) * 1000.0).round() as i64;
             (p.id, (points, 0, 0, p.number()))
         })

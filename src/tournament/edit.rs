@@ -129,8 +129,8 @@ pub fn find_player(t: &Tournament, text: &str) -> Result<u32> {
                 "PLAYER",
                 if shared > 1 {
                     format!(
-                        "{shared} divisions have a player {s}: name the division (--division, \
-                         or e.g. b{s})"
+                        "{shared} divisions have a player {s}: name the division, or write \
+                         e.g. b{s}"
                     )
                 } else {
                     format!("no player has pairing number {s}")
@@ -717,11 +717,12 @@ pub fn unpair(t: &Tournament, round: u32, force: bool, division: Option<&str>) -
         .map(|(i, _)| i + 1)
         .collect();
     if !with_results.is_empty() && !force {
+        // The request's `force` is what would let it through.
         return Err(Error::field(
-            "round",
+            "force",
             format!(
-                "round {round} has results on board{} {}: unpairing would lose them (--force \
-                 removes them too)",
+                "round {round} has results on board{} {}: unpairing would lose them (forcing \
+                 it removes them too)",
                 if with_results.len() == 1 { "" } else { "s" },
                 ranges(&with_results)
             ),

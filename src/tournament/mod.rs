@@ -848,7 +848,7 @@ impl Tournament {
         t
     }
 
-    /// [`Tournament::division`] for a division named on the command line: an error if no
+    /// [`Tournament::division`] for a division named in a request: an error if no
     /// player is in it.
     /// Division names compare ignoring case, as tsh's do; an event of one division whose
     /// file named it (`settings["tsh.division"]`, a `.t` file's division in its
@@ -868,7 +868,7 @@ impl Tournament {
                 _ => self.division_names(),
             };
             return Err(crate::Error::field(
-                "--division",
+                "division",
                 format!("no player is in division '{name}' (the event's divisions: {known})"),
             ));
         };

@@ -1118,10 +1118,7 @@ impl<W: Weight> Solver<W> {
             exposed.pop();
             self.assign_label(v, S, NONE, NONE);
         }
-        self.waiting = exposed
-            .into_iter()
-            .map(|v| (v, self.dual[v]))
-            .collect();
+        self.waiting = exposed.into_iter().map(|v| (v, self.dual[v])).collect();
         for i in 0..self.waiting.len() {
             let (v, y) = self.waiting[i];
             self.queue_waiting(v, &y);
@@ -1579,8 +1576,7 @@ impl<W: Weight> Solver<W> {
             self.queue.extend(leaves);
         } else {
             if b >= self.n {
-                self.events
-                    .push(self.dual[b], (STEP_EXPAND, b as u32, 0));
+                self.events.push(self.dual[b], (STEP_EXPAND, b as u32, 0));
             }
             let base = self.base[b];
             let m = self.mate[base];
@@ -1772,8 +1768,7 @@ impl<W: Weight> Solver<W> {
             }
             if bv >= n {
                 self.set_zlab(bv, T);
-                self.events
-                    .push(self.dual[bv], (STEP_EXPAND, bv as u32, 0));
+                self.events.push(self.dual[bv], (STEP_EXPAND, bv as u32, 0));
             }
             // The children off the path: free, unless one of their vertices was reached.
             let mut j = if forward { 1 } else { k - 1 };

@@ -100,9 +100,7 @@ impl<W: Weight> Events<W> {
                 self.buckets[i] = bucket;
             }
         }
-        self.here
-            .peek()
-            .map(|Reverse(event)| (self.last, *event))
+        self.here.peek().map(|Reverse(event)| (self.last, *event))
     }
 
     /// Drops the event `peek` returned.

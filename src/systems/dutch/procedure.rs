@@ -294,7 +294,14 @@ fn pair_bracket<W: Weight>(
 ) -> Option<Settled> {
     let n = ctx.players.len();
     // The bits the weights have to spare go to the S1 players' block (fewer matchings).
-    let (layout, f) = layout_for(ctx, n, &m.cur, &m.curnext, d.single_bye_bracket, W::SAFE_BITS);
+    let (layout, f) = layout_for(
+        ctx,
+        n,
+        &m.cur,
+        &m.curnext,
+        d.single_bye_bracket,
+        W::SAFE_BITS,
+    );
     out.weight_bits = out.weight_bits.max(f.needed);
     if f.needed > W::SAFE_BITS {
         out.needs_bits = Some(f.needed);

@@ -4,13 +4,9 @@
 use crate::tournament::{Colour, Standings, Tournament};
 use std::collections::BTreeSet;
 
-/// A float received in an earlier round ("FIDE Dutch 2025 1.4.2", "FIDE Dutch 2025 1.4.3").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Float {
-    None,
-    Down,
-    Up,
-}
+/// A float received in an earlier round ("FIDE Dutch 2025 1.4.2", "FIDE Dutch 2025 1.4.3"):
+/// the tournament's one float type, read here from pairing scores.
+pub use crate::tournament::Float;
 
 /// One player to pair, in the round's rank order.
 #[derive(Debug, Clone)]
