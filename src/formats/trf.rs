@@ -30,13 +30,13 @@
 //! opponent and colour, and `pair --write` stores a new round that way.
 //!
 //! Every line optipair does not own is kept as read, in its place, and so is every owned
-//! record group whose content has not changed ([`write`]).
+//! record group whose content has not changed ([`write()`]).
 //!
 //! What TRF cannot hold: the order of boards (each round's games are put in the order the
 //! pairing sheet posts them, [`crate::tournament::boards`]), `system`, `settings` other than
 //! forbidden pairs, player `group` / `joined` / `withdrawn`, game scores, outer spaces and
 //! control characters in text (trimmed, flattened); a player without a game in a paired round
-//! reads back absent. What would shift columns or be cut is refused by [`write`] with an error
+//! reads back absent. What would shift columns or be cut is refused by [`write()`] with an error
 //! naming the player or field: names longer than 33 characters, start ranks or ratings above
 //! 9999, points that do not fit columns 81-84, more than [`MAX_ROUNDS`] rounds.
 //!

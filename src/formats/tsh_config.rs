@@ -489,7 +489,7 @@ impl Config {
             .map_err(|m| Error::at(line, "division", m).in_file(config))
     }
 
-    /// Names each `config` key optipair does not follow (see [`PRINTED_KEYS`]) in a warning.
+    /// Names each `config` key optipair does not follow (the keys `PRINTED_KEYS` lists) in a warning.
     pub fn warn(&self, path: &Path) {
         for (line, key, why) in &self.not_followed {
             super::trf::warn(format!(

@@ -467,7 +467,7 @@ fn sim_pool(
 /// remaining rounds out: he wins each game by the full spread, against the highest-placed of
 /// those who could still pass him (else the lowest-placed of those who cannot), preferring
 /// his own side of the flight cap; the others are paired among themselves pool by pool, and
-/// each game goes the way that keeps as many as possible below him ([`sim_result`]). The cap
+/// each game goes the way that keeps as many as possible below him (`sim_result`). The cap
 /// is the flight cap for the rounds left at each simulated round.
 pub fn best_finish(records: &[(i64, i64)], me: usize, rounds: u32, s: &Settings) -> usize {
     if records.len() <= 1 {

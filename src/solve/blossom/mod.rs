@@ -84,7 +84,7 @@ pub struct BlossomDual<W> {
 
 #[derive(Clone, Debug)]
 pub struct Matching<W> {
-    /// mate[v].
+    /// `mate[v]`.
     pub mate: Vec<Option<usize>>,
     /// Total weight of matched edges.
     pub weight: W,

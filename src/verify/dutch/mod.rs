@@ -22,7 +22,7 @@
 //! `examples/dutch_diff.rs` replays a file against the engine (or, with `--oracle`, against
 //! the brute force).
 //!
-//! The criteria are cited by their [Cn] tags, which the 2025 text and the 2026 revision
+//! The criteria are cited by their `[Cn]` tags, which the 2025 text and the 2026 revision
 //! share. The other article numbers were read as follows: 1.x from the 2025 text itself; the
 //! bracket procedure (S1/S2, remainder, MDP-pairing) is article 2 in 2025 (its 1.3.4 sends the
 //! remainder to "Article 2.3", where the 2026 text says 3.3), so two MDPs facing each other is
