@@ -7,8 +7,11 @@ use std::path::{Path, PathBuf};
 /// Where in an input a problem was found.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Location {
+    /// The file, when known.
     pub file: Option<PathBuf>,
+    /// The line in the file, 1-based, when known.
     pub line: Option<usize>,
+    /// The field or request field concerned (e.g. `players[3].id`, `round`), when known.
     pub field: Option<String>,
 }
 
@@ -16,14 +19,28 @@ pub struct Location {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Error {
     /// The input (a file, a command's arguments) is wrong; exit code 2.
-    Input { at: Location, message: String },
+    Input {
+        /// Where the problem is.
+        at: Location,
+        /// What is wrong, for the user.
+        message: String,
+    },
     /// Reading or writing a file failed; exit code 2.
-    Io { path: PathBuf, message: String },
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The system's message.
+        message: String,
+    },
     /// Standard output could not be written (a closed pipe, a full disk); exit code 4.
-    Output { message: String },
+    Output {
+        /// The system's message.
+        message: String,
+    },
 }
 
 impl Error {
+    /// An input error with no location.
     pub fn input(message: impl Into<String>) -> Self {
         Error::Input {
             at: Location::default(),
@@ -55,6 +72,7 @@ impl Error {
         }
     }
 
+    /// An I/O error on `path`, with the system's message.
     pub fn io(path: &Path, e: impl fmt::Display) -> Self {
         Error::Io {
             path: path.to_path_buf(),
@@ -75,6 +93,7 @@ impl Error {
         }
     }
 
+    /// The process exit code: 4 for [`Error::Output`], 2 for every other error.
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Output { .. } => 4,
@@ -111,4 +130,5 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// The library's result type, with [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;

@@ -21,9 +21,11 @@ use crate::{Result, SystemKind};
 pub struct Rng(u64);
 
 impl Rng {
+    /// A generator started from `seed`: the same seed gives the same sequence.
     pub fn new(seed: u64) -> Rng {
         Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
     }
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
@@ -46,11 +48,18 @@ impl Rng {
 /// Parameters of a generated field.
 #[derive(Debug, Clone)]
 pub struct Spec {
+    /// Players in the field.
     pub players: usize,
+    /// Rounds planned.
     pub rounds: u32,
+    /// Rounds paired and played (at most `rounds`).
     pub played: u32,
+    /// Seed of the [`Rng`]: the same spec gives the same field.
     pub seed: u64,
+    /// The `draw_rate` of the chess result model (see the module notes): 0 for no draws, 1 for
+    /// as many as the model allows.
     pub draw_rate: f64,
+    /// The system pairing each round.
     pub system: SystemKind,
 }
 

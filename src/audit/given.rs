@@ -8,7 +8,9 @@ use std::collections::BTreeMap;
 /// A pairing to audit: games as (white, black) in board order, and pairing-allocated byes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Given {
+    /// Games as (white, black), by id, in board order.
     pub games: Vec<(u32, u32)>,
+    /// Players given the pairing-allocated bye, by id.
     pub byes: Vec<u32>,
 }
 

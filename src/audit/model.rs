@@ -16,8 +16,11 @@ use std::collections::BTreeMap;
 /// One board of a pairing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Board {
+    /// Board number, 1-based.
     pub board: usize,
+    /// White (in Scrabble, the first player), by id.
     pub white: u32,
+    /// Black (in Scrabble, the second player), by id.
     pub black: u32,
 }
 
@@ -36,7 +39,9 @@ pub struct TierRow {
     pub rule: String,
     /// The rule cited once with what it counts ([`crate::spec::words::rule_words`]).
     pub words: String,
+    /// The pairing under audit's value on this tier (lower is better).
     pub yours: i64,
+    /// The optimum's value on this tier.
     pub optimum: i64,
     /// The optimum's value on this tier is proved optimal (given the tiers above).
     pub proved: bool,
@@ -59,6 +64,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The exit code of the verdict: 0 optimal, 1 not optimal or unproved, 3 breaks a rule.
     pub fn exit_code(self) -> u8 {
         match self {
             Verdict::Optimal => 0,
@@ -77,11 +83,14 @@ pub struct Differences {
     pub only_optimum: Vec<Board>,
     /// Same pair in both, colours (first/second) the other way round: (yours, optimum).
     pub colours_reversed: Vec<(Board, Board)>,
+    /// Players with the pairing-allocated bye in yours only, by id.
     pub byes_only_yours: Vec<u32>,
+    /// Players with the pairing-allocated bye in the optimum only, by id.
     pub byes_only_optimum: Vec<u32>,
 }
 
 impl Differences {
+    /// Whether the two pairings are the same, colours included.
     pub fn is_empty(&self) -> bool {
         self.only_yours.is_empty()
             && self.only_optimum.is_empty()
@@ -94,12 +103,17 @@ impl Differences {
 /// The full audit of one round.
 #[derive(Debug, Clone, Serialize)]
 pub struct Audit {
+    /// The system the round is judged under.
     pub system: SystemKind,
+    /// The round audited, 1-based.
     pub round: u32,
+    /// The conclusion.
     pub verdict: Verdict,
     /// Sentences for the arbiter, most important first.
     pub summary: Vec<String>,
+    /// The pairing under audit, board by board.
     pub yours: Vec<Board>,
+    /// Its pairing-allocated byes, by id.
     pub your_byes: Vec<u32>,
     /// What the independent verifier finds in your pairing.
     pub violations: Vec<Violation>,
@@ -114,15 +128,20 @@ pub struct Audit {
     /// Your boards whose colours differ from the allocation the system's rules give that pair
     /// (the tier values count the rules' allocation; the verifier judges yours).
     pub colours_not_allocated: Vec<Board>,
+    /// The optimum, board by board.
     pub optimum: Vec<Board>,
+    /// The optimum's pairing-allocated byes, by id.
     pub optimum_byes: Vec<u32>,
+    /// Players the optimum leaves without a game or bye, by id.
     pub optimum_unpaired: Vec<u32>,
     /// The optimum's certificate: status and what was proved.
     pub optimum_status: Status,
+    /// The certificate's one sentence on what was proved, or why not.
     pub optimum_summary: String,
     /// The verifier's findings on the optimum itself (empty unless model and verifier
     /// disagree).
     pub optimum_violations: Vec<Violation>,
+    /// Where yours and the optimum differ.
     pub differences: Differences,
     /// The system's notes on the round (warnings about the field, rules applied).
     pub notes: Vec<String>,

@@ -21,12 +21,14 @@ pub const CLOSEST: usize = 6;
 pub struct Standing {
     /// His pairing score (virtual points included) and his real points.
     pub score: String,
+    /// His real points, as shown (`2`, `1.5`).
     pub points: String,
     /// His place in the ranking the pairing uses (score, then pairing number).
     pub rank: usize,
     /// The bracket of his scoregroup, and the bracket in which he was paired (lower when he
     /// floated down).
     pub bracket: Option<usize>,
+    /// The bracket in which he was paired, 1-based from the top.
     pub paired_in: Option<usize>,
     /// He came into his bracket from a higher one (a moved-down player).
     pub moved_down: bool,
@@ -34,9 +36,11 @@ pub struct Standing {
     pub floats_down: bool,
     /// The colour he is due and how strongly (`None` before any game).
     pub colour_due: Option<String>,
+    /// How strongly he is due it: `mild`, `strong` or `absolute`.
     pub strength: Option<String>,
     /// Played colours, oldest first (`W B - W`), and floats per round (`D`, `U`, `-`).
     pub colours: String,
+    /// His floats per earlier round, oldest first (`D` down, `U` up, `-` none).
     pub floats: String,
     /// Why he may not get the pairing-allocated bye, if he may not.
     pub bye_barred: Option<String>,
@@ -46,8 +50,16 @@ pub struct Standing {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Outcome {
-    Game { opponent: u32, white: bool },
+    /// A game.
+    Game {
+        /// The opponent, by id.
+        opponent: u32,
+        /// Whether he has white (in Scrabble, goes first).
+        white: bool,
+    },
+    /// The pairing-allocated bye.
     Bye,
+    /// Neither a game nor the bye.
     NotPaired,
 }
 
@@ -68,47 +80,62 @@ pub enum Verdict {
 /// One other opponent (or, for a bye, another player who could have had it).
 #[derive(Debug, Clone, Serialize)]
 pub struct Alternative {
+    /// The other player, by id.
     pub player: u32,
+    /// How it compares with the pairing made.
     pub verdict: Verdict,
     /// The rule on which it loses (or that forbids it).
     pub article: Option<String>,
+    /// The bracket (1-based from the top) that decides against it, in a round judged by the
+    /// FIDE Dutch criteria.
     pub bracket: Option<usize>,
     /// For a system judged by its tiers: the place of that tier in the system's order (0 the
     /// first), which says how close the alternative came.
     pub tier: Option<usize>,
     /// Its value and the pairing made's on that rule, in words.
     pub with_it: Option<String>,
+    /// The pairing made's value on that rule, in words.
     pub made: Option<String>,
     /// The best pairing with it, as checked (games white–black, and the bye).
     #[serde(serialize_with = "opt_pairing")]
     pub pairing: Option<Pairing>,
+    /// The comparison in one sentence for the player.
     pub sentence: String,
 }
 
 /// The explanation.
 #[derive(Debug, Clone, Serialize)]
 pub struct Explanation {
+    /// The system the round is paired under.
     pub system: SystemKind,
+    /// The round explained, 1-based.
     pub round: u32,
+    /// The player explained, by id.
     pub player: u32,
     /// Judged by the FIDE Dutch criteria (else by the system's tiers).
     pub dutch_round: bool,
     /// The pairing explained was proved optimal and verified whole (certificate `optimal`).
     pub proved: bool,
+    /// Where he stood before the round.
     pub standing: Standing,
+    /// Whom he got.
     pub outcome: Outcome,
     /// The rule that gave his colour, cited, and in words.
     pub colour: Option<String>,
+    /// The citation of that rule alone.
     pub colour_rule: Option<String>,
     /// The rule that decided his opponent (or bye), and the sentence saying so.
     pub decided_by: Option<String>,
+    /// The sentence saying what decided his opponent (or bye).
     pub decision: String,
     /// One line per rule that ruled other choices out, in priority order.
     pub reasons: Vec<String>,
+    /// The other opponents tried (at most [`CLOSEST`]), each with its cost.
     pub alternatives: Vec<Alternative>,
     /// The pairing explained.
     #[serde(serialize_with = "pairing")]
     pub pairing: Pairing,
+    /// The system's notes on the round (warnings about the field, rules applied).
     pub notes: Vec<String>,
 }
 

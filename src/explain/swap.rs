@@ -16,21 +16,30 @@ use serde::Serialize;
 /// One criterion on which the swap changes a bracket.
 #[derive(Debug, Clone, Serialize)]
 pub struct SwapRow {
+    /// The bracket, 1-based from the top.
     pub bracket: usize,
+    /// The criterion's citation (e.g. `FIDE Dutch 2025 C.12`).
     pub article: String,
+    /// What the criterion counts, in words (empty when the table has no sentence for it).
     pub sentence: String,
+    /// The swapped pairing's value, in words.
     pub swapped: String,
+    /// The pairing made's value, in words.
     pub made: String,
 }
 
 /// The answer for a proposed swap.
 #[derive(Debug, Clone, Serialize)]
 pub struct Swap {
+    /// The round, 1-based.
     pub round: u32,
+    /// Player A, by id.
     pub a: u32,
+    /// Player B, by id.
     pub b: u32,
     /// Their opponents in the pairing made.
     pub a_opponent: u32,
+    /// B's opponent in the pairing made, by id.
     pub b_opponent: u32,
     /// The new pairs break no absolute rule.
     pub allowed: bool,

@@ -64,6 +64,7 @@ pub fn label(t: &Tournament, id: u32) -> String {
 pub struct People<'a>(std::collections::HashMap<u32, (&'a Player, String)>);
 
 impl<'a> People<'a> {
+    /// Every player of `t`, with his number as [`Tournament::shown_number`] gives it.
     pub fn new(t: &'a Tournament) -> People<'a> {
         let shared = t.numbers_shared();
         People(
@@ -74,6 +75,7 @@ impl<'a> People<'a> {
         )
     }
 
+    /// Player `id`, if entered.
     pub fn get(&self, id: u32) -> Option<&'a Player> {
         self.0.get(&id).map(|e| e.0)
     }
@@ -195,12 +197,16 @@ pub fn last_complete_round(t: &Tournament) -> u32 {
 /// A table: headings, which columns are numbers (right-aligned), rows of cells.
 #[derive(Debug, Clone, Default)]
 pub struct Table {
+    /// Column headings.
     pub headings: Vec<String>,
+    /// Per column: whether it holds numbers (right-aligned).
     pub right: Vec<bool>,
+    /// The rows, each a cell per column.
     pub rows: Vec<Vec<String>>,
 }
 
 impl Table {
+    /// An empty table with these columns: (heading, right-aligned).
     pub fn new(cols: &[(&str, bool)]) -> Table {
         Table {
             headings: cols.iter().map(|c| c.0.to_string()).collect(),

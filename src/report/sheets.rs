@@ -15,12 +15,16 @@ use std::collections::BTreeMap;
 pub struct Sheet {
     /// `pairings`, `alpha` or `crosstable` (the HTML table's class).
     pub kind: &'static str,
+    /// The heading over the table (event name and what the sheet is).
     pub heading: String,
+    /// The sheet's table.
     pub table: Table,
+    /// Lines under the table.
     pub notes: Vec<String>,
 }
 
 impl Sheet {
+    /// The sheet as fixed-width text: heading, table, notes.
     pub fn text(&self) -> String {
         let mut s = format!("{}\n", self.heading);
         s.push_str(&self.table.text());
@@ -30,6 +34,7 @@ impl Sheet {
         s
     }
 
+    /// The sheet as a printable HTML page, `per_page` rows a page ([`super::html_page`]).
     pub fn html(&self, per_page: usize) -> String {
         super::html_page(
             &self.heading,

@@ -9,10 +9,14 @@ use crate::{Result, SystemKind};
 /// Standings ready to render.
 #[derive(Debug, Clone)]
 pub struct Report {
+    /// The heading over the table (event name and round).
     pub heading: String,
+    /// The standings table, one row per player, rank first.
     pub table: Table,
     /// Lines under the table (the tie-breaks in words, the rules read).
     pub notes: Vec<String>,
+    /// The standings as JSON: the event, the round, the system, the order or tie-breaks, and a
+    /// row per player.
     pub json: serde_json::Value,
 }
 
@@ -187,6 +191,7 @@ impl Report {
         t
     }
 
+    /// The standings as fixed-width text, a shared rank printed once.
     pub fn text(&self) -> String {
         let mut s = format!("{}\n", self.heading);
         s.push_str(&self.posted().text());
@@ -196,6 +201,7 @@ impl Report {
         s
     }
 
+    /// The standings as a printable HTML page, `per_page` rows a page ([`super::html_page`]).
     pub fn html(&self, per_page: usize) -> String {
         super::html_page(
             &self.heading,
@@ -207,10 +213,12 @@ impl Report {
         )
     }
 
+    /// The JSON, pretty-printed, with a final newline.
     pub fn json(&self) -> String {
         serde_json::to_string_pretty(&self.json).expect("json of plain data") + "\n"
     }
 
+    /// The table as CSV, every row's rank written.
     pub fn csv(&self) -> String {
         self.table.csv()
     }

@@ -18,7 +18,10 @@ use std::time::Instant;
 #[serde(rename_all = "lowercase", tag = "model")]
 pub enum Model {
     /// Chess: Elo expectation with draws (`draw_rate` between equal players).
-    Elo { draw_rate: f64 },
+    Elo {
+        /// The share of games drawn between equal players, from 0 to 1.
+        draw_rate: f64,
+    },
     /// Scrabble: normal game scores by rating, recorded with the result.
     Scrabble,
 }
@@ -57,18 +60,24 @@ impl Model {
 /// What one simulation runs.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Config {
+    /// The systems compared, in the order reported.
     pub systems: Vec<SystemKind>,
+    /// Players in each event.
     pub players: usize,
+    /// Rounds in each event.
     pub rounds: u32,
+    /// Events per system.
     pub runs: usize,
     /// The index of the first run: the runs are `first_run .. first_run + runs`, so a long
     /// simulation can be run in parts (on several machines or days) and merged ([`merge`])
     /// into exactly the figures of one run.
     #[serde(default)]
     pub first_run: usize,
+    /// The simulation's seed; run `i` uses [`run_seed`]`(seed, i)`.
     pub seed: u64,
     /// Result model for every system; `None`: [`Model::for_system`] with `draw_rate`.
     pub model: Option<Model>,
+    /// The chess model's draw rate, from 0 to 1 (see [`crate::generate`]).
     pub draw_rate: f64,
     /// Worker threads (at least 1).
     pub threads: usize,
@@ -92,11 +101,13 @@ pub struct Event {
     pub perfect: usize,
     /// Per round: sum of |rating difference| over the games, and the number of games.
     pub gap_sum: Vec<f64>,
+    /// Per round: the number of games.
     pub games: Vec<usize>,
     /// Games between players who had met before in the event.
     pub repeats: usize,
     /// Sum over players of |games as white (first) − games as black (second)|, and the largest.
     pub imbalance_sum: u64,
+    /// The largest |games as white − games as black| of any player.
     pub imbalance_max: u32,
     /// Seconds spent pairing each round (system, solve, verifier).
     pub seconds: Vec<f64>,
@@ -213,11 +224,15 @@ pub fn wilson(k: usize, n: usize) -> (f64, f64) {
 /// One system's figures over every run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
+    /// The system.
     pub system: SystemKind,
+    /// The result model its games were played under.
     pub model: Model,
+    /// Events played (the runs the system refused left out).
     pub runs: usize,
     /// Events that ended with two or more players on a perfect score.
     pub joint_perfect: usize,
+    /// The share of events (0 to 1) that ended with two or more players on a perfect score.
     pub joint_perfect_share: f64,
     /// 95% Wilson interval of that share.
     pub joint_perfect_ci: (f64, f64),
@@ -235,6 +250,7 @@ pub struct Summary {
     pub imbalance_max: u32,
     /// Mean and largest seconds to pair one round.
     pub seconds_mean: f64,
+    /// Largest seconds to pair one round (NaN when not timed, as is the mean).
     pub seconds_max: f64,
     /// Rounds not proved optimal, over all runs.
     pub not_proved: usize,
@@ -255,6 +271,7 @@ pub struct Summary {
 /// exactly the figures of the whole.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Totals {
+    /// Events played.
     pub events: usize,
     /// Events with two or more perfect scores.
     pub joint_perfect: usize,
@@ -262,19 +279,29 @@ pub struct Totals {
     pub perfect: usize,
     /// Per round: Σ |rating difference| of the games, and the number of games.
     pub gap_by_round: Vec<f64>,
+    /// Per round: the number of games.
     pub games_by_round: Vec<usize>,
+    /// Games between players who had met before.
     pub repeats: usize,
     /// Σ over events and players of |whites − blacks|, and the largest.
     pub imbalance: u64,
+    /// The largest |whites − blacks| of any player.
     pub imbalance_max: u32,
     /// Σ and largest seconds per round, over `seconds_count` rounds (`None`: not timed).
     pub seconds: Option<f64>,
+    /// Largest seconds to pair one round (`None`: not timed).
     pub seconds_max: Option<f64>,
+    /// Rounds timed.
     pub seconds_count: usize,
+    /// Rounds not proved optimal.
     pub not_proved: usize,
+    /// Verifier findings.
     pub violations: usize,
+    /// Players left without a game or bye, summed over rounds.
     pub unpaired: usize,
+    /// Runs the system refused to pair.
     pub refused: usize,
+    /// The first refusal's message.
     pub refused_first: Option<String>,
     /// The first verifier findings ([`MAX_FINDINGS`] at most), each with its run and seed, so
     /// that the event can be replayed.
@@ -361,7 +388,9 @@ impl Totals {
 /// Every system's summary, in the order given.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
+    /// What was simulated (`threads` 0 when the timing is left out).
     pub config: Config,
+    /// Each system's figures, in the order of `config.systems`.
     pub summaries: Vec<Summary>,
 }
 
@@ -383,14 +412,20 @@ impl Report {
 /// A report read back for [`merge`]: its configuration and each system's sums.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Part {
+    /// The part's configuration.
     pub config: Config,
+    /// Each system's sums, in the order of `config.systems`.
     pub summaries: Vec<PartSummary>,
 }
 
+/// One system's sums in a [`Part`].
 #[derive(Debug, Clone, Deserialize)]
 pub struct PartSummary {
+    /// The system.
     pub system: SystemKind,
+    /// The result model its games were played under.
     pub model: Model,
+    /// Its sums over the part's runs.
     pub totals: Totals,
 }
 

@@ -21,7 +21,9 @@ pub const TITLES: [&str; 8] = ["GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM
 /// A changed tournament and what changed, one line per change (empty: nothing to change).
 #[derive(Debug, Clone)]
 pub struct Edit {
+    /// The tournament after the change.
     pub tournament: Tournament,
+    /// What changed, one line per change, for the director.
     pub changes: Vec<String>,
 }
 
@@ -204,11 +206,17 @@ fn drop_empty_rounds(t: &mut Tournament) {
 /// A late entry's details, as the director gives them.
 #[derive(Debug, Clone)]
 pub struct Entry {
+    /// Full name; it must not already be entered.
     pub name: String,
+    /// Rating; 0 means unrated.
     pub rating: u32,
+    /// FIDE title or its TRF code (see [`canonical_title`]), if any.
     pub title: Option<String>,
+    /// Federation, a three-letter code (e.g. `NED`), if any.
     pub federation: Option<String>,
+    /// FIDE id, at most 11 digits, if any.
     pub fide_id: Option<String>,
+    /// Division to enter him in; one of the event's where it has several.
     pub division: Option<String>,
     /// First round played; the round after the last paired one when `None`.
     pub from_round: Option<u32>,

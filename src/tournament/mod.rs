@@ -26,14 +26,18 @@ pub fn milli(points: f64) -> i64 {
 /// The native JSON format's version tag.
 pub const FORMAT: &str = "optipair/1";
 
+/// A colour in a game: white in chess; in Scrabble, white is the player who goes first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Colour {
+    /// White; in Scrabble, first.
     White,
+    /// Black; in Scrabble, second.
     Black,
 }
 
 impl Colour {
+    /// The other colour.
     pub fn opposite(self) -> Colour {
         match self {
             Colour::White => Colour::Black,
@@ -81,10 +85,15 @@ fn in_thousandths(v: f64) -> bool {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Scoring {
+    /// A game won over the board.
     pub win: f64,
+    /// A game drawn (in Scrabble, a tie).
     pub draw: f64,
+    /// A game lost over the board.
     pub loss: f64,
+    /// A game won by forfeit (the opponent did not play).
     pub forfeit_win: f64,
+    /// A game lost by forfeit (also each side of a double forfeit).
     pub forfeit_loss: f64,
     /// Pairing-allocated bye (TRF `U`).
     pub pairing_bye: f64,
@@ -124,6 +133,7 @@ impl Scoring {
     }
 }
 
+/// A player of the event, as entered: identity, rating, and when he plays.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Player {
@@ -135,14 +145,18 @@ pub struct Player {
     /// ids stay. Read it through [`Player::number`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pairing_number: Option<u32>,
+    /// Full name.
     pub name: String,
     /// Rating; 0 means unrated.
     #[serde(default)]
     pub rating: u32,
+    /// FIDE title (`GM`, `IM`, …), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// Federation, a three-letter code (e.g. `NED`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub federation: Option<String>,
+    /// FIDE id, as digits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fide_id: Option<String>,
     /// Sex as the TRF writes it (`m` / `w`, column 10).
@@ -173,6 +187,8 @@ pub struct Player {
 }
 
 impl Player {
+    /// A player with this id (also his pairing number), name and rating (0 for unrated), nothing
+    /// else recorded.
     pub fn new(id: u32, name: impl Into<String>, rating: u32) -> Self {
         Player {
             id,
@@ -207,19 +223,25 @@ impl Player {
 /// The outcome of a game. `Pending` is a game paired but not yet played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum GameResult {
+    /// Paired, not yet played.
     #[serde(rename = "*")]
     Pending,
+    /// White (in Scrabble, the first player) won over the board.
     #[serde(rename = "1-0")]
     WhiteWins,
+    /// A draw (in Scrabble, a tie).
     #[serde(rename = "1/2-1/2")]
     Draw,
+    /// Black (in Scrabble, the second player) won over the board.
     #[serde(rename = "0-1")]
     BlackWins,
     /// Black did not play: white wins by forfeit.
     #[serde(rename = "+-")]
     WhiteForfeitWin,
+    /// White did not play: black wins by forfeit.
     #[serde(rename = "-+")]
     BlackForfeitWin,
+    /// Neither played: both lose by forfeit.
     #[serde(rename = "--")]
     DoubleForfeit,
 }
@@ -233,6 +255,7 @@ impl GameResult {
         )
     }
 
+    /// Whether the game was forfeited by one or both players (paired, not played).
     pub fn is_forfeit(self) -> bool {
         matches!(
             self,
@@ -277,6 +300,7 @@ impl GameResult {
         }
     }
 
+    /// The result as the native format writes it: `1-0`, `1/2-1/2`, `0-1`, `+-`, `-+`, `--`, `*`.
     pub fn notation(self) -> &'static str {
         match self {
             GameResult::Pending => "*",
@@ -290,6 +314,7 @@ impl GameResult {
     }
 }
 
+/// One game of a round, as paired and as played.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Game {
@@ -297,6 +322,7 @@ pub struct Game {
     pub white: u32,
     /// Black in chess; the player who goes second in Scrabble.
     pub black: u32,
+    /// The result; [`GameResult::Pending`] until it is entered.
     #[serde(default = "pending")]
     pub result: GameResult,
     /// Game scores (white/first, black/second) where the game keeps them (Scrabble). The
@@ -371,6 +397,7 @@ pub enum Order {
 }
 
 impl Order {
+    /// Whether this is [`Order::Recorded`].
     pub fn is_recorded(&self) -> bool {
         *self == Order::Recorded
     }
@@ -395,6 +422,7 @@ pub enum ByeKind {
 }
 
 impl ByeKind {
+    /// Points the bye scores under `s`.
     pub fn points(self, s: &Scoring) -> f64 {
         match self {
             ByeKind::PairingAllocated => s.pairing_bye,
@@ -409,10 +437,14 @@ impl ByeKind {
     }
 }
 
+/// A player's entry in a round without an opponent: the pairing-allocated bye, a requested bye
+/// or an absence.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Bye {
+    /// The player, by id.
     pub player: u32,
+    /// Which bye it is.
     pub kind: ByeKind,
     /// Spread credited for the bye where games keep scores (Scrabble; tsh records e.g. +50
     /// for a bye, −50 for a forfeit loss). `None` counts as 0.
@@ -435,9 +467,12 @@ impl Default for Bye {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Round {
+    /// The round number, 1-based.
     pub number: u32,
+    /// Games in board order (board 1 first).
     #[serde(default)]
     pub games: Vec<Game>,
+    /// Byes and absences.
     #[serde(default)]
     pub byes: Vec<Bye>,
 }
@@ -466,16 +501,20 @@ pub const DIVISION_SETTINGS: &str = "division_settings";
 /// `config.tsh`), so that `--division NAME` finds it. Not written to any file.
 pub const DIVISION_NAME: &str = "tsh.division";
 
+/// A whole event: its players, its rounds as recorded, its scoring and settings. Holds facts
+/// only; scores and histories are derived from them ([`Standings`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Tournament {
     /// Format tag, `optipair/1`.
     pub format: String,
+    /// The event's name.
     #[serde(default)]
     pub name: String,
     /// Rounds planned; needed by rules that look at the last rounds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rounds_planned: Option<u32>,
+    /// Points for each kind of result.
     #[serde(default)]
     pub scoring: Scoring,
     /// Colour of the higher-ranked player on odd pairing numbers (FIDE Dutch E.5); white if
@@ -488,7 +527,9 @@ pub struct Tournament {
     /// System settings (e.g. acceleration parameters), by name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub settings: BTreeMap<String, serde_json::Value>,
+    /// Every player entered.
     pub players: Vec<Player>,
+    /// The rounds recorded: paired, or holding only known absences.
     #[serde(default)]
     pub rounds: Vec<Round>,
     /// The event's own data (TRF 022-132).
@@ -534,6 +575,7 @@ pub struct Event {
 }
 
 impl Event {
+    /// Whether no event data is recorded.
     pub fn is_empty(&self) -> bool {
         *self == Event::default()
     }
@@ -557,11 +599,14 @@ pub struct TrfSource {
     pub codes: std::collections::BTreeSet<String>,
     /// Requested byes `(round, player)` read from TRF-2026 240 lines, and from round slots.
     pub byes_240: std::collections::BTreeSet<(u32, u32)>,
+    /// Requested byes `(round, player)` of rounds not yet paired, read from the player's round
+    /// slot rather than a 240 line.
     pub byes_slot: std::collections::BTreeSet<(u32, u32)>,
     /// The line ending read (`\r`, `\n` or `\r\n`); `\n` when none.
     pub line_ending: Option<String>,
     /// Whether the text began with a byte-order mark, and ended with a line ending.
     pub bom: bool,
+    /// Whether the text ended with a line ending.
     pub final_newline: bool,
     /// TRF-2026 codes (142, 152, 162) read rather than TRF(x) ones (XXR, XXC, BB*).
     pub trf2026: bool,
@@ -582,6 +627,7 @@ impl PartialEq for TrfSource {
 /// A file's text encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Encoding {
+    /// UTF-8.
     #[default]
     Utf8,
     /// Windows-1252 (Latin-1 with the printable 0x80-0x9F range).
@@ -594,8 +640,11 @@ pub enum Encoding {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ForbiddenPairs {
+    /// First round of the bar, 1-based.
     pub from: u32,
+    /// Last round of the bar, inclusive.
     pub to: u32,
+    /// The players, by id: no two of them may meet in these rounds.
     pub players: Vec<u32>,
 }
 
@@ -636,6 +685,7 @@ impl Tournament {
         out
     }
 
+    /// An event of this name and these players, with no rounds, default scoring and no settings.
     pub fn new(name: impl Into<String>, players: Vec<Player>) -> Self {
         Tournament {
             format: FORMAT.to_string(),
@@ -653,6 +703,7 @@ impl Tournament {
         }
     }
 
+    /// Player `id`, if entered.
     pub fn player(&self, id: u32) -> Option<&Player> {
         self.players.iter().find(|p| p.id == id)
     }
@@ -748,10 +799,12 @@ impl Tournament {
         }
     }
 
+    /// Round `number`, if recorded.
     pub fn round(&self, number: u32) -> Option<&Round> {
         self.rounds.iter().find(|r| r.number == number)
     }
 
+    /// Round `number` to change, added (empty) if not yet recorded.
     pub fn round_mut(&mut self, number: u32) -> &mut Round {
         if let Some(i) = self.rounds.iter().position(|r| r.number == number) {
             return &mut self.rounds[i];
@@ -793,6 +846,8 @@ impl Tournament {
         out
     }
 
+    /// The tournament as it stood before round `round` was paired: later rounds dropped, and
+    /// round `round` reduced to its requested byes (absences known in advance).
     pub fn before_round(&self, round: u32) -> Tournament {
         let mut t = self.clone();
         t.rounds.retain(|r| r.number <= round);

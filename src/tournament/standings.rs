@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// A player's float in one round (FIDE Dutch A.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Float {
+    /// Met an opponent on the same score.
     None,
     /// Met a lower-scored opponent, or did not play at all (A.4: a player who does not play
     /// in a round receives a downfloat).
@@ -17,9 +18,11 @@ pub enum Float {
 /// One player's state before a given round.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Standing {
+    /// The player, by id.
     pub id: u32,
     /// Pairing number (the id unless a late entry renumbered the field).
     pub number: u32,
+    /// Rating; 0 means unrated.
     pub rating: u32,
     /// Real points from the rounds before (points for display and sums; compared in
     /// thousandths, [`super::milli`]).
@@ -58,6 +61,7 @@ impl Standing {
         self.colours.iter().flatten().copied().collect()
     }
 
+    /// The colour of the latest game played over the board, if any.
     pub fn last_colour(&self) -> Option<Colour> {
         self.colours.iter().rev().flatten().next().copied()
     }
@@ -75,6 +79,7 @@ impl Standing {
         self.played.union(&self.forbidden).copied().collect()
     }
 
+    /// Games played over the board whose colour (who went first) is recorded.
     pub fn games_played(&self) -> usize {
         self.colours.iter().flatten().count()
     }
@@ -94,7 +99,9 @@ impl Standing {
 /// Standings of every player before round `round`.
 #[derive(Debug, Clone)]
 pub struct Standings {
+    /// The round these standings come before (1-based): rounds `1..round` are counted.
     pub round: u32,
+    /// Each player's standing, by id.
     pub by_id: BTreeMap<u32, Standing>,
 }
 
@@ -229,6 +236,7 @@ impl Standings {
         v.into_iter().map(|s| s.id).collect()
     }
 
+    /// Player `id`'s standing, if he is entered.
     pub fn get(&self, id: u32) -> Option<&Standing> {
         self.by_id.get(&id)
     }

@@ -27,17 +27,25 @@ use std::collections::{BTreeMap, BTreeSet};
 pub enum Tiebreak {
     /// Buchholz, with the `low` lowest and `high` highest contributions cut.
     Buchholz {
+        /// Lowest contributions cut.
         low: usize,
+        /// Highest contributions cut.
         high: usize,
     },
+    /// Sonneborn-Berger: each opponent's (or a dummy's) score times the points scored against
+    /// him ("FIDE C.07 9.1").
     SonnebornBerger,
+    /// Progressive score: the sum of the running score after each round ("FIDE C.07 7.5").
     Progressive,
+    /// Direct encounter: the points scored among the tied players ("FIDE C.07 6").
     DirectEncounter,
     /// Rounds won, with or without playing.
     Wins,
     /// Games won over the board.
     GamesWon,
+    /// Games played with black over the board.
     BlackGames,
+    /// Games won with black over the board.
     BlackWins,
     /// Average rating of opponents.
     Aro,
@@ -176,7 +184,10 @@ pub fn from_settings(t: &Tournament) -> Result<Option<Vec<Tiebreak>>> {
 /// Which reading of C.07 article 16 applies (see the module doc).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rules {
+    /// The 2024 text: a dummy opponent has the player's own score, uncapped.
     C07of2024,
+    /// The revision in force from 1 March 2026: the dummy opponent's score capped
+    /// ("FIDE C.07 16.4.1", "FIDE C.07 16.4.2").
     C07of2026,
 }
 
@@ -207,21 +218,30 @@ impl Rules {
 pub enum Outcome {
     /// Played over the board (colour `None` where first/second is not known).
     Played {
+        /// The opponent, by id.
         opponent: u32,
+        /// The player's colour, `None` where who went first is not recorded.
         colour: Option<Colour>,
+        /// Points the player scored.
         points: f64,
     },
     /// Paired, but the game was not played: a forfeit either way, or both.
     Forfeit {
+        /// The opponent, by id.
         opponent: u32,
+        /// Points the player scored.
         points: f64,
     },
     /// Paired, result not in yet: scores nothing so far.
     Pending {
+        /// The opponent, by id.
         opponent: u32,
     },
+    /// A bye of any kind, requested or pairing-allocated.
     Bye {
+        /// Which bye.
         kind: ByeKind,
+        /// Points it scored.
         points: f64,
     },
     /// Neither paired nor given a bye: not entered yet, withdrawn, or absent.
@@ -229,6 +249,7 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// Points scored in the round (nothing for a pending game or an absence).
     pub fn points(&self) -> f64 {
         match *self {
             Outcome::Played { points, .. }
@@ -238,6 +259,7 @@ impl Outcome {
         }
     }
 
+    /// The opponent paired, by id: in a game played, forfeited or pending.
     pub fn opponent(&self) -> Option<u32> {
         match *self {
             Outcome::Played { opponent, .. }
@@ -267,8 +289,11 @@ impl Outcome {
 /// Every player's rounds `1..=after`, and what tie-breaks need of the event.
 #[derive(Debug, Clone)]
 pub struct Records {
+    /// The last round counted.
     pub after: u32,
+    /// Each player's outcomes by id, index 0 = round 1.
     pub rounds: BTreeMap<u32, Vec<Outcome>>,
+    /// Each player's rating by id (0 = unrated).
     pub rating: BTreeMap<u32, u32>,
     win: f64,
     draw: f64,
@@ -355,6 +380,7 @@ impl Records {
         self.rounds.get(&id).map(Vec::as_slice).unwrap_or(&[])
     }
 
+    /// The player's points over the rounds counted.
     pub fn score(&self, id: u32) -> f64 {
         self.of(id).iter().map(Outcome::points).sum()
     }
@@ -606,9 +632,11 @@ fn exact(v: f64) -> i128 {
 /// them in thousandths ([`milli`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
+    /// The player, by id.
     pub id: u32,
     /// Shared by players still tied after every tie-break.
     pub rank: u32,
+    /// The player's points over the rounds ranked.
     pub score: f64,
     /// One per tie-break in order; direct encounter shows the points scored against the others
     /// of the tied group it was applied to (`None` when the player was not tied then).

@@ -69,6 +69,7 @@ impl Matching {
         }
     }
 
+    /// Whether `a` and `b` are joined.
     pub fn has_edge(&self, a: usize, b: usize) -> bool {
         match &self.edges {
             Edges::Listed(adj) => adj[a].contains(&b),

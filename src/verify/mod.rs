@@ -24,6 +24,7 @@ use crate::{Error, Result, SystemKind};
 /// One broken rule in one round.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Violation {
+    /// The round, 1-based.
     pub round: u32,
     /// The rule's citation, e.g. `FIDE C.04.1 b`.
     pub rule: String,
@@ -38,6 +39,7 @@ pub struct Violation {
 /// fully checked.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Unchecked {
+    /// The round, 1-based.
     pub round: u32,
     /// The rule left unchecked.
     pub rule: String,
@@ -48,7 +50,9 @@ pub struct Unchecked {
 /// What a check within a time budget found, and what it left unchecked.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct Checked {
+    /// Every rule broken, round by round.
     pub violations: Vec<Violation>,
+    /// What the time budget left unchecked.
     pub unchecked: Vec<Unchecked>,
 }
 

@@ -85,27 +85,47 @@ use super::{Unchecked, Violation};
 use crate::tournament::{ByeKind, Colour, Float, GameResult, Player, Round, Standings, Tournament};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// Citation: nobody appears twice in a round, nor plays himself.
 pub const ONCE: &str = "one pairing per player";
+/// Citation: every id in the round is a registered player.
 pub const UNKNOWN: &str = "unknown player";
+/// Citation: withdrawn players, players not yet joined and players with a requested bye are not
+/// paired.
 pub const ABSENT: &str = "FIDE C.04.2 absent";
+/// Citation: every player to be paired is paired or has the PAB; at most one PAB, and only for an
+/// odd number of players.
 pub const UNPAIRED: &str = "FIDE C.04.1 c";
+/// Citation: no two players meet twice (games played over the board).
 pub const REMATCH: &str = "FIDE C.04.1 b";
+/// Citation: the PAB goes to no player who had one, won by forfeit, or scored a win's points
+/// without playing.
 pub const BYE_ELIGIBLE: &str = "FIDE C.04.1 d";
+/// Citation: the PAB goes to the lowest score group with an eligible player the rest can be
+/// paired around.
 pub const BYE_GROUP: &str = "FIDE C.04.3 bye (lowest score group)";
+/// Citation: within that group, to the lowest-ranked eligible player unless the Dutch criteria
+/// allow another.
 pub const BYE_RANK: &str = "FIDE C.04.3 bye (lowest ranked)";
+/// Citation: the colour difference stays within ±2.
 pub const COLOUR_DIFF: &str = "FIDE C.04.1 f";
+/// Citation: nobody gets the same colour three times in a row.
 pub const COLOUR_ROW: &str = "FIDE C.04.1 g";
+/// Citation: each pair's colours follow the allocation rules 5.2.1–5.2.5.
 pub const ALLOCATION: &str = "FIDE Dutch 2025 5.2";
 
 /// How strongly a player wants a colour (C.04.3 A.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Strength {
+    /// Colour difference 0: the colour other than the latest.
     Mild,
+    /// Colour difference ±1: the colour that evens it.
     Strong,
+    /// Colour difference beyond ±1, or the same colour in the two latest games.
     Absolute,
 }
 
 impl Strength {
+    /// The strength in words: `mild`, `strong`, `absolute`.
     pub fn word(self) -> &'static str {
         match self {
             Strength::Mild => "mild",
@@ -118,7 +138,9 @@ impl Strength {
 /// A colour preference: the colour and its strength.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Preference {
+    /// The colour wanted.
     pub colour: Colour,
+    /// How strongly.
     pub strength: Strength,
 }
 

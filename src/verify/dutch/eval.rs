@@ -21,7 +21,9 @@ const LIMBO: Points = 1_000_000_000_000;
 pub struct Bracket {
     /// 1-based, from the top.
     pub number: usize,
+    /// Moved-down players: those left unpaired above (rank indices).
     pub mdps: Vec<usize>,
+    /// The bracket's scoregroup (rank indices).
     pub residents: Vec<usize>,
     /// Residents of the next scoregroup (the following bracket's), if any.
     pub next: Option<Vec<usize>>,
@@ -30,14 +32,17 @@ pub struct Bracket {
 }
 
 impl Bracket {
+    /// MDPs and residents, in rank order.
     pub fn players(&self) -> Vec<usize> {
         let mut v: Vec<usize> = self.mdps.iter().chain(&self.residents).copied().collect();
         v.sort_unstable();
         v
     }
+    /// Whether rank index `i` is one of the bracket's MDPs.
     pub fn is_mdp(&self, i: usize) -> bool {
         self.mdps.contains(&i)
     }
+    /// The residents' pairing score (thousandths of a point; 0 for an empty scoregroup).
     pub fn resident_score(&self, st: &RoundState) -> Points {
         self.residents.first().map_or(0, |&r| st.players[r].score)
     }
@@ -46,19 +51,24 @@ impl Bracket {
 /// A candidate of a bracket: its pairs and the players it leaves unpaired (downfloaters).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Candidate {
+    /// Pairs made in the bracket (rank indices).
     pub pairs: Vec<(usize, usize)>,
+    /// Players left unpaired: they float down (rank indices).
     pub floaters: Vec<usize>,
 }
 
 /// Completion questions over sets of players (rank indices).
 pub struct Ctx<'a> {
+    /// The round's state.
     pub st: &'a RoundState,
+    /// The scoregroups from the top (rank indices).
     pub groups: Vec<Vec<usize>>,
     allowed: Vec<Vec<bool>>,
     table: Option<Vec<bool>>,
 }
 
 impl<'a> Ctx<'a> {
+    /// The questions over `st`'s players; fields up to [`EXACT_MAX`] get the exact table.
     pub fn new(st: &'a RoundState) -> Ctx<'a> {
         let n = st.players.len();
         let allowed: Vec<Vec<bool>> = (0..n)
@@ -93,10 +103,12 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Whether completion is decided by the exact table (fields up to [`EXACT_MAX`]).
     pub fn exact(&self) -> bool {
         self.table.is_some()
     }
 
+    /// Whether rank indices `a` and `b` may meet (C.1, C.3).
     pub fn allowed(&self, a: usize, b: usize) -> bool {
         self.allowed[a][b]
     }
@@ -233,16 +245,27 @@ impl<'a> Ctx<'a> {
 pub struct FloatPart {
     /// C.4 holds for the players below.
     pub complete: bool,
+    /// C.5: the lowest PAB score the rest allows (empty: no PAB; `i64::MAX`: C.4 fails).
     pub c5: Vec<i64>,
+    /// C.6: the number of downfloaters.
     pub c6: Vec<i64>,
+    /// C.7: the downfloaters' scores, highest first.
     pub c7: Vec<i64>,
+    /// C.8: the following bracket's fewest downfloaters, then their scores (empty without the
+    /// look-ahead).
     pub c8: Vec<i64>,
+    /// C.9: the PAB assignee's unplayed rounds (empty without the look-ahead, or unless one
+    /// player floats down).
     pub c9: Vec<i64>,
     /// C.8 was valued exactly (see [`LOOKAHEAD_MAX`]).
     pub c8_exact: bool,
+    /// C.14: resident downfloaters with a downfloat the round before.
     pub c14: i64,
+    /// C.16: resident downfloaters with a downfloat two rounds before.
     pub c16: i64,
+    /// C.18's Limbo part: MDPs floating on with a downfloat the round before.
     pub c18: Vec<i64>,
+    /// C.20's Limbo part: MDPs floating on with a downfloat two rounds before.
     pub c20: Vec<i64>,
 }
 
@@ -495,15 +518,25 @@ pub fn float_part(ctx: &Ctx, b: &Bracket, floaters: &[usize], deep: bool) -> Flo
 /// MDP opponents' upfloats C.15, C.17, score differences C.18-C.21.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PairPart {
+    /// C.10: topscorers or their opponents beyond a colour difference of ±2.
     pub c10: i64,
+    /// C.11: topscorers or their opponents with a third colour in a row.
     pub c11: i64,
+    /// C.12: players not given their colour preference.
     pub c12: i64,
+    /// C.13: players not given a strong or absolute preference.
     pub c13: i64,
+    /// C.15: residents facing an MDP, themselves with an upfloat the round before.
     pub c15: i64,
+    /// C.17: residents facing an MDP, themselves with an upfloat two rounds before.
     pub c17: i64,
+    /// C.18: MDP minus opponent score, for MDPs with a downfloat the round before.
     pub c18: Vec<i64>,
+    /// C.19: MDP minus opponent score, for opponents with an upfloat the round before.
     pub c19: Vec<i64>,
+    /// C.20: MDP minus opponent score, for MDPs with a downfloat two rounds before.
     pub c20: Vec<i64>,
+    /// C.21: MDP minus opponent score, for opponents with an upfloat two rounds before.
     pub c21: Vec<i64>,
 }
 

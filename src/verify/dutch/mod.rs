@@ -106,37 +106,67 @@ use eval::{Bracket, Candidate, Ctx, PairPart};
 use state::RoundState;
 use std::fmt;
 
+/// Citation of C.1 (absolute): two players meet only once, and a forbidden pair never.
 pub const C1: &str = "FIDE Dutch 2025 C.1";
+/// Citation of C.2 (absolute): the PAB goes only to an eligible player (C.04.1 4).
 pub const C2: &str = "FIDE Dutch 2025 C.2";
+/// Citation of C.3 (absolute): two non-topscorers with the same absolute colour preference do not
+/// meet.
 pub const C3: &str = "FIDE Dutch 2025 C.3";
+/// Citation of C.4 (completion): the players not yet paired can all still be paired.
 pub const C4: &str = "FIDE Dutch 2025 C.4";
+/// Citation of C.5: the PAB assignee's score, as low as possible.
 pub const C5: &str = "FIDE Dutch 2025 C.5";
+/// Citation of C.6: the number of downfloaters, as few as possible.
 pub const C6: &str = "FIDE Dutch 2025 C.6";
+/// Citation of C.7: the downfloaters' scores, highest first, as low as possible.
 pub const C7: &str = "FIDE Dutch 2025 C.7";
+/// Citation of C.8: the following bracket's downfloaters, as few and as low as possible.
 pub const C8: &str = "FIDE Dutch 2025 C.8";
+/// Citation of C.9: the PAB assignee's unplayed games, as few as possible.
 pub const C9: &str = "FIDE Dutch 2025 C.9";
+/// Citation of C.10: topscorers (or their opponents) beyond a colour difference of ±2.
 pub const C10: &str = "FIDE Dutch 2025 C.10";
+/// Citation of C.11: topscorers (or their opponents) with the same colour three times in a row.
 pub const C11: &str = "FIDE Dutch 2025 C.11";
+/// Citation of C.12: players who do not get their colour preference.
 pub const C12: &str = "FIDE Dutch 2025 C.12";
+/// Citation of C.13: players who do not get a strong (or absolute) colour preference.
 pub const C13: &str = "FIDE Dutch 2025 C.13";
+/// Citation of C.14: resident downfloaters who floated down the round before.
 pub const C14: &str = "FIDE Dutch 2025 C.14";
+/// Citation of C.15: MDP opponents who floated up the round before.
 pub const C15: &str = "FIDE Dutch 2025 C.15";
+/// Citation of C.16: resident downfloaters who floated down two rounds before.
 pub const C16: &str = "FIDE Dutch 2025 C.16";
+/// Citation of C.17: MDP opponents who floated up two rounds before.
 pub const C17: &str = "FIDE Dutch 2025 C.17";
+/// Citation of C.18: score differences of MDPs who floated down the round before.
 pub const C18: &str = "FIDE Dutch 2025 C.18";
+/// Citation of C.19: score differences of MDP opponents who floated up the round before.
 pub const C19: &str = "FIDE Dutch 2025 C.19";
+/// Citation of C.20: score differences of MDPs who floated down two rounds before.
 pub const C20: &str = "FIDE Dutch 2025 C.20";
+/// Citation of C.21: score differences of MDP opponents who floated up two rounds before.
 pub const C21: &str = "FIDE Dutch 2025 C.21";
+/// Citation: two MDPs are never paired with each other (S1 holds MDPs, S2 residents).
 pub const PAIR_MDPS: &str = "FIDE Dutch 2025 2.2";
+/// Citation of article 4: the order of candidates decides between equals.
 pub const ORDER: &str = "FIDE Dutch 2025 4";
+/// Citation of the floats rule 1.4.3: scoring more than a loss without playing is a downfloat.
 pub const FLOATS: &str = "FIDE Dutch 2025 1.4.3";
+/// Citation: a player absent from the round (withdrawn, not yet entered, requested bye) is not
+/// paired.
 pub const ABSENT: &str = "C.04.2 absent";
+/// Citation: every player of the round is paired once, or has the bye.
 pub const ONCE: &str = "C.04.1 3";
 
 /// A round's pairing: games (white, black) and the pairing-allocated bye.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Pairing {
+    /// Games as (white, black), by id.
     pub games: Vec<(u32, u32)>,
+    /// The player with the pairing-allocated bye, by id.
     pub bye: Option<u32>,
 }
 
@@ -167,6 +197,7 @@ impl Pairing {
         }
     }
 
+    /// The pairing on one line, canonical order: `1-5 3-2 bye 4`.
     pub fn text(&self) -> String {
         let mut s: Vec<String> = self
             .normalised()
@@ -184,28 +215,36 @@ impl Pairing {
 /// A broken rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
+    /// The rule's citation (e.g. [`C1`]).
     pub article: String,
+    /// What is wrong, naming the players by id.
     pub message: String,
 }
 
 /// One criterion's value for a bracket (lower is better; lists compare lexicographically).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Criterion {
+    /// The criterion's citation (e.g. [`C12`]).
     pub article: &'static str,
+    /// Its value (scores in thousandths of a point; `i64::MAX` where impossible).
     pub value: Vec<i64>,
 }
 
 /// Whether a pair got the colours of article 5.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ColourCheck {
+    /// The player with white in the pairing, by id.
     pub white: u32,
+    /// The player with black, by id.
     pub black: u32,
     /// Who article 5 gives white.
     pub expected_white: u32,
+    /// The rule of article 5 that decides (`FIDE Dutch 2025 5.2.1` … `5.2.5`).
     pub article: &'static str,
 }
 
 impl ColourCheck {
+    /// Whether the pairing gives white where article 5 does.
     pub fn ok(&self) -> bool {
         self.white == self.expected_white
     }
@@ -218,10 +257,13 @@ pub struct BracketReport {
     pub bracket: usize,
     /// The residents' score (thousandths of a point).
     pub score: i64,
+    /// The moved-down players (MDPs), by id.
     pub mdps: Vec<u32>,
+    /// The residents (the bracket's scoregroup), by id.
     pub residents: Vec<u32>,
     /// Pairs made in this bracket (as the pairing colours them).
     pub pairs: Vec<(u32, u32)>,
+    /// Players left unpaired in the bracket, by id: they float down.
     pub downfloaters: Vec<u32>,
     /// MDPs left unpaired (the Limbo): they float on.
     pub limbo: Vec<u32>,
@@ -232,10 +274,12 @@ pub struct BracketReport {
     pub violations: Vec<Finding>,
     /// C.5-C.21 in priority order.
     pub criteria: Vec<Criterion>,
+    /// The colour check of each pair.
     pub colours: Vec<ColourCheck>,
 }
 
 impl BracketReport {
+    /// The value of criterion `article` (e.g. [`C6`]) in this bracket, if valued.
     pub fn value(&self, article: &str) -> Option<&[i64]> {
         self.criteria
             .iter()
@@ -385,33 +429,47 @@ pub fn criteria(
 /// The first place two pairings of one round part.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Comparison {
+    /// The same pairing (games, colours and bye).
     Identical,
     /// Bracket `bracket` differs first on `article`; `a_better` says which pairing does
     /// better there (absolute findings count as worse than any value).
     Criterion {
+        /// The bracket, 1-based from the top.
         bracket: usize,
+        /// The criterion's (or broken rule's) citation.
         article: String,
+        /// Whether `a` does better on it.
         a_better: bool,
+        /// `a`'s value (or finding), as text.
         a: String,
+        /// `b`'s value (or finding), as text.
         b: String,
     },
     /// Same pairs, different colours: the one article 5 gives is better.
     Colours {
+        /// The bracket, 1-based from the top.
         bracket: usize,
+        /// The rule of article 5 that decides.
         article: String,
+        /// Whether `a` has the colours article 5 gives.
         a_better: bool,
+        /// Who should have white against whom, by id.
         detail: String,
     },
     /// Equal on every criterion; the Dutch order of transpositions and exchanges decides.
     Order {
+        /// The bracket, 1-based from the top.
         bracket: usize,
+        /// Whether `a` comes first in the order.
         a_first: bool,
         /// The step of article 4 that orders them (see [`order::step`]).
         step: &'static str,
     },
     /// A pairing that is not a pairing of the round.
     Invalid {
+        /// Whether `a` is the invalid one (else `b`; `a` is looked at first).
         a_invalid: bool,
+        /// What is wrong with it.
         finding: Finding,
     },
 }

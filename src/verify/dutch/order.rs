@@ -38,9 +38,13 @@ pub fn step(b: &Bracket, x: &Candidate, y: &Candidate) -> &'static str {
         .map_or("same place", |i| lx[i])
 }
 
+/// The step that orders by the set of MDPs paired.
 pub const MDP_SET: &str = "MDP set (FIDE Dutch 2025 4.4)";
+/// The step that orders by the transposition of S2 facing the MDPs.
 pub const MDP_TRANSPOSITION: &str = "transposition of S2 facing the MDPs (FIDE Dutch 2025 4.2)";
+/// The step that orders by a resident exchange in the remainder.
 pub const EXCHANGE: &str = "resident exchange (FIDE Dutch 2025 4.3)";
+/// The step that orders by a transposition in the remainder.
 pub const TRANSPOSITION: &str = "transposition (FIDE Dutch 2025 4.2)";
 
 fn labelled(b: &Bracket, c: &Candidate) -> (Vec<i64>, Vec<&'static str>) {

@@ -33,14 +33,20 @@ pub use crate::verify::swiss::{preference, Preference, Strength};
 /// A float received in one round (FIDE Dutch 2025 1.4.2-1.4.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Float {
+    /// No float: a game against an equal pairing score, or no more than a loss's points
+    /// without playing.
     None,
+    /// Downfloat: a game against a lower pairing score (1.4.2), or more than a loss's points
+    /// without playing (1.4.3).
     Down,
+    /// Upfloat: a game against a higher pairing score (1.4.2).
     Up,
 }
 
 /// One player as the Dutch rules see him before the round.
 #[derive(Debug, Clone)]
 pub struct PlayerState {
+    /// The player, by id.
     pub id: u32,
     /// Pairing number (TPN): breaks ties of score (FIDE Dutch 2025 1.2).
     pub tpn: u32,
@@ -54,6 +60,7 @@ pub struct PlayerState {
     /// Colours of games played over the board, oldest first (C.04.2: unplayed rounds do not
     /// count).
     pub colours: Vec<Colour>,
+    /// Colour preference from the colours played (`None` before any game).
     pub pref: Option<Preference>,
     /// Float per earlier round, index 0 = round 1.
     pub floats: Vec<Float>,
@@ -70,9 +77,11 @@ pub struct PlayerState {
 }
 
 impl PlayerState {
+    /// Colour difference: whites minus blacks over games played.
     pub fn cd(&self) -> i32 {
         self.colours.iter().map(|c| c.sign()).sum()
     }
+    /// Whether he may have the PAB (C.04.1 4).
     pub fn pab_eligible(&self) -> bool {
         self.pab_bar.is_none()
     }
@@ -94,10 +103,13 @@ impl PlayerState {
 /// Everybody to be paired in round `round`, ranked (FIDE Dutch 2025 1.2: score, then TPN).
 #[derive(Debug, Clone)]
 pub struct RoundState {
+    /// The round to be paired, 1-based.
     pub round: u32,
     /// Pairing the last round: topscorers exist (1.8).
     pub last_round: bool,
+    /// The event's initial colour (FIDE Dutch 2025 5.2.5); white if unset.
     pub initial_colour: Colour,
+    /// The players to be paired, in rank order (index = rank index).
     pub players: Vec<PlayerState>,
     /// Players not paired this round, with why (C.04.2: withdrawn, not yet entered,
     /// requested bye).
@@ -291,6 +303,7 @@ fn number_colours(t: &Tournament, round: u32, players: &mut [PlayerState]) {
 }
 
 impl RoundState {
+    /// The state of every player of `t` before round `round`, from the earlier rounds.
     pub fn new(t: &Tournament, round: u32) -> RoundState {
         let earlier: Vec<_> = {
             let mut v: Vec<_> = t.rounds.iter().filter(|r| r.number < round).collect();
@@ -359,6 +372,7 @@ impl RoundState {
         self.index.get(&id).copied()
     }
 
+    /// Player `id`'s state, if he is to be paired.
     pub fn get(&self, id: u32) -> Option<&PlayerState> {
         self.index_of(id).map(|i| &self.players[i])
     }
