@@ -828,8 +828,6 @@ impl Tournament {
             .unwrap_or(0)
     }
 
-    /// The tournament as it stood before round `round` was paired: later rounds dropped, and
-    /// round `round` reduced to its requested byes (absences known in advance).
     /// Players paired in some round before `round` (a game, forfeited or not, or the
     /// pairing-allocated bye): those who have entered play, whatever their absences since.
     pub fn paired_before(&self, round: u32) -> std::collections::BTreeSet<u32> {
