@@ -10,8 +10,12 @@ use crate::{Error, Result, SystemKind};
 /// A paired round with its certificate and the verifier's findings.
 #[derive(Debug, Clone)]
 pub struct Paired {
+    /// The system the round was paired under.
     pub system: SystemKind,
+    /// The round as domain data: its games in board order and its byes, ready for [`store`].
     pub round: Round,
+    /// The pairing as solved: games and byes as player ids, players left unpaired, and the
+    /// certificate.
     pub pairing: Pairing,
     /// Director's notes from the system (warnings about the field, rules applied).
     pub notes: Vec<String>,

@@ -13,18 +13,27 @@
 
 use std::cmp::Ordering;
 
+/// An exact signed integer of `64·L` bits, two's complement in little-endian `u64` limbs.
 #[derive(Clone, Copy, Eq)]
 pub struct Fixed<const L: usize>([u64; L]);
 
+/// 256 bits.
 pub type F256 = Fixed<4>;
+/// 320 bits.
 pub type F320 = Fixed<5>;
+/// 384 bits.
 pub type F384 = Fixed<6>;
+/// 512 bits.
 pub type F512 = Fixed<8>;
+/// 1024 bits.
 pub type F1024 = Fixed<16>;
+/// 4096 bits.
 pub type F4096 = Fixed<64>;
 
 impl<const L: usize> Fixed<L> {
+    /// Zero.
     pub const ZERO: Self = Fixed([0; L]);
+    /// One.
     pub const ONE: Self = {
         let mut l = [0; L];
         l[0] = 1;
@@ -35,6 +44,7 @@ impl<const L: usize> Fixed<L> {
         (self.0[L - 1] as i64) < 0
     }
 
+    /// `v`, sign-extended.
     pub fn from_i64(v: i64) -> Self {
         let fill = if v < 0 { u64::MAX } else { 0 };
         let mut l = [fill; L];

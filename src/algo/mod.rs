@@ -14,15 +14,19 @@ use std::fmt::Debug;
 /// silently wrong, and callers size their weights ([`Weight::SAFE_BITS`]) so that it never
 /// happens.
 pub trait Weight: Copy + Ord + Debug + Send + Sync + 'static {
+    /// Zero.
     const ZERO: Self;
+    /// One.
     const ONE: Self;
     /// Width in bits (the matching's event queue has a bucket per bit).
     const WIDTH: u32;
     /// Bits a packed value may use: the matching doubles weights and sums duals above them.
     const SAFE_BITS: u32;
+    /// Zero (as [`Weight::ZERO`]).
     fn zero() -> Self {
         Self::ZERO
     }
+    /// `v` as a weight.
     fn from_i64(v: i64) -> Self;
     /// `self · 2^bits`.
     fn shl(&self, bits: u32) -> Self;
@@ -30,7 +34,9 @@ pub trait Weight: Copy + Ord + Debug + Send + Sync + 'static {
     fn from_i64_shl(v: i64, bits: u32) -> Self {
         Self::from_i64(v).shl(bits)
     }
+    /// `self + other` (panics on overflow).
     fn add(&self, other: &Self) -> Self;
+    /// `self − other` (panics on overflow).
     fn sub(&self, other: &Self) -> Self;
     /// `2 · self`.
     fn double(&self) -> Self {
@@ -123,6 +129,7 @@ impl<const L: usize> Weight for F::Fixed<L> {
 pub trait Matcher<W>: Sync {
     /// A graph on vertices `0..n`; edge ids are positions in `edges`.
     fn start(&mut self, n: usize, edges: &[(usize, usize, W)]);
+    /// After `start`: sets edge `edge`'s weight to `w` (the next solve repairs what it breaks).
     fn set_weight(&mut self, edge: usize, w: W);
     /// Adds an edge after a solve (the next solve repairs what it breaks); its id.
     fn add_edge(&mut self, a: usize, b: usize, w: W) -> usize;

@@ -30,6 +30,7 @@ pub fn parse(text: &str) -> Result<Tournament> {
     Ok(t)
 }
 
+/// The tournament as native JSON, pretty-printed, with a final newline.
 pub fn write(t: &Tournament) -> String {
     let mut s = serde_json::to_string_pretty(t).expect("tournament serialises");
     s.push('\n');

@@ -21,7 +21,9 @@ pub use crate::tournament::MAX_ROUNDS;
 /// The formats a tournament file can be in, by extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
+    /// The native JSON format (`.json`).
     Json,
+    /// FIDE TRF (`.trf`, `.trfx` or `.txt`).
     Trf,
     /// tsh `.t` file (one division).
     Tsh,
@@ -29,6 +31,8 @@ pub enum Kind {
     TshConfig,
 }
 
+/// The format of `path`, from its extension (case-insensitive); an unknown extension is an error
+/// naming the file.
 pub fn kind_of(path: &Path) -> Result<Kind> {
     match path
         .extension()

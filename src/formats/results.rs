@@ -28,11 +28,18 @@ pub struct Recorded {
     /// The board's number as the sheet posts it: tsh's table where `config tables` gives
     /// one, else the board.
     pub label: String,
+    /// White's player id (in Scrabble, the player who goes first).
     pub white: u32,
+    /// Black's player id (in Scrabble, the player who goes second).
     pub black: u32,
+    /// The board's result before this line.
     pub before: GameResult,
+    /// The board's game scores before this line (white/first, black/second), where kept.
     pub before_scores: Option<[i32; 2]>,
+    /// The result this line records.
     pub result: GameResult,
+    /// The game scores this line records (white/first, black/second), where the game keeps them
+    /// (Scrabble).
     pub scores: Option<[i32; 2]>,
     /// The players as the sheets show them, `Name (number)`: white's, then black's.
     pub names: [String; 2],
@@ -44,6 +51,7 @@ impl Recorded {
         self.before != GameResult::Pending && !self.is_unchanged()
     }
 
+    /// The line records what the board already held: result and scores.
     pub fn is_unchanged(&self) -> bool {
         self.before == self.result && self.before_scores == self.scores
     }
@@ -76,7 +84,9 @@ fn shown(result: GameResult, scores: Option<[i32; 2]>) -> String {
 /// The lines of a result file, checked against round `round`, nothing stored yet.
 #[derive(Debug, Clone)]
 pub struct Plan {
+    /// The round the results are for.
     pub round: u32,
+    /// One entry per result line, in the file's order.
     pub lines: Vec<Recorded>,
     /// Boards that would still have no result once the plan is stored.
     pub missing: Vec<usize>,

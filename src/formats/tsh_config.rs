@@ -59,6 +59,7 @@ pub struct Config {
     pub divisions: Vec<(String, String)>,
     /// The line of each division's `division NAME FILE` (as `divisions`).
     pub division_lines: Vec<usize>,
+    /// `config max_rounds = N`: the rounds planned.
     pub max_rounds: Option<u32>,
     /// Settings for every division.
     pub settings: BTreeMap<String, Value>,

@@ -10,9 +10,11 @@ use crate::algo::Matcher;
 /// Keeps one warm [`Solver`] per round and counts what it did.
 pub struct ExactMatcher<W: Weight> {
     solver: Option<Solver<W>>,
+    /// Matchings solved (calls to [`Matcher::solve`] and [`Matcher::solve_until`]).
     pub solves: usize,
     /// Edges in the graph now, and the most it held (the certificate's candidate pairs).
     pub edges: usize,
+    /// The most edges the graph held.
     pub peak_edges: usize,
 }
 
@@ -156,12 +158,19 @@ impl<W: Weight> Matcher<W> for ExactMatcher<W> {
 /// One matcher per width the Dutch procedure may pack its criteria into.
 #[derive(Default)]
 pub struct DutchMatchers {
+    /// The matcher for 128-bit weights.
     pub w128: ExactMatcher<i128>,
+    /// The matcher for 256-bit weights.
     pub w256: ExactMatcher<crate::fixed::F256>,
+    /// The matcher for 320-bit weights.
     pub w320: ExactMatcher<crate::fixed::F320>,
+    /// The matcher for 384-bit weights.
     pub w384: ExactMatcher<crate::fixed::F384>,
+    /// The matcher for 512-bit weights.
     pub w512: ExactMatcher<crate::fixed::F512>,
+    /// The matcher for 1024-bit weights.
     pub w1024: ExactMatcher<crate::fixed::F1024>,
+    /// The matcher for 4096-bit weights.
     pub w4096: ExactMatcher<crate::fixed::F4096>,
     /// Told of each bracket as it begins.
     pub progress: Option<super::Progress>,

@@ -6,6 +6,7 @@ use crate::spec::words::{self, count};
 use crate::spec::{Bracket, ExactPairing, RoundSpec};
 use serde::Serialize;
 
+/// How far a pairing is proved: the certificate's headline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
@@ -40,15 +41,21 @@ pub struct TierValue {
     pub proved: bool,
 }
 
+/// The size of what was solved for the round: players and pairs, and for a tier program its largest
+/// integer program.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct ModelSize {
+    /// Players put up for pairing.
     pub players: usize,
     /// Every pair of players, allowed or not.
     pub all_pairs: u64,
     /// Pairs the rules allow (one binary each).
     pub candidates: usize,
+    /// Columns of the largest program: pair columns, bye and unpaired variables.
     pub columns: usize,
+    /// Rows of the largest program.
     pub rows: usize,
+    /// Nonzeros of the largest program's matrix.
     pub nonzeros: usize,
     /// Odd-set rows added.
     pub odd_set_rows: usize,
@@ -60,11 +67,16 @@ pub struct ModelSize {
 /// `criteria`.
 #[derive(Debug, Clone)]
 pub struct Certificate {
+    /// How far the pairing is proved.
     pub status: Status,
+    /// Each tier's value, bound and proof, most important first (for the exact Dutch procedure, one
+    /// per bracket).
     pub tiers: Vec<TierValue>,
     /// Relative gap of the last solve (0 when proved).
     pub gap: f64,
+    /// The size of the program solved.
     pub model: ModelSize,
+    /// Wall-clock seconds the solve took.
     pub seconds: f64,
     /// One sentence on what was proved, or why not.
     pub summary: String,
@@ -82,6 +94,7 @@ pub struct Certificate {
 pub struct SolverStats {
     /// Groups of tiers solved in turn, and those closed (proved optimal).
     pub tier_groups: usize,
+    /// Groups of tiers closed (proved optimal).
     pub groups_closed: usize,
     /// Candidate pairs the specification lists.
     pub listed: usize,
@@ -94,13 +107,16 @@ pub struct SolverStats {
     pub pricing_rounds: usize,
     /// Parity-set rows from the start, and odd-set cuts separated later.
     pub odd_set_rows: usize,
+    /// Odd-set cuts separated after the start.
     pub odd_set_cuts: usize,
     /// Incumbents improved by partner exchanges before a group's first LP.
     pub exchanged: usize,
     /// Groups closed without a MIP: by a pairing on the LP optimum's face, at zero cost, by
     /// an exact weighted matching.
     pub closed_on_lp_face: usize,
+    /// Groups closed at zero cost.
     pub closed_at_zero_cost: usize,
+    /// Groups closed by an exact weighted matching.
     pub closed_by_matching: usize,
     /// Pairs ruled out of every later program by reduced cost.
     pub pairs_fixed_by_reduced_cost: usize,

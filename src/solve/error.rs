@@ -13,7 +13,9 @@ pub enum SolveError {
     TimeLimit(TimeLimitAt),
     /// A HiGHS call returned an error status.
     Highs {
+        /// The call that failed.
         step: HighsStep,
+        /// The status HiGHS returned.
         status: HighsStatus,
     },
     /// A group's LP relaxation ended in another status than optimal.
@@ -36,6 +38,7 @@ pub enum TimeLimitAt {
 }
 
 impl SolveError {
+    /// A HiGHS call at `step` that returned `status`.
     pub fn highs(step: HighsStep, status: HighsStatus) -> Self {
         SolveError::Highs { step, status }
     }
@@ -79,6 +82,7 @@ impl std::error::Error for SolveError {}
 /// Why the legal fallback paired a round.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fallback {
+    /// What made the fallback pair the round.
     pub cause: FallbackCause,
     /// When the maximum matching broke one of the system's rows: whether a feasibility
     /// program found a pairing that keeps them.
@@ -88,6 +92,7 @@ pub struct Fallback {
     pub cut: bool,
 }
 
+/// What made the legal fallback pair a round: the director asked for it, or the exact solve failed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum FallbackCause {
     /// `--greedy`: the solver was not asked.
@@ -96,6 +101,7 @@ pub enum FallbackCause {
     Solver(SolveError),
 }
 
+/// What became of the system's hard rows when the fallback's maximum matching broke one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RowsRepair {
     /// The rows solved as a feasibility program: its pairing is used.

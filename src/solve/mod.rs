@@ -138,8 +138,11 @@ impl Default for Options {
 /// A chosen set of variables: candidate indices, bye takers and unpaired players (indices).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Selection {
+    /// Candidate pairs chosen, by index into the spec's candidates.
     pub pairs: Vec<usize>,
+    /// Players given the bye, by index into the spec's players.
     pub byes: Vec<usize>,
+    /// Players left unpaired, by index into the spec's players.
     pub unpaired: Vec<usize>,
 }
 
@@ -194,9 +197,13 @@ impl Selection {
 /// and the certificate.
 #[derive(Debug, Clone)]
 pub struct Pairing {
+    /// Games in board order, as (white, black) player ids.
     pub games: Vec<(u32, u32)>,
+    /// Ids of the players given the bye.
     pub byes: Vec<u32>,
+    /// Ids of the players left without a game or the bye.
     pub unpaired: Vec<u32>,
+    /// What the solve proved of the pairing, and how it was found.
     pub certificate: Certificate,
 }
 

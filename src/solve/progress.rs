@@ -8,9 +8,19 @@ use std::sync::Arc;
 pub enum Step {
     /// The exact FIDE Dutch procedure began bracket `done + 1` of about `of` (the score
     /// groups; players moved down can end the procedure early).
-    Bracket { done: usize, of: usize },
+    Bracket {
+        /// Brackets before this one.
+        done: usize,
+        /// About how many brackets the round has (its score groups).
+        of: usize,
+    },
     /// The tier model began tier group `done + 1` of `of`.
-    Tier { done: usize, of: usize },
+    Tier {
+        /// Tier groups before this one.
+        done: usize,
+        /// Tier groups in the program.
+        of: usize,
+    },
 }
 
 /// A callback told of each [`Step`] (from the solving thread; it should be quick).

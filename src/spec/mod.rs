@@ -19,6 +19,7 @@ pub struct Tier {
 }
 
 impl Tier {
+    /// A tier of that name and rule.
     pub fn new(name: &str, rule: &str) -> Tier {
         Tier {
             name: name.to_string(),
@@ -31,17 +32,22 @@ impl Tier {
 /// allocation the system would give them, and its cost on every tier (non-negative integers).
 #[derive(Debug, Clone, Serialize)]
 pub struct Candidate {
+    /// One player of the pair (an index into [`RoundSpec::players`]).
     pub a: usize,
+    /// The other player (an index into [`RoundSpec::players`]).
     pub b: usize,
     /// Index (`a` or `b`) of the player who gets white or plays first.
     pub white: usize,
+    /// The pair's cost on each tier of [`RoundSpec::tiers`], in order.
     pub costs: Vec<i64>,
 }
 
 /// A player who may receive the pairing-allocated bye, with its cost on every tier.
 #[derive(Debug, Clone, Serialize)]
 pub struct ByeOption {
+    /// The player (an index into [`RoundSpec::players`]).
     pub player: usize,
+    /// The bye's cost on each tier of [`RoundSpec::tiers`], in order.
     pub costs: Vec<i64>,
 }
 
@@ -59,16 +65,22 @@ pub enum Var {
 /// An extra hard row `min ≤ Σ coef·var ≤ max`, with the rule it encodes.
 #[derive(Debug, Clone, Serialize)]
 pub struct Linear {
+    /// The variables and their coefficients.
     pub terms: Vec<(Var, i64)>,
+    /// Lower bound on the sum, if any.
     pub min: Option<i64>,
+    /// Upper bound on the sum, if any.
     pub max: Option<i64>,
+    /// The rule the row encodes, cited.
     pub rule: String,
 }
 
 /// Everything the solver needs to pair one round.
 #[derive(Debug, Clone, Serialize)]
 pub struct RoundSpec {
+    /// The system's name (e.g. `nsc2006`).
     pub system: String,
+    /// The round to pair (1-based).
     pub round: u32,
     /// Player ids to pair, in rank order (index 0 ranks highest).
     pub players: Vec<u32>,
@@ -76,7 +88,9 @@ pub struct RoundSpec {
     pub scores: Vec<f64>,
     /// Tiers after the implicit first one ("players left unpaired", always minimised first).
     pub tiers: Vec<Tier>,
+    /// The allowed pairs: a pair not listed is forbidden (unless a [`PairSource`] prices it in).
     pub candidates: Vec<Candidate>,
+    /// The players who may receive the pairing-allocated bye, with its cost.
     pub byes: Vec<ByeOption>,
     /// How many pairing-allocated byes the round gives at most (normally the parity of the
     /// field).
@@ -85,6 +99,7 @@ pub struct RoundSpec {
     /// least one pair must leave them: valid inequalities the solver may add (score groups and
     /// unions of the top groups).
     pub odd_sets: Vec<Vec<usize>>,
+    /// Extra hard rows the pairing must satisfy.
     pub rows: Vec<Linear>,
     /// Remarks for the director (warnings about the field or the rules applied).
     pub notes: Vec<String>,
@@ -232,7 +247,9 @@ pub trait PairSource: Send + Sync {
 /// A specification listing some candidates, with the source of all the others.
 #[derive(Clone)]
 pub struct SparseSpec {
+    /// The listed part: the candidates given up front, and everything else about the round.
     pub spec: RoundSpec,
+    /// The source of every pair the listed part leaves out.
     pub source: std::sync::Arc<dyn PairSource>,
 }
 
@@ -285,6 +302,7 @@ pub struct Programs {
 /// them. The engine runs this one list for every system; each way's outcome becomes a
 /// certificate by the same builder (`solve::certificate`).
 pub struct RoundPlan<'a> {
+    /// The strategies, in the order the engine tries them.
     pub strategies: Vec<Strategy<'a>>,
 }
 
@@ -308,7 +326,9 @@ pub enum Strategy<'a> {
 /// A tier program as the system states it: every allowed pair listed, or some listed and
 /// the rest priced in from a [`PairSource`].
 pub enum Tiers {
+    /// Every allowed pair listed.
     Listed(RoundSpec),
+    /// Some pairs listed, the rest priced in from a [`PairSource`].
     Sparse(SparseSpec),
 }
 
@@ -344,9 +364,13 @@ pub struct ExactProcedure<'a> {
 pub struct Bracket {
     /// Resident score in thousandths (the score group that opened the bracket).
     pub score: i64,
+    /// Players whose score is the bracket's (the score group).
     pub residents: usize,
+    /// Players moved down into the bracket from higher ones.
     pub moved_down: usize,
+    /// Pairs made in the bracket.
     pub pairs: usize,
+    /// Players of the bracket not paired in it: they float down to the next.
     pub floaters: usize,
     /// Exact matchings solved for this bracket (criteria, then the order of candidates).
     pub matchings: usize,

@@ -84,20 +84,28 @@ pub const TABLE: &[Words] = &[
 
 /// US Chess's colour rules (29E): the first round, the due colour, the priority of claims.
 pub const USCF_FIRST_ROUND: &str = "US Chess 29E2";
+/// The due colour (29E3).
 pub const USCF_DUE: &str = "US Chess 29E3";
+/// The priority of claims when both are due the same colour (29E4).
 pub const USCF_PRIORITY: &str = "US Chess 29E4";
 /// The first round's colours under ECF acceleration.
 pub const ECF_BASIC_FIRST_ROUND: &str = "ECF basic 2";
+/// The first round's colours under ECF advanced acceleration.
 pub const ECF_ADVANCED_FIRST_ROUND: &str = "ECF advanced 2";
 /// Who goes first in Scrabble: tsh's first/second balance, and NSC 2006's.
 pub const TSH_FIRST: &str = "TSH07 first/second";
+/// Who goes first under NSC 2006: firsts and seconds balanced.
 pub const NSC_FIRST: &str = "NSC06 firsts balanced";
 
 /// The colour allocation rules, numbered as the 2025 text numbers them.
 pub const COLOUR_BOTH: &str = "FIDE Dutch 2025 5.2.1";
+/// 5.2.2: the stronger colour preference is granted.
 pub const COLOUR_STRONGER: &str = "FIDE Dutch 2025 5.2.2";
+/// 5.2.3: equal preferences: the colours alternate from the latest round they differed.
 pub const COLOUR_ALTERNATE: &str = "FIDE Dutch 2025 5.2.3";
+/// 5.2.4: equal preferences and histories: the higher-ranked player gets his colour.
 pub const COLOUR_HIGHER: &str = "FIDE Dutch 2025 5.2.4";
+/// 5.2.5: neither is due a colour: by the higher-ranked player's pairing number.
 pub const COLOUR_NUMBER: &str = "FIDE Dutch 2025 5.2.5";
 
 /// The row of `article` (a citation string as the verifier gives it).

@@ -5,16 +5,24 @@ use crate::tournament::{Colour, Standing};
 /// Strength of a colour preference (FIDE Dutch A.6), weakest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Strength {
+    /// No preference: no game played yet.
     None,
+    /// Colour difference 0, not absolute: alternate from the last game.
     Mild,
+    /// Colour difference ±1, not absolute.
     Strong,
+    /// Colour difference beyond ±1, or the same colour in the last two games.
     Absolute,
 }
 
+/// A player's colour preference before the round (A.6), as [`preference`] computes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Preference {
+    /// The colour the player should get; `None` before any game.
     pub colour: Option<Colour>,
+    /// How strongly the player should get it.
     pub strength: Strength,
+    /// Whites minus blacks over games played.
     pub difference: i32,
 }
 

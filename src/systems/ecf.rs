@@ -36,6 +36,7 @@ use std::collections::BTreeMap;
 /// The systems `ecf-basic` (`advanced == false`) and `ecf-advanced`.
 #[derive(Debug, Default)]
 pub struct Ecf {
+    /// ECF advanced; `false`: ECF basic.
     pub advanced: bool,
 }
 
@@ -61,6 +62,7 @@ pub struct Groups {
 }
 
 impl Groups {
+    /// Whether player `id` is in the top half (quarters A and B).
     pub fn is_top(&self, id: u32) -> bool {
         matches!(self.quarter.get(&id), Some('A') | Some('B'))
     }
@@ -789,12 +791,14 @@ fn clauses(list: &[&str]) -> String {
 /// then the score groups of the remaining players (4(c)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AccTier {
+    /// Bye above the lowest score group (FIDE C.04.1 d, C.04.3 C.2).
     ByeGroup,
     /// ECF 6: only the floater of an odd top score group leaves it; no further top-half
     /// leader is sent down, not even against a bottom-half leader.
     TopLeadersOut,
     /// 3(b)/4(b): bottom-half leaders without a top-half opponent.
     LeadersUnserved,
+    /// ECF 6: top-half leaders paired against bottom-half leaders (rule 6 broken).
     RuleSixBroken,
     /// ECF 6: a floater from (a) (Advanced: also from (c)) not given a top-half player half a
     /// point behind. Group (a) is paired before (b), (c) before (d), so this comes before (d)
@@ -804,24 +808,40 @@ pub enum AccTier {
     HalvesUnserved,
     /// Advanced 7: promotions.
     Promoted,
+    /// Advanced 7: promoted bottom-half players not the highest-rated.
     PromotedNotHighest,
+    /// Colour preferences not granted in the accelerated pairs (3(b), 4(b), 6: "due the appropriate
+    /// colour").
     AcceleratedColour,
     /// ECF 6: the floater takes the highest-rated bottom-half leader (colour first).
     FloaterNotHighestLeader,
+    /// ECF 6: the floater from the top-half leaders not given the highest-rated top-half player
+    /// half a point behind.
     FloaterNotHighestBehind,
+    /// 3(b)/4(b): top-half partners of the bottom-half leaders not the highest-rated available.
     PartnersNotHighest,
     /// The floater from (c) not given a top-half player a point behind: after promotions (a
     /// promoted bottom-half player joins the top-half ½'s and may leave (c) without a
     /// floater) and after the choice of (b) partners, (b) being paired before (c).
     FloaterCNotBehind,
+    /// Advanced 6, 3(d): the floater from the top-half players half a point behind, then the (d)
+    /// pairs, not given the highest-rated top-half players a point behind.
     PartnersCdNotHighest,
+    /// 3(b): accelerated pairs not in grading order.
     GradingOrder,
+    /// Float size outside the accelerated pairs, in score steps squared (FIDE C.04.3 C.6-C.7).
     Float,
+    /// Colour preferences not granted ([`SwissTier::Colour`]).
     Colour,
+    /// Strong colour preferences not granted ([`SwissTier::StrongColour`]).
     StrongColour,
+    /// Floats repeated from last round ([`SwissTier::RepeatFloat1`]).
     RepeatFloat1,
+    /// Floats repeated from two rounds before ([`SwissTier::RepeatFloat2`]).
     RepeatFloat2,
+    /// Bye above the lowest-ranked eligible player ([`SwissTier::ByeRank`]).
     ByeRank,
+    /// In-bracket order (S1 v S2) outside the accelerated pairs (FIDE C.04.3 B.2-B.3).
     Order,
 }
 
@@ -876,27 +896,49 @@ impl AccTier {
 /// A pair's (or a bye's) cost on each tier of an accelerated round, by name.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct AccCosts {
+    /// Cost on [`AccTier::ByeGroup`].
     pub bye_group: i64,
+    /// Cost on [`AccTier::TopLeadersOut`].
     pub top_leaders_out: i64,
+    /// Cost on [`AccTier::LeadersUnserved`].
     pub leaders_unserved: i64,
+    /// Cost on [`AccTier::RuleSixBroken`].
     pub rule_six_broken: i64,
+    /// Cost on [`AccTier::FloaterNotBehind`].
     pub floater_not_behind: i64,
+    /// Cost on [`AccTier::HalvesUnserved`].
     pub halves_unserved: i64,
+    /// Cost on [`AccTier::Promoted`].
     pub promoted: i64,
+    /// Cost on [`AccTier::PromotedNotHighest`].
     pub promoted_not_highest: i64,
+    /// Cost on [`AccTier::AcceleratedColour`].
     pub accelerated_colour: i64,
+    /// Cost on [`AccTier::FloaterNotHighestLeader`].
     pub floater_not_highest_leader: i64,
+    /// Cost on [`AccTier::FloaterNotHighestBehind`].
     pub floater_not_highest_behind: i64,
+    /// Cost on [`AccTier::PartnersNotHighest`].
     pub partners_not_highest: i64,
+    /// Cost on [`AccTier::FloaterCNotBehind`].
     pub floater_c_not_behind: i64,
+    /// Cost on [`AccTier::PartnersCdNotHighest`].
     pub partners_cd_not_highest: i64,
+    /// Cost on [`AccTier::GradingOrder`].
     pub grading_order: i64,
+    /// Cost on [`AccTier::Float`].
     pub float: i64,
+    /// Cost on [`AccTier::Colour`].
     pub colour: i64,
+    /// Cost on [`AccTier::StrongColour`].
     pub strong_colour: i64,
+    /// Cost on [`AccTier::RepeatFloat1`].
     pub repeat_float_1: i64,
+    /// Cost on [`AccTier::RepeatFloat2`].
     pub repeat_float_2: i64,
+    /// Cost on [`AccTier::ByeRank`].
     pub bye_rank: i64,
+    /// Cost on [`AccTier::Order`].
     pub order: i64,
 }
 

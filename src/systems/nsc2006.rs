@@ -29,6 +29,8 @@ pub const NSC2006_SCHEDULE: &str = include_str!("../../models/nsc2006-schedule.j
 
 /// The system `nsc2006`, with the programs that answer its quad memberships.
 pub struct Nsc2006 {
+    /// Answers the quad memberships the schedule asks (where the formula's quads would repeat a
+    /// barred pairing).
     pub programs: Programs,
 }
 
@@ -59,13 +61,18 @@ pub enum Scheme {
     Final,
 }
 
+/// One session of the schedule: its rounds and how they are paired.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Session {
+    /// The session's name as the schedule gives it (e.g. `3`, `1-2`).
     #[serde(default)]
     pub session: String,
+    /// First round of the session (1-based).
     pub first: u32,
+    /// Last round of the session (inclusive).
     pub last: u32,
+    /// How the session is paired.
     pub scheme: Scheme,
     /// Round-robin group size, or the size of the groups quads are drawn from.
     #[serde(default)]
@@ -81,6 +88,8 @@ pub struct Session {
     pub top: usize,
 }
 
+/// Division 1 flight size caps, per round of the final session, by how many of the two top
+/// places are still open.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FlightCaps {
@@ -95,19 +104,29 @@ pub struct FlightCaps {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Catch {
+    /// Games left, counting the round being paired.
     pub games_left: u32,
+    /// Most games (wins) behind that can still catch up.
     pub games_behind: f64,
+    /// Most spread behind, when exactly `games_behind` behind.
     pub spread: i64,
 }
 
+/// The event's session layout, the final session's flight caps and the catch table
+/// (`models/nsc2006-schedule.json` by default).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Schedule {
+    /// The schedule's name.
     #[serde(default)]
     pub name: String,
+    /// Rounds in the event.
     pub rounds: u32,
+    /// The sessions, in order from round 1, each following the last.
     pub sessions: Vec<Session>,
+    /// Division 1 flight size caps of the final session.
     pub flight_caps: FlightCaps,
+    /// The catch table, by games left.
     pub catch: Vec<Catch>,
 }
 
@@ -174,6 +193,7 @@ impl Schedule {
         Ok(())
     }
 
+    /// The session holding round `round`, if any.
     pub fn session(&self, round: u32) -> Option<&Session> {
         self.sessions
             .iter()
@@ -193,6 +213,8 @@ impl Schedule {
 /// The system's settings (all optional; see models/nsc2006.md).
 #[derive(Debug, Clone)]
 pub struct Settings {
+    /// The session layout (`nsc2006.schedule`: a file path or a schedule object; the 2006 schedule
+    /// by default).
     pub schedule: Schedule,
     /// Division number (`nsc2006.division`; else the players' division name when numeric).
     pub division: Option<u32>,
@@ -212,6 +234,8 @@ fn int_setting(t: &Tournament, key: &str) -> Result<Option<u64>> {
     }
 }
 
+/// The system's settings from `t`, each checked (`nsc2006.schedule`, `nsc2006.division`,
+/// `nsc2006.winners`, `nsc2006.prize_places`).
 pub fn settings(t: &Tournament) -> Result<Settings> {
     let key = "nsc2006.schedule";
     let schedule = match t.settings.get(key) {
@@ -797,8 +821,11 @@ fn games_left(sched: &Schedule, round: u32) -> u32 {
 /// Current wins and spread of a player.
 #[derive(Debug, Clone, Copy)]
 pub struct Record {
+    /// The player's id.
     pub id: u32,
+    /// Wins (a draw is half a win).
     pub wins: f64,
+    /// Spread: the sum of game-score differences.
     pub spread: i64,
 }
 

@@ -47,6 +47,7 @@ pub struct Bounds {
 }
 
 impl Bounds {
+    /// The group of a player rated `rating`: `'A'`, `'B'` or `'C'`.
     pub fn group(&self, rating: u32) -> char {
         if rating >= self.a_min {
             'A'

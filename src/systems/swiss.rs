@@ -24,6 +24,7 @@ use crate::spec::{ByeOption, Candidate, PairSource, RoundSpec, SparseSpec, Tier}
 use crate::tournament::{milli, Colour, Float, Player, Standing, Standings, Tournament};
 use crate::{Error, Result, SystemKind};
 
+/// The system `swiss`: the standard Swiss, paired by the FIDE Dutch system.
 #[derive(Debug, Default)]
 pub struct Swiss;
 
@@ -72,8 +73,11 @@ fn swiss_field(t: &Tournament, round: u32) -> Result<Field> {
 /// The players to pair in a round, in rank order, with their standings and pairing scores.
 #[derive(Debug, Clone)]
 pub struct Field {
+    /// The round being paired (1-based).
     pub round: u32,
+    /// Player ids, in rank order; every other per-player vector is indexed like it.
     pub ids: Vec<u32>,
+    /// Each player's standing before the round.
     pub standings: Vec<Standing>,
     /// Score used for pairing (real score plus any acceleration), as points for the spec;
     /// every decision reads it in thousandths ([`milli`]).
@@ -88,6 +92,7 @@ pub struct Field {
     /// Colour preference (A.6) and played colours of each player, computed once: every pair's
     /// colour and cost reads them.
     pub prefs: Vec<Preference>,
+    /// Each player's played colours, oldest first.
     pub played: Vec<Vec<Colour>>,
 }
 
@@ -147,10 +152,12 @@ impl Field {
         })
     }
 
+    /// Players in the field.
     pub fn len(&self) -> usize {
         self.ids.len()
     }
 
+    /// No players in the field.
     pub fn is_empty(&self) -> bool {
         self.ids.is_empty()
     }
@@ -242,13 +249,21 @@ fn gcd(a: i64, b: i64) -> i64 {
 /// The standard Swiss's tiers by name, in priority order ([`SwissTier::ALL`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SwissTier {
+    /// Bye above the lowest score group (FIDE C.04.1 d, C.04.3 C.2).
     ByeGroup,
+    /// Float size, in score steps squared (FIDE C.04.3 C.6-C.7).
     Float,
+    /// Colour preferences not granted (FIDE C.04.3 C.12).
     Colour,
+    /// Strong colour preferences not granted (FIDE C.04.3 C.13).
     StrongColour,
+    /// Floats repeated from last round (FIDE C.04.3 C.14-C.15).
     RepeatFloat1,
+    /// Floats repeated from two rounds before (FIDE C.04.3 C.16-C.17).
     RepeatFloat2,
+    /// Bye above the lowest-ranked eligible player.
     ByeRank,
+    /// In-bracket order, S1 v S2 (FIDE C.04.3 B.2-B.3).
     Order,
 }
 
@@ -310,13 +325,21 @@ impl SwissTier {
 /// A pair's (or a bye's) cost on each standard tier, by name.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SwissCosts {
+    /// Cost on [`SwissTier::ByeGroup`].
     pub bye_group: i64,
+    /// Cost on [`SwissTier::Float`].
     pub float: i64,
+    /// Cost on [`SwissTier::Colour`].
     pub colour: i64,
+    /// Cost on [`SwissTier::StrongColour`].
     pub strong_colour: i64,
+    /// Cost on [`SwissTier::RepeatFloat1`].
     pub repeat_float_1: i64,
+    /// Cost on [`SwissTier::RepeatFloat2`].
     pub repeat_float_2: i64,
+    /// Cost on [`SwissTier::ByeRank`].
     pub bye_rank: i64,
+    /// Cost on [`SwissTier::Order`].
     pub order: i64,
 }
 
@@ -459,13 +482,19 @@ fn repeated_down(s: &Standing, back: usize) -> i64 {
 /// large fields ([`sparse_standard_spec`]).
 #[derive(Debug, Clone)]
 pub struct SwissPairs {
+    /// The round's field.
     pub field: Field,
+    /// Score groups as index ranges in rank order ([`Field::groups`]).
     pub groups: Vec<std::ops::Range<usize>>,
+    /// Score group of each player (an index into `groups`).
     pub group_of: Vec<usize>,
+    /// The colour drawn for odd pairing numbers (E.5): the tournament's initial colour, white if
+    /// none.
     pub initial: Colour,
 }
 
 impl SwissPairs {
+    /// The pairs of field `f` of tournament `t`.
     pub fn new(t: &Tournament, f: &Field) -> SwissPairs {
         let groups = f.groups();
         let mut group_of = vec![0; f.len()];

@@ -82,6 +82,7 @@ impl FlightCap {
 
 /// The system `tsh-cp`, with the programs that answer its perfect matchings.
 pub struct TshCp {
+    /// Answers the perfect matchings the plan asks (a group's minimum repeats and leader split).
     pub programs: Programs,
 }
 
@@ -167,6 +168,7 @@ fn list(t: &Tournament, key: &str) -> Result<Option<Vec<i64>>> {
 }
 
 impl Settings {
+    /// The settings of `t`, each checked, with the defaults where unset.
     pub fn from(t: &Tournament) -> Result<Settings> {
         let mut s = Settings::default();
         if let Some(l) = uint(t, "lag")? {
@@ -575,7 +577,9 @@ pub enum GroupKind {
 /// One group: players by rank.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Group {
+    /// What the group is.
     pub kind: GroupKind,
+    /// Player ids, by rank.
     pub players: Vec<u32>,
     /// The prize band contended (first and last rank), for flights.
     pub band: Option<(u32, u32)>,
@@ -591,17 +595,23 @@ pub struct Group {
 /// solver's.
 #[derive(Debug, Clone)]
 pub struct Plan {
+    /// The round whose standings pair this one ([`Settings::based_on`]).
     pub based_on: u32,
     /// Players to pair by standing after `based_on` (rank = index + 1).
     pub order: Vec<u32>,
     /// Wins in thousandths (a draw is half a win).
     pub wins: BTreeMap<u32, i64>,
+    /// Spread after `based_on` (the sum of game-score differences), by player id.
     pub spread: BTreeMap<u32, i64>,
     /// Rounds not yet in the standings (chasers' rounds to catch up).
     pub rounds_to_catch: u32,
+    /// The last rank of the last prize band (0 when there is none).
     pub last_prize_rank: u32,
+    /// The groups, in the order the plan formed them.
     pub groups: Vec<Group>,
+    /// The player given the bye, if the field is odd.
     pub bye: Option<u32>,
+    /// What the plan decided, for the director (standings used, Gibsons, bye, flights).
     pub notes: Vec<String>,
     /// tsh's best possible finishes (its `MaxRank`), by player, as last computed; 0 where
     /// tsh has not computed one.
@@ -1113,10 +1123,15 @@ impl Plan {
 pub enum TshTier {
     /// The partner of the leader at this flight position (0 = the top), in his list.
     LeaderPartner(usize),
+    /// Repeats (TSH07 minimising repeats).
     Repeats,
+    /// Consecutive repeats: last round's opponent again (TSH07 avoiding consecutive repeats).
     ConsecutiveRepeats,
+    /// First/second: players due to start against those due to reply (TSH07 first/second).
     FirstSecond,
+    /// Placement: KOTH for Gibsons, top half v bottom half for Swiss groups and nonleaders.
     Placement,
+    /// Rank order: the opponent higher in the list (TSH07 Swiss: in order).
     Order,
 }
 
@@ -1174,10 +1189,15 @@ impl TshTier {
 pub struct TshCosts {
     /// A leader pair: the upper member's flight position and the partner's place in his list.
     pub leader_partner: Option<(usize, i64)>,
+    /// Cost on [`TshTier::Repeats`].
     pub repeats: i64,
+    /// Cost on [`TshTier::ConsecutiveRepeats`].
     pub consecutive_repeats: i64,
+    /// Cost on [`TshTier::FirstSecond`].
     pub first_second: i64,
+    /// Cost on [`TshTier::Placement`].
     pub placement: i64,
+    /// Cost on [`TshTier::Order`].
     pub order: i64,
 }
 

@@ -138,9 +138,13 @@ pub enum Role {
 /// One player of the round, in rank order.
 #[derive(Debug, Clone)]
 pub struct Entrant {
+    /// The player's id.
     pub id: u32,
+    /// Rating; 0 means unrated.
     pub rating: u32,
+    /// Points from the rounds before (compared in thousandths).
     pub score: f64,
+    /// The player's standing before the round (colours, byes, opponents).
     pub standing: Standing,
 }
 
@@ -159,21 +163,27 @@ impl Entrant {
 /// score group, 29D1a never choosing them as odd player), score groups, and the plan.
 #[derive(Debug, Clone)]
 pub struct Field {
+    /// The round being paired (1-based).
     pub round: u32,
+    /// The players, ranked (29A); every other per-player table is indexed by this order.
     pub players: Vec<Entrant>,
     /// Score group of each player (0 = top).
     pub group: Vec<usize>,
     /// The groups as rank ranges.
     pub groups: Vec<std::ops::Range<usize>>,
+    /// Per player: his place in the plan.
     pub role: Vec<Role>,
     /// Per group: the upper and lower halves of the plan (player indices).
     pub upper: Vec<Vec<usize>>,
+    /// Per group: the lower half of the plan (player indices).
     pub lower: Vec<Vec<usize>>,
     /// Per group: its planned odd player, and its planned partner of an odd player from above.
     pub odd: Vec<Option<usize>>,
+    /// Per group: its planned partner of an odd player from above.
     pub partner: Vec<Option<usize>>,
     /// The plan's games across score groups: (odd player from above, his planned opponent).
     pub drops: Vec<(usize, usize)>,
+    /// The director's choices (`uscf.*` settings).
     pub settings: Settings,
     /// Per player: the 29D1a tier's cost of dropping him (rated players below him in his
     /// group, plus one; 0 for the planned odd player), so that a pair's costs take O(1).
@@ -268,10 +278,12 @@ impl Field {
         })
     }
 
+    /// Players in the field.
     pub fn len(&self) -> usize {
         self.players.len()
     }
 
+    /// No players in the field.
     pub fn is_empty(&self) -> bool {
         self.players.is_empty()
     }
@@ -757,6 +769,7 @@ impl System for UscfSwiss {
 
 /// Every pair of a round, for the solver to price in those a sparse specification leaves out.
 pub struct UscfPairs {
+    /// The round's field, from which every pair is costed.
     pub field: Field,
 }
 

@@ -69,19 +69,24 @@ pub struct Duals<W> {
     pub vertex: Vec<W>,
     /// The innermost blossom holding each vertex (an index into `blossoms`).
     pub vertex_parent: Vec<Option<usize>>,
+    /// Each blossom in use: its dual and the blossom holding it.
     pub blossoms: Vec<BlossomDual<W>>,
     /// In maximum-cardinality mode with exposed vertices: the inner (T) vertices of the last
     /// search, a Tutte–Berge set proving that no matching is larger.
     pub inner: Vec<usize>,
 }
 
+/// One blossom of a [`Duals`]: its dual and its parent in the laminar family.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BlossomDual<W> {
     /// 2·z_B.
     pub dual: W,
+    /// The innermost blossom holding this one (an index into [`Duals::blossoms`]); `None` at top
+    /// level.
     pub parent: Option<usize>,
 }
 
+/// A maximum-weight matching with the duals that prove it optimal.
 #[derive(Clone, Debug)]
 pub struct Matching<W> {
     /// `mate[v]`.
@@ -296,6 +301,8 @@ impl<W: Weight> DualView<W> {
     }
 }
 
+/// An exact maximum-weight matching kept between solves (warm start): edges can be added, removed
+/// or re-weighted and vertices removed, and the next solve repairs only what changed.
 pub struct Solver<W: Weight> {
     n: usize,
     max_card: bool,
@@ -386,20 +393,24 @@ pub struct Stats {
     /// Search stages: one per solve, and one more each time the trees of augmented (or
     /// rotated) paths are taken apart.
     pub stages: usize,
+    /// Augmenting paths flipped.
     pub augmentations: usize,
     /// S-vertices made exposed to keep duals within bounds.
     pub rotations: usize,
+    /// Blossoms formed.
     pub blossoms: usize,
     /// Blossoms formed with a blossom among their children.
     pub nested: usize,
     /// T-blossoms expanded during a search, and S-blossoms at dual 0 of the trees taken
     /// apart at the end of a stage.
     pub expanded_t: usize,
+    /// S-blossoms at dual 0 of the trees taken apart at the end of a stage.
     pub expanded_end: usize,
     /// Vertices matched by the greedy start.
     pub greedy_matched: usize,
     /// Dual steps, and edges scanned from S-vertices.
     pub steps: usize,
+    /// Edges scanned from S-vertices.
     pub scans: usize,
 }
 
@@ -420,6 +431,7 @@ impl Stats {
         }
     }
 
+    /// Adds the counts of `o` to these.
     pub fn add(&mut self, o: &Stats) {
         self.stages += o.stages;
         self.augmentations += o.augmentations;

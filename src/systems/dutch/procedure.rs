@@ -37,10 +37,16 @@ pub use crate::spec::Bracket as BracketLog;
 /// bye, anyone left over (only when no pairing satisfies the absolute criteria).
 #[derive(Debug, Clone, Default)]
 pub struct Outcome {
+    /// The pairs, as indices into [`Context::players`], higher-ranked first.
     pub pairs: Vec<(usize, usize)>,
+    /// The player given the pairing-allocated bye (an index into [`Context::players`]).
     pub bye: Option<usize>,
+    /// Players left over (indices into [`Context::players`]): only when no pairing satisfies the
+    /// absolute criteria.
     pub unpaired: Vec<usize>,
+    /// Each bracket in the order paired.
     pub brackets: Vec<BracketLog>,
+    /// Bits of the widest packed weight.
     pub weight_bits: u32,
     /// Stopped by [`Context::should_cancel`] (asked before each matching) before every
     /// bracket was paired.
@@ -60,13 +66,19 @@ pub struct Readings {
     pub bye_unplayed_games: bool,
 }
 
+/// What the procedure pairs a round from: the players, a deadline, the round's place in the event,
+/// and its settings.
 pub struct Context<'a> {
+    /// The players to pair, in the round's rank order.
     pub players: &'a [DutchPlayer],
     /// Asked before each matching: true stops the procedure (a deadline passed).
     pub should_cancel: &'a dyn Fn() -> bool,
     /// The last round is being paired (topscorers' exemptions apply).
     pub last_round: bool,
+    /// Rounds played before this one (`round − 1`): the repeated-float criteria look back one
+    /// and two rounds only as far as these reach.
     pub played_rounds: u32,
+    /// Readings of the text the procedure follows.
     pub readings: Readings,
     /// Most pairs a graph may hold (its memory): a bracket that would need more stops the
     /// procedure ([`Outcome::over_budget`]) rather than build it.

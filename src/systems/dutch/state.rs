@@ -11,6 +11,7 @@ pub use crate::tournament::Float;
 /// One player to pair, in the round's rank order.
 #[derive(Debug, Clone)]
 pub struct DutchPlayer {
+    /// The player's id.
     pub id: u32,
     /// Pairing score in thousandths of a point: real score plus the round's virtual points.
     pub score: i64,

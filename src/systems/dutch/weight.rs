@@ -43,6 +43,7 @@ impl Layout {
         self.total = off;
     }
 
+    /// Bits of all the fields (set by [`Layout::finish`]).
     pub fn total_bits(&self) -> u32 {
         self.total
     }
@@ -65,12 +66,14 @@ pub struct Builder<'a, W: Weight> {
 }
 
 impl<'a, W: Weight> Builder<'a, W> {
+    /// A weight of zero, to be set field by field under `layout`.
     pub fn new(layout: &'a Layout) -> Self {
         Builder {
             layout,
             value: W::zero(),
         }
     }
+    /// Adds `v` units of field `f`.
     pub fn set(&mut self, f: Field, v: i64) {
         if v != 0 {
             self.value = self.value.add(&self.layout.unit(f, v));
@@ -82,6 +85,7 @@ impl<'a, W: Weight> Builder<'a, W> {
             self.set(f, v);
         }
     }
+    /// The weight built.
     pub fn done(self) -> W {
         self.value
     }
