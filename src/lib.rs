@@ -16,6 +16,9 @@
 //! for all of them. [`audit`], [`simulate`], [`generate`] and [`report`] are built on
 //! [`engine`] and the floors below.
 
+// Every public item is documented; clippy -D warnings keeps it so.
+#![warn(missing_docs)]
+
 pub mod algo;
 pub mod audit;
 pub mod engine;
