@@ -322,7 +322,7 @@ fn acceleration_250_sets_virtual_points_by_round_and_player() {
     let e = trf::parse(&base_with(&["192 FIDE_DUTCH_2025_BAKU"]))
         .unwrap_err()
         .to_string();
-    assert!(e.contains("line 3") && e.contains("--system baku"), "{e}");
+    assert!(e.contains("line 3") && e.contains("the system baku"), "{e}");
 }
 
 /// TRF-2026 reads a blank round slot as Z (absent). A reference tournament whose absences

@@ -995,6 +995,12 @@ impl PairSource for PrefixedPairs {
         up.append(&mut self.inner.upper());
         up
     }
+    // The plan's games switch nothing under an acceleration either: the legal fallback keeps
+    // them, within 29E5a and 29E5b (without them it started from its generic quick pass,
+    // which the verifier rejected on large accelerated fields).
+    fn fallback_start(&self) -> Vec<(usize, usize)> {
+        self.inner.fallback_start()
+    }
 }
 
 /// [`sparse_spec_of`] with the tiers of `prefix` before rules 27–29's.
