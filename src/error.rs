@@ -1,5 +1,6 @@
-//! Errors a user sees: every one names where it came from (file, line, field) and maps to an
-//! exit code. Bad input is exit 2, never a panic.
+//! Errors a user sees: every one names where it came from (file, line, field), and its kind
+//! tells a front end how to end (bad input, a failed read or write, a lost output). Bad input
+//! is an error, never a panic.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -18,21 +19,21 @@ pub struct Location {
 /// An error of input, of the request, or of the machinery.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Error {
-    /// The input (a file, a command's arguments) is wrong; exit code 2.
+    /// The input (a file, a command's arguments) is wrong.
     Input {
         /// Where the problem is.
         at: Location,
         /// What is wrong, for the user.
         message: String,
     },
-    /// Reading or writing a file failed; exit code 2.
+    /// Reading or writing a file failed.
     Io {
         /// The file.
         path: PathBuf,
         /// The system's message.
         message: String,
     },
-    /// Standard output could not be written (a closed pipe, a full disk); exit code 4.
+    /// Standard output could not be written (a closed pipe, a full disk).
     Output {
         /// The system's message.
         message: String,
@@ -90,14 +91,6 @@ impl Error {
                 Error::Input { at, message }
             }
             other => other,
-        }
-    }
-
-    /// The process exit code: 4 for [`Error::Output`], 2 for every other error.
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            Error::Output { .. } => 4,
-            _ => 2,
         }
     }
 }

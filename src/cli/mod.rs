@@ -268,7 +268,7 @@ pub fn run() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             errln!("error: {e}");
-            ExitCode::from(e.exit_code() as u8)
+            ExitCode::from(exit_code(&e))
         }
     }
 }
@@ -410,6 +410,15 @@ pub fn system_name(t: &Tournament, flag: Option<SystemKind>, file: &Path) -> Res
             None => Ok(SystemKind::Swiss),
             Some(name) => SystemKind::parse_field(name, "system").map_err(|e| e.in_file(file)),
         },
+    }
+}
+
+/// The exit code of an error: 4 when standard output was lost, 2 for bad input and failed
+/// reads or writes.
+fn exit_code(e: &Error) -> u8 {
+    match e {
+        Error::Output { .. } => 4,
+        _ => 2,
     }
 }
 
