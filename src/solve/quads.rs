@@ -469,37 +469,36 @@ fn solve_stage(
             .for_each(|&(v, ..)| objective.add_mul((dist_max + 1) as f64, v)),
         Stage::Moves { .. } => {}
     }
-    let model = &mut vars;
     for c in &cols {
         let e: Expr = c.iter().map(|(_, v)| *v).sum();
-        model.add(e.eq(1));
+        vars.add(e.eq(1));
     }
     for (q, pod) in p.pods.iter().enumerate() {
         let e: Expr = (0..p.players).filter_map(|i| var_of(i, q)).sum();
-        model.add(e.eq(pod.len() as f64));
+        vars.add(e.eq(pod.len() as f64));
     }
     if !p.soft {
         for &(a, b) in &p.forbidden {
             for &(q, va) in &cols[a] {
                 if let Some(vb) = var_of(b, q) {
-                    model.add((va + vb).leq(1));
+                    vars.add((va + vb).leq(1));
                 }
             }
         }
     }
     for &(v, a, b, q) in barred_y.iter().chain(&repeat_y) {
         let (va, vb) = (var_of(a, q).unwrap(), var_of(b, q).unwrap());
-        model.add((va + vb - v).leq(1));
+        vars.add((va + vb - v).leq(1));
     }
     for e in clique_cuts(p, &cols, &barred_y) {
-        model.add(e.geq(0));
+        vars.add(e.geq(0));
     }
     for row in game_rows {
-        model.add(row);
+        vars.add(row);
     }
     if let Stage::Moves { barred } | Stage::Near { barred, .. } = stage {
         if p.soft {
-            model.add(barred_cost.leq(barred as f64));
+            vars.add(barred_cost.leq(barred as f64));
         }
     }
     if let Stage::Near { moved, .. } = stage {
@@ -511,7 +510,7 @@ fn solve_stage(
                 }
             }
         }
-        model.add(kept.geq((p.players - moved) as f64));
+        vars.add(kept.geq((p.players - moved) as f64));
     }
     let mut m = vars
         .minimise(&objective)

@@ -27,11 +27,10 @@ pub fn post_order_all(t: &mut Tournament) {
     let st = Standings::before(t, last + 1);
     for r in rounds {
         let score = |id: u32| {
-            st.get(id)
-                .and_then(|s| s.score_before.get(r as usize - 1).copied())
-                .unwrap_or(0.0)
+            let before = st.get(id).and_then(|s| s.score_before.get(r as usize - 1));
+            Some((before.copied().unwrap_or(0.0), 0, 0))
         };
-        let rank = chess_ranks(t, r, &score);
+        let rank = keys(t, r, &score);
         sort_round(t, r, &rank);
     }
 }
@@ -43,7 +42,7 @@ pub fn post_order(t: &mut Tournament, round: u32) {
 }
 
 /// Sorts round `round`'s games by their players' rank keys.
-fn sort_round(t: &mut Tournament, round: u32, rank: &dyn Fn(u32) -> (i64, i64, i64, u32)) {
+fn sort_round(t: &mut Tournament, round: u32, rank: &dyn Fn(u32) -> Key) {
     let scrabble = t.scoring.game_scores;
     if let Some(rd) = t.rounds.iter_mut().find(|r| r.number == round) {
         rd.games.sort_by_key(|g| {
@@ -58,49 +57,38 @@ fn sort_round(t: &mut Tournament, round: u32, rank: &dyn Fn(u32) -> (i64, i64, i
     }
 }
 
-/// Chess rank keys before `round` from each player's score then: pairing score (with the
-/// round's virtual points), then pairing number.
-fn chess_ranks(
-    t: &Tournament,
-    round: u32,
-    score: &dyn Fn(u32) -> f64,
-) -> impl Fn(u32) -> (i64, i64, i64, u32) {
-    let keys: HashMap<u32, (i64, i64, i64, u32)> = t
-        .players
-        .iter()
-        .map(|p| {
-            let vp = p
-                .virtual_points
-                .get(round as usize - 1)
-                .copied()
-                .unwrap_or(0.0);
-            let points = -((score(p.id) + vp) * 1000.0).round() as i64;
-            (p.id, (points, 0, 0, p.number()))
-        })
-        .collect();
-    move |id| keys.get(&id).copied().unwrap_or((0, 0, 0, u32::MAX))
-}
+/// A player's rank key (smaller ranks higher).
+type Key = (i64, i64, i64, u32);
 
 /// Each player's rank before `round` as a key (smaller ranks higher): pairing score, then
 /// (Scrabble) spread and rating, then pairing number.
-fn ranks(t: &Tournament, round: u32) -> impl Fn(u32) -> (i64, i64, i64, u32) {
+fn ranks(t: &Tournament, round: u32) -> impl Fn(u32) -> Key {
     let st = Standings::before(t, round);
+    keys(t, round, &|id| {
+        st.get(id).map(|s| (s.score, s.spread, s.rating))
+    })
+}
+
+/// Rank keys before `round` from each player's score, spread and rating then (`None`: no
+/// standing, ranked last): pairing score (with the round's virtual points), then (Scrabble)
+/// spread and rating, then pairing number.
+fn keys(
+    t: &Tournament,
+    round: u32,
+    standing: &dyn Fn(u32) -> Option<(f64, i64, u32)>,
+) -> impl Fn(u32) -> Key {
     let scrabble = t.scoring.game_scores;
-    let keys: HashMap<u32, (i64, i64, i64, u32)> = st
-        .by_id
-        .values()
-        .map(|s| {
-            let vp = t
-                .player(s.id)
-                .and_then(|p| p.virtual_points.get(round as usize - 1).copied())
-                .unwrap_or(0.0);
-            let score = -((s.score + vp) * 1000.0).round() as i64;
+    let keys: HashMap<u32, Key> = (t.players.iter())
+        .filter_map(|p| {
+            let (score, spread, rating) = standing(p.id)?;
+            let vp = p.virtual_points.get(round as usize - 1).copied();
+            let points = -((score + vp.unwrap_or(0.0)) * 1000.0).round() as i64;
             let k = if scrabble {
-                (score, -s.spread, -i64::from(s.rating), s.number)
+                (points, -spread, -i64::from(rating), p.number())
             } else {
-                (score, 0, 0, s.number)
+                (points, 0, 0, p.number())
             };
-            (s.id, k)
+            Some((p.id, k))
         })
         .collect();
     move |id| keys.get(&id).copied().unwrap_or((0, 0, 0, u32::MAX))
