@@ -1,6 +1,6 @@
 //! One round end to end: system → solve → the round as domain data → independent verification.
 
-use crate::solve::{self, Options, Pairing, Status};
+use crate::solve::{self, Exchanges, Options, Pairing, Status};
 use crate::spec::{ExactProcedure, RoundPlan, Strategy, Tiers};
 use crate::systems;
 use crate::tournament::{Bye, ByeKind, Game, GameResult, Round, Tournament};
@@ -68,20 +68,33 @@ pub fn pair_round(
         return Ok(first.paired);
     }
     let mut paired = first.paired;
-    // A first attempt that was the legal fallback already (the exact solve ran out of its
-    // share) is not run again: the second would be the same matching in less time.
+    // A first attempt that was the legal fallback because the exact solve ran out of its
+    // share is not run again: the limit is spent. Otherwise the fallback's ways of exchanging
+    // partners are tried in turn (one the verifier rejects may be another's legal pairing),
+    // except the one the first attempt already was.
     let fell_back = paired.pairing.certificate.fallback.is_some();
-    if !opts.greedy_only && !fell_back {
+    let ways: &[Exchanges] = if fell_back && !opts.greedy_only {
+        &[]
+    } else {
+        &Exchanges::ORDER
+    };
+    for &how in ways {
+        if fell_back && how == opts.fallback_exchanges {
+            continue;
+        }
         let greedy = Options {
             greedy_only: true,
+            fallback_exchanges: how,
             ..opts.clone()
         };
         let fb = run.attempt(&plan, &greedy)?.paired;
         if fb.is_clean() {
             return Ok(fallback_used(fb, &paired));
         }
-        // The fallback's maximum matching pairs everyone whenever the allowed pairs can.
-        if !paired.pairing.unpaired.is_empty() && fb.pairing.unpaired.is_empty() {
+        // None clean: the one that leaves the fewest unpaired (the fallback's maximum matching
+        // pairs everyone whenever the allowed pairs can), then breaks the fewest rules.
+        let worse = |p: &Paired| (p.pairing.unpaired.len(), p.violations.len());
+        if worse(&fb) < worse(&paired) {
             paired = fb;
         }
     }
@@ -123,9 +136,14 @@ fn check_request(t: &Tournament, round: u32) -> Result<()> {
 /// The legal fallback's pairing `fb`, used because the first pairing (`first`) broke a rule
 /// or left players unpaired: its notes and summary say so.
 fn fallback_used(mut fb: Paired, first: &Paired) -> Paired {
+    let what = if first.pairing.certificate.fallback.is_some() {
+        "the fallback's first pairing"
+    } else {
+        "the exact pairing"
+    };
     let why = match first.violations.first() {
-        Some(v) => format!("the exact pairing broke a rule ({})", v.message),
-        None => "the exact pairing left players unpaired".to_string(),
+        Some(v) => format!("{what} broke a rule ({})", v.message),
+        None => format!("{what} left players unpaired"),
     };
     // What the first attempt noted (why the exact Dutch procedure did not pair the round)
     // still holds.

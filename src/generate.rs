@@ -119,8 +119,16 @@ pub fn result(white: u32, black: u32, draw_rate: f64, rng: &mut Rng) -> GameResu
     }
 }
 
-/// A field with `played` rounds paired under `system` (with `opts`) and results drawn.
+/// A field with `played` rounds paired under `system` (with `opts`) and results drawn. A
+/// greedy history ([`Options::greedy_only`]) is the fallback's plain maximum matching, without
+/// its partner exchanges: fast and irregular, and the same fields as builds before them (the
+/// benchmark fields).
 pub fn field(spec: &Spec, opts: &Options) -> Result<Tournament> {
+    let plain = Options {
+        fallback_exchanges: crate::solve::Exchanges::Off,
+        ..opts.clone()
+    };
+    let opts = if opts.greedy_only { &plain } else { opts };
     let scrabble = crate::systems::model(spec.system, &crate::solve::PROGRAMS).game_scores();
     let mut rng = Rng::new(spec.seed);
     let field = if scrabble {

@@ -755,6 +755,17 @@ fn baku_verifier_flags_unaccelerated_round() {
         rules(&v).contains(&"FIDE C.04.5.1 pairing score".to_string()),
         "{v:?}"
     );
+    // The groups are named by their points as the director reads them: GA's one virtual
+    // point against GB's none.
+    let floats = v
+        .iter()
+        .find(|x| x.rule == "FIDE C.04.5.1 pairing score")
+        .unwrap();
+    assert!(
+        floats.message.contains("pairing-score groups 1 and 0;"),
+        "{}",
+        floats.message
+    );
     // Labels and stored virtual points must be the method's: 11 is in GB, and GA has one
     // point in round 1.
     let mut t = field(20, 2400, 40);

@@ -24,8 +24,9 @@ tr.decides td { font-weight: bold; }
 .rule { color: #555; font-size: 0.9em; }
 ";
 
-/// The audit as a self-contained HTML page.
-pub fn html(a: &Audit, t: &Tournament) -> String {
+/// The audit as a self-contained HTML page; `note`, when given, follows the verdict in
+/// parentheses (the command line puts its exit status there).
+pub fn html(a: &Audit, t: &Tournament, note: Option<&str>) -> String {
     let st = Standings::before(t, a.round);
     let score = |id: u32| st.get(id).map(|s| s.score).unwrap_or(0.0);
     let title = format!(
@@ -71,7 +72,8 @@ pub fn html(a: &Audit, t: &Tournament) -> String {
             body {
                 h1 { (title) }
                 p class={ "verdict " (banner) } {
-                    (verdict_words(a.verdict)) " (exit code " (a.verdict.exit_code()) ")"
+                    (verdict_words(a.verdict))
+                    @if let Some(n) = note { " (" (n) ")" }
                 }
                 ul.summary {
                     @for line in &a.summary { li { (line) } }

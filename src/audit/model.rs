@@ -51,27 +51,16 @@ pub struct TierRow {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
-    /// No rule broken and every tier equals the proven optimum. Exit 0.
+    /// No rule broken and every tier equals the proven optimum.
     Optimal,
-    /// No rule broken, but worse than the optimum on some tier. Exit 1.
+    /// No rule broken, but worse than the optimum on some tier.
     NotOptimal,
     /// No rule broken and no worse than the best pairing found, but the solver did not prove
-    /// that one optimal (time limit or fallback): optimality not shown. Exit 1.
+    /// that one optimal (time limit or fallback): optimality not shown.
     Unproved,
     /// Breaks a rule (the verifier's findings, or a pair or row the round's hard rules
-    /// exclude). Exit 3.
+    /// exclude).
     BreaksRule,
-}
-
-impl Verdict {
-    /// The exit code of the verdict: 0 optimal, 1 not optimal or unproved, 3 breaks a rule.
-    pub fn exit_code(self) -> u8 {
-        match self {
-            Verdict::Optimal => 0,
-            Verdict::NotOptimal | Verdict::Unproved => 1,
-            Verdict::BreaksRule => 3,
-        }
-    }
 }
 
 /// Where the pairing under audit and the optimum differ.

@@ -70,16 +70,26 @@ pub fn run(a: AuditArgs) -> Result<u8> {
     };
     let report = audit::audit(&t, a.round, system, &given, &opts)
         .map_err(|e| super::as_flag(e).in_file(&a.file))?;
+    let code = verdict_code(report.verdict);
     let out = match a.format {
         AuditFormat::Text => audit::text(&report, &t),
-        AuditFormat::Json => audit::json(&report) + "\n",
-        AuditFormat::Html => audit::html(&report, &t),
+        AuditFormat::Json => audit::json(&report, &[("exit_code", code.into())]) + "\n",
+        AuditFormat::Html => audit::html(&report, &t, Some(&format!("exit code {code}"))),
     };
     match &a.out {
         Some(p) => formats::write_atomic(p, out.as_bytes())?,
         None => out!("{out}"),
     }
-    Ok(report.verdict.exit_code())
+    Ok(code)
+}
+
+/// The exit status of an audit: 0 optimal, 1 not optimal or unproved, 3 breaks a rule.
+fn verdict_code(v: audit::Verdict) -> u8 {
+    match v {
+        audit::Verdict::Optimal => 0,
+        audit::Verdict::NotOptimal | audit::Verdict::Unproved => 1,
+        audit::Verdict::BreaksRule => 3,
+    }
 }
 
 /// A round with no pairing recorded: the option that gives one.

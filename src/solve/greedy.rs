@@ -12,12 +12,18 @@
 //!    player stays paired and the bye follows the system's costs (C.04.3's lowest score and
 //!    rank).
 //!
+//! 4. partner exchanges on that pairing, tier by tier in priority order, each lowering its tier
+//!    and keeping every tier above ([`super::exchange`]): two games floating between the same
+//!    two score groups, say, become two games inside them. Counted passes, no clock, so the
+//!    same input gives the same pairing.
+//!
 //! Rows of the round specification (system rules a plain matching cannot express) are checked
 //! by the caller, which solves them as a feasibility program when the matching breaks one.
 
 use super::matching::Graph;
-use super::Selection;
+use super::{Exchanges, Selection};
 use crate::spec::{PairSource, RoundSpec};
+use std::collections::HashMap;
 use std::time::Instant;
 
 /// A fallback pairing: the selection, and the specification its pair indices refer to (the
@@ -39,7 +45,21 @@ const FIRST_WINDOW: usize = 16;
 /// The fallback pairing of `spec`; with a pair source, its pairs are asked for a window of
 /// ranks at a time while players are left over, until `end` (past it the players still
 /// free stay unpaired, and [`Fallback::cut`] says so).
-pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>, end: Option<Instant>) -> Fallback {
+pub fn pair(
+    spec: &RoundSpec,
+    source: Option<&dyn PairSource>,
+    end: Option<Instant>,
+    how: Exchanges,
+) -> Fallback {
+    let fb = matched(spec, source, end);
+    if how == Exchanges::Off {
+        return fb;
+    }
+    exchanged(spec, source, end, how, fb)
+}
+
+/// [`pair`] before the exchanges: the quick pass, then the maximum matching and the bye.
+fn matched(spec: &RoundSpec, source: Option<&dyn PairSource>, end: Option<Instant>) -> Fallback {
     // The quick pass first: when it pairs everyone, it is the answer (and the fallback pairs
     // exactly as it always has).
     let start = match source.map(|s| s.fallback_start()) {
@@ -182,6 +202,73 @@ pub fn pair(spec: &RoundSpec, source: Option<&dyn PairSource>, end: Option<Insta
     }
 }
 
+/// The fallback's pairing after partner exchanges for each tier in turn (a lower value on it,
+/// none higher on the tiers above, or with [`Exchanges::Pareto`] on any other), the pairs the specification does not list taken from the
+/// source and appended; tiers are skipped once `end` has passed. A pairing that met the
+/// specification's rows and would not after the exchanges is kept as it was.
+fn exchanged(
+    spec: &RoundSpec,
+    source: Option<&dyn PairSource>,
+    end: Option<Instant>,
+    how: Exchanges,
+    mut fb: Fallback,
+) -> Fallback {
+    let past = |end: Option<Instant>| end.is_some_and(|e| Instant::now() >= e);
+    let rows_met = fb
+        .selection
+        .satisfies_rows(fb.extended.as_ref().unwrap_or(spec));
+    let mut ext = fb.extended.take();
+    let mut pairs = fb.selection.pairs.clone();
+    let tiers = spec.tiers.len();
+    for k in 0..tiers {
+        let on = ext.as_ref().unwrap_or(spec);
+        // Nothing to lower on a tier the pairing has at zero; none after the limit.
+        if pairs.iter().all(|&i| on.candidates[i].costs[k] == 0) || past(end) {
+            continue;
+        }
+        let dead = vec![false; on.candidates.len()];
+        // Tier `k` is group entry `k + 1` (entry 0 counts players left unpaired).
+        let held = match how {
+            Exchanges::Pareto => tiers,
+            _ => k,
+        };
+        let fixed: Vec<(Vec<(usize, i128)>, i128)> = (0..held)
+            .filter(|&j| j != k)
+            .map(|j| (vec![(j + 1, 1)], 0))
+            .collect();
+        let Some(x) = super::exchange::exchange(on, &dead, source, &[(k + 1, 1)], &fixed, &pairs)
+        else {
+            continue;
+        };
+        let index: HashMap<(usize, usize), usize> = on
+            .candidates
+            .iter()
+            .enumerate()
+            .map(|(i, c)| ((c.a.min(c.b), c.a.max(c.b)), i))
+            .collect();
+        pairs.clear();
+        for c in x.pairs {
+            match index.get(&(c.a.min(c.b), c.a.max(c.b))) {
+                Some(&i) => pairs.push(i),
+                None => {
+                    let e = ext.get_or_insert_with(|| spec.clone());
+                    e.candidates.push(c);
+                    pairs.push(e.candidates.len() - 1);
+                }
+            }
+        }
+    }
+    pairs.sort();
+    let mut sel = fb.selection.clone();
+    sel.pairs = pairs;
+    // Appending candidates keeps the earlier indices, so either selection refers to `ext`.
+    if !rows_met || sel.satisfies_rows(ext.as_ref().unwrap_or(spec)) {
+        fb.selection = sel;
+    }
+    fb.extended = ext;
+    fb
+}
+
 /// The system's kept pairs ([`PairSource::fallback_start`]) that are listed candidates, then
 /// the cheapest bye option among the players left, then those players in rank order each with
 /// his cheapest free listed partner: the quick pass around the kept pairs.
@@ -293,7 +380,12 @@ mod tests {
     #[test]
     fn a_large_field_pairs_from_nearby_ranks_not_every_pair() {
         let n = 4000;
-        let fb = pair(&field(n), Some(&Rule(|a, b| (a + b) % 3 != 0)), None);
+        let fb = pair(
+            &field(n),
+            Some(&Rule(|a, b| (a + b) % 3 != 0)),
+            None,
+            Exchanges::Lexicographic,
+        );
         assert!(fb.selection.unpaired.is_empty());
         assert_eq!(fb.selection.pairs.len(), n / 2);
         // Every pair would be n(n-1)/2 = 8 million; the nearby ranks are a few per player.
@@ -303,7 +395,12 @@ mod tests {
     #[test]
     fn pairs_only_far_apart_are_still_found() {
         let n = 200;
-        let fb = pair(&field(n), Some(&Rule(|a, b| b == a + 100)), None);
+        let fb = pair(
+            &field(n),
+            Some(&Rule(|a, b| b == a + 100)),
+            None,
+            Exchanges::Lexicographic,
+        );
         assert!(fb.selection.unpaired.is_empty());
         assert_eq!(fb.selection.pairs.len(), 100);
     }
@@ -312,7 +409,12 @@ mod tests {
     fn past_the_time_limit_the_players_still_free_are_left_and_the_cut_is_said() {
         let n = 200;
         let end = Some(Instant::now());
-        let fb = pair(&field(n), Some(&Rule(|a, b| b == a + 100)), end);
+        let fb = pair(
+            &field(n),
+            Some(&Rule(|a, b| b == a + 100)),
+            end,
+            Exchanges::Lexicographic,
+        );
         assert!(fb.cut);
         assert!(!fb.selection.unpaired.is_empty());
     }
@@ -320,7 +422,12 @@ mod tests {
     #[test]
     fn a_player_no_one_may_meet_is_the_only_one_left() {
         let n = 201;
-        let fb = pair(&field(n), Some(&Rule(|a, _| a != 0)), None);
+        let fb = pair(
+            &field(n),
+            Some(&Rule(|a, _| a != 0)),
+            None,
+            Exchanges::Lexicographic,
+        );
         assert_eq!(fb.selection.unpaired, vec![0]);
     }
 }

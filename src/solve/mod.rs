@@ -60,6 +60,8 @@ pub struct Options {
     pub fallback_seconds: Option<f64>,
     /// Skip HiGHS and pair with the greedy pass only.
     pub greedy_only: bool,
+    /// How the legal fallback improves its matching by partner exchanges.
+    pub fallback_exchanges: Exchanges,
     /// HiGHS `random_seed`: fixed so that the same input gives the same output.
     pub seed: i32,
     /// Add odd-set (blossom) rows for odd score groups and odd unions of top groups.
@@ -109,6 +111,23 @@ pub struct Options {
     pub progress: Option<Progress>,
 }
 
+/// How the legal fallback improves its maximum matching by partner exchanges, each lowering
+/// one tier ([`Options::fallback_exchanges`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exchanges {
+    /// Each tier in priority order, keeping every tier above it: the rules' own order.
+    Lexicographic,
+    /// Each tier, keeping every other tier: never a cost on one rule for a gain on another.
+    Pareto,
+    /// None: the matching as found.
+    Off,
+}
+
+impl Exchanges {
+    /// The order the engine tries them in until the verifier passes a fallback pairing.
+    pub const ORDER: [Exchanges; 3] = [Exchanges::Lexicographic, Exchanges::Pareto, Exchanges::Off];
+}
+
 /// The default [`Options::sparse_from`].
 pub const SPARSE_FROM: usize = 500;
 
@@ -118,6 +137,7 @@ impl Default for Options {
             time_limit: None,
             fallback_seconds: None,
             greedy_only: false,
+            fallback_exchanges: Exchanges::Lexicographic,
             seed: 0,
             odd_set_rows: true,
             full_candidates: false,
@@ -363,7 +383,7 @@ fn fallback_pairing(
     opts: &Options,
     end: Option<Instant>,
 ) -> (greedy::Fallback, Option<RowsRepair>) {
-    let mut fb = greedy::pair(spec, source, end);
+    let mut fb = greedy::pair(spec, source, end, opts.fallback_exchanges);
     let on = fb.extended.as_ref().unwrap_or(spec);
     if fb.selection.satisfies_rows(on) {
         return (fb, None);

@@ -18,7 +18,9 @@
 //! 6. colour alternation (27A5);
 //! 7. interchanges (27A3 upper half v lower half; 29E5e: a transposition is preferred);
 //! 8. the odd player (29D1a) and his opponent (29D2);
-//! 9. the size of all switches, then the rulebook's order of transpositions.
+//! 9. the size of all switches, then the boards changed from the plan (a single
+//!    transposition before a compound one of the same size), then the rulebook's order of
+//!    transpositions.
 //!
 //! No second meeting (27A1) is hard: such pairs are not candidates. Colours follow 29E4.
 
@@ -82,7 +84,7 @@ impl Settings {
 }
 
 /// The tiers after "players left unpaired", in priority order, each with the rule it encodes.
-pub const TIERS: [(&str, &str); 15] = [
+pub const TIERS: [(&str, &str); 16] = [
     ("bye to an ineligible player", "US Chess 28L3"),
     ("bye above the lowest score group", "US Chess 28L2"),
     ("bye to an unrated player", "US Chess 28L2"),
@@ -97,6 +99,7 @@ pub const TIERS: [(&str, &str); 15] = [
     ("odd player", "US Chess 29D1a"),
     ("odd player's opponent", "US Chess 29D2"),
     ("rating points switched", "US Chess 29E5"),
+    ("boards changed from the plan", "US Chess 29C"),
     ("order of transpositions", "US Chess 29C"),
 ];
 
@@ -117,7 +120,8 @@ pub mod tier {
     pub const ODD: usize = 11;
     pub const ODD_OPPONENT: usize = 12;
     pub const SWITCHED: usize = 13;
-    pub const ORDER: usize = 14;
+    pub const CHANGED: usize = 14;
+    pub const ORDER: usize = 15;
 }
 
 /// A player's place in the plan.
@@ -380,6 +384,16 @@ impl Field {
         }
     }
 
+    /// Whether `a` and `b` are a game of the plan (29C's halves, or 29D's odd player and his
+    /// planned opponent).
+    fn in_plan(&self, a: usize, b: usize) -> bool {
+        self.natural(a) == Some(b)
+            || self
+                .drops
+                .iter()
+                .any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b))
+    }
+
     /// The plan's opponent of `i` in its own group, if it has one.
     fn natural(&self, i: usize) -> Option<usize> {
         let g = self.group[i];
@@ -589,9 +603,13 @@ pub fn breaks_equalization(s: &Standing, c: Colour) -> bool {
     (after.abs() >= 2 && after.abs() > d.abs()) || third
 }
 
-/// 27A5 broken for `s` receiving `c`: the same colour as in his last game.
+/// 27A5 broken for `s` receiving `c`: the same colour as in his last game, for a player whose
+/// colours are even. A player is due one colour, for one reason (29E3): with an unequal count
+/// it is the colour that equalizes, which he gets or misses under 27A4 alone, whatever his last
+/// game's colour was. So no switch is made to spare him a second count (the rulebook's 29E7
+/// example of five players due white: the natural pairing stands).
 pub fn breaks_alternation(s: &Standing, c: Colour) -> bool {
-    s.last_colour() == Some(c)
+    s.last_colour() == Some(c) && s.colour_difference() == 0 && !breaks_equalization(s, c)
 }
 
 /// [`Field::flags`]: white breaks 27A4 for the player.
@@ -643,8 +661,13 @@ impl UscfSwiss {
             f.switch(a, b)
         } else {
             c[tier::ODD] = f.odd_cost[a];
-            c[tier::ODD_OPPONENT] = (b - f.groups[gb].start) as i64;
-            (f.drop_switch(a, b), false, 0)
+            let place = (b - f.groups[gb].start) as i64;
+            c[tier::ODD_OPPONENT] = place;
+            // Two or more dropping: the higher-ranked meets the higher (29D2 "in order"), which
+            // a weight falling with his rank makes the cheapest assignment.
+            let rank = (a - f.groups[ga].start) as i64;
+            let order = place * (f.groups[ga].len() as i64 - rank);
+            (f.drop_switch(a, b), false, order)
         };
         let s = &f.settings;
         c[tier::OVER_200] = (size > s.equalization_limit) as i64;
@@ -652,6 +675,7 @@ impl UscfSwiss {
         c[tier::EXCESS_80] = (size - s.alternation_limit).max(0);
         c[tier::INTERCHANGE] = interchange as i64;
         c[tier::SWITCHED] = size;
+        c[tier::CHANGED] = !f.in_plan(a, b) as i64;
         c[tier::ORDER] = order;
         let (fa, fb) = (f.flags[a], f.flags[b]);
         let (eq, alt) = if ca == Colour::White {
@@ -814,6 +838,7 @@ impl PairSource for UscfPairs {
         up[tier::ODD] = widest;
         up[tier::ODD_OPPONENT] = widest;
         up[tier::SWITCHED] = spread;
+        up[tier::CHANGED] = 1;
         up[tier::ORDER] = widest * widest;
         up
     }

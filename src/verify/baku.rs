@@ -196,8 +196,8 @@ pub(super) fn float_exchanges(
                     vec![a, b, c, d],
                     format!(
                         "{a} v {b} and {c} v {d} both float between the pairing-score groups {} and {}; {a} v {c} and {b} v {d} keep each game in its group",
-                        ps(a),
-                        ps(b)
+                        points(ps(a)),
+                        points(ps(b))
                     ),
                 ));
             }
