@@ -524,6 +524,11 @@ impl Field {
             raise(tier::ODD_OPPONENT, (a - self.groups[ga].start) as i64);
             self.partner[ga].map_or(0, |p| self.diff(a, p))
         };
+        // Every pair of the run changes a board of the plan unless `a`'s planned game is in it.
+        let run = |x: usize| (lo..=hi).contains(&x);
+        let planned = self.natural(a).is_some_and(run)
+            || (self.drops.iter()).any(|&(x, y)| (x == a && run(y)) || (y == a && run(x)));
+        raise(tier::CHANGED, !planned as i64);
         let s = &self.settings;
         raise(tier::OVER_200, (size > s.equalization_limit) as i64);
         raise(tier::OVER_80, (size > s.alternation_limit) as i64);
