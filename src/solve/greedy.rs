@@ -13,9 +13,9 @@
 //!    rank).
 //!
 //! 4. partner exchanges on that pairing, tier by tier in priority order, each lowering its tier
-//!    and keeping every tier above ([`super::exchange`]): two games floating between the same
-//!    two score groups, say, become two games inside them. Counted passes, no clock, so the
-//!    same input gives the same pairing.
+//!    and keeping every tier above (or every other, [`Exchanges`]; [`super::exchange`]): two
+//!    games floating between the same two score groups, say, become two games inside them.
+//!    Counted passes; once the time limit has passed, no further tier is tried.
 //!
 //! Rows of the round specification (system rules a plain matching cannot express) are checked
 //! by the caller, which solves them as a feasibility program when the matching breaks one.
@@ -203,8 +203,9 @@ fn matched(spec: &RoundSpec, source: Option<&dyn PairSource>, end: Option<Instan
 }
 
 /// The fallback's pairing after partner exchanges for each tier in turn (a lower value on it,
-/// none higher on the tiers above, or with [`Exchanges::Pareto`] on any other), the pairs the specification does not list taken from the
-/// source and appended; tiers are skipped once `end` has passed. A pairing that met the
+/// none higher on the tiers above, or with [`Exchanges::Pareto`] on any other), the pairs the
+/// specification does not list taken from the source and appended; tiers are skipped once
+/// `end` has passed. A pairing that met the
 /// specification's rows and would not after the exchanges is kept as it was.
 fn exchanged(
     spec: &RoundSpec,
